@@ -1,0 +1,1 @@
+//! JSON Schema to Rust code generator.

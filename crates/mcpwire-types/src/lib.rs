@@ -1,0 +1,15 @@
+//! Wire types for JSON-RPC 2.0 and every released version of the Model Context Protocol,
+//! generated from the JSON Schemas by `cargo xtask gen`.
+//!
+//! - [`jsonrpc`]: the JSON-RPC 2.0 envelope, from the project's own schema.
+//! - [`facts`]: per-profile facts (id types, batches, id-less error replies) that drive the
+//!   runtime's wire rules.
+//! - [`mcp`]: one module per MCP version, each behind a cargo feature of the same name.
+#![forbid(unsafe_code)]
+
+mod profile_facts;
+
+pub use profile_facts::{IdTypes, ParamsTypes, ProfileFacts};
+
+#[path = "generated/facts.rs"]
+pub mod facts;
