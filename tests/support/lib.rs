@@ -1,1 +1,3 @@
 //! Shared helpers for the workspace-level tests.
+
+pub mod golden;

@@ -1,1 +1,92 @@
-fn main() {}
+//! The `mcpwire` command.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use mcpwire::Profile;
+
+/// JSON-RPC 2.0 / MCP wire toolkit: reference server, decoder and checker.
+#[derive(Parser)]
+#[command(name = "mcpwire", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the reference server over stdio (one JSON-RPC message per line).
+    Serve(ServeArgs),
+    /// List the profiles and the facts derived from their schemas.
+    Profiles,
+    /// Test any server's JSON-RPC envelope handling, over stdio or Streamable HTTP.
+    Check(mcpwire_cli::check::CheckArgs),
+}
+
+#[derive(clap::Args)]
+struct ServeArgs {
+    /// Profile to start with: `jsonrpc-2.0` or `mcp-<version>`. MCP `initialize` switches to the
+    /// negotiated version.
+    /// Default: the latest MCP version.
+    #[arg(long, value_name = "PROFILE", value_parser = parse_profile)]
+    profile: Option<Profile>,
+    /// Longest accepted line, in bytes; longer lines are discarded unread and answered -32600.
+    #[arg(long, value_name = "BYTES")]
+    max_frame_bytes: Option<usize>,
+    /// Largest accepted batch (number of elements); larger batches get one -32600.
+    #[arg(long, value_name = "N")]
+    max_batch_len: Option<usize>,
+    /// Serve Streamable HTTP on this address (e.g. 127.0.0.1:8080; port 0 picks one) instead
+    /// of stdio; the bound address is printed on stderr.
+    #[arg(long, value_name = "ADDR")]
+    http: Option<String>,
+}
+
+fn parse_profile(name: &str) -> Result<Profile, String> {
+    match Profile::by_name(name) {
+        Some(profile) => Ok(profile),
+        None => Err(format!(
+            "unknown profile `{name}`; known profiles: {}",
+            Profile::names().join(", ")
+        )),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Serve(args) => serve(args),
+        Command::Check(args) => mcpwire_cli::check::run(&args),
+        Command::Profiles => {
+            print!("{}", mcpwire_cli::profiles::table());
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+fn serve(args: ServeArgs) -> ExitCode {
+    let mut profile = args.profile.unwrap_or_else(Profile::latest_mcp);
+    if let Some(bytes) = args.max_frame_bytes {
+        profile = profile.with_max_frame_bytes(bytes);
+    }
+    if args.max_batch_len.is_some() {
+        profile = profile.with_max_batch_len(args.max_batch_len);
+    }
+    if let Some(addr) = &args.http {
+        return match mcpwire_cli::http::serve(profile, addr) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("mcpwire serve: HTTP on {addr} failed: {error}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    let mut server = mcpwire_cli::reference::server(profile);
+    match mcpwire::serve_stdio(&mut server) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("mcpwire serve: stdio failed: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

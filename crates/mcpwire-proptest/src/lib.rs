@@ -1,1 +1,126 @@
-//! mcpwire proptest.
+//! Property-test strategies and a wire-rule invariant checker for JSON-RPC 2.0 and MCP.
+//!
+//! Every MCP SDK has at some point dropped a bad request silently, turned `"id": true` into
+//! a notification, invented an id, sent -32700 for valid JSON, answered id `1.5` as `1` or
+//! `2^53+1` as `2^53`, or omitted an id it could have read. This crate finds such defects
+//! in *your* server's reply function, independently of any runtime: it never calls the
+//! server to decide what is right.
+//!
+//! # What is inside
+//!
+//! - [`ids`]: request id strategies per profile: strings (empty, unicode, escapes,
+//!   `<script>`, very long), integers over the whole range and beyond 64 bits in every
+//!   spelling (`1e3`, `2.0`, `-0`, `1.5e1`), fractions and `null`, and the forbidden types.
+//!   Each id carries its exact JSON text and whether the profile admits it.
+//! - [`message`]: valid requests, notifications and responses, built from small parts.
+//! - [`mutations`]: named mutations of valid messages (wrong `jsonrpc`, bad or duplicated
+//!   `method`/`id`, escaped `"\u0069d"` key, bad `params`, truncation, trailing bytes, BOM,
+//!   whitespace, nesting 100,000 deep, huge strings, invalid UTF-8, batches). Each
+//!   [`mutations::Case`] carries its oracle ([`Expected`]), computed from the mutation.
+//!   Failing cases shrink to the smallest failing frame.
+//! - [`check()`]: `check(profile, input_frame, reply_frames) -> Result<(), Vec<Violation>>`
+//!   derives the expectation from the input with the crate's own iterative JSON reader
+//!   ([`json`], any depth, duplicate keys, exact number text) and names each broken rule
+//!   of docs/wire-rules.md ([`Violation`], [`rules`]). [`check_with`] adds knowledge of
+//!   the server's methods; [`check_expected`] takes a generated case's oracle.
+//! - [`faulty`]: reference defects, one reply function per real defect class, to show the
+//!   checker catches each of them.
+//! - [`config`]: case counts; `MCPWIRE_PROPTEST_CASES` raises them for a soak run.
+//!
+//! Profiles are the data of [`mcpwire_types::facts`]: which id types the schema admits,
+//! whether an error reply without a readable id carries `"id":null` or omits the id,
+//! whether batches exist, and which `params` types are allowed.
+//!
+//! # Testing your own server
+//!
+//! An SDK author wires their reply function (one input line in, the lines it writes out)
+//! to the generated cases. Here `my_server` stands for your code; it is the crate's own
+//! correct reference so the example passes.
+//!
+//! ```
+//! use mcpwire_proptest::mutations::case;
+//! use mcpwire_proptest::{check_expected, config::config, Vocabulary};
+//! use mcpwire_types::facts::ALL;
+//! use proptest::prelude::*;
+//! use proptest::test_runner::TestRunner;
+//!
+//! /// Your server: the frames it writes for one input frame. It implements exactly the
+//! /// methods of `Vocabulary::DEFAULT.known` (`ping`, `tools/list`); build your own
+//! /// `Vocabulary` to match your server.
+//! fn my_server(profile: &mcpwire_types::ProfileFacts, frame: &[u8]) -> Vec<Vec<u8>> {
+//!     mcpwire_proptest::faulty::reference_reply(profile, frame)
+//! }
+//!
+//! for profile in ALL {
+//!     let mut runner = TestRunner::new(config(64));
+//!     runner
+//!         .run(&case(profile, Vocabulary::DEFAULT), |case| {
+//!             let replies = my_server(profile, &case.frame);
+//!             let replies: Vec<&[u8]> = replies.iter().map(Vec::as_slice).collect();
+//!             if let Err(violations) = check_expected(profile, &case.expected, &replies) {
+//!                 let report: Vec<String> = violations.iter().map(ToString::to_string).collect();
+//!                 prop_assert!(false, "{}: {}", case.mutation.name(), report.join("; "));
+//!             }
+//!             Ok(())
+//!         })
+//!         .unwrap();
+//! }
+//! ```
+//!
+//! A failure reads like
+//! `[wire rule 4 (id recovery)] the request's id 9007199254740993 came back as
+//! 9007199254740992: its type or number text changed; keep the id's raw JSON text (never
+//! convert it through f64, i64 or a string)`, with the shrunk frame that shows it.
+//!
+//! To check a single exchange (e.g. recorded traffic), use [`check()`] directly:
+//!
+//! ```
+//! use mcpwire_proptest::{check, ViolationKind};
+//! use mcpwire_types::facts::MCP_LATEST;
+//!
+//! let input = br#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#;
+//! let reply: &[u8] = br#"{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"bad"}}"#;
+//! let violations = check(&MCP_LATEST, input, &[reply]).unwrap_err();
+//! assert_eq!(violations[0].kind(), ViolationKind::FabricatedId);
+//! ```
+//!
+//! # Case counts and speed
+//!
+//! See the `mcpwire-tests` package (`tests/prop_*.rs`): defaults keep `cargo test` fast,
+//! `MCPWIRE_PROPTEST_CASES=<n>` raises every property's case count for a soak run.
+//! Shrunk failures are persisted under `proptest-regressions/` next to the test file;
+//! commit them.
+//!
+//! # Not yet here
+//!
+//! Valid `params`/`result` values are arbitrary JSON objects; strategies derived from the
+//! generated MCP types plug in at [`message::ParamsSource`].
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod check;
+#[cfg(test)]
+mod check_tests;
+pub mod config;
+pub mod expected;
+pub mod faulty;
+pub mod ids;
+pub mod json;
+pub mod message;
+pub mod methods;
+pub mod model;
+pub mod mutations;
+pub mod violation;
+
+/// A string strategy for a regular expression, compiled once (a `&str` strategy
+/// recompiles its regex for every generated value).
+pub(crate) fn pattern(regex: &str) -> proptest::string::RegexGeneratorStrategy<String> {
+    proptest::string::string_regex(regex).expect("a valid regex")
+}
+
+pub use check::{check, check_expected, check_with};
+pub use expected::{Cause, Expected, ExpectedReply, Outcome, ReplyId, Silence, codes};
+pub use methods::{Methods, Vocabulary};
+pub use model::derive_expected;
+pub use violation::{Rule, SeenId, Violation, ViolationKind, rules};

@@ -7,9 +7,19 @@
 //! - [`mcp`]: one module per MCP version, each behind a cargo feature of the same name.
 #![forbid(unsafe_code)]
 
+// Generated code names this crate by its absolute path, so it compiles unchanged here and in
+// the generator's snapshot tests.
+extern crate self as mcpwire_types;
+
 mod profile_facts;
+pub mod support;
 
 pub use profile_facts::{IdTypes, ParamsTypes, ProfileFacts};
 
 #[path = "generated/facts.rs"]
 pub mod facts;
+
+#[path = "generated/jsonrpc.rs"]
+pub mod jsonrpc;
+
+pub mod mcp;

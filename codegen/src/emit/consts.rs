@@ -1,0 +1,73 @@
+//! Zero-sized markers for `const` members: they serialize as the constant and reject any
+//! other value on decode.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::{Context, ident, support};
+use crate::model::{ConstValue, TypeDef};
+
+/// Emits one const marker.
+pub fn emit(ctx: &Context<'_>, def: &TypeDef, value: &ConstValue) -> TokenStream {
+    let docs = ctx.type_docs(def);
+    let name = ident(&def.name);
+    let name_str = &def.name;
+    let support = support();
+    let (const_item, ser, de, schema) = match value {
+        ConstValue::Str(s) => (
+            quote! {
+                /// The constant this marker stands for.
+                pub const VALUE: &'static str = #s;
+            },
+            quote! { serializer.serialize_str(Self::VALUE) },
+            quote! { #support::expect_str(deserializer, Self::VALUE).map(|()| Self) },
+            quote! { ::schemars::json_schema!({ "type": "string", "const": Self::VALUE }) },
+        ),
+        ConstValue::Int(i) => (
+            quote! {
+                /// The constant this marker stands for.
+                pub const VALUE: i64 = #i;
+            },
+            quote! { serializer.serialize_i64(Self::VALUE) },
+            quote! { #support::expect_int(deserializer, Self::VALUE).map(|()| Self) },
+            quote! { ::schemars::json_schema!({ "type": "integer", "const": Self::VALUE }) },
+        ),
+    };
+    quote! {
+        #docs
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+        pub struct #name;
+
+        impl #name {
+            #const_item
+        }
+
+        impl ::serde::Serialize for #name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                #ser
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                #de
+            }
+        }
+
+        #[cfg(feature = "schemars")]
+        impl ::schemars::JsonSchema for #name {
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                #name_str.into()
+            }
+            fn schema_id() -> ::std::borrow::Cow<'static, str> {
+                ::core::concat!(::core::module_path!(), "::", #name_str).into()
+            }
+            fn inline_schema() -> bool {
+                true
+            }
+            fn json_schema(_generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+                #schema
+            }
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! Emission: intermediate model → Rust tokens → formatted source.
+
+mod codes;
+mod consts;
+mod enums;
+mod structs;
+mod unions;
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::quote;
+
+use crate::error::{CodegenError, Result};
+use crate::model::{Kind, Module, Ty, TypeDef};
+use crate::names::is_keyword;
+use crate::schema::Document;
+
+/// What the generated module is, for documentation and extra items.
+#[derive(Debug, Clone)]
+pub struct Flavor {
+    /// Human name of the protocol (`MCP 2025-11-25`, `JSON-RPC 2.0`).
+    pub protocol: String,
+    /// Input path relative to its root (`mcp/2025-11-25/schema.json`).
+    pub file: String,
+    /// Base of the reference page; definition anchors are appended as `#<lowercase name>`.
+    pub reference: Option<String>,
+    /// Emit the MCP method helpers (`method_kind`) besides `ErrorCode`.
+    pub methods: bool,
+}
+
+/// Everything an emitter needs besides the model.
+pub struct Context<'a> {
+    /// The module flavor.
+    pub flavor: &'a Flavor,
+    /// The schema, when its `description`s are to be copied into doc comments (local use).
+    pub docs_from: Option<&'a Document>,
+    /// The whole module, for lookups.
+    pub module: &'a Module,
+}
+
+impl Context<'_> {
+    /// The doc attributes of a type: name, protocol, pointer and reference link.
+    pub fn type_docs(&self, def: &TypeDef) -> TokenStream {
+        let mut lines = vec![format!(" `{}` ({}).", def.name, self.flavor.protocol), String::new()];
+        lines.push(format!(" Schema: `{}` in `{}`.", def.pointer, self.flavor.file));
+        if let Some(base) = &self.flavor.reference {
+            lines.push(format!(" Reference: <{base}#{}>", def.definition.to_lowercase()));
+        }
+        if let Some(text) = self.description(&def.pointer) {
+            lines.push(String::new());
+            lines.extend(text.lines().map(|l| format!(" {l}")));
+        }
+        quote! { #(#[doc = #lines])* }
+    }
+
+    /// The schema `description` at `pointer`, when copying them is enabled.
+    pub fn description(&self, pointer: &str) -> Option<String> {
+        let doc = self.docs_from?;
+        doc.lookup(pointer)?.get("description")?.as_str().map(str::to_owned)
+    }
+
+    /// Whether `ty` names a type that is a union (for boxing and dispatch).
+    pub fn def(&self, name: &str) -> Option<&TypeDef> {
+        self.module.get(name)
+    }
+}
+
+/// Emits the items of `module` (no header) as a token stream.
+pub fn emit_items(ctx: &Context<'_>) -> Result<TokenStream> {
+    let mut out = TokenStream::new();
+    for def in &ctx.module.types {
+        let items = match &def.kind {
+            Kind::Struct(s) => structs::emit(ctx, def, s),
+            Kind::Enum(e) => enums::emit(ctx, def, e),
+            Kind::Union(u) => unions::emit(ctx, def, u)?,
+            Kind::Const(v) => consts::emit(ctx, def, v),
+            Kind::Alias(ty) => {
+                let docs = ctx.type_docs(def);
+                let name = ident(&def.name);
+                let target = ty_tokens(ty);
+                quote! { #docs pub type #name = #target; }
+            }
+        };
+        out.extend(items);
+    }
+    out.extend(codes::emit_error_code(ctx)?);
+    if ctx.flavor.methods {
+        out.extend(codes::emit_method_kind(ctx));
+    }
+    out.extend(codes::emit_registry(ctx));
+    Ok(out)
+}
+
+/// Formats a token stream as a Rust file.
+pub fn format(tokens: TokenStream) -> Result<String> {
+    let file: syn::File = syn::parse2(tokens)
+        .map_err(|e| CodegenError::at("#", format!("generated tokens do not parse: {e}")))?;
+    Ok(prettyplease::unparse(&file))
+}
+
+/// An identifier, raw when it is a keyword.
+pub fn ident(name: &str) -> Ident {
+    if is_keyword(name) { Ident::new_raw(name, Span::call_site()) } else { Ident::new(name, Span::call_site()) }
+}
+
+/// The Rust type for a [`Ty`].
+pub fn ty_tokens(ty: &Ty) -> TokenStream {
+    match ty {
+        Ty::String => quote! { ::std::string::String },
+        Ty::Integer => quote! { i64 },
+        Ty::Number => quote! { ::serde_json::Number },
+        Ty::Bool => quote! { bool },
+        Ty::Null => quote! { () },
+        Ty::Any => quote! { ::serde_json::Value },
+        Ty::Array(item) => {
+            let item = ty_tokens(item);
+            quote! { ::std::vec::Vec<#item> }
+        }
+        Ty::Map(value) => {
+            let value = ty_tokens(value);
+            quote! { ::std::collections::BTreeMap<::std::string::String, #value> }
+        }
+        Ty::Named(name) => {
+            let name = ident(name);
+            quote! { #name }
+        }
+    }
+}
+
+/// The path of the hand-written support module.
+pub fn support() -> TokenStream {
+    quote! { ::mcpwire_types::support }
+}
+
+/// The derive + schemars attributes shared by derived types.
+pub fn derives(eq: bool) -> TokenStream {
+    let eq = if eq { quote! { Eq, Hash, } } else { quote! {} };
+    quote! {
+        #[derive(Debug, Clone, PartialEq, #eq ::serde::Serialize, ::serde::Deserialize)]
+        #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
+    }
+}

@@ -1,0 +1,640 @@
+//! Lowering: JSON Schema → intermediate model.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value};
+
+use crate::error::{CodegenError, Result};
+use crate::model::{ConstValue, Field, Kind, Module, StringEnum, Struct, Ty, TypeDef, Union, Variant};
+use crate::names::{pascal, pascal_fragment, snake, unique};
+use crate::schema::{Document, escape};
+
+/// Keywords that only annotate or constrain values further; ignored on purpose.
+const ANNOTATIONS: &[&str] = &[
+    "$schema", "$id", "$comment", "title", "description", "examples", "default", "format",
+    "deprecated", "readOnly", "writeOnly", "minimum", "maximum", "exclusiveMinimum",
+    "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", "minItems",
+    "maxItems", "uniqueItems", "minProperties", "maxProperties", "contentMediaType",
+    "contentEncoding",
+];
+
+/// Keywords that shape the generated type.
+const STRUCTURAL: &[&str] = &[
+    "$ref", "type", "const", "enum", "anyOf", "oneOf", "allOf", "required", "properties",
+    "additionalProperties", "items",
+];
+
+/// A lowered schema: its type and whether `null` is admitted besides it.
+struct Lowered {
+    ty: Ty,
+    nullable: bool,
+}
+
+impl Lowered {
+    fn plain(ty: Ty) -> Self {
+        Self { ty, nullable: false }
+    }
+}
+
+/// Where a schema sits: the name a new type there would get, and its context.
+#[derive(Clone)]
+struct Site {
+    /// Name for a type created here.
+    name: String,
+    /// Whether `name` is a reserved definition name to use as is.
+    exact: bool,
+    /// The top-level definition this site belongs to.
+    definition: String,
+    /// The member name when the schema is a property's.
+    member: Option<String>,
+}
+
+impl Site {
+    fn nested(&self, suffix: &str, member: Option<&str>) -> Site {
+        Site {
+            name: format!("{}{}", self.name, suffix),
+            exact: false,
+            definition: self.definition.clone(),
+            member: member.map(str::to_owned),
+        }
+    }
+}
+
+/// Lowers every definition of `doc` into a [`Module`] (without dispatch decisions).
+pub fn lower(doc: &Document) -> Result<Module> {
+    let mut lowerer = Lowerer {
+        doc,
+        types: BTreeMap::new(),
+        taken: doc.definition_names().into_iter().collect(),
+        consts: BTreeMap::new(),
+    };
+    for name in doc.definition_names() {
+        let schema = doc.definition(&name).expect("listed definition exists");
+        let pointer = doc.definition_pointer(&name);
+        let site = Site { name: name.clone(), exact: true, definition: name.clone(), member: None };
+        let lowered = lowerer.lower(schema, &pointer, &site)?;
+        if lowered.ty != Ty::Named(name.clone()) || lowered.nullable {
+            let ty = if lowered.nullable {
+                return Err(CodegenError::at(pointer, "a nullable definition must be a union"));
+            } else {
+                lowered.ty
+            };
+            lowerer.insert(TypeDef { name: name.clone(), pointer, definition: name, kind: Kind::Alias(ty) });
+        }
+    }
+    let mut types: Vec<TypeDef> = lowerer.types.into_values().collect();
+    types.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut module = Module { types };
+    mark_boxes(&mut module);
+    Ok(module)
+}
+
+struct Lowerer<'d> {
+    doc: &'d Document,
+    types: BTreeMap<String, TypeDef>,
+    taken: BTreeSet<String>,
+    /// Const markers by (base name, value).
+    consts: BTreeMap<(String, ConstValue), String>,
+}
+
+impl Lowerer<'_> {
+    fn insert(&mut self, def: TypeDef) {
+        self.types.insert(def.name.clone(), def);
+    }
+
+    fn name_for(&mut self, site: &Site) -> String {
+        if site.exact { site.name.clone() } else { unique(site.name.clone(), &mut self.taken) }
+    }
+
+    fn lower(&mut self, schema: &Value, ptr: &str, site: &Site) -> Result<Lowered> {
+        let obj = match schema {
+            Value::Bool(true) => return Ok(Lowered::plain(Ty::Any)),
+            Value::Object(obj) => obj,
+            _ => return Err(CodegenError::at(ptr, "a schema must be an object or `true`")),
+        };
+        for key in obj.keys() {
+            if !ANNOTATIONS.contains(&key.as_str()) && !STRUCTURAL.contains(&key.as_str()) {
+                return Err(CodegenError::at(
+                    format!("{ptr}/{}", escape(key)),
+                    format!("unsupported keyword `{key}`"),
+                ));
+            }
+        }
+        if obj.contains_key("allOf") {
+            let merged = self.merge_all_of(obj, ptr)?;
+            return self.lower(&Value::Object(merged), ptr, site);
+        }
+        if let Some(reference) = obj.get("$ref") {
+            if let Some(extra) = structural_keys(obj).into_iter().find(|k| *k != "$ref") {
+                return Err(CodegenError::at(
+                    format!("{ptr}/{}", escape(extra)),
+                    format!("`{extra}` beside `$ref` is not supported"),
+                ));
+            }
+            let reference = reference
+                .as_str()
+                .ok_or_else(|| CodegenError::at(format!("{ptr}/$ref"), "`$ref` must be a string"))?;
+            let target = self.doc.ref_target(reference, &format!("{ptr}/$ref"))?;
+            return Ok(Lowered::plain(Ty::Named(target)));
+        }
+        for key in ["anyOf", "oneOf"] {
+            if let Some(list) = obj.get(key) {
+                if let Some(extra) = structural_keys(obj).into_iter().find(|k| *k != key && *k != "type") {
+                    return Err(CodegenError::at(
+                        format!("{ptr}/{}", escape(extra)),
+                        format!("`{extra}` beside `{key}` is not supported"),
+                    ));
+                }
+                let list = list
+                    .as_array()
+                    .ok_or_else(|| CodegenError::at(format!("{ptr}/{key}"), "must be an array"))?;
+                return self.lower_union(list, &format!("{ptr}/{key}"), site);
+            }
+        }
+        if let Some(value) = obj.get("const") {
+            return self.lower_const(value, &format!("{ptr}/const"), site).map(Lowered::plain);
+        }
+        if let Some(values) = obj.get("enum") {
+            return self.lower_enum(values, ptr, site, false).map(Lowered::plain);
+        }
+        match obj.get("type") {
+            Some(Value::String(t)) => self.lower_typed(t, obj, ptr, site).map(Lowered::plain),
+            Some(Value::Array(types)) => self.lower_type_array(types, obj, ptr, site),
+            Some(_) => Err(CodegenError::at(format!("{ptr}/type"), "`type` must be a string or an array")),
+            None => {
+                if obj.contains_key("properties")
+                    || obj.contains_key("additionalProperties")
+                    || obj.contains_key("required")
+                {
+                    self.lower_object(obj, ptr, site).map(Lowered::plain)
+                } else if obj.contains_key("items") {
+                    self.lower_typed("array", obj, ptr, site).map(Lowered::plain)
+                } else {
+                    Ok(Lowered::plain(Ty::Any))
+                }
+            }
+        }
+    }
+
+    fn lower_typed(&mut self, t: &str, obj: &Map<String, Value>, ptr: &str, site: &Site) -> Result<Ty> {
+        Ok(match t {
+            "string" => Ty::String,
+            "integer" => Ty::Integer,
+            "number" => Ty::Number,
+            "boolean" => Ty::Bool,
+            "null" => Ty::Null,
+            "array" => match obj.get("items") {
+                None => Ty::Array(Box::new(Ty::Any)),
+                Some(items) => {
+                    let item = self.lower(items, &format!("{ptr}/items"), &site.nested("Item", None))?;
+                    if item.nullable {
+                        return Err(CodegenError::at(format!("{ptr}/items"), "nullable array items are not supported"));
+                    }
+                    Ty::Array(Box::new(item.ty))
+                }
+            },
+            "object" => self.lower_object(obj, ptr, site)?,
+            other => {
+                return Err(CodegenError::at(format!("{ptr}/type"), format!("unknown type {other:?}")));
+            }
+        })
+    }
+
+    fn lower_type_array(&mut self, types: &[Value], obj: &Map<String, Value>, ptr: &str, site: &Site) -> Result<Lowered> {
+        let mut names = Vec::new();
+        for (i, t) in types.iter().enumerate() {
+            let t = t
+                .as_str()
+                .ok_or_else(|| CodegenError::at(format!("{ptr}/type/{i}"), "must be a string"))?;
+            names.push(t.to_owned());
+        }
+        let nullable = names.iter().any(|t| t == "null");
+        let non_null: Vec<&String> = names.iter().filter(|t| *t != "null").collect();
+        match non_null.as_slice() {
+            [] => Ok(Lowered::plain(Ty::Null)),
+            [single] => {
+                let ty = self.lower_typed(single, obj, ptr, site)?;
+                Ok(Lowered { ty, nullable })
+            }
+            _ => {
+                let mut variants = Vec::new();
+                for t in &names {
+                    let ty = self.lower_typed(t, &token_only(obj, t), ptr, &site.nested(&pascal(t), None))?;
+                    variants.push(Variant { name: variant_name(&ty), ty, boxed: false });
+                }
+                self.make_union(variants, ptr, site)
+            }
+        }
+    }
+
+    fn lower_union(&mut self, list: &[Value], ptr: &str, site: &Site) -> Result<Lowered> {
+        if let Some(open) = self.open_enum(list, ptr, site)? {
+            return Ok(Lowered::plain(open));
+        }
+        let mut variants = Vec::new();
+        for (i, member) in list.iter().enumerate() {
+            let member_ptr = format!("{ptr}/{i}");
+            // A bare `type` array inside a union contributes its types directly.
+            if let Some(Value::Array(types)) = member.get("type") {
+                let only_types = member
+                    .as_object()
+                    .map(|m| structural_keys(m).iter().all(|k| *k == "type" || *k == "items"))
+                    .unwrap_or(false);
+                if only_types && !member.get("$ref").is_some() {
+                    for (j, t) in types.iter().enumerate() {
+                        let t = t
+                            .as_str()
+                            .ok_or_else(|| CodegenError::at(format!("{member_ptr}/type/{j}"), "must be a string"))?;
+                        let obj = token_only(member.as_object().expect("checked"), t);
+                        let ty = self.lower_typed(t, &obj, &member_ptr, &site.nested(&pascal(t), None))?;
+                        variants.push(Variant { name: variant_name(&ty), ty, boxed: false });
+                    }
+                    continue;
+                }
+            }
+            let lowered = self.lower(member, &member_ptr, &site.nested(&format!("Variant{i}"), None))?;
+            if lowered.nullable {
+                variants.push(Variant { name: "Null".into(), ty: Ty::Null, boxed: false });
+            }
+            variants.push(Variant { name: variant_name(&lowered.ty), ty: lowered.ty, boxed: false });
+        }
+        self.make_union(variants, ptr, site)
+    }
+
+    fn make_union(&mut self, variants: Vec<Variant>, ptr: &str, site: &Site) -> Result<Lowered> {
+        let mut seen = BTreeSet::new();
+        let mut unique_variants: Vec<Variant> = Vec::new();
+        for v in variants {
+            if unique_variants.iter().any(|u| u.ty == v.ty) {
+                continue;
+            }
+            let name = unique(v.name, &mut seen);
+            unique_variants.push(Variant { name, ..v });
+        }
+        if unique_variants.len() == 1 {
+            return Ok(Lowered::plain(unique_variants.remove(0).ty));
+        }
+        let name = self.name_for(site);
+        self.insert(TypeDef {
+            name: name.clone(),
+            pointer: ptr.to_owned(),
+            definition: site.definition.clone(),
+            kind: Kind::Union(Union { variants: unique_variants, dispatch: None, unknown_method: false }),
+        });
+        Ok(Lowered::plain(Ty::Named(name)))
+    }
+
+    /// `anyOf: [{enum: [...strings]}, {type: string}]` → an open string enum.
+    fn open_enum(&mut self, list: &[Value], ptr: &str, site: &Site) -> Result<Option<Ty>> {
+        if list.len() != 2 {
+            return Ok(None);
+        }
+        let is_plain_string = |v: &Value| {
+            v.as_object().is_some_and(|m| structural_keys(m) == ["type"] && m["type"] == "string")
+        };
+        let enum_index = list.iter().position(|v| v.get("enum").is_some_and(Value::is_array));
+        match enum_index {
+            Some(i) if is_plain_string(&list[1 - i]) => {
+                let values = &list[i]["enum"];
+                self.lower_enum(values, &format!("{ptr}/{i}"), site, true).map(Some)
+            }
+            _ => Ok(None),
+        }
+    }
+
+    fn lower_enum(&mut self, values: &Value, ptr: &str, site: &Site, open: bool) -> Result<Ty> {
+        let list = values
+            .as_array()
+            .ok_or_else(|| CodegenError::at(format!("{ptr}/enum"), "must be an array"))?;
+        let mut seen = BTreeSet::new();
+        let mut out = Vec::new();
+        for (i, v) in list.iter().enumerate() {
+            let s = v.as_str().ok_or_else(|| {
+                CodegenError::at(format!("{ptr}/enum/{i}"), "only string enums are supported")
+            })?;
+            out.push((unique(pascal(s), &mut seen), s.to_owned()));
+        }
+        if open && seen.contains("Unknown") {
+            return Err(CodegenError::at(format!("{ptr}/enum"), "an open enum cannot have a value named Unknown"));
+        }
+        let name = self.name_for(site);
+        self.insert(TypeDef {
+            name: name.clone(),
+            pointer: ptr.to_owned(),
+            definition: site.definition.clone(),
+            kind: Kind::Enum(StringEnum { values: out, open }),
+        });
+        Ok(Ty::Named(name))
+    }
+
+    fn lower_const(&mut self, value: &Value, ptr: &str, site: &Site) -> Result<Ty> {
+        let base = site.member.as_deref().map(pascal).unwrap_or_else(|| site.name.clone());
+        let (value, suffix) = match value {
+            Value::String(s) => (ConstValue::Str(s.clone()), pascal_fragment(s)),
+            Value::Number(n) if n.as_i64().is_some() => {
+                let i = n.as_i64().expect("checked");
+                let suffix = if i < 0 { format!("Minus{}", i.unsigned_abs()) } else { i.to_string() };
+                (ConstValue::Int(i), suffix)
+            }
+            _ => return Err(CodegenError::at(ptr, "only string and integer constants are supported")),
+        };
+        let key = (base.clone(), value.clone());
+        if let Some(name) = self.consts.get(&key) {
+            return Ok(Ty::Named(name.clone()));
+        }
+        let name = if site.exact && site.member.is_none() {
+            site.name.clone()
+        } else {
+            let joined = if base.ends_with(|c: char| c.is_ascii_digit()) && suffix.starts_with(|c: char| c.is_ascii_digit()) {
+                format!("{base}_{suffix}")
+            } else {
+                format!("{base}{suffix}")
+            };
+            unique(joined, &mut self.taken)
+        };
+        self.consts.insert(key, name.clone());
+        self.insert(TypeDef {
+            name: name.clone(),
+            pointer: ptr.to_owned(),
+            definition: site.definition.clone(),
+            kind: Kind::Const(value),
+        });
+        Ok(Ty::Named(name))
+    }
+
+    fn lower_object(&mut self, obj: &Map<String, Value>, ptr: &str, site: &Site) -> Result<Ty> {
+        let empty = Map::new();
+        let props = match obj.get("properties") {
+            None => &empty,
+            Some(Value::Object(p)) => p,
+            Some(_) => return Err(CodegenError::at(format!("{ptr}/properties"), "must be an object")),
+        };
+        let required: Vec<String> = match obj.get("required") {
+            None => Vec::new(),
+            Some(Value::Array(list)) => list
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    v.as_str().map(str::to_owned).ok_or_else(|| {
+                        CodegenError::at(format!("{ptr}/required/{i}"), "must be a string")
+                    })
+                })
+                .collect::<Result<_>>()?,
+            Some(_) => return Err(CodegenError::at(format!("{ptr}/required"), "must be an array")),
+        };
+        let ap_ptr = format!("{ptr}/additionalProperties");
+        if props.is_empty() && required.is_empty() {
+            return Ok(match obj.get("additionalProperties") {
+                None | Some(Value::Bool(true)) => Ty::Map(Box::new(Ty::Any)),
+                Some(Value::Bool(false)) => {
+                    let name = self.name_for(site);
+                    self.insert(TypeDef {
+                        name: name.clone(),
+                        pointer: ptr.to_owned(),
+                        definition: site.definition.clone(),
+                        kind: Kind::Struct(Struct { fields: Vec::new(), extra: None }),
+                    });
+                    Ty::Named(name)
+                }
+                Some(schema) => {
+                    let value = self.lower(schema, &ap_ptr, &site.nested("Value", None))?;
+                    if value.nullable {
+                        return Err(CodegenError::at(ap_ptr, "nullable map values are not supported"));
+                    }
+                    Ty::Map(Box::new(value.ty))
+                }
+            });
+        }
+        let name = self.name_for(site);
+        let mut names: Vec<&String> = props.keys().collect();
+        names.sort();
+        let mut rust_names = BTreeSet::new();
+        let mut fields = Vec::new();
+        let struct_site = Site { name: name.clone(), exact: false, definition: site.definition.clone(), member: None };
+        for json_name in names {
+            let prop_ptr = format!("{ptr}/properties/{}", escape(json_name));
+            let lowered = self.lower(&props[json_name], &prop_ptr, &struct_site.nested(&pascal(json_name), Some(json_name)))?;
+            fields.push(Field {
+                json_name: json_name.clone(),
+                rust_name: unique(snake(json_name), &mut rust_names),
+                ty: lowered.ty,
+                required: required.contains(json_name),
+                nullable: lowered.nullable,
+                boxed: false,
+            });
+        }
+        for (i, r) in required.iter().enumerate() {
+            if !props.contains_key(r) {
+                return Err(CodegenError::at(
+                    format!("{ptr}/required/{i}"),
+                    format!("required member {r:?} is not declared in `properties`"),
+                ));
+            }
+        }
+        let extra = match obj.get("additionalProperties") {
+            None | Some(Value::Bool(false)) => None,
+            Some(Value::Bool(true)) => Some(Ty::Any),
+            Some(schema) => {
+                let value = self.lower(schema, &ap_ptr, &struct_site.nested("Extra", None))?;
+                if value.nullable {
+                    return Err(CodegenError::at(ap_ptr, "nullable extra members are not supported"));
+                }
+                Some(value.ty)
+            }
+        };
+        if extra.is_some() && rust_names.contains("extra") {
+            return Err(CodegenError::at(ptr, "a member named `extra` clashes with the extra-members map"));
+        }
+        self.insert(TypeDef {
+            name: name.clone(),
+            pointer: ptr.to_owned(),
+            definition: site.definition.clone(),
+            kind: Kind::Struct(Struct { fields, extra }),
+        });
+        Ok(Ty::Named(name))
+    }
+
+    /// Merges the members of `allOf` (references resolved) and the sibling keys into one schema.
+    fn merge_all_of(&self, obj: &Map<String, Value>, ptr: &str) -> Result<Map<String, Value>> {
+        let mut result: Map<String, Value> =
+            obj.iter().filter(|(k, _)| *k != "allOf").map(|(k, v)| (k.clone(), v.clone())).collect();
+        let list = obj["allOf"]
+            .as_array()
+            .ok_or_else(|| CodegenError::at(format!("{ptr}/allOf"), "must be an array"))?;
+        for (i, member) in list.iter().enumerate() {
+            let member_ptr = format!("{ptr}/allOf/{i}");
+            let resolved = self.resolve_for_merge(member, &member_ptr, 0)?;
+            merge_into(&mut result, &resolved, &member_ptr)?;
+        }
+        Ok(result)
+    }
+
+    fn resolve_for_merge(&self, schema: &Value, ptr: &str, depth: usize) -> Result<Map<String, Value>> {
+        if depth > 32 {
+            return Err(CodegenError::at(ptr, "`allOf` references nest too deep (a cycle?)"));
+        }
+        let obj = schema
+            .as_object()
+            .ok_or_else(|| CodegenError::at(ptr, "an `allOf` member must be an object"))?;
+        let mut out: Map<String, Value> = obj.iter().filter(|(k, _)| *k != "$ref").map(|(k, v)| (k.clone(), v.clone())).collect();
+        if let Some(reference) = obj.get("$ref").and_then(Value::as_str) {
+            let target = self.doc.ref_target(reference, &format!("{ptr}/$ref"))?;
+            let target_ptr = self.doc.definition_pointer(&target);
+            let target_schema = self.doc.definition(&target).expect("resolved");
+            let base = self.resolve_for_merge(target_schema, &target_ptr, depth + 1)?;
+            let mut merged = base;
+            merge_into(&mut merged, &out, ptr)?;
+            out = merged;
+        }
+        if out.contains_key("allOf") {
+            out = self.merge_all_of(&out, ptr)?;
+        }
+        Ok(out)
+    }
+}
+
+/// The structural keywords present in `obj`, sorted.
+fn structural_keys(obj: &Map<String, Value>) -> Vec<&'static str> {
+    STRUCTURAL.iter().copied().filter(|k| obj.contains_key(*k)).collect()
+}
+
+/// The subset of a multi-typed schema relevant to one type of its `type` array.
+fn token_only(obj: &Map<String, Value>, t: &str) -> Map<String, Value> {
+    let keep: &[&str] = match t {
+        "array" => &["items"],
+        "object" => &["properties", "required", "additionalProperties"],
+        _ => &[],
+    };
+    obj.iter().filter(|(k, _)| keep.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect()
+}
+
+/// Merges `other` into `into` for `allOf`.
+fn merge_into(into: &mut Map<String, Value>, other: &Map<String, Value>, ptr: &str) -> Result<()> {
+    for (key, value) in other {
+        match key.as_str() {
+            "properties" => {
+                let target = into.entry("properties").or_insert_with(|| Value::Object(Map::new()));
+                let (Value::Object(target), Value::Object(props)) = (target, value) else {
+                    return Err(CodegenError::at(format!("{ptr}/properties"), "must be an object"));
+                };
+                for (name, schema) in props {
+                    match (target.get_mut(name), schema) {
+                        (Some(Value::Object(existing)), Value::Object(new)) => {
+                            for (k, v) in new {
+                                if k == "required" {
+                                    merge_required(existing, v);
+                                } else {
+                                    existing.insert(k.clone(), v.clone());
+                                }
+                            }
+                        }
+                        _ => {
+                            target.insert(name.clone(), schema.clone());
+                        }
+                    }
+                }
+            }
+            "required" => merge_required(into, value),
+            "type" => match into.get("type") {
+                Some(existing) if existing != value => {
+                    return Err(CodegenError::at(format!("{ptr}/type"), "`allOf` members disagree on `type`"));
+                }
+                _ => {
+                    into.insert(key.clone(), value.clone());
+                }
+            },
+            k if ANNOTATIONS.contains(&k) || k == "additionalProperties" => {
+                into.entry(key.clone()).or_insert_with(|| value.clone());
+            }
+            k => {
+                if into.contains_key(k) && into[k] != *value {
+                    return Err(CodegenError::at(format!("{ptr}/{}", escape(k)), format!("cannot merge `{k}` in `allOf`")));
+                }
+                into.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    Ok(())
+}
+
+fn merge_required(into: &mut Map<String, Value>, value: &Value) {
+    let list = into.entry("required").or_insert_with(|| Value::Array(Vec::new()));
+    if let (Value::Array(list), Value::Array(new)) = (list, value) {
+        for v in new {
+            if !list.contains(v) {
+                list.push(v.clone());
+            }
+        }
+    }
+}
+
+/// Default variant name for a type.
+fn variant_name(ty: &Ty) -> String {
+    match ty {
+        Ty::Named(n) => n.clone(),
+        Ty::String => "String".into(),
+        Ty::Integer => "Integer".into(),
+        Ty::Number => "Number".into(),
+        Ty::Bool => "Boolean".into(),
+        Ty::Null => "Null".into(),
+        Ty::Any => "Any".into(),
+        Ty::Array(_) => "Array".into(),
+        Ty::Map(_) => "Object".into(),
+    }
+}
+
+/// Marks struct fields and union variants that make a type recursive as boxed.
+fn mark_boxes(module: &mut Module) {
+    let edges: BTreeMap<String, Vec<String>> = module
+        .types
+        .iter()
+        .map(|t| (t.name.clone(), direct_refs(&t.kind)))
+        .collect();
+    let reaches = |from: &str, to: &str| -> bool {
+        let mut stack = vec![from.to_owned()];
+        let mut seen = BTreeSet::new();
+        while let Some(n) = stack.pop() {
+            if n == to {
+                return true;
+            }
+            if seen.insert(n.clone()) {
+                stack.extend(edges.get(&n).cloned().unwrap_or_default());
+            }
+        }
+        false
+    };
+    for def in &mut module.types {
+        let owner = def.name.clone();
+        match &mut def.kind {
+            Kind::Struct(s) => {
+                for f in &mut s.fields {
+                    if let Ty::Named(n) = &f.ty {
+                        f.boxed = reaches(n, &owner);
+                    }
+                }
+            }
+            Kind::Union(u) => {
+                for v in &mut u.variants {
+                    if let Ty::Named(n) = &v.ty {
+                        v.boxed = reaches(n, &owner);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Names a type refers to without a `Vec`/map in between.
+fn direct_refs(kind: &Kind) -> Vec<String> {
+    let named = |ty: &Ty| match ty {
+        Ty::Named(n) => Some(n.clone()),
+        _ => None,
+    };
+    match kind {
+        Kind::Struct(s) => s.fields.iter().filter_map(|f| named(&f.ty)).collect(),
+        Kind::Union(u) => u.variants.iter().filter_map(|v| named(&v.ty)).collect(),
+        Kind::Alias(ty) => named(ty).into_iter().collect(),
+        Kind::Enum(_) | Kind::Const(_) => Vec::new(),
+    }
+}

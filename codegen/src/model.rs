@@ -1,0 +1,201 @@
+//! The intermediate model: named Rust type definitions and references to types.
+
+/// A reference to a type, as used by a field, an item or a variant.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Ty {
+    /// A JSON string: `String`.
+    String,
+    /// A JSON Schema `integer`: `i64`.
+    Integer,
+    /// A JSON Schema `number`: `serde_json::Number` (keeps `50` as `50`, `0.5` as `0.5`).
+    Number,
+    /// A JSON boolean: `bool`.
+    Bool,
+    /// JSON `null` (only as a union variant): a unit variant.
+    Null,
+    /// Any JSON value, where the schema really admits any value (`{}` or `true`).
+    Any,
+    /// A JSON array: `Vec<T>`.
+    Array(Box<Ty>),
+    /// A JSON object used as a map: `BTreeMap<String, T>`.
+    Map(Box<Ty>),
+    /// A named definition of the same module.
+    Named(String),
+}
+
+/// A constant value a marker type stands for.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ConstValue {
+    /// A string constant (`"tools/list"`).
+    Str(String),
+    /// An integer constant (`-32042`).
+    Int(i64),
+}
+
+/// One named type of a generated module.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeDef {
+    /// Rust name.
+    pub name: String,
+    /// JSON pointer of the schema it comes from.
+    pub pointer: String,
+    /// Name of the top-level definition this type belongs to (for documentation links).
+    pub definition: String,
+    /// What it is.
+    pub kind: Kind,
+}
+
+/// The shape of a [`TypeDef`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Kind {
+    /// An object with declared members.
+    Struct(Struct),
+    /// A string `enum`.
+    Enum(StringEnum),
+    /// `anyOf` / `oneOf` / a `type` array.
+    Union(Union),
+    /// A definition that is just another type (`pub type X = ...`).
+    Alias(Ty),
+    /// A zero-sized marker for a `const`.
+    Const(ConstValue),
+}
+
+/// An object with declared members.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Struct {
+    /// Declared members, in JSON name order.
+    pub fields: Vec<Field>,
+    /// `additionalProperties` when the schema explicitly admits extra members: their type.
+    pub extra: Option<Ty>,
+}
+
+/// One member of a struct.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    /// JSON member name.
+    pub json_name: String,
+    /// Rust field name (without `r#`).
+    pub rust_name: String,
+    /// Member type.
+    pub ty: Ty,
+    /// Listed in `required`.
+    pub required: bool,
+    /// The schema admits `null` besides `ty` (a `[T, "null"]` type array).
+    pub nullable: bool,
+    /// Stored behind a `Box` because the type is recursive through this member.
+    pub boxed: bool,
+}
+
+/// A string enumeration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StringEnum {
+    /// `(variant name, JSON value)` in schema order.
+    pub values: Vec<(String, String)>,
+    /// Whether other strings are admitted too (an `Unknown(String)` variant).
+    pub open: bool,
+}
+
+/// A union of alternatives and how to tell them apart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Union {
+    /// The alternatives, in schema order.
+    pub variants: Vec<Variant>,
+    /// How a JSON value picks its variant (filled in after lowering).
+    pub dispatch: Option<Dispatch>,
+    /// Whether the union keeps unknown `method`s in an `Unknown` variant.
+    pub unknown_method: bool,
+}
+
+/// One alternative of a union.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Variant {
+    /// Rust variant name.
+    pub name: String,
+    /// Its type.
+    pub ty: Ty,
+    /// Stored behind a `Box` because the type is recursive through it.
+    pub boxed: bool,
+}
+
+/// Which variant a JSON value decodes as. Indices point into [`Union::variants`];
+/// `usize::MAX` stands for the `Unknown` method variant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Dispatch {
+    /// Always this variant.
+    Variant(usize),
+    /// By JSON token type.
+    ByToken(Vec<(Token, Dispatch)>),
+    /// By the value of a constant member of an object.
+    ByConst {
+        /// The member holding the constant (`method`, `type`, ...).
+        member: String,
+        /// Each constant and where it leads.
+        cases: Vec<(ConstValue, Dispatch)>,
+        /// Where any other value leads (`None`: an error).
+        otherwise: Option<Box<Dispatch>>,
+    },
+    /// By which members an object has.
+    ByMembers {
+        /// Tried in order; the first rule that holds wins.
+        rules: Vec<MemberRule>,
+        /// Used when no rule holds (`None`: an error).
+        fallback: Option<usize>,
+    },
+    /// By the first element of an array (arrays of different item types); an empty array
+    /// takes `empty`.
+    ByFirstItem {
+        /// Decision over the first item, yielding the variant index.
+        item: Box<Dispatch>,
+        /// Variant for an empty array.
+        empty: usize,
+    },
+}
+
+/// A rule of [`Dispatch::ByMembers`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemberRule {
+    /// All of these members must be present.
+    pub all_of: Vec<String>,
+    /// At least one of these must be present (ignored when empty).
+    pub any_of: Vec<String>,
+    /// The variant chosen.
+    pub variant: usize,
+    /// Human-readable reason, used in error messages.
+    pub reason: String,
+}
+
+/// A JSON token type, with integers (no fractional part) told apart from other numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Token {
+    /// `{...}`
+    Object,
+    /// `[...]`
+    Array,
+    /// `"..."`
+    String,
+    /// A number without fraction or exponent that fits i64/u64.
+    Integer,
+    /// Any other number.
+    Number,
+    /// `true` / `false`
+    Bool,
+    /// `null`
+    Null,
+}
+
+/// A whole generated module: the definitions in emission order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Module {
+    /// All types, sorted by name.
+    pub types: Vec<TypeDef>,
+}
+
+impl Module {
+    /// Looks a type up by name.
+    pub fn get(&self, name: &str) -> Option<&TypeDef> {
+        self.types
+            .binary_search_by(|t| t.name.as_str().cmp(name))
+            .ok()
+            .map(|i| &self.types[i])
+    }
+}

@@ -1,0 +1,247 @@
+//! The Streamable HTTP transport: one POST per input frame.
+
+use std::time::{Duration, Instant};
+
+use http_body_util::{BodyExt, Full};
+use hyper::body::{Bytes, Incoming};
+use hyper::header::{ACCEPT, CONTENT_TYPE, HOST};
+use hyper::{Request, Response, Uri};
+use hyper_util::rt::TokioIo;
+use mcpwire_types::ProfileFacts;
+use tokio::net::TcpStream;
+use tokio::runtime::Runtime;
+
+use super::exchange::{Exchange, Fault, HttpMeta, Target, is_server_message};
+use super::handshake::{self, INITIALIZED_FRAME};
+use super::sse::parse_events;
+use super::stdio::Setup;
+
+const SESSION_HEADER: &str = "mcp-session-id";
+const VERSION_HEADER: &str = "mcp-protocol-version";
+
+/// A raw HTTP response: status, content type, session header and body.
+#[derive(Debug, Clone, Default)]
+pub struct RawResponse {
+    /// The status code.
+    pub status: u16,
+    /// The `Content-Type` header.
+    pub content_type: Option<String>,
+    /// The `Mcp-Session-Id` header.
+    pub session: Option<String>,
+    /// The body as read (possibly cut short by the timeout).
+    pub body: Vec<u8>,
+    /// Whether the timeout ended the read before the body was complete.
+    pub timed_out: bool,
+}
+
+/// A server reached over Streamable HTTP.
+pub struct HttpTarget {
+    url: Uri,
+    runtime: Runtime,
+    timeout: Duration,
+    facts: &'static ProfileFacts,
+    session: Option<String>,
+    version_header: Option<String>,
+}
+
+impl HttpTarget {
+    /// Connects to `url`, performs the handshake `setup` asks for (keeping the session id the
+    /// server issues) and returns the target. Only `http://` URLs are supported.
+    pub fn start(url: &str, setup: Setup, timeout: Duration) -> Result<HttpTarget, String> {
+        let uri: Uri = url.parse().map_err(|error| format!("`{url}` is not a URL: {error}"))?;
+        match uri.scheme_str() {
+            Some("http") => {}
+            Some(other) => return Err(format!("`{url}`: only http:// URLs are supported, not {other}://")),
+            None => return Err(format!("`{url}` has no scheme; write it as http://HOST:PORT/PATH")),
+        }
+        if uri.host().is_none() {
+            return Err(format!("`{url}` has no host"));
+        }
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_io()
+            .enable_time()
+            .build()
+            .map_err(|error| format!("cannot start the HTTP client: {error}"))?;
+        let mut target = HttpTarget {
+            url: uri,
+            runtime,
+            timeout,
+            facts: &mcpwire_types::facts::JSONRPC_2_0,
+            session: None,
+            version_header: None,
+        };
+        match setup {
+            Setup::Fixed(facts) => target.facts = facts,
+            Setup::Negotiate(version) => target.initialize(&version)?,
+        }
+        Ok(target)
+    }
+
+    fn initialize(&mut self, version: &str) -> Result<(), String> {
+        let response = self.post(&handshake::initialize_frame(version)).map_err(|error| {
+            format!("cannot reach the server at {}: {error}", self.url)
+        })?;
+        if response.timed_out {
+            return Err(format!("the server at {} did not answer initialize within {:.1}s", self.url, self.timeout.as_secs_f64()));
+        }
+        let frames = body_frames(&response);
+        let reply = frames
+            .iter()
+            .filter(|frame| !is_server_message(frame))
+            .find_map(|frame| serde_json::from_slice::<serde_json::Value>(frame).ok())
+            .ok_or_else(|| {
+                format!(
+                    "the server at {} answered initialize with HTTP {} and no JSON-RPC reply",
+                    self.url, response.status
+                )
+            })?;
+        let negotiated = handshake::negotiated_version(&reply)?;
+        self.facts = handshake::mcp_facts(&negotiated).ok_or_else(|| {
+            format!("the server chose protocol version {negotiated:?}, which mcpwire does not know")
+        })?;
+        self.session = response.session;
+        // MCP 2025-06-18 and later: the negotiated version on every later request.
+        if negotiated.as_str() >= "2025-06-18" {
+            self.version_header = Some(negotiated);
+        }
+        let initialized = self.post(INITIALIZED_FRAME).map_err(|error| format!("notifications/initialized failed: {error}"))?;
+        if !(200..300).contains(&initialized.status) {
+            return Err(format!(
+                "the server at {} answered notifications/initialized with HTTP {}",
+                self.url, initialized.status
+            ));
+        }
+        Ok(())
+    }
+
+    /// POSTs `body` and reads the response until it ends or the timeout passes.
+    pub fn post(&self, body: &[u8]) -> Result<RawResponse, String> {
+        let deadline = Instant::now() + self.timeout;
+        let request = self.request(body)?;
+        let authority = self.authority();
+        self.runtime.block_on(async move {
+            let connect = TcpStream::connect(authority.clone());
+            let stream = tokio::time::timeout_at(deadline.into(), connect)
+                .await
+                .map_err(|_| format!("connecting to {authority} timed out"))?
+                .map_err(|error| format!("cannot connect to {authority}: {error}"))?;
+            let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+                .await
+                .map_err(|error| format!("HTTP handshake with {authority} failed: {error}"))?;
+            tokio::spawn(async move {
+                let _ = connection.await;
+            });
+            let response = tokio::time::timeout_at(deadline.into(), sender.send_request(request))
+                .await
+                .map_err(|_| "no response headers before the timeout".to_owned())?
+                .map_err(|error| format!("the HTTP request failed: {error}"))?;
+            Ok(read_response(response, deadline).await)
+        })
+    }
+
+    fn authority(&self) -> String {
+        let host = self.url.host().unwrap_or("localhost");
+        let host = host.trim_start_matches('[').trim_end_matches(']');
+        let port = self.url.port_u16().unwrap_or(80);
+        if host.contains(':') { format!("[{host}]:{port}") } else { format!("{host}:{port}") }
+    }
+
+    fn request(&self, body: &[u8]) -> Result<Request<Full<Bytes>>, String> {
+        let path = self.url.path_and_query().map_or("/", |p| p.as_str());
+        let host = self.url.authority().map_or("localhost", |a| a.as_str());
+        let mut builder = Request::post(path)
+            .header(HOST, host)
+            .header(ACCEPT, "application/json, text/event-stream")
+            .header(CONTENT_TYPE, "application/json");
+        if let Some(session) = &self.session {
+            builder = builder.header(SESSION_HEADER, session);
+        }
+        if let Some(version) = &self.version_header {
+            builder = builder.header(VERSION_HEADER, version);
+        }
+        builder.body(Full::new(Bytes::copy_from_slice(body))).map_err(|error| format!("cannot build the request: {error}"))
+    }
+}
+
+async fn read_response(response: Response<Incoming>, deadline: Instant) -> RawResponse {
+    let header = |name| response.headers().get(name).and_then(|v: &hyper::header::HeaderValue| v.to_str().ok()).map(str::to_owned);
+    let mut raw = RawResponse {
+        status: response.status().as_u16(),
+        content_type: header(CONTENT_TYPE.as_str()),
+        session: header(SESSION_HEADER),
+        ..RawResponse::default()
+    };
+    let mut body = response.into_body();
+    loop {
+        match tokio::time::timeout_at(deadline.into(), body.frame()).await {
+            Err(_) => {
+                raw.timed_out = true;
+                break;
+            }
+            Ok(None) | Ok(Some(Err(_))) => break,
+            Ok(Some(Ok(frame))) => {
+                if let Ok(data) = frame.into_data() {
+                    raw.body.extend_from_slice(&data);
+                }
+            }
+        }
+    }
+    raw
+}
+
+/// Whether a `Content-Type` names `media` (ignoring parameters and case).
+pub fn is_media(content_type: Option<&str>, media: &str) -> bool {
+    content_type
+        .and_then(|t| t.split(';').next())
+        .is_some_and(|t| t.trim().eq_ignore_ascii_case(media))
+}
+
+/// The JSON-RPC frames of a response body: the SSE events' data for `text/event-stream`,
+/// else the body itself (nothing for an empty body).
+fn body_frames(response: &RawResponse) -> Vec<Vec<u8>> {
+    if is_media(response.content_type.as_deref(), "text/event-stream") {
+        return parse_events(&response.body);
+    }
+    let body = response.body.trim_ascii();
+    if body.is_empty() { Vec::new() } else { vec![body.to_vec()] }
+}
+
+impl Target for HttpTarget {
+    fn exchange(&mut self, frame: &[u8]) -> Exchange {
+        let response = match self.post(frame) {
+            Ok(response) => response,
+            Err(error) => return Exchange { fault: Some(Fault::Transport(error)), ..Exchange::default() },
+        };
+        let mut exchange = Exchange {
+            http: Some(HttpMeta {
+                status: response.status,
+                content_type: response.content_type.clone(),
+                body_len: response.body.len(),
+            }),
+            ..Exchange::default()
+        };
+        for frame in body_frames(&response) {
+            if is_server_message(&frame) {
+                exchange.server_messages += 1;
+            } else {
+                exchange.replies.push(frame);
+            }
+        }
+        if response.timed_out && exchange.replies.is_empty() {
+            exchange.fault = Some(Fault::NoReply { timeout: self.timeout, id: "(the POSTed message)".into() });
+        }
+        exchange
+    }
+
+    fn profile(&self) -> &'static ProfileFacts {
+        self.facts
+    }
+
+    fn describe(&self) -> String {
+        format!("http: {}", self.url)
+    }
+
+    fn is_http(&self) -> bool {
+        true
+    }
+}

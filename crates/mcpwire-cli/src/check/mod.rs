@@ -1,0 +1,46 @@
+//! `mcpwire check`: a black-box envelope property test of any JSON-RPC 2.0 / MCP server.
+//!
+//! The server is reached over stdio (started as a child process) or Streamable HTTP. After the
+//! MCP handshake (whose negotiated version selects the profile), the checker sends fixed spec
+//! cases and then generated ones (`mcpwire-proptest`'s named mutations, each with its oracle).
+//! Over stdio every case is followed by a sentinel call (`ping`, or an unknown method under
+//! profiles without `ping`) whose reply marks the end of the case's replies, so no fixed sleep
+//! is needed; a server that exits or hangs is restarted and the case reported. Each exchange is
+//! judged by `mcpwire_proptest::check_expected`, plus liveness and, over HTTP, the transport's
+//! status codes. Failing generated cases are shrunk, failures are grouped by kind, and the
+//! report is a table, JSON or JUnit XML.
+//!
+//! ```no_run
+//! use clap::Parser;
+//! use mcpwire_cli::check::{CheckArgs, execute};
+//!
+//! #[derive(Parser)]
+//! struct Cli {
+//!     #[command(flatten)]
+//!     check: CheckArgs,
+//! }
+//!
+//! let cli = Cli::parse_from(["check", "--stdio", "--cases", "20", "--", "mcpwire", "serve"]);
+//! let report = execute(&cli.check).expect("the server answers");
+//! assert!(report.passes());
+//! ```
+
+pub mod args;
+pub mod cases;
+pub mod describe;
+pub mod exchange;
+pub mod expect;
+pub mod handshake;
+pub mod http_client;
+pub mod judge;
+pub mod progress;
+pub mod render;
+pub mod report;
+pub mod run;
+pub mod shrink;
+pub mod sse;
+pub mod stdio;
+
+pub use args::{CheckArgs, Format};
+pub use report::Report;
+pub use run::{execute, run};

@@ -1,0 +1,68 @@
+//! Shrinking a failing generated case to the smallest input that still shows the defect.
+
+use std::time::{Duration, Instant};
+
+use super::cases::{CheckCase, Generated, Oracle};
+use super::exchange::Exchange;
+use super::judge::{Finding, has_kind};
+
+/// Limits of one shrink: steps (each one exchange with the server) and wall time.
+#[derive(Debug, Clone, Copy)]
+pub struct ShrinkBudget {
+    /// The most exchanges spent.
+    pub steps: usize,
+    /// The most time spent.
+    pub time: Duration,
+}
+
+impl Default for ShrinkBudget {
+    fn default() -> ShrinkBudget {
+        ShrinkBudget { steps: 200, time: Duration::from_secs(20) }
+    }
+}
+
+/// The smallest case found, its findings, and the steps spent.
+pub struct Shrunk {
+    /// The smallest case that still shows the finding kind.
+    pub case: CheckCase,
+    /// Its findings.
+    pub findings: Vec<Finding>,
+    /// What the server sent for it.
+    pub exchange: Exchange,
+    /// Exchanges spent.
+    pub steps: usize,
+}
+
+/// Shrinks generated case `index` (which showed a finding of `kind`) with proptest's
+/// simplify/complicate search, keeping only candidates that show `kind` again. `run` sends a
+/// case to the server and judges it.
+#[allow(clippy::too_many_arguments)]
+pub fn shrink(
+    generated: &mut Generated,
+    oracle: &Oracle,
+    index: usize,
+    kind: &str,
+    budget: ShrinkBudget,
+    mut run: impl FnMut(&CheckCase) -> (Vec<Finding>, Exchange),
+) -> Option<Shrunk> {
+    let started = Instant::now();
+    let mut best: Option<Shrunk> = None;
+    let mut steps = 0;
+    let mut failing = true;
+    while steps < budget.steps && started.elapsed() < budget.time {
+        let tree = &mut generated.trees[index];
+        let moved = if failing { tree.simplify() } else { tree.complicate() };
+        if !moved {
+            break;
+        }
+        let case = generated.case(oracle, index);
+        let (findings, exchange) = run(&case);
+        steps += 1;
+        failing = has_kind(&findings, kind);
+        let smaller = best.as_ref().is_none_or(|b| case.frame.len() <= b.case.frame.len());
+        if failing && smaller {
+            best = Some(Shrunk { case, findings, exchange, steps });
+        }
+    }
+    best.map(|shrunk| Shrunk { steps, ..shrunk })
+}

@@ -1,0 +1,61 @@
+//! Case counts: small by default so `cargo test` stays fast, raised for a soak run.
+
+use proptest::test_runner::{Config, FileFailurePersistence};
+
+/// The environment variable that sets the number of cases per property for a soak run.
+pub const CASES_VARIABLE: &str = "MCPWIRE_PROPTEST_CASES";
+
+/// The number of cases per property: `MCPWIRE_PROPTEST_CASES` when set to a number,
+/// else `default`.
+///
+/// ```
+/// let cases = mcpwire_proptest::config::cases(64);
+/// assert!(cases >= 1);
+/// ```
+pub fn cases(default: u32) -> u32 {
+    std::env::var(CASES_VARIABLE)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(default)
+}
+
+/// A proptest configuration running [`cases`]`(default)` cases, with failure
+/// persistence in `proptest-regressions/` next to the test's source file.
+///
+/// ```
+/// use mcpwire_proptest::config::config;
+/// use proptest::prelude::*;
+///
+/// proptest!(config(32), |(x in 0u8..10)| {
+///     prop_assert!(x < 10);
+/// });
+/// ```
+pub fn config(default: u32) -> Config {
+    Config {
+        cases: cases(default),
+        ..Config::default()
+    }
+}
+
+/// Like [`config`], for a [`proptest::test_runner::TestRunner`] used directly (outside the
+/// `proptest!` macro): `source_file` (pass `file!()`) tells proptest where to persist and
+/// replay shrunk failures: in `<file>.proptest-regressions` beside the source file
+/// (commit it).
+///
+/// ```
+/// use mcpwire_proptest::config::config_at;
+/// use proptest::test_runner::TestRunner;
+///
+/// let mut runner = TestRunner::new(config_at(file!(), 16));
+/// runner.run(&(0u8..10), |x| { assert!(x < 10); Ok(()) }).unwrap();
+/// ```
+pub fn config_at(source_file: &'static str, default: u32) -> Config {
+    Config {
+        source_file: Some(source_file),
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
+            "proptest-regressions",
+        ))),
+        ..config(default)
+    }
+}

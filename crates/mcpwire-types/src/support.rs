@@ -1,0 +1,135 @@
+//! Hand-written support for the generated code: constant checks, union decoding helpers,
+//! the unknown-method carrier and schemars helpers. Not meant to be used directly.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::de::{DeserializeOwned, Deserializer, Error as _};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Whether a method name is a request, a notification, or neither in a given version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MethodKind {
+    /// A request method (a reply is expected).
+    Request,
+    /// A notification method (never replied to).
+    Notification,
+    /// Not a method this version defines.
+    Unknown,
+}
+
+/// A call whose `method` a version does not define: the method name, the raw `params`,
+/// and every other member as it came.
+///
+/// ```
+/// use mcpwire_types::support::UnknownMethod;
+/// let m: UnknownMethod = serde_json::from_str(r#"{"method":"x/y","params":{"a":1},"id":7}"#).unwrap();
+/// assert_eq!(m.method, "x/y");
+/// assert_eq!(m.params, Some(serde_json::json!({"a": 1})));
+/// assert_eq!(m.other["id"], 7);
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct UnknownMethod {
+    /// The method name.
+    pub method: String,
+    /// The raw `params`, when present.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "some_value")]
+    pub params: Option<Value>,
+    /// Every other member (`jsonrpc`, `id`, ...).
+    #[serde(flatten)]
+    pub other: BTreeMap<String, Value>,
+}
+
+/// Decodes a string and checks it equals `expected`.
+pub fn expect_str<'de, D: Deserializer<'de>>(deserializer: D, expected: &'static str) -> Result<(), D::Error> {
+    struct Visitor(&'static str);
+    impl serde::de::Visitor<'_> for Visitor {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "the string {:?}", self.0)
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<(), E> {
+            if v == self.0 { Ok(()) } else { Err(E::invalid_value(serde::de::Unexpected::Str(v), &self)) }
+        }
+    }
+    deserializer.deserialize_str(Visitor(expected))
+}
+
+/// Decodes an integer and checks it equals `expected`.
+pub fn expect_int<'de, D: Deserializer<'de>>(deserializer: D, expected: i64) -> Result<(), D::Error> {
+    let found = i64::deserialize(deserializer)?;
+    if found == expected {
+        Ok(())
+    } else {
+        Err(D::Error::custom(format_args!("invalid value: integer {found}, expected {expected}")))
+    }
+}
+
+/// For an optional member of any type: present (even `null`) → `Some`.
+pub fn some_value<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(deserializer).map(Some)
+}
+
+/// For an optional nullable member: absent → `None`, `null` → `Some(None)`, a value →
+/// `Some(Some(value))`.
+pub fn double_option<'de, T: Deserialize<'de>, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(deserializer).map(Some)
+}
+
+/// Decodes `value` as the variant chosen for a union; the error names the union, the variant,
+/// why it was chosen, and the path of the member that failed.
+pub fn decode_variant<T: DeserializeOwned, E: serde::de::Error>(value: Value, union: &str, variant: &str, reason: &str) -> Result<T, E> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        if path == "." {
+            E::custom(format_args!("{union}: decoding as variant `{variant}` (chosen because {reason}) failed: {inner}"))
+        } else {
+            E::custom(format_args!("{union}: decoding as variant `{variant}` (chosen because {reason}) failed at member `{path}`: {inner}"))
+        }
+    })
+}
+
+/// Decodes the `null` variant of a union.
+pub fn decode_null<E: serde::de::Error>(value: Value, union: &str, variant: &str, reason: &str) -> Result<(), E> {
+    if value.is_null() {
+        Ok(())
+    } else {
+        Err(E::custom(format_args!("{union}: variant `{variant}` (chosen because {reason}) must be null")))
+    }
+}
+
+/// The error when no variant of `union` admits a value.
+pub fn no_variant<E: serde::de::Error>(union: &str, detail: &str) -> E {
+    E::custom(format_args!("{union}: no variant matches: {detail}"))
+}
+
+/// A short name of a JSON value's type, for messages.
+pub fn token_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "an integer",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// `{"anyOf": [...]}` of the given subschemas.
+#[cfg(feature = "schemars")]
+pub fn any_of_schema(parts: Vec<schemars::Schema>) -> schemars::Schema {
+    schemars::json_schema!({ "anyOf": parts })
+}
+
+/// Decodes `value` as `T` and encodes it back; the error names the failing member's path.
+pub fn roundtrip<T: DeserializeOwned + Serialize>(value: Value) -> Result<Value, String> {
+    let decoded: T = serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        format!("at `{path}`: {}", e.into_inner())
+    })?;
+    serde_json::to_value(&decoded).map_err(|e| e.to_string())
+}

@@ -1,0 +1,225 @@
+//! Raw `params` and their typed decoding.
+//!
+//! Params stay raw JSON text until a handler asks for a type. The typed decode goes
+//! through `serde_path_to_error`, so a -32602 reply names the JSON pointer that failed.
+//!
+//! ```
+//! use mcpwire::{RawParams, params::decode_params};
+//!
+//! #[derive(serde::Deserialize, Debug)]
+//! struct Args { count: u32 }
+//!
+//! let raw = RawParams::parse(r#"{"count":"three"}"#).unwrap();
+//! let error = decode_params::<Args>(Some(raw), 64).unwrap_err();
+//! assert_eq!(error.code(), -32602);
+//! assert!(error.data().unwrap().get().contains(r#""pointer":"/count""#));
+//! ```
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::reply::RpcError;
+use crate::scan;
+
+/// The raw text of a request's `params` (an object or an array), borrowed from the frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RawParams<'a> {
+    text: &'a str,
+    depth: usize,
+}
+
+impl<'a> RawParams<'a> {
+    pub(crate) fn new(text: &'a str, depth: usize) -> Self {
+        Self { text, depth }
+    }
+
+    /// Wraps JSON text that is one object or array (no surrounding whitespace).
+    pub fn parse(text: &'a str) -> Option<Self> {
+        let info = scan::validate(text.as_bytes()).ok()?;
+        let container = matches!(text.as_bytes().first(), Some(b'{' | b'['));
+        (container && info.end == text.len()).then_some(Self {
+            text,
+            depth: info.depth,
+        })
+    }
+
+    /// The params' exact JSON text.
+    pub fn get(&self) -> &'a str {
+        self.text
+    }
+
+    /// Container nesting depth (`{}` is 1).
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Whether the params are an object (by-name).
+    pub fn is_object(&self) -> bool {
+        self.text.starts_with('{')
+    }
+
+    /// Whether the params are an array (by-position).
+    pub fn is_array(&self) -> bool {
+        self.text.starts_with('[')
+    }
+
+    /// Decodes the params as `T` (see [`decode_params`]).
+    pub fn deserialize<T: DeserializeOwned>(&self, max_depth: usize) -> Result<T, RpcError> {
+        decode_params(Some(*self), max_depth)
+    }
+}
+
+/// The `data` member of a -32602 reply.
+#[derive(Debug, Serialize)]
+struct ParamsErrorData<'a> {
+    /// JSON pointer (RFC 6901) into `params` where decoding failed; `""` for the whole value.
+    pointer: &'a str,
+    /// What went wrong.
+    reason: &'a str,
+}
+
+/// Decodes params as `T`, answering a failure as -32602 whose `data` is
+/// `{"pointer": <JSON pointer into params>, "reason": <message>}`.
+///
+/// - Params nested deeper than `max_depth` are refused before decoding (pointer `""`).
+///   serde_json refuses 128 levels or more on its own, so the effective limit is
+///   `min(max_depth, 127)`; that refusal is reported the same way.
+/// - Absent params decode from `null` (for `()`, `Option<_>`, unit structs); when `T`
+///   refuses `null`, from `{}` (for structs whose members are all optional).
+pub fn decode_params<T: DeserializeOwned>(
+    params: Option<RawParams<'_>>,
+    max_depth: usize,
+) -> Result<T, RpcError> {
+    let Some(params) = params else {
+        return decode_text::<T>("null").or_else(|first| decode_text::<T>("{}").map_err(|_| first));
+    };
+    if params.depth > max_depth {
+        let reason = format!(
+            "params nested {} deep exceed the limit of {max_depth}",
+            params.depth
+        );
+        return Err(invalid_params("", &reason));
+    }
+    decode_text(params.text)
+}
+
+fn decode_text<T: DeserializeOwned>(text: &str) -> Result<T, RpcError> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
+        let pointer = json_pointer(error.path());
+        invalid_params(&pointer, &reason_without_position(error.inner()))
+    })?;
+    deserializer
+        .end()
+        .map_err(|e| invalid_params("", &reason_without_position(&e)))?;
+    Ok(value)
+}
+
+fn invalid_params(pointer: &str, reason: &str) -> RpcError {
+    RpcError::invalid_params().with_data(&ParamsErrorData { pointer, reason })
+}
+
+/// serde_json appends " at line L column C", which is meaningless to the sender.
+fn reason_without_position(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    match text.rfind(" at line ") {
+        Some(at) => text[..at].to_owned(),
+        None => text,
+    }
+}
+
+/// Renders a serde path as an RFC 6901 JSON pointer.
+fn json_pointer(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut pointer = String::new();
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => {
+                pointer.push('/');
+                pointer.push_str(&index.to_string());
+            }
+            Segment::Map { key } => {
+                pointer.push('/');
+                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+            }
+            Segment::Enum { .. } | Segment::Unknown => {}
+        }
+    }
+    pointer
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Inner {
+        count: u32,
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Outer {
+        arguments: Inner,
+        #[serde(default)]
+        list: Vec<u8>,
+    }
+
+    #[derive(Debug, Deserialize, PartialEq, Default)]
+    struct AllOptional {
+        cursor: Option<String>,
+    }
+
+    fn data(error: RpcError) -> serde_json::Value {
+        assert_eq!(error.code(), -32602);
+        serde_json::from_str(error.data().unwrap().get()).unwrap()
+    }
+
+    #[test]
+    fn errors_name_the_json_pointer() {
+        let raw = RawParams::parse(r#"{"arguments":{"count":"x"}}"#).unwrap();
+        assert_eq!(
+            data(raw.deserialize::<Outer>(64).unwrap_err())["pointer"],
+            "/arguments/count"
+        );
+        let raw = RawParams::parse(r#"{"arguments":{"count":1},"list":[1,300]}"#).unwrap();
+        assert_eq!(
+            data(raw.deserialize::<Outer>(64).unwrap_err())["pointer"],
+            "/list/1"
+        );
+        let raw = RawParams::parse(r#"{"a/b~":{"count":1}}"#).unwrap();
+        let map = raw
+            .deserialize::<std::collections::BTreeMap<String, Inner>>(64)
+            .unwrap();
+        assert_eq!(map["a/b~"], Inner { count: 1 });
+    }
+
+    #[test]
+    fn depth_limit_is_enforced_before_decoding() {
+        let deep = format!("{}{}", "[".repeat(10), "]".repeat(10));
+        let raw = RawParams::parse(&deep).unwrap();
+        let error = data(raw.deserialize::<serde_json::Value>(9).unwrap_err());
+        assert_eq!(error["pointer"], "");
+        assert!(raw.deserialize::<serde_json::Value>(10).is_ok());
+        let deeper = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let raw = RawParams::parse(&deeper).unwrap();
+        let error = data(raw.deserialize::<serde_json::Value>(10_000).unwrap_err());
+        assert_eq!(error["reason"], "recursion limit exceeded");
+        // serde_json gives up at its 128th level; the pointer shows where.
+        assert_eq!(error["pointer"], "/0".repeat(127));
+    }
+
+    #[test]
+    fn absent_params_decode_from_null_or_empty_object() {
+        assert_eq!(decode_params::<()>(None, 8).unwrap(), ());
+        assert_eq!(decode_params::<Option<Inner>>(None, 8).unwrap(), None);
+        assert_eq!(
+            decode_params::<AllOptional>(None, 8).unwrap(),
+            AllOptional::default()
+        );
+        assert_eq!(
+            data(decode_params::<Inner>(None, 8).unwrap_err())["pointer"],
+            ""
+        );
+    }
+}

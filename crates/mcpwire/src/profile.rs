@@ -1,0 +1,280 @@
+//! Profiles: the schema-derived facts of one protocol plus the user's policy.
+//!
+//! A [`Profile`] wraps a generated [`ProfileFacts`] (which id types the schema admits,
+//! whether batches exist, whether an error response must carry an id, which params types
+//! are admitted) and adds policy: how to spell a missing id, an optional stricter id
+//! policy, and size limits. No rule in the runtime looks at a version string.
+//!
+//! ```
+//! use mcpwire::{MissingId, Profile};
+//!
+//! let plain = Profile::jsonrpc_2_0();
+//! assert_eq!(plain.missing_id(), MissingId::Null);
+//! let mcp = Profile::mcp("2025-11-25").unwrap();
+//! assert_eq!(mcp.missing_id(), MissingId::Omit);
+//! assert!(!mcp.facts().batches);
+//! let strict = mcp.with_missing_id(MissingId::Null).with_max_batch_len(Some(10));
+//! assert_eq!(strict.missing_id(), MissingId::Null);
+//! assert_eq!(Profile::by_name("mcp-2025-11-25").unwrap().name(), "mcp-2025-11-25");
+//! ```
+
+use std::fmt;
+
+use mcpwire_types::{ProfileFacts, facts};
+
+/// How a reply without a recoverable id spells the missing id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MissingId {
+    /// Write `"id":null` (the schema requires `id` in error responses).
+    Null,
+    /// Leave the `id` member out (the schema makes `id` optional in error responses).
+    Omit,
+}
+
+/// An optional policy that marks more ids unrecoverable than the schema does.
+///
+/// Ids that break the policy are treated exactly like ids of a forbidden type: the message
+/// is answered -32600 without an id.
+#[derive(Clone, Copy, Default)]
+pub struct IdPolicy {
+    /// Maximum length in bytes of a string id's decoded value or a number id's text.
+    pub max_len: Option<usize>,
+    /// Characters allowed in a string id's decoded value.
+    pub allowed_chars: Option<fn(char) -> bool>,
+}
+
+impl IdPolicy {
+    /// Whether an id passes this policy.
+    pub fn allows(&self, id: &crate::Id<'_>) -> bool {
+        if self.max_len.is_none() && self.allowed_chars.is_none() {
+            return true;
+        }
+        match id.as_string() {
+            Some(value) => {
+                self.max_len.is_none_or(|max| value.len() <= max)
+                    && self
+                        .allowed_chars
+                        .is_none_or(|allowed| value.chars().all(allowed))
+            }
+            None => self.max_len.is_none_or(|max| id.raw().len() <= max),
+        }
+    }
+}
+
+impl fmt::Debug for IdPolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("IdPolicy")
+            .field("max_len", &self.max_len)
+            .field(
+                "allowed_chars",
+                &self.allowed_chars.map(|_| "fn(char) -> bool"),
+            )
+            .finish()
+    }
+}
+
+/// Size limits applied while decoding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Limits {
+    /// Largest frame in bytes (line terminator excluded); longer frames are answered -32600
+    /// without an id. Default 64 MiB.
+    pub max_frame_bytes: usize,
+    /// Largest batch; a longer batch is answered with one -32600 without an id. Default: none.
+    pub max_batch_len: Option<usize>,
+    /// Deepest `params` nesting a typed handler decodes (`{}` is depth 1); deeper params are
+    /// answered -32602 with the id. Default 64. serde_json itself refuses nesting of 128
+    /// levels or more, so the effective limit is `min(max_params_depth, 127)`.
+    pub max_params_depth: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_frame_bytes: 64 * 1024 * 1024,
+            max_batch_len: None,
+            max_params_depth: 64,
+        }
+    }
+}
+
+/// A protocol profile: schema facts plus policy. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Profile {
+    facts: &'static ProfileFacts,
+    missing_id: MissingId,
+    id_policy: IdPolicy,
+    limits: Limits,
+}
+
+impl Profile {
+    /// A profile for the given facts, with the default policy: the missing-id spelling
+    /// derived from `error_response_requires_id`, no id policy, default limits.
+    pub fn from_facts(facts: &'static ProfileFacts) -> Self {
+        let missing_id = if facts.error_response_requires_id {
+            MissingId::Null
+        } else {
+            MissingId::Omit
+        };
+        Self {
+            facts,
+            missing_id,
+            id_policy: IdPolicy::default(),
+            limits: Limits::default(),
+        }
+    }
+
+    /// Plain JSON-RPC 2.0.
+    pub fn jsonrpc_2_0() -> Self {
+        Self::from_facts(&facts::JSONRPC_2_0)
+    }
+
+    /// The MCP profile for a protocol version such as `"2025-11-25"`, if supported.
+    pub fn mcp(version: &str) -> Option<Self> {
+        facts::MCP_VERSIONS
+            .iter()
+            .find(|f| f.protocol_version == Some(version))
+            .map(Self::from_facts)
+    }
+
+    /// The newest supported MCP version.
+    pub fn latest_mcp() -> Self {
+        Self::from_facts(&facts::MCP_LATEST)
+    }
+
+    /// A profile by its command-line name: `jsonrpc-2.0` or `mcp-<version>`.
+    pub fn by_name(name: &str) -> Option<Self> {
+        facts::ALL
+            .iter()
+            .find(|f| f.name == name)
+            .map(Self::from_facts)
+    }
+
+    /// Every supported profile: JSON-RPC 2.0 first, then MCP versions oldest first.
+    pub fn all() -> Vec<Self> {
+        facts::ALL.iter().map(Self::from_facts).collect()
+    }
+
+    /// Names of every supported profile, in the order of [`Profile::all`].
+    pub fn names() -> Vec<&'static str> {
+        facts::ALL.iter().map(|f| f.name).collect()
+    }
+
+    /// The schema-derived facts.
+    pub fn facts(&self) -> &'static ProfileFacts {
+        self.facts
+    }
+
+    /// The profile's name (`jsonrpc-2.0`, `mcp-2025-11-25`).
+    pub fn name(&self) -> &'static str {
+        self.facts.name
+    }
+
+    /// The MCP protocol version, `None` for plain JSON-RPC 2.0.
+    pub fn protocol_version(&self) -> Option<&'static str> {
+        self.facts.protocol_version
+    }
+
+    /// How a reply without a recoverable id spells the missing id.
+    pub fn missing_id(&self) -> MissingId {
+        self.missing_id
+    }
+
+    /// The id policy.
+    pub fn id_policy(&self) -> &IdPolicy {
+        &self.id_policy
+    }
+
+    /// The size limits.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Overrides the missing-id spelling.
+    pub fn with_missing_id(mut self, missing_id: MissingId) -> Self {
+        self.missing_id = missing_id;
+        self
+    }
+
+    /// Sets the id policy.
+    pub fn with_id_policy(mut self, id_policy: IdPolicy) -> Self {
+        self.id_policy = id_policy;
+        self
+    }
+
+    /// Sets all limits at once.
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Sets the largest accepted frame in bytes.
+    pub fn with_max_frame_bytes(mut self, max: usize) -> Self {
+        self.limits.max_frame_bytes = max;
+        self
+    }
+
+    /// Sets the largest accepted batch (`None`: unlimited).
+    pub fn with_max_batch_len(mut self, max: Option<usize>) -> Self {
+        self.limits.max_batch_len = max;
+        self
+    }
+
+    /// Sets the deepest `params` nesting a typed handler decodes.
+    pub fn with_max_params_depth(mut self, max: usize) -> Self {
+        self.limits.max_params_depth = max;
+        self
+    }
+
+    /// Copies this profile's policy (missing-id override aside) onto other facts, for
+    /// switching protocol versions while keeping the limits and id policy.
+    pub fn with_facts(&self, facts: &'static ProfileFacts) -> Self {
+        Self::from_facts(facts)
+            .with_id_policy(self.id_policy)
+            .with_limits(self.limits)
+    }
+}
+
+impl Default for Profile {
+    /// Plain JSON-RPC 2.0.
+    fn default() -> Self {
+        Self::jsonrpc_2_0()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_id_follows_the_facts() {
+        for profile in Profile::all() {
+            let expected = if profile.facts().error_response_requires_id {
+                MissingId::Null
+            } else {
+                MissingId::Omit
+            };
+            assert_eq!(profile.missing_id(), expected, "{}", profile.name());
+            assert_eq!(
+                Profile::by_name(profile.name()).unwrap().facts(),
+                profile.facts()
+            );
+        }
+        assert!(Profile::mcp("1999-01-01").is_none());
+        assert!(Profile::by_name("jsonrpc-1.0").is_none());
+    }
+
+    #[test]
+    fn id_policy_limits_length_and_characters() {
+        let policy = IdPolicy {
+            max_len: Some(3),
+            allowed_chars: Some(|c| c.is_ascii_digit()),
+        };
+        let id = |raw| crate::Id::parse(raw).unwrap();
+        assert!(policy.allows(&id("\"123\"")));
+        assert!(!policy.allows(&id("\"1234\"")));
+        assert!(!policy.allows(&id("\"12a\"")));
+        assert!(policy.allows(&id("999")));
+        assert!(!policy.allows(&id("1000")));
+        assert!(IdPolicy::default().allows(&id("\"anything at all\"")));
+    }
+}

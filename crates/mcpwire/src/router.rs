@@ -1,0 +1,245 @@
+//! Method routing with typed params.
+//!
+//! A [`Router`] maps method names to handlers. Request handlers take typed params
+//! (`P: DeserializeOwned`) and return a typed result (`R: Serialize`) or an [`RpcError`];
+//! notification handlers return nothing. An optional fallback receives unknown methods
+//! with their raw params, and an optional event handler receives response-shaped input.
+//!
+//! ```
+//! use mcpwire::{Context, Router, RpcError};
+//!
+//! #[derive(serde::Deserialize)]
+//! struct Add { a: i64, b: i64 }
+//!
+//! let router = Router::<u64>::new()
+//!     .request("add", |calls: &mut u64, p: Add, _ctx: &mut Context<'_>| {
+//!         *calls += 1;
+//!         p.a.checked_add(p.b).ok_or_else(|| RpcError::new(-32000, "overflow"))
+//!     })
+//!     .notification("log", |_: &mut u64, line: String, _ctx: &mut Context<'_>| eprintln!("{line}"));
+//! assert!(router.has_request("add") && router.has_notification("log"));
+//! ```
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
+
+use crate::events::ProtocolEvent;
+use crate::id::Id;
+use crate::params::{RawParams, decode_params};
+use crate::profile::Profile;
+use crate::reply::RpcError;
+
+/// What a handler can see and change about the current call.
+pub struct Context<'a> {
+    profile: &'a Profile,
+    id: Option<Id<'a>>,
+    method: &'a str,
+    switch_to: Option<Profile>,
+}
+
+impl<'a> Context<'a> {
+    pub(crate) fn new(profile: &'a Profile, id: Option<Id<'a>>, method: &'a str) -> Self {
+        Self {
+            profile,
+            id,
+            method,
+            switch_to: None,
+        }
+    }
+
+    /// The profile the current frame is decoded under.
+    pub fn profile(&self) -> &Profile {
+        self.profile
+    }
+
+    /// The request id; `None` for a notification.
+    pub fn id(&self) -> Option<Id<'a>> {
+        self.id
+    }
+
+    /// Whether the current call is a notification (no reply will be sent).
+    pub fn is_notification(&self) -> bool {
+        self.id.is_none()
+    }
+
+    /// The method name.
+    pub fn method(&self) -> &'a str {
+        self.method
+    }
+
+    /// Switches the server to `profile` for the frames after the current one (used by MCP
+    /// `initialize` to adopt the negotiated protocol version). The current frame, including
+    /// the rest of its batch, is finished under the current profile.
+    pub fn set_profile(&mut self, profile: Profile) {
+        self.switch_to = Some(profile);
+    }
+
+    pub(crate) fn take_profile_switch(&mut self) -> Option<Profile> {
+        self.switch_to.take()
+    }
+}
+
+type RequestFn<S> = dyn Fn(&mut S, Option<RawParams<'_>>, &mut Context<'_>) -> Result<String, RpcError>
+    + Send
+    + Sync;
+type NotificationFn<S> = dyn Fn(&mut S, Option<RawParams<'_>>, &mut Context<'_>) + Send + Sync;
+type FallbackFn<S> = dyn Fn(&mut S, Option<RawParams<'_>>, &mut Context<'_>) -> Result<Box<RawValue>, RpcError>
+    + Send
+    + Sync;
+type EventFn<S> = dyn Fn(&mut S, ProtocolEvent) + Send + Sync;
+
+/// Method name → handler, for a server whose state is `S`.
+pub struct Router<S> {
+    requests: HashMap<String, Box<RequestFn<S>>>,
+    notifications: HashMap<String, Box<NotificationFn<S>>>,
+    fallback: Option<Box<FallbackFn<S>>>,
+    on_event: Option<Box<EventFn<S>>>,
+}
+
+impl<S> Default for Router<S> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<S> std::fmt::Debug for Router<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut requests: Vec<_> = self.requests.keys().collect();
+        requests.sort();
+        let mut notifications: Vec<_> = self.notifications.keys().collect();
+        notifications.sort();
+        f.debug_struct("Router")
+            .field("requests", &requests)
+            .field("notifications", &notifications)
+            .field("fallback", &self.fallback.is_some())
+            .field("on_event", &self.on_event.is_some())
+            .finish()
+    }
+}
+
+impl<S> Router<S> {
+    /// An empty router: every request is answered -32601.
+    pub fn new() -> Self {
+        Self {
+            requests: HashMap::new(),
+            notifications: HashMap::new(),
+            fallback: None,
+            on_event: None,
+        }
+    }
+
+    /// Registers a request handler. Params are decoded as `P` (invalid → -32602 naming the
+    /// failing JSON pointer; absent params decode from `null`, else from `{}`), the
+    /// result `R` is serialized into the reply. Replaces an earlier handler of the same name.
+    pub fn request<P, R, F>(mut self, method: &str, handler: F) -> Self
+    where
+        P: DeserializeOwned,
+        R: Serialize,
+        F: Fn(&mut S, P, &mut Context<'_>) -> Result<R, RpcError> + Send + Sync + 'static,
+    {
+        let erased = move |state: &mut S, params: Option<RawParams<'_>>, ctx: &mut Context<'_>| {
+            let params: P = decode_params(params, ctx.profile().limits().max_params_depth)?;
+            let result = handler(state, params, ctx)?;
+            serde_json::to_string(&result).map_err(|e| {
+                RpcError::internal_error().with_data(&format!("result does not serialize: {e}"))
+            })
+        };
+        self.requests.insert(method.to_owned(), Box::new(erased));
+        self
+    }
+
+    /// Registers a notification handler. Params that do not decode as `P` are dropped
+    /// silently (a notification is never answered).
+    pub fn notification<P, F>(mut self, method: &str, handler: F) -> Self
+    where
+        P: DeserializeOwned,
+        F: Fn(&mut S, P, &mut Context<'_>) + Send + Sync + 'static,
+    {
+        let erased = move |state: &mut S, params: Option<RawParams<'_>>, ctx: &mut Context<'_>| {
+            if let Ok(params) = decode_params::<P>(params, ctx.profile().limits().max_params_depth)
+            {
+                handler(state, params, ctx);
+            }
+        };
+        self.notifications
+            .insert(method.to_owned(), Box::new(erased));
+        self
+    }
+
+    /// Registers the handler for methods without a registered handler, for requests and
+    /// notifications alike (see [`Context::method`], [`Context::is_notification`]). It gets
+    /// the raw params and returns the raw result; a notification's result is discarded.
+    /// Return [`RpcError::method_not_found`] to refuse a method.
+    pub fn fallback<F>(mut self, handler: F) -> Self
+    where
+        F: Fn(&mut S, Option<RawParams<'_>>, &mut Context<'_>) -> Result<Box<RawValue>, RpcError>
+            + Send
+            + Sync
+            + 'static,
+    {
+        self.fallback = Some(Box::new(handler));
+        self
+    }
+
+    /// Registers the handler for response-shaped input (well-formed responses for the
+    /// caller's pending-request table, and malformed ones). Without it, such input is
+    /// dropped. It is never answered either way.
+    pub fn on_event<F>(mut self, handler: F) -> Self
+    where
+        F: Fn(&mut S, ProtocolEvent) + Send + Sync + 'static,
+    {
+        self.on_event = Some(Box::new(handler));
+        self
+    }
+
+    /// Whether a request handler is registered for `method`.
+    pub fn has_request(&self, method: &str) -> bool {
+        self.requests.contains_key(method)
+    }
+
+    /// Whether a notification handler is registered for `method`.
+    pub fn has_notification(&self, method: &str) -> bool {
+        self.notifications.contains_key(method)
+    }
+
+    /// Runs the request handler for `method` (or the fallback); the `Ok` value is the
+    /// result's JSON text. Unknown methods give -32601.
+    pub(crate) fn call_request(
+        &self,
+        state: &mut S,
+        params: Option<RawParams<'_>>,
+        ctx: &mut Context<'_>,
+    ) -> Result<String, RpcError> {
+        if let Some(handler) = self.requests.get(ctx.method()) {
+            return handler(state, params, ctx);
+        }
+        match &self.fallback {
+            Some(fallback) => fallback(state, params, ctx).map(|raw| String::from(raw.get())),
+            None => Err(RpcError::method_not_found()),
+        }
+    }
+
+    /// Runs the notification handler for `method` (or the fallback), if any.
+    pub(crate) fn call_notification(
+        &self,
+        state: &mut S,
+        params: Option<RawParams<'_>>,
+        ctx: &mut Context<'_>,
+    ) {
+        if let Some(handler) = self.notifications.get(ctx.method()) {
+            handler(state, params, ctx);
+        } else if let Some(fallback) = &self.fallback {
+            let _ = fallback(state, params, ctx);
+        }
+    }
+
+    /// Delivers a protocol event, if an event handler is registered.
+    pub(crate) fn deliver_event(&self, state: &mut S, event: ProtocolEvent) {
+        if let Some(handler) = &self.on_event {
+            handler(state, event);
+        }
+    }
+}

@@ -1,0 +1,667 @@
+//! A strict, non-recursive RFC 8259 validator over bytes.
+//!
+//! The scanner never uses the call stack for nesting: containers are tracked with a bit
+//! stack (one bit per level, the first 64 levels inline), so a value nested 100,000 deep
+//! costs a few kilobytes and no recursion. It rejects everything RFC 8259 rejects: `NaN`,
+//! `Infinity`, leading zeros, trailing commas, raw control characters and bad escapes in
+//! strings, invalid UTF-8, and (for [`validate`]) trailing non-whitespace.
+//!
+//! ```
+//! use mcpwire::scan::{validate, ScanErrorKind};
+//!
+//! let info = validate(br#" {"a": [1, 2, {"b": null}]} "#).unwrap();
+//! assert_eq!(info.depth, 3);
+//! assert_eq!(validate(b"[1,]").unwrap_err().kind, ScanErrorKind::UnexpectedByte);
+//! assert_eq!(validate(b"01").unwrap_err().kind, ScanErrorKind::LeadingZero);
+//! ```
+
+use std::fmt;
+
+/// Why a byte sequence is not one JSON value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ScanErrorKind {
+    /// The input ended in the middle of a value.
+    UnexpectedEnd,
+    /// A byte that cannot start or continue a value here (this covers trailing commas,
+    /// `NaN`, `Infinity`, missing colons and unbalanced brackets).
+    UnexpectedByte,
+    /// A number with a superfluous leading zero, such as `01`.
+    LeadingZero,
+    /// A number whose fraction or exponent has no digits, such as `1.` or `1e`.
+    BadNumber,
+    /// A raw control character (below U+0020) inside a string.
+    ControlCharacter,
+    /// A backslash escape other than `\" \\ \/ \b \f \n \r \t \uXXXX`.
+    BadEscape,
+    /// Bytes inside a string that are not valid UTF-8.
+    InvalidUtf8,
+    /// Non-whitespace after the value.
+    TrailingCharacters,
+}
+
+impl ScanErrorKind {
+    /// A short human-readable description.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::UnexpectedEnd => "unexpected end of input",
+            Self::UnexpectedByte => "unexpected character",
+            Self::LeadingZero => "number with a leading zero",
+            Self::BadNumber => "malformed number",
+            Self::ControlCharacter => "raw control character in string",
+            Self::BadEscape => "invalid escape in string",
+            Self::InvalidUtf8 => "invalid UTF-8",
+            Self::TrailingCharacters => "trailing characters after the value",
+        }
+    }
+}
+
+/// A scan failure: what went wrong and the byte offset where it was noticed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ScanError {
+    /// What went wrong.
+    pub kind: ScanErrorKind,
+    /// Byte offset into the scanned input.
+    pub offset: usize,
+}
+
+impl fmt::Display for ScanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at byte {}", self.kind.describe(), self.offset)
+    }
+}
+
+impl std::error::Error for ScanError {}
+
+/// The extent of one scanned value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ValueInfo {
+    /// Offset of the value's first byte.
+    pub start: usize,
+    /// Offset just past the value's last byte.
+    pub end: usize,
+    /// Deepest container nesting inside the value: 0 for a scalar, 1 for `{}` or `[1]`.
+    pub depth: usize,
+}
+
+/// The extent of one scanned string, quotes included.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct StringInfo {
+    /// Offset of the opening quote.
+    pub start: usize,
+    /// Offset just past the closing quote.
+    pub end: usize,
+    /// Whether the string contains at least one backslash escape.
+    pub has_escapes: bool,
+}
+
+#[inline]
+fn err(kind: ScanErrorKind, offset: usize) -> ScanError {
+    ScanError { kind, offset }
+}
+
+/// Returns the offset of the first byte at or after `pos` that is not JSON whitespace.
+#[inline]
+pub fn skip_whitespace(bytes: &[u8], mut pos: usize) -> usize {
+    while let Some(&b) = bytes.get(pos) {
+        if !matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+            break;
+        }
+        pos += 1;
+    }
+    pos
+}
+
+/// Validates that `bytes` is UTF-8 and exactly one JSON value surrounded by optional
+/// whitespace.
+pub fn validate(bytes: &[u8]) -> Result<ValueInfo, ScanError> {
+    if let Err(e) = std::str::from_utf8(bytes) {
+        return Err(err(ScanErrorKind::InvalidUtf8, e.valid_up_to()));
+    }
+    let start = skip_whitespace(bytes, 0);
+    let info = scan_value(bytes, start)?;
+    let rest = skip_whitespace(bytes, info.end);
+    if rest != bytes.len() {
+        return Err(err(ScanErrorKind::TrailingCharacters, rest));
+    }
+    Ok(info)
+}
+
+/// One bit per nesting level: set for an object, clear for an array.
+struct BitStack {
+    inline: u64,
+    spill: Vec<u64>,
+}
+
+impl BitStack {
+    #[inline]
+    fn new() -> Self {
+        Self {
+            inline: 0,
+            spill: Vec::new(),
+        }
+    }
+
+    /// Records the container kind of level `depth` (1-based).
+    #[inline]
+    fn set(&mut self, depth: usize, is_object: bool) {
+        let index = depth - 1;
+        if index < 64 {
+            let bit = 1u64 << index;
+            if is_object {
+                self.inline |= bit;
+            } else {
+                self.inline &= !bit;
+            }
+        } else {
+            let word = (index - 64) / 64;
+            let bit = 1u64 << ((index - 64) % 64);
+            if word >= self.spill.len() {
+                self.spill.resize(word + 1, 0);
+            }
+            if is_object {
+                self.spill[word] |= bit;
+            } else {
+                self.spill[word] &= !bit;
+            }
+        }
+    }
+
+    /// Whether level `depth` (1-based) is an object.
+    #[inline]
+    fn is_object(&self, depth: usize) -> bool {
+        let index = depth - 1;
+        if index < 64 {
+            self.inline & (1u64 << index) != 0
+        } else {
+            self.spill[(index - 64) / 64] & (1u64 << ((index - 64) % 64)) != 0
+        }
+    }
+}
+
+/// Scans one JSON value starting exactly at `start` (no leading whitespace) and returns
+/// its extent and nesting depth. Bytes after the value are not examined.
+///
+/// UTF-8 is not checked here: bytes of 0x80 and above are accepted inside strings (and
+/// rejected elsewhere as unexpected). Pass the bytes of a `&str`, or use [`validate`],
+/// which checks UTF-8 first. Keeping the two apart means a frame is UTF-8-checked once.
+pub fn scan_value(bytes: &[u8], start: usize) -> Result<ValueInfo, ScanError> {
+    let mut pos = start;
+    let mut depth = 0usize;
+    let mut max_depth = 0usize;
+    let mut stack = BitStack::new();
+
+    'value: loop {
+        // Expect a value at `pos`.
+        let Some(&b) = bytes.get(pos) else {
+            return Err(err(ScanErrorKind::UnexpectedEnd, pos));
+        };
+        match b {
+            b'{' => {
+                depth += 1;
+                max_depth = max_depth.max(depth);
+                stack.set(depth, true);
+                pos = skip_whitespace(bytes, pos + 1);
+                match bytes.get(pos) {
+                    Some(b'}') => {
+                        depth -= 1;
+                        pos += 1;
+                    }
+                    Some(b'"') => {
+                        pos = scan_key_and_colon(bytes, pos)?;
+                        continue 'value;
+                    }
+                    Some(_) => return Err(err(ScanErrorKind::UnexpectedByte, pos)),
+                    None => return Err(err(ScanErrorKind::UnexpectedEnd, pos)),
+                }
+            }
+            b'[' => {
+                depth += 1;
+                max_depth = max_depth.max(depth);
+                stack.set(depth, false);
+                pos = skip_whitespace(bytes, pos + 1);
+                if bytes.get(pos) == Some(&b']') {
+                    depth -= 1;
+                    pos += 1;
+                } else {
+                    continue 'value;
+                }
+            }
+            b'"' => pos = scan_string(bytes, pos)?.end,
+            b'-' | b'0'..=b'9' => pos = scan_number(bytes, pos)?,
+            b't' => pos = scan_literal(bytes, pos, b"true")?,
+            b'f' => pos = scan_literal(bytes, pos, b"false")?,
+            b'n' => pos = scan_literal(bytes, pos, b"null")?,
+            _ => return Err(err(ScanErrorKind::UnexpectedByte, pos)),
+        }
+
+        // A value just ended at `pos`: close containers until one continues.
+        loop {
+            if depth == 0 {
+                return Ok(ValueInfo {
+                    start,
+                    end: pos,
+                    depth: max_depth,
+                });
+            }
+            pos = skip_whitespace(bytes, pos);
+            let Some(&b) = bytes.get(pos) else {
+                return Err(err(ScanErrorKind::UnexpectedEnd, pos));
+            };
+            let in_object = stack.is_object(depth);
+            match b {
+                b',' => {
+                    pos = skip_whitespace(bytes, pos + 1);
+                    if in_object {
+                        if bytes.get(pos) != Some(&b'"') {
+                            return Err(unexpected(bytes, pos));
+                        }
+                        pos = scan_key_and_colon(bytes, pos)?;
+                    }
+                    continue 'value;
+                }
+                b'}' if in_object => {
+                    depth -= 1;
+                    pos += 1;
+                }
+                b']' if !in_object => {
+                    depth -= 1;
+                    pos += 1;
+                }
+                _ => return Err(err(ScanErrorKind::UnexpectedByte, pos)),
+            }
+        }
+    }
+}
+
+#[inline]
+fn unexpected(bytes: &[u8], pos: usize) -> ScanError {
+    if pos >= bytes.len() {
+        err(ScanErrorKind::UnexpectedEnd, pos)
+    } else {
+        err(ScanErrorKind::UnexpectedByte, pos)
+    }
+}
+
+/// Scans `"key" ws : ws` starting at the opening quote; returns the offset of the value.
+#[inline]
+fn scan_key_and_colon(bytes: &[u8], pos: usize) -> Result<usize, ScanError> {
+    let key = scan_string(bytes, pos)?;
+    let pos = skip_whitespace(bytes, key.end);
+    if bytes.get(pos) != Some(&b':') {
+        return Err(unexpected(bytes, pos));
+    }
+    Ok(skip_whitespace(bytes, pos + 1))
+}
+
+#[inline]
+fn scan_literal(bytes: &[u8], pos: usize, literal: &[u8]) -> Result<usize, ScanError> {
+    let end = pos + literal.len();
+    match bytes.get(pos..end) {
+        Some(found) if found == literal => Ok(end),
+        _ => {
+            // Report the first differing byte (or the end of input).
+            let mut i = pos;
+            while i < end && bytes.get(i) == literal.get(i - pos) {
+                i += 1;
+            }
+            Err(unexpected(bytes, i))
+        }
+    }
+}
+
+/// Scans a number starting at `pos` and returns the offset just past it.
+#[inline]
+pub fn scan_number(bytes: &[u8], mut pos: usize) -> Result<usize, ScanError> {
+    if bytes.get(pos) == Some(&b'-') {
+        pos += 1;
+    }
+    match bytes.get(pos) {
+        Some(b'0') => {
+            pos += 1;
+            if matches!(bytes.get(pos), Some(b'0'..=b'9')) {
+                return Err(err(ScanErrorKind::LeadingZero, pos - 1));
+            }
+        }
+        Some(b'1'..=b'9') => {
+            pos += 1;
+            while matches!(bytes.get(pos), Some(b'0'..=b'9')) {
+                pos += 1;
+            }
+        }
+        _ => return Err(unexpected(bytes, pos)),
+    }
+    if bytes.get(pos) == Some(&b'.') {
+        pos += 1;
+        if !matches!(bytes.get(pos), Some(b'0'..=b'9')) {
+            return Err(err(ScanErrorKind::BadNumber, pos));
+        }
+        while matches!(bytes.get(pos), Some(b'0'..=b'9')) {
+            pos += 1;
+        }
+    }
+    if matches!(bytes.get(pos), Some(b'e' | b'E')) {
+        pos += 1;
+        if matches!(bytes.get(pos), Some(b'+' | b'-')) {
+            pos += 1;
+        }
+        if !matches!(bytes.get(pos), Some(b'0'..=b'9')) {
+            return Err(err(ScanErrorKind::BadNumber, pos));
+        }
+        while matches!(bytes.get(pos), Some(b'0'..=b'9')) {
+            pos += 1;
+        }
+    }
+    Ok(pos)
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Bit mask with the high bit set in every byte of `word` that is `"`, `\` or below 0x20
+/// (exact for the lowest such byte; higher bytes may be false positives).
+#[inline]
+fn special_bytes(word: u64) -> u64 {
+    let quote = word ^ (ONES * b'"' as u64);
+    let backslash = word ^ (ONES * b'\\' as u64);
+    let has_quote = quote.wrapping_sub(ONES) & !quote;
+    let has_backslash = backslash.wrapping_sub(ONES) & !backslash;
+    let has_control = word.wrapping_sub(ONES * 0x20) & !word;
+    (has_quote | has_backslash | has_control) & HIGHS
+}
+
+/// Scans a string starting at its opening quote at `pos`.
+///
+/// Bytes of 0x80 and above are skipped without a UTF-8 check (see [`scan_value`]).
+#[inline]
+pub fn scan_string(bytes: &[u8], pos: usize) -> Result<StringInfo, ScanError> {
+    debug_assert_eq!(bytes.get(pos), Some(&b'"'));
+    let start = pos;
+    let mut i = pos + 1;
+    let mut has_escapes = false;
+    loop {
+        // Fast path: skip eight ordinary bytes at a time.
+        while let Some(chunk) = bytes.get(i..i + 8) {
+            let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+            let special = special_bytes(word);
+            if special != 0 {
+                i += (special.trailing_zeros() / 8) as usize;
+                break;
+            }
+            i += 8;
+        }
+        let Some(&b) = bytes.get(i) else {
+            return Err(err(ScanErrorKind::UnexpectedEnd, i));
+        };
+        match b {
+            b'"' => {
+                return Ok(StringInfo {
+                    start,
+                    end: i + 1,
+                    has_escapes,
+                });
+            }
+            b'\\' => {
+                has_escapes = true;
+                match bytes.get(i + 1) {
+                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i += 2,
+                    Some(b'u') => {
+                        for k in 0..4 {
+                            match bytes.get(i + 2 + k) {
+                                Some(h) if h.is_ascii_hexdigit() => {}
+                                Some(_) => return Err(err(ScanErrorKind::BadEscape, i)),
+                                None => return Err(err(ScanErrorKind::UnexpectedEnd, i + 2 + k)),
+                            }
+                        }
+                        i += 6;
+                    }
+                    Some(_) => return Err(err(ScanErrorKind::BadEscape, i)),
+                    None => return Err(err(ScanErrorKind::UnexpectedEnd, i + 1)),
+                }
+            }
+            0x00..=0x1f => return Err(err(ScanErrorKind::ControlCharacter, i)),
+            _ => i += 1,
+        }
+    }
+}
+
+/// Decodes the contents of a JSON string literal (quotes included in `raw`) that the
+/// scanner has already validated. Lone surrogate escapes become U+FFFD.
+pub fn unescape(raw: &str) -> String {
+    let inner = &raw[1..raw.len() - 1];
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.char_indices();
+    while let Some((_, c)) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let Some((at, e)) = chars.next() else { break };
+        match e {
+            '"' => out.push('"'),
+            '\\' => out.push('\\'),
+            '/' => out.push('/'),
+            'b' => out.push('\u{8}'),
+            'f' => out.push('\u{c}'),
+            'n' => out.push('\n'),
+            'r' => out.push('\r'),
+            't' => out.push('\t'),
+            'u' => {
+                let unit = hex4(&inner[at + 1..at + 5]);
+                for _ in 0..4 {
+                    chars.next();
+                }
+                if (0xD800..0xDC00).contains(&unit) {
+                    // A high surrogate: combine with a following low surrogate escape.
+                    let rest = chars.as_str();
+                    if rest.len() >= 6 && rest.starts_with("\\u") {
+                        let low = hex4(&rest[2..6]);
+                        if (0xDC00..0xE000).contains(&low) {
+                            let code = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+                            out.push(char::from_u32(code).unwrap_or('\u{FFFD}'));
+                            for _ in 0..6 {
+                                chars.next();
+                            }
+                            continue;
+                        }
+                    }
+                    out.push('\u{FFFD}');
+                } else {
+                    out.push(char::from_u32(unit).unwrap_or('\u{FFFD}'));
+                }
+            }
+            _ => out.push(e),
+        }
+    }
+    out
+}
+
+fn hex4(digits: &str) -> u32 {
+    u32::from_str_radix(digits, 16).unwrap_or(0xFFFD)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(input: &str) -> ScanErrorKind {
+        validate(input.as_bytes()).unwrap_err().kind
+    }
+
+    #[test]
+    fn accepts_every_json_type_and_reports_depth() {
+        for (input, depth) in [
+            ("0", 0),
+            ("-0.5e+10", 0),
+            ("\"a\\u00e9\\n\"", 0),
+            ("true", 0),
+            ("null", 0),
+            ("{}", 1),
+            ("[]", 1),
+            (" [ 1 , { \"a\" : [ ] } ] ", 3),
+            ("{\"a\":{\"b\":{\"c\":[[]]}}}", 5),
+            ("\"ünïcødé ✓ 😀\"", 0),
+        ] {
+            let info = validate(input.as_bytes()).unwrap_or_else(|e| panic!("{input}: {e}"));
+            assert_eq!(info.depth, depth, "{input}");
+        }
+    }
+
+    #[test]
+    fn rejects_what_rfc_8259_rejects() {
+        assert_eq!(kind("NaN"), ScanErrorKind::UnexpectedByte);
+        assert_eq!(kind("Infinity"), ScanErrorKind::UnexpectedByte);
+        assert_eq!(kind("-Infinity"), ScanErrorKind::UnexpectedByte);
+        assert_eq!(kind("01"), ScanErrorKind::LeadingZero);
+        assert_eq!(kind("-01"), ScanErrorKind::LeadingZero);
+        assert_eq!(kind("1."), ScanErrorKind::BadNumber);
+        assert_eq!(kind("1e"), ScanErrorKind::BadNumber);
+        assert_eq!(kind(".5"), ScanErrorKind::UnexpectedByte);
+        assert_eq!(kind("+1"), ScanErrorKind::UnexpectedByte);
+        assert_eq!(kind("[1,]"), ScanErrorKind::UnexpectedByte);
+        assert_eq!(kind("{\"a\":1,}"), ScanErrorKind::UnexpectedByte);
+        assert_eq!(kind("{\"a\" 1}"), ScanErrorKind::UnexpectedByte);
+        assert_eq!(kind("{1:1}"), ScanErrorKind::UnexpectedByte);
+        assert_eq!(kind("[1 2]"), ScanErrorKind::UnexpectedByte);
+        assert_eq!(kind("[1}"), ScanErrorKind::UnexpectedByte);
+        assert_eq!(kind("\"a\tb\""), ScanErrorKind::ControlCharacter);
+        assert_eq!(kind("\"\\x\""), ScanErrorKind::BadEscape);
+        assert_eq!(kind("\"\\u12g4\""), ScanErrorKind::BadEscape);
+        assert_eq!(kind("{} x"), ScanErrorKind::TrailingCharacters);
+        assert_eq!(kind("1 2"), ScanErrorKind::TrailingCharacters);
+        assert_eq!(kind(""), ScanErrorKind::UnexpectedEnd);
+        assert_eq!(kind("[[[1]]"), ScanErrorKind::UnexpectedEnd);
+        assert_eq!(kind("\"abc"), ScanErrorKind::UnexpectedEnd);
+        assert_eq!(kind("tru"), ScanErrorKind::UnexpectedEnd);
+        assert_eq!(kind("trux"), ScanErrorKind::UnexpectedByte);
+        assert_eq!(
+            validate(b"\"ab\xff\xfecd\"").unwrap_err(),
+            ScanError {
+                kind: ScanErrorKind::InvalidUtf8,
+                offset: 3
+            }
+        );
+        assert_eq!(kind("\u{feff}{}"), ScanErrorKind::UnexpectedByte);
+    }
+
+    #[test]
+    fn invalid_utf8_is_found_by_validate_anywhere() {
+        let mut long = b"\"0123456789abcdef".to_vec();
+        long.extend_from_slice(b"\xc3\x28");
+        long.extend_from_slice(b"0123456789\"");
+        assert_eq!(
+            validate(&long).unwrap_err().kind,
+            ScanErrorKind::InvalidUtf8
+        );
+        assert_eq!(
+            validate(b"[\xc3\xa9]").unwrap_err().kind,
+            ScanErrorKind::UnexpectedByte
+        );
+    }
+
+    #[test]
+    fn specials_in_every_chunk_position_are_found() {
+        for at in 0..20 {
+            let mut s = String::from("\"");
+            s.push_str(&"a".repeat(at));
+            s.push('\u{1}');
+            s.push_str("bbbbbbbbbbbb\"");
+            assert_eq!(kind(&s), ScanErrorKind::ControlCharacter, "control at {at}");
+            let mut ok = String::from("\"");
+            ok.push_str(&"é".repeat(at));
+            ok.push_str("\\\"x\"");
+            let info = scan_string(ok.as_bytes(), 0).unwrap();
+            assert_eq!(info.end, ok.len(), "escape at {at}");
+            assert!(info.has_escapes);
+        }
+    }
+
+    #[test]
+    fn nesting_is_not_limited_by_the_call_stack() {
+        let n = 100_000;
+        let mut deep = "[".repeat(n);
+        deep.push_str(&"]".repeat(n));
+        assert_eq!(validate(deep.as_bytes()).unwrap().depth, n);
+        let mut mixed = String::new();
+        for _ in 0..n / 2 {
+            mixed.push_str("{\"k\":[");
+        }
+        mixed.push('0');
+        for _ in 0..n / 2 {
+            mixed.push_str("]}");
+        }
+        assert_eq!(validate(mixed.as_bytes()).unwrap().depth, n);
+        let unbalanced = &deep[..deep.len() - 1];
+        assert_eq!(kind(unbalanced), ScanErrorKind::UnexpectedEnd);
+    }
+
+    #[test]
+    fn scan_value_stops_at_the_value_end() {
+        let input = br#"{"a":[1,{"b":"}"}]} ,rest"#;
+        let info = scan_value(input, 0).unwrap();
+        assert_eq!(&input[info.end..], b" ,rest");
+    }
+
+    #[test]
+    fn unescape_handles_every_escape_and_surrogates() {
+        assert_eq!(unescape(r#""\u0069d""#), "id");
+        assert_eq!(
+            unescape(r#""a\"\\\/\b\f\n\r\tz""#),
+            "a\"\\/\u{8}\u{c}\n\r\tz"
+        );
+        assert_eq!(unescape(r#""\ud83d\ude00""#), "😀");
+        assert_eq!(unescape(r#""\ud83dx""#), "\u{FFFD}x");
+        assert_eq!(unescape(r#""\ude00""#), "\u{FFFD}");
+        assert_eq!(unescape(r#""é\u00e9""#), "éé");
+    }
+
+    /// Differential check against serde_json (plus a UTF-8 check, which serde_json skips for
+    /// ignored strings): random mutations of valid documents must be accepted or rejected
+    /// alike.
+    #[test]
+    fn agrees_with_serde_json_on_mutated_documents() {
+        let seeds: [&[u8]; 6] = [
+            br#"{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"a":[1,-2.5e3,true,null],"b":"x\u00e9\n"}}"#,
+            br#"[{"k":{}},[],[[0.0]],"\ud83d\ude00",-0,1E+2]"#,
+            "{\"ünï\":\"cødé ✓\",\"n\":[false, 10 ,{\"\":\"\"}]}".as_bytes(),
+            b" 123.456e-7 ",
+            br#""a\"b\\c\/d\be\ff\ng\rh\ti""#,
+            b"[1,[2,[3,[4,{\"x\":[5]}]]]]",
+        ];
+        let alphabet = b"{}[],:\"\\/ -+.0123456789eEtrufalsn\t\r\nxu\x01\x7f\xc3\xa9\xff";
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut accepted = 0;
+        for round in 0..30_000 {
+            let mut doc = seeds[round % seeds.len()].to_vec();
+            for _ in 0..=(next() % 3) {
+                let at = (next() as usize) % (doc.len() + 1);
+                match next() % 3 {
+                    0 if at < doc.len() => {
+                        doc.remove(at);
+                    }
+                    1 => doc.insert(at, alphabet[(next() as usize) % alphabet.len()]),
+                    _ if at < doc.len() => doc[at] = alphabet[(next() as usize) % alphabet.len()],
+                    _ => {}
+                }
+            }
+            let ours = validate(&doc).is_ok();
+            let oracle = std::str::from_utf8(&doc).is_ok()
+                && serde_json::from_slice::<serde::de::IgnoredAny>(&doc).is_ok();
+            assert_eq!(
+                ours,
+                oracle,
+                "disagreement on {:?}",
+                String::from_utf8_lossy(&doc)
+            );
+            accepted += usize::from(ours);
+        }
+        // Both outcomes are well represented.
+        assert!((3_000..27_000).contains(&accepted), "{accepted} accepted");
+    }
+}

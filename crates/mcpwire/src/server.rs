@@ -1,0 +1,183 @@
+//! A transport-independent server: frame in, reply bytes out.
+//!
+//! ```
+//! use mcpwire::{Context, Profile, Router, RpcError, Server};
+//!
+//! let router = Router::new().request("echo", |_: &mut (), v: serde_json::Value, _: &mut Context<'_>| {
+//!     Ok::<_, RpcError>(v)
+//! });
+//! let mut server = Server::new(Profile::jsonrpc_2_0(), (), router);
+//! let reply = server.handle_frame(br#"[{"jsonrpc":"2.0","id":1e3,"method":"echo","params":[1]},{"jsonrpc":"2.0","method":"echo"}]"#);
+//! assert_eq!(reply.unwrap(), br#"[{"jsonrpc":"2.0","id":1e3,"result":[1]}]"#);
+//! ```
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use crate::decode::{Decoded, Message, Rejection, decode};
+use crate::events::ProtocolEvent;
+use crate::profile::Profile;
+use crate::reply::{self, RpcError};
+use crate::router::{Context, Router};
+
+/// A server: the current profile, the application state and the router.
+pub struct Server<S> {
+    profile: Profile,
+    state: S,
+    router: Router<S>,
+}
+
+impl<S: std::fmt::Debug> std::fmt::Debug for Server<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Server")
+            .field("profile", &self.profile)
+            .field("state", &self.state)
+            .field("router", &self.router)
+            .finish()
+    }
+}
+
+impl<S> Server<S> {
+    /// A server starting under `profile`.
+    pub fn new(profile: Profile, state: S, router: Router<S>) -> Self {
+        Self {
+            profile,
+            state,
+            router,
+        }
+    }
+
+    /// The current profile.
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    /// Replaces the profile for the next frames.
+    pub fn set_profile(&mut self, profile: Profile) {
+        self.profile = profile;
+    }
+
+    /// The application state.
+    pub fn state(&self) -> &S {
+        &self.state
+    }
+
+    /// The application state, mutably.
+    pub fn state_mut(&mut self) -> &mut S {
+        &mut self.state
+    }
+
+    /// Consumes the server, returning the state.
+    pub fn into_state(self) -> S {
+        self.state
+    }
+
+    /// Handles one frame and returns the reply line (without a newline), or `None` when
+    /// nothing must be sent (notifications, responses, batches with no reply).
+    pub fn handle_frame(&mut self, frame: &[u8]) -> Option<Vec<u8>> {
+        let mut out = Vec::new();
+        self.handle_frame_into(frame, &mut out).then_some(out)
+    }
+
+    /// Like [`handle_frame`](Self::handle_frame), appending the reply to `out`; returns
+    /// whether a reply was written.
+    pub fn handle_frame_into(&mut self, frame: &[u8], out: &mut Vec<u8>) -> bool {
+        let decoded = decode(frame, &self.profile);
+        let mut switch_to = None;
+        let replied = match decoded {
+            Decoded::Rejected(rejection) => {
+                self.write_rejection(&rejection, out);
+                true
+            }
+            Decoded::Single(message) => self.handle_message(message, out, &mut switch_to),
+            Decoded::Batch(messages) => {
+                let start = out.len();
+                out.push(b'[');
+                let mut any = false;
+                for message in messages {
+                    let before = out.len();
+                    if any {
+                        out.push(b',');
+                    }
+                    if self.handle_message(message, out, &mut switch_to) {
+                        any = true;
+                    } else {
+                        out.truncate(before);
+                    }
+                }
+                if any {
+                    out.push(b']');
+                } else {
+                    out.truncate(start);
+                }
+                any
+            }
+        };
+        if let Some(profile) = switch_to {
+            self.profile = profile;
+        }
+        replied
+    }
+
+    /// Writes the reply to a whole-frame rejection (no id) to `out`.
+    pub fn write_rejection(&self, rejection: &Rejection, out: &mut Vec<u8>) {
+        reply::write_error(out, None, &rejection.error(), self.profile.missing_id());
+    }
+
+    fn handle_message(
+        &mut self,
+        message: Message<'_>,
+        out: &mut Vec<u8>,
+        switch_to: &mut Option<Profile>,
+    ) -> bool {
+        match message {
+            Message::Request { id, method, params } => {
+                let mut ctx = Context::new(&self.profile, Some(id), &method);
+                let router = &self.router;
+                let state = &mut self.state;
+                let outcome = catch_unwind(AssertUnwindSafe(|| {
+                    router.call_request(state, params, &mut ctx)
+                }))
+                .unwrap_or_else(|panic| Err(panic_error(panic.as_ref())));
+                if let Some(profile) = ctx.take_profile_switch() {
+                    *switch_to = Some(profile);
+                }
+                match outcome {
+                    Ok(result) => reply::write_success(out, &id, &result),
+                    Err(error) => {
+                        reply::write_error(out, Some(&id), &error, self.profile.missing_id())
+                    }
+                }
+                true
+            }
+            Message::Notification { method, params } => {
+                let mut ctx = Context::new(&self.profile, None, &method);
+                let router = &self.router;
+                let state = &mut self.state;
+                let _ = catch_unwind(AssertUnwindSafe(|| {
+                    router.call_notification(state, params, &mut ctx)
+                }));
+                if let Some(profile) = ctx.take_profile_switch() {
+                    *switch_to = Some(profile);
+                }
+                false
+            }
+            Message::Response(response) => {
+                let event = ProtocolEvent::from_response(&response);
+                let router = &self.router;
+                let state = &mut self.state;
+                let _ = catch_unwind(AssertUnwindSafe(|| router.deliver_event(state, event)));
+                false
+            }
+            Message::Invalid { id, reason } => {
+                reply::write_error(out, id.as_ref(), &reason.error(), self.profile.missing_id());
+                true
+            }
+        }
+    }
+}
+
+/// A panicking handler is answered -32603 `Internal error`; the panic message is not sent
+/// to the peer (the process's panic hook reports it locally).
+fn panic_error(_payload: &(dyn std::any::Any + Send)) -> RpcError {
+    RpcError::internal_error()
+}
