@@ -321,6 +321,17 @@ fn assert_round_trip(
     Ok(())
 }
 
+/// The generated JSON-RPC 2.0 types decode a generated valid message and encode it back
+/// to the same JSON value (as serde_json reads numbers; only the runtime keeps number text).
+fn assert_typed_round_trip(text: &str) -> Result<(), TestCaseError> {
+    let typed: mcpwire_types::jsonrpc::Message = serde_json::from_str(text)
+        .map_err(|e| TestCaseError::fail(format!("{text} does not decode: {e}")))?;
+    let back = serde_json::to_value(&typed).expect("encodes");
+    let original: Value = serde_json::from_str(text).expect("valid JSON");
+    prop_assert_eq!(back, original, "{}", text);
+    Ok(())
+}
+
 fn facts_static(facts: &ProfileFacts) -> &'static ProfileFacts {
     ALL.iter()
         .find(|f| f.name == facts.name)
@@ -338,6 +349,9 @@ fn valid_messages_round_trip_and_replies_validate_against_the_schema() {
                 |generated| {
                     let text = generated.render();
                     assert_round_trip(facts, &generated, &text)?;
+                    if facts.protocol_version.is_none() {
+                        assert_typed_round_trip(&text)?;
+                    }
                     if let Some(reply) = server.borrow_mut().handle_frame(text.as_bytes()) {
                         assert_valid_reply(facts, &reply)?;
                     }

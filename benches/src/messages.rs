@@ -88,10 +88,10 @@ pub fn tools_call() -> String {
     )
 }
 
-/// A `tools/list` result of twelve tools with input schemas (~5 KB).
+/// A `tools/list` result of fourteen tools with input schemas (~5 KB).
 pub fn tools_list_result() -> String {
     let mut tools = Vec::new();
-    for i in 0..12 {
+    for i in 0..14 {
         tools.push(format!(
             r#"{{"name":"tool_{i:02}","title":"Tool number {i}","description":"Looks up record {i} in the catalogue and returns it as text; fails when the record does not exist.","inputSchema":{{"type":"object","properties":{{"query":{{"type":"string","description":"What to look for"}},"limit":{{"type":"integer","minimum":1,"maximum":100}},"exact":{{"type":"boolean"}}}},"required":["query"]}}}}"#
         ));

@@ -14,8 +14,15 @@ use crate::model::{ConstValue, Dispatch, Kind, MemberRule, Module, Token, Ty};
 /// Index standing for the `Unknown` method variant.
 pub const UNKNOWN_VARIANT: usize = usize::MAX;
 
-const TOKENS: [Token; 7] =
-    [Token::Object, Token::Array, Token::String, Token::Integer, Token::Number, Token::Bool, Token::Null];
+const TOKENS: [Token; 7] = [
+    Token::Object,
+    Token::Array,
+    Token::String,
+    Token::Integer,
+    Token::Number,
+    Token::Bool,
+    Token::Null,
+];
 
 /// What the dispatcher knows about the values a type admits.
 #[derive(Debug, Clone, Default)]
@@ -34,12 +41,19 @@ pub fn resolve(module: &mut Module) -> Result<()> {
     let snapshot = module.clone();
     for def in &mut module.types {
         if let Kind::Union(union) = &mut def.kind {
-            let shapes: Vec<Shape> = union.variants.iter().map(|v| shape(&snapshot, &v.ty, 0)).collect();
+            let shapes: Vec<Shape> = union
+                .variants
+                .iter()
+                .map(|v| shape(&snapshot, &v.ty, 0))
+                .collect();
             let indexed: Vec<(usize, Shape)> = shapes.into_iter().enumerate().collect();
             let mut cases = Vec::new();
             for token in TOKENS {
-                let mut cands: Vec<(usize, Shape)> =
-                    indexed.iter().filter(|(_, s)| s.tokens.contains(&token)).cloned().collect();
+                let mut cands: Vec<(usize, Shape)> = indexed
+                    .iter()
+                    .filter(|(_, s)| s.tokens.contains(&token))
+                    .cloned()
+                    .collect();
                 if cands.iter().any(|(_, s)| !s.any) {
                     cands.retain(|(_, s)| !s.any);
                 }
@@ -53,11 +67,15 @@ pub fn resolve(module: &mut Module) -> Result<()> {
                         Token::Object => object_dispatch(&cands, &def.pointer)?,
                         Token::Array => array_dispatch(&snapshot, &cands, &def.pointer)?,
                         _ => {
-                            let names: Vec<&str> =
-                                cands.iter().map(|(i, _)| union.variants[*i].name.as_str()).collect();
+                            let names: Vec<&str> = cands
+                                .iter()
+                                .map(|(i, _)| union.variants[*i].name.as_str())
+                                .collect();
                             return Err(CodegenError::at(
                                 def.pointer.clone(),
-                                format!("cannot tell variants {names:?} apart for a JSON {token:?}"),
+                                format!(
+                                    "cannot tell variants {names:?} apart for a JSON {token:?}"
+                                ),
                             ));
                         }
                     },
@@ -66,7 +84,10 @@ pub fn resolve(module: &mut Module) -> Result<()> {
             }
             for (token, decision) in &mut cases {
                 if *token == Token::Object {
-                    if let Dispatch::ByConst { member, otherwise, .. } = decision {
+                    if let Dispatch::ByConst {
+                        member, otherwise, ..
+                    } = decision
+                    {
                         if member == "method" {
                             *otherwise = Some(Box::new(Dispatch::Variant(UNKNOWN_VARIANT)));
                             union.unknown_method = true;
@@ -150,14 +171,23 @@ fn shape(module: &Module, ty: &Ty, depth: usize) -> Shape {
             }
             Some(Kind::Alias(target)) => return shape(module, target, depth + 1),
             Some(Kind::Union(u)) => {
-                let parts: Vec<Shape> = u.variants.iter().map(|v| shape(module, &v.ty, depth + 1)).collect();
-                let objects: Vec<&Shape> = parts.iter().filter(|p| p.tokens.contains(&Token::Object)).collect();
+                let parts: Vec<Shape> = u
+                    .variants
+                    .iter()
+                    .map(|v| shape(module, &v.ty, depth + 1))
+                    .collect();
+                let objects: Vec<&Shape> = parts
+                    .iter()
+                    .filter(|p| p.tokens.contains(&Token::Object))
+                    .collect();
                 for p in &parts {
                     s.tokens.extend(p.tokens.iter().copied());
                     s.any |= p.any;
                     s.props.extend(p.props.iter().cloned());
                 }
-                s.integer_only = parts.iter().all(|p| !p.tokens.contains(&Token::Integer) || p.integer_only);
+                s.integer_only = parts
+                    .iter()
+                    .all(|p| !p.tokens.contains(&Token::Integer) || p.integer_only);
                 if let Some((first, rest)) = objects.split_first() {
                     s.required = first.required.clone();
                     for p in rest {
@@ -210,7 +240,12 @@ fn const_values(module: &Module, ty: &Ty) -> Option<Vec<ConstValue>> {
     let Ty::Named(name) = ty else { return None };
     match &module.get(name)?.kind {
         Kind::Const(v) => Some(vec![v.clone()]),
-        Kind::Enum(e) if !e.open => Some(e.values.iter().map(|(_, v)| ConstValue::Str(v.clone())).collect()),
+        Kind::Enum(e) if !e.open => Some(
+            e.values
+                .iter()
+                .map(|(_, v)| ConstValue::Str(v.clone()))
+                .collect(),
+        ),
         Kind::Alias(target) => const_values(module, target),
         _ => None,
     }
@@ -228,8 +263,19 @@ fn object_dispatch(cands: &[(usize, Shape)], pointer: &str) -> Result<Dispatch> 
 
 /// Partitions by a member every candidate holds a constant for, when that separates them.
 fn const_dispatch(cands: &[(usize, Shape)], pointer: &str) -> Result<Option<Dispatch>> {
-    let mut members: Vec<&String> = cands[0].1.consts.keys().filter(|m| cands.iter().all(|(_, s)| s.consts.contains_key(*m))).collect();
-    members.sort_by_key(|m| (m.as_str() != "method", m.as_str() != "type", m.as_str().to_owned()));
+    let mut members: Vec<&String> = cands[0]
+        .1
+        .consts
+        .keys()
+        .filter(|m| cands.iter().all(|(_, s)| s.consts.contains_key(*m)))
+        .collect();
+    members.sort_by_key(|m| {
+        (
+            m.as_str() != "method",
+            m.as_str() != "type",
+            m.as_str().to_owned(),
+        )
+    });
     for member in members {
         let mut order: Vec<ConstValue> = Vec::new();
         let mut groups: BTreeMap<ConstValue, Vec<(usize, Shape)>> = BTreeMap::new();
@@ -253,7 +299,11 @@ fn const_dispatch(cands: &[(usize, Shape)], pointer: &str) -> Result<Option<Disp
             let group = &groups[&value];
             cases.push((value, object_dispatch(group, pointer)?));
         }
-        return Ok(Some(Dispatch::ByConst { member: member.clone(), cases, otherwise: None }));
+        return Ok(Some(Dispatch::ByConst {
+            member: member.clone(),
+            cases,
+            otherwise: None,
+        }));
     }
     Ok(None)
 }
@@ -263,36 +313,65 @@ fn member_dispatch(cands: &[(usize, Shape)]) -> Dispatch {
     let mut rules = Vec::new();
     let mut rest: Vec<&(usize, Shape)> = Vec::new();
     for (pos, (i, s)) in cands.iter().enumerate() {
-        let others: BTreeSet<&String> =
-            cands.iter().enumerate().filter(|(p, _)| *p != pos).flat_map(|(_, (_, o))| o.props.iter()).collect();
-        let unique: Vec<String> = s.required.iter().filter(|m| !others.contains(m)).cloned().collect();
+        let others: BTreeSet<&String> = cands
+            .iter()
+            .enumerate()
+            .filter(|(p, _)| *p != pos)
+            .flat_map(|(_, (_, o))| o.props.iter())
+            .collect();
+        let unique: Vec<String> = s
+            .required
+            .iter()
+            .filter(|m| !others.contains(m))
+            .cloned()
+            .collect();
         if unique.is_empty() {
             rest.push(&cands[pos]);
         } else {
             let reason = format!("member {} is present", quote_list(&unique, " or "));
-            rules.push(MemberRule { all_of: Vec::new(), any_of: unique, variant: *i, reason });
+            rules.push(MemberRule {
+                all_of: Vec::new(),
+                any_of: unique,
+                variant: *i,
+                reason,
+            });
         }
     }
     let common: BTreeSet<String> = match rest.split_first() {
-        Some((first, others)) => {
-            others.iter().fold(first.1.required.clone(), |acc, (_, s)| acc.intersection(&s.required).cloned().collect())
-        }
+        Some((first, others)) => others.iter().fold(first.1.required.clone(), |acc, (_, s)| {
+            acc.intersection(&s.required).cloned().collect()
+        }),
         None => BTreeSet::new(),
     };
     let mut ordered: Vec<(usize, Vec<String>, Vec<String>)> = Vec::new();
     for (pos, (i, s)) in rest.iter().enumerate() {
         let distinguishing: Vec<String> = s.required.difference(&common).cloned().collect();
-        let twins = rest.iter().enumerate().any(|(p, (_, o))| p != pos && o.required == s.required);
+        let twins = rest
+            .iter()
+            .enumerate()
+            .any(|(p, (_, o))| p != pos && o.required == s.required);
         let optional_unique: Vec<String> = if twins {
-            let others: BTreeSet<&String> =
-                rest.iter().enumerate().filter(|(p, _)| *p != pos).flat_map(|(_, (_, o))| o.props.iter()).collect();
-            s.props.iter().filter(|m| !others.contains(m)).cloned().collect()
+            let others: BTreeSet<&String> = rest
+                .iter()
+                .enumerate()
+                .filter(|(p, _)| *p != pos)
+                .flat_map(|(_, (_, o))| o.props.iter())
+                .collect();
+            s.props
+                .iter()
+                .filter(|m| !others.contains(m))
+                .cloned()
+                .collect()
         } else {
             Vec::new()
         };
         ordered.push((*i, distinguishing, optional_unique));
     }
-    ordered.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(b.2.is_empty().cmp(&a.2.is_empty()).reverse()));
+    ordered.sort_by(|a, b| {
+        b.1.len()
+            .cmp(&a.1.len())
+            .then(b.2.is_empty().cmp(&a.2.is_empty()).reverse())
+    });
     let mut fallback = None;
     for (i, all_of, any_of) in ordered {
         if all_of.is_empty() && any_of.is_empty() {
@@ -301,15 +380,26 @@ fn member_dispatch(cands: &[(usize, Shape)]) -> Dispatch {
         }
         let mut reason = String::new();
         if !all_of.is_empty() {
-            reason.push_str(&format!("members {} are present", quote_list(&all_of, " and ")));
+            reason.push_str(&format!(
+                "members {} are present",
+                quote_list(&all_of, " and ")
+            ));
         }
         if !any_of.is_empty() {
             if !reason.is_empty() {
                 reason.push_str(" and ");
             }
-            reason.push_str(&format!("member {} is present", quote_list(&any_of, " or ")));
+            reason.push_str(&format!(
+                "member {} is present",
+                quote_list(&any_of, " or ")
+            ));
         }
-        rules.push(MemberRule { all_of, any_of, variant: i, reason });
+        rules.push(MemberRule {
+            all_of,
+            any_of,
+            variant: i,
+            reason,
+        });
     }
     Dispatch::ByMembers { rules, fallback }
 }
@@ -318,17 +408,30 @@ fn array_dispatch(module: &Module, cands: &[(usize, Shape)], pointer: &str) -> R
     let mut items = Vec::new();
     for (i, s) in cands {
         let Some(item) = &s.item else {
-            return Err(CodegenError::at(pointer, "cannot tell array variants apart"));
+            return Err(CodegenError::at(
+                pointer,
+                "cannot tell array variants apart",
+            ));
         };
         let item_shape = shape(module, item, 0);
         if !item_shape.tokens.contains(&Token::Object) || item_shape.any {
-            return Err(CodegenError::at(pointer, "array variants are told apart only by object items"));
+            return Err(CodegenError::at(
+                pointer,
+                "array variants are told apart only by object items",
+            ));
         }
         items.push((*i, item_shape));
     }
-    Ok(Dispatch::ByFirstItem { item: Box::new(object_dispatch(&items, pointer)?), empty: cands[0].0 })
+    Ok(Dispatch::ByFirstItem {
+        item: Box::new(object_dispatch(&items, pointer)?),
+        empty: cands[0].0,
+    })
 }
 
 fn quote_list(items: &[String], sep: &str) -> String {
-    items.iter().map(|m| format!("`{}`", m.replace(PATH_SEP, "."))).collect::<Vec<_>>().join(sep)
+    items
+        .iter()
+        .map(|m| format!("`{}`", m.replace(PATH_SEP, ".")))
+        .collect::<Vec<_>>()
+        .join(sep)
 }

@@ -16,7 +16,11 @@ pub struct CodegenError {
 impl CodegenError {
     /// An error about the construct at `pointer`.
     pub fn at(pointer: impl Into<String>, message: impl Into<String>) -> Self {
-        Self { file: None, pointer: pointer.into(), message: message.into() }
+        Self {
+            file: None,
+            pointer: pointer.into(),
+            message: message.into(),
+        }
     }
 
     /// The same error, attributed to `file`.

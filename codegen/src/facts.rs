@@ -36,41 +36,79 @@ pub struct Facts {
 }
 
 /// Derives the facts of the schema `bytes` at `file`.
-pub fn derive(bytes: &[u8], file: &str, name: &str, protocol_version: Option<&str>) -> Result<Facts> {
+pub fn derive(
+    bytes: &[u8],
+    file: &str,
+    name: &str,
+    protocol_version: Option<&str>,
+) -> Result<Facts> {
     let doc = Document::parse(bytes).map_err(|e| e.in_file(file))?;
     let fail = |pointer: String, msg: &str| CodegenError::at(pointer, msg).in_file(file);
 
-    let id = doc.definition("RequestId").ok_or_else(|| fail("#".into(), "no `RequestId` definition"))?;
+    let id = doc
+        .definition("RequestId")
+        .ok_or_else(|| fail("#".into(), "no `RequestId` definition"))?;
     let id_types = types_of(&doc, id, 0);
     if id_types.is_empty() {
-        return Err(fail(doc.definition_pointer("RequestId"), "`RequestId` has no `type`"));
+        return Err(fail(
+            doc.definition_pointer("RequestId"),
+            "`RequestId` has no `type`",
+        ));
     }
     let has = |t: &str| id_types.iter().any(|x| x == t);
 
     let error_def = ["JSONRPCErrorResponse", "JSONRPCError", "ErrorResponse"]
         .into_iter()
         .find(|n| doc.definition(n).is_some())
-        .ok_or_else(|| fail("#".into(), "no error response definition (JSONRPCErrorResponse, JSONRPCError, ErrorResponse)"))?;
-    let requires_id = doc.definition(error_def).and_then(|d| d.get("required")).and_then(Value::as_array).is_some_and(|r| r.iter().any(|v| v == "id"));
+        .ok_or_else(|| {
+            fail(
+                "#".into(),
+                "no error response definition (JSONRPCErrorResponse, JSONRPCError, ErrorResponse)",
+            )
+        })?;
+    let requires_id = doc
+        .definition(error_def)
+        .and_then(|d| d.get("required"))
+        .and_then(Value::as_array)
+        .is_some_and(|r| r.iter().any(|v| v == "id"));
 
-    let message = ["JSONRPCMessage", "Message"].into_iter().find_map(|n| doc.definition(n));
+    let message = ["JSONRPCMessage", "Message"]
+        .into_iter()
+        .find_map(|n| doc.definition(n));
     let array_branch = message
         .and_then(|m| m.get("anyOf").or_else(|| m.get("oneOf")))
         .and_then(Value::as_array)
-        .is_some_and(|branches| branches.iter().any(|b| types_of(&doc, b, 0).iter().any(|t| t == "array")));
+        .is_some_and(|branches| {
+            branches
+                .iter()
+                .any(|b| types_of(&doc, b, 0).iter().any(|t| t == "array"))
+        });
     let batch_definition = doc.definition_names().iter().any(|n| {
-        n.contains("Batch") && doc.definition(n).is_some_and(|d| types_of(&doc, d, 0).iter().any(|t| t == "array"))
+        n.contains("Batch")
+            && doc
+                .definition(n)
+                .is_some_and(|d| types_of(&doc, d, 0).iter().any(|t| t == "array"))
     });
 
     let request = ["JSONRPCRequest", "Request"]
         .into_iter()
         .find(|n| doc.definition(n).is_some())
-        .ok_or_else(|| fail("#".into(), "no request definition (JSONRPCRequest, Request)"))?;
+        .ok_or_else(|| {
+            fail(
+                "#".into(),
+                "no request definition (JSONRPCRequest, Request)",
+            )
+        })?;
     let params = doc
         .definition(request)
         .and_then(|d| d.get("properties"))
         .and_then(|p| p.get("params"))
-        .ok_or_else(|| fail(doc.definition_pointer(request), "the request declares no `params`"))?;
+        .ok_or_else(|| {
+            fail(
+                doc.definition_pointer(request),
+                "the request declares no `params`",
+            )
+        })?;
     let params_types = types_of(&doc, params, 0);
 
     Ok(Facts {
@@ -104,11 +142,19 @@ fn types_of(doc: &Document, schema: &Value, depth: usize) -> Vec<String> {
     }
     match schema.get("type") {
         Some(Value::String(t)) => vec![t.clone()],
-        Some(Value::Array(ts)) => ts.iter().filter_map(|t| t.as_str().map(str::to_owned)).collect(),
+        Some(Value::Array(ts)) => ts
+            .iter()
+            .filter_map(|t| t.as_str().map(str::to_owned))
+            .collect(),
         _ => {
             let mut out = Vec::new();
             for key in ["anyOf", "oneOf"] {
-                for b in schema.get(key).and_then(Value::as_array).into_iter().flatten() {
+                for b in schema
+                    .get(key)
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
                     for t in types_of(doc, b, depth + 1) {
                         if !out.contains(&t) {
                             out.push(t);

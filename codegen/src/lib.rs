@@ -32,7 +32,13 @@ pub use error::{CodegenError, Result};
 pub use header::sha256_hex;
 
 /// The MCP versions this project generates, oldest first.
-pub const MCP_VERSIONS: [&str; 5] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
+pub const MCP_VERSIONS: [&str; 5] = [
+    "2024-11-05",
+    "2025-03-26",
+    "2025-06-18",
+    "2025-11-25",
+    "2026-07-28",
+];
 
 /// Where the JSON-RPC schema lives, relative to the workspace root.
 pub const JSONRPC_SCHEMA: &str = "schema/jsonrpc-2.0.schema.json";
@@ -80,12 +86,21 @@ pub fn mcp_file(version: &str) -> String {
 }
 
 /// Generates one Rust module from the schema `bytes` at `file`.
-pub fn generate_module(bytes: &[u8], file: &str, flavor: &emit::Flavor, options: Options) -> Result<String> {
+pub fn generate_module(
+    bytes: &[u8],
+    file: &str,
+    flavor: &emit::Flavor,
+    options: Options,
+) -> Result<String> {
     let attribute = |e: CodegenError| e.in_file(file);
     let doc = schema::Document::parse(bytes).map_err(attribute)?;
     let mut module = lower::lower(&doc).map_err(attribute)?;
     dispatch::resolve(&mut module).map_err(attribute)?;
-    let ctx = emit::Context { flavor, docs_from: options.docs_from_schema.then_some(&doc), module: &module };
+    let ctx = emit::Context {
+        flavor,
+        docs_from: options.docs_from_schema.then_some(&doc),
+        module: &module,
+    };
     let items = emit::emit_items(&ctx).map_err(attribute)?;
     let module_doc = format!(
         " Types generated from `{file}` ({}). See the crate documentation for the mapping rules.",
@@ -101,7 +116,12 @@ pub fn generate_module(bytes: &[u8], file: &str, flavor: &emit::Flavor, options:
 
 /// Generates a module for a stand-alone test schema (used by the snapshot tests).
 pub fn generate_snapshot(bytes: &[u8], file: &str) -> Result<String> {
-    let flavor = emit::Flavor { protocol: "test schema".into(), file: file.into(), reference: None, methods: false };
+    let flavor = emit::Flavor {
+        protocol: "test schema".into(),
+        file: file.into(),
+        reference: None,
+        methods: false,
+    };
     generate_module(bytes, file, &flavor, Options::default())
 }
 
@@ -120,7 +140,9 @@ pub fn mcp_flavor(version: &str) -> emit::Flavor {
     emit::Flavor {
         protocol: format!("MCP {version}"),
         file: mcp_file(version),
-        reference: Some(format!("https://modelcontextprotocol.io/specification/{version}/schema")),
+        reference: Some(format!(
+            "https://modelcontextprotocol.io/specification/{version}/schema"
+        )),
         methods: true,
     }
 }
@@ -135,12 +157,27 @@ pub fn generate_facts(jsonrpc: &[u8], mcp: &[McpSchema]) -> Result<String> {
     for schema in mcp {
         let file = mcp_file(&schema.version);
         headers.push_str(&header::header_line(&file, &schema.bytes));
-        let facts = facts::derive(&schema.bytes, &file, &format!("mcp-{}", schema.version), Some(&schema.version))?;
+        let facts = facts::derive(
+            &schema.bytes,
+            &file,
+            &format!("mcp-{}", schema.version),
+            Some(&schema.version),
+        )?;
         let name = format!("MCP_{}", schema.version.replace('-', "_"));
-        items.push(facts_const(&name, &format!(" MCP {}.", schema.version), &facts));
-        names.push(proc_macro2::Ident::new(&name, proc_macro2::Span::call_site()));
+        items.push(facts_const(
+            &name,
+            &format!(" MCP {}.", schema.version),
+            &facts,
+        ));
+        names.push(proc_macro2::Ident::new(
+            &name,
+            proc_macro2::Span::call_site(),
+        ));
     }
-    let latest = names.last().cloned().ok_or_else(|| CodegenError::at("#", "no MCP schema"))?;
+    let latest = names
+        .last()
+        .cloned()
+        .ok_or_else(|| CodegenError::at("#", "no MCP schema"))?;
     let tokens = quote! {
         #![doc = " Profile facts for every supported profile, derived from the schemas by `cargo xtask gen`."]
         use crate::{IdTypes, ParamsTypes, ProfileFacts};
@@ -164,7 +201,12 @@ fn facts_const(name: &str, doc: &str, f: &facts::Facts) -> proc_macro2::TokenStr
     };
     let doc = format!("{doc} Schema: `{}`.", f.schema_file);
     let (s, i, n, z) = (f.id_string, f.id_integer, f.id_number, f.id_null);
-    let (req, batches, po, pa) = (f.error_response_requires_id, f.batches, f.params_object, f.params_array);
+    let (req, batches, po, pa) = (
+        f.error_response_requires_id,
+        f.batches,
+        f.params_object,
+        f.params_array,
+    );
     let (file, sha) = (&f.schema_file, &f.schema_sha256);
     quote! {
         #[doc = #doc]
@@ -245,7 +287,11 @@ pub fn mcp_schema_dir(workspace: &Path) -> PathBuf {
     match std::env::var_os("MCP_SCHEMA_DIR") {
         Some(dir) if !dir.is_empty() => {
             let dir = PathBuf::from(dir);
-            if dir.is_absolute() { dir } else { workspace.join(dir) }
+            if dir.is_absolute() {
+                dir
+            } else {
+                workspace.join(dir)
+            }
         }
         _ => workspace.join("../shared/schemas/mcp"),
     }
@@ -254,14 +300,19 @@ pub fn mcp_schema_dir(workspace: &Path) -> PathBuf {
 /// Reads the five MCP schemas from `dir`.
 pub fn read_mcp_schemas(dir: &Path) -> std::result::Result<Vec<McpSchema>, InputError> {
     if !dir.is_dir() {
-        return Err(InputError::MissingMcpDir { looked_at: dir.to_owned() });
+        return Err(InputError::MissingMcpDir {
+            looked_at: dir.to_owned(),
+        });
     }
     MCP_VERSIONS
         .iter()
         .map(|v| {
             let path = dir.join(v).join("schema.json");
             std::fs::read(&path)
-                .map(|bytes| McpSchema { version: (*v).to_owned(), bytes })
+                .map(|bytes| McpSchema {
+                    version: (*v).to_owned(),
+                    bytes,
+                })
                 .map_err(|error| InputError::Io { path, error })
         })
         .collect()
@@ -269,12 +320,19 @@ pub fn read_mcp_schemas(dir: &Path) -> std::result::Result<Vec<McpSchema>, Input
 
 /// Generates every file (`jsonrpc.rs`, `facts.rs`, one module per MCP version) and the lock,
 /// in memory. Paths are relative to the workspace root.
-pub fn generate_all(jsonrpc: &[u8], mcp: &[McpSchema], options: Options) -> Result<Vec<GeneratedFile>> {
+pub fn generate_all(
+    jsonrpc: &[u8],
+    mcp: &[McpSchema],
+    options: Options,
+) -> Result<Vec<GeneratedFile>> {
     let mut files = vec![GeneratedFile {
         path: format!("{GENERATED_DIR}/jsonrpc.rs"),
         contents: generate_module(jsonrpc, JSONRPC_SCHEMA, &jsonrpc_flavor(), options)?,
     }];
-    files.push(GeneratedFile { path: format!("{GENERATED_DIR}/facts.rs"), contents: generate_facts(jsonrpc, mcp)? });
+    files.push(GeneratedFile {
+        path: format!("{GENERATED_DIR}/facts.rs"),
+        contents: generate_facts(jsonrpc, mcp)?,
+    });
     for schema in mcp {
         let flavor = mcp_flavor(&schema.version);
         files.push(GeneratedFile {
@@ -282,14 +340,23 @@ pub fn generate_all(jsonrpc: &[u8], mcp: &[McpSchema], options: Options) -> Resu
             contents: generate_module(&schema.bytes, &flavor.file, &flavor, options)?,
         });
     }
-    files.push(GeneratedFile { path: MCP_LOCK.into(), contents: render_lock(mcp) });
+    files.push(GeneratedFile {
+        path: MCP_LOCK.into(),
+        contents: render_lock(mcp),
+    });
     Ok(files)
 }
 
 /// Reads the inputs from `workspace` (and the MCP folder) and generates every file.
-pub fn generate_workspace(workspace: &Path, options: Options) -> std::result::Result<Vec<GeneratedFile>, Box<dyn std::error::Error>> {
+pub fn generate_workspace(
+    workspace: &Path,
+    options: Options,
+) -> std::result::Result<Vec<GeneratedFile>, Box<dyn std::error::Error>> {
     let jsonrpc_path = workspace.join(JSONRPC_SCHEMA);
-    let jsonrpc = std::fs::read(&jsonrpc_path).map_err(|error| InputError::Io { path: jsonrpc_path, error })?;
+    let jsonrpc = std::fs::read(&jsonrpc_path).map_err(|error| InputError::Io {
+        path: jsonrpc_path,
+        error,
+    })?;
     let mcp = read_mcp_schemas(&mcp_schema_dir(workspace))?;
     Ok(generate_all(&jsonrpc, &mcp, options)?)
 }

@@ -5,23 +5,55 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Map, Value};
 
 use crate::error::{CodegenError, Result};
-use crate::model::{ConstValue, Field, Kind, Module, StringEnum, Struct, Ty, TypeDef, Union, Variant};
+use crate::model::{
+    ConstValue, Field, Kind, Module, StringEnum, Struct, Ty, TypeDef, Union, Variant,
+};
 use crate::names::{pascal, pascal_fragment, snake, unique};
 use crate::schema::{Document, escape};
 
 /// Keywords that only annotate or constrain values further; ignored on purpose.
 const ANNOTATIONS: &[&str] = &[
-    "$schema", "$id", "$comment", "title", "description", "examples", "default", "format",
-    "deprecated", "readOnly", "writeOnly", "minimum", "maximum", "exclusiveMinimum",
-    "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", "minItems",
-    "maxItems", "uniqueItems", "minProperties", "maxProperties", "contentMediaType",
+    "$schema",
+    "$id",
+    "$comment",
+    "title",
+    "description",
+    "examples",
+    "default",
+    "format",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "contentMediaType",
     "contentEncoding",
 ];
 
 /// Keywords that shape the generated type.
 const STRUCTURAL: &[&str] = &[
-    "$ref", "type", "const", "enum", "anyOf", "oneOf", "allOf", "required", "properties",
-    "additionalProperties", "items",
+    "$ref",
+    "type",
+    "const",
+    "enum",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "required",
+    "properties",
+    "additionalProperties",
+    "items",
 ];
 
 /// A lowered schema: its type and whether `null` is admitted besides it.
@@ -32,7 +64,10 @@ struct Lowered {
 
 impl Lowered {
     fn plain(ty: Ty) -> Self {
-        Self { ty, nullable: false }
+        Self {
+            ty,
+            nullable: false,
+        }
     }
 }
 
@@ -67,19 +102,40 @@ pub fn lower(doc: &Document) -> Result<Module> {
         types: BTreeMap::new(),
         taken: doc.definition_names().into_iter().collect(),
         consts: BTreeMap::new(),
+        shared: doc
+            .definition_names()
+            .into_iter()
+            .filter_map(|n| {
+                let schema = doc.definition(&n)?;
+                is_shareable(schema).then(|| (schema.to_string(), n))
+            })
+            .collect(),
     };
     for name in doc.definition_names() {
         let schema = doc.definition(&name).expect("listed definition exists");
         let pointer = doc.definition_pointer(&name);
-        let site = Site { name: name.clone(), exact: true, definition: name.clone(), member: None };
+        let site = Site {
+            name: name.clone(),
+            exact: true,
+            definition: name.clone(),
+            member: None,
+        };
         let lowered = lowerer.lower(schema, &pointer, &site)?;
         if lowered.ty != Ty::Named(name.clone()) || lowered.nullable {
             let ty = if lowered.nullable {
-                return Err(CodegenError::at(pointer, "a nullable definition must be a union"));
+                return Err(CodegenError::at(
+                    pointer,
+                    "a nullable definition must be a union",
+                ));
             } else {
                 lowered.ty
             };
-            lowerer.insert(TypeDef { name: name.clone(), pointer, definition: name, kind: Kind::Alias(ty) });
+            lowerer.insert(TypeDef {
+                name: name.clone(),
+                pointer,
+                definition: name,
+                kind: Kind::Alias(ty),
+            });
         }
     }
     let mut types: Vec<TypeDef> = lowerer.types.into_values().collect();
@@ -95,6 +151,13 @@ struct Lowerer<'d> {
     taken: BTreeSet<String>,
     /// Const markers by (base name, value).
     consts: BTreeMap<(String, ConstValue), String>,
+    /// Definitions by their schema text, so an inline copy of a definition reuses its type.
+    shared: BTreeMap<String, String>,
+}
+
+/// Whether a schema would create a named type, so an identical inline copy should reuse it.
+fn is_shareable(schema: &Value) -> bool {
+    schema.get("properties").is_some() || schema.get("anyOf").is_some() || schema.get("oneOf").is_some() || schema.get("type") == Some(&Value::from("array"))
 }
 
 impl Lowerer<'_> {
@@ -103,14 +166,23 @@ impl Lowerer<'_> {
     }
 
     fn name_for(&mut self, site: &Site) -> String {
-        if site.exact { site.name.clone() } else { unique(site.name.clone(), &mut self.taken) }
+        if site.exact {
+            site.name.clone()
+        } else {
+            unique(site.name.clone(), &mut self.taken)
+        }
     }
 
     fn lower(&mut self, schema: &Value, ptr: &str, site: &Site) -> Result<Lowered> {
         let obj = match schema {
             Value::Bool(true) => return Ok(Lowered::plain(Ty::Any)),
             Value::Object(obj) => obj,
-            _ => return Err(CodegenError::at(ptr, "a schema must be an object or `true`")),
+            _ => {
+                return Err(CodegenError::at(
+                    ptr,
+                    "a schema must be an object or `true`",
+                ));
+            }
         };
         for key in obj.keys() {
             if !ANNOTATIONS.contains(&key.as_str()) && !STRUCTURAL.contains(&key.as_str()) {
@@ -118,6 +190,11 @@ impl Lowerer<'_> {
                     format!("{ptr}/{}", escape(key)),
                     format!("unsupported keyword `{key}`"),
                 ));
+            }
+        }
+        if !site.exact && is_shareable(schema) {
+            if let Some(name) = self.shared.get(&schema.to_string()) {
+                return Ok(Lowered::plain(Ty::Named(name.clone())));
             }
         }
         if obj.contains_key("allOf") {
@@ -131,15 +208,18 @@ impl Lowerer<'_> {
                     format!("`{extra}` beside `$ref` is not supported"),
                 ));
             }
-            let reference = reference
-                .as_str()
-                .ok_or_else(|| CodegenError::at(format!("{ptr}/$ref"), "`$ref` must be a string"))?;
+            let reference = reference.as_str().ok_or_else(|| {
+                CodegenError::at(format!("{ptr}/$ref"), "`$ref` must be a string")
+            })?;
             let target = self.doc.ref_target(reference, &format!("{ptr}/$ref"))?;
             return Ok(Lowered::plain(Ty::Named(target)));
         }
         for key in ["anyOf", "oneOf"] {
             if let Some(list) = obj.get(key) {
-                if let Some(extra) = structural_keys(obj).into_iter().find(|k| *k != key && *k != "type") {
+                if let Some(extra) = structural_keys(obj)
+                    .into_iter()
+                    .find(|k| *k != key && *k != "type")
+                {
                     return Err(CodegenError::at(
                         format!("{ptr}/{}", escape(extra)),
                         format!("`{extra}` beside `{key}` is not supported"),
@@ -152,15 +232,22 @@ impl Lowerer<'_> {
             }
         }
         if let Some(value) = obj.get("const") {
-            return self.lower_const(value, &format!("{ptr}/const"), site).map(Lowered::plain);
+            return self
+                .lower_const(value, &format!("{ptr}/const"), site)
+                .map(Lowered::plain);
         }
         if let Some(values) = obj.get("enum") {
-            return self.lower_enum(values, ptr, site, false).map(Lowered::plain);
+            return self
+                .lower_enum(values, ptr, site, false)
+                .map(Lowered::plain);
         }
         match obj.get("type") {
             Some(Value::String(t)) => self.lower_typed(t, obj, ptr, site).map(Lowered::plain),
             Some(Value::Array(types)) => self.lower_type_array(types, obj, ptr, site),
-            Some(_) => Err(CodegenError::at(format!("{ptr}/type"), "`type` must be a string or an array")),
+            Some(_) => Err(CodegenError::at(
+                format!("{ptr}/type"),
+                "`type` must be a string or an array",
+            )),
             None => {
                 if obj.contains_key("properties")
                     || obj.contains_key("additionalProperties")
@@ -168,7 +255,8 @@ impl Lowerer<'_> {
                 {
                     self.lower_object(obj, ptr, site).map(Lowered::plain)
                 } else if obj.contains_key("items") {
-                    self.lower_typed("array", obj, ptr, site).map(Lowered::plain)
+                    self.lower_typed("array", obj, ptr, site)
+                        .map(Lowered::plain)
                 } else {
                     Ok(Lowered::plain(Ty::Any))
                 }
@@ -176,7 +264,13 @@ impl Lowerer<'_> {
         }
     }
 
-    fn lower_typed(&mut self, t: &str, obj: &Map<String, Value>, ptr: &str, site: &Site) -> Result<Ty> {
+    fn lower_typed(
+        &mut self,
+        t: &str,
+        obj: &Map<String, Value>,
+        ptr: &str,
+        site: &Site,
+    ) -> Result<Ty> {
         Ok(match t {
             "string" => Ty::String,
             "integer" => Ty::Integer,
@@ -186,21 +280,34 @@ impl Lowerer<'_> {
             "array" => match obj.get("items") {
                 None => Ty::Array(Box::new(Ty::Any)),
                 Some(items) => {
-                    let item = self.lower(items, &format!("{ptr}/items"), &site.nested("Item", None))?;
+                    let item =
+                        self.lower(items, &format!("{ptr}/items"), &site.nested("Item", None))?;
                     if item.nullable {
-                        return Err(CodegenError::at(format!("{ptr}/items"), "nullable array items are not supported"));
+                        return Err(CodegenError::at(
+                            format!("{ptr}/items"),
+                            "nullable array items are not supported",
+                        ));
                     }
                     Ty::Array(Box::new(item.ty))
                 }
             },
             "object" => self.lower_object(obj, ptr, site)?,
             other => {
-                return Err(CodegenError::at(format!("{ptr}/type"), format!("unknown type {other:?}")));
+                return Err(CodegenError::at(
+                    format!("{ptr}/type"),
+                    format!("unknown type {other:?}"),
+                ));
             }
         })
     }
 
-    fn lower_type_array(&mut self, types: &[Value], obj: &Map<String, Value>, ptr: &str, site: &Site) -> Result<Lowered> {
+    fn lower_type_array(
+        &mut self,
+        types: &[Value],
+        obj: &Map<String, Value>,
+        ptr: &str,
+        site: &Site,
+    ) -> Result<Lowered> {
         let mut names = Vec::new();
         for (i, t) in types.iter().enumerate() {
             let t = t
@@ -219,8 +326,17 @@ impl Lowerer<'_> {
             _ => {
                 let mut variants = Vec::new();
                 for t in &names {
-                    let ty = self.lower_typed(t, &token_only(obj, t), ptr, &site.nested(&pascal(t), None))?;
-                    variants.push(Variant { name: variant_name(&ty), ty, boxed: false });
+                    let ty = self.lower_typed(
+                        t,
+                        &token_only(obj, t),
+                        ptr,
+                        &site.nested(&pascal(t), None),
+                    )?;
+                    variants.push(Variant {
+                        name: variant_name(&ty),
+                        ty,
+                        boxed: false,
+                    });
                 }
                 self.make_union(variants, ptr, site)
             }
@@ -238,25 +354,46 @@ impl Lowerer<'_> {
             if let Some(Value::Array(types)) = member.get("type") {
                 let only_types = member
                     .as_object()
-                    .map(|m| structural_keys(m).iter().all(|k| *k == "type" || *k == "items"))
+                    .map(|m| {
+                        structural_keys(m)
+                            .iter()
+                            .all(|k| *k == "type" || *k == "items")
+                    })
                     .unwrap_or(false);
-                if only_types && !member.get("$ref").is_some() {
+                if only_types && member.get("$ref").is_none() {
                     for (j, t) in types.iter().enumerate() {
-                        let t = t
-                            .as_str()
-                            .ok_or_else(|| CodegenError::at(format!("{member_ptr}/type/{j}"), "must be a string"))?;
+                        let t = t.as_str().ok_or_else(|| {
+                            CodegenError::at(format!("{member_ptr}/type/{j}"), "must be a string")
+                        })?;
                         let obj = token_only(member.as_object().expect("checked"), t);
-                        let ty = self.lower_typed(t, &obj, &member_ptr, &site.nested(&pascal(t), None))?;
-                        variants.push(Variant { name: variant_name(&ty), ty, boxed: false });
+                        let ty =
+                            self.lower_typed(t, &obj, &member_ptr, &site.nested(&pascal(t), None))?;
+                        variants.push(Variant {
+                            name: variant_name(&ty),
+                            ty,
+                            boxed: false,
+                        });
                     }
                     continue;
                 }
             }
-            let lowered = self.lower(member, &member_ptr, &site.nested(&format!("Variant{i}"), None))?;
+            let lowered = self.lower(
+                member,
+                &member_ptr,
+                &site.nested(&format!("Variant{i}"), None),
+            )?;
             if lowered.nullable {
-                variants.push(Variant { name: "Null".into(), ty: Ty::Null, boxed: false });
+                variants.push(Variant {
+                    name: "Null".into(),
+                    ty: Ty::Null,
+                    boxed: false,
+                });
             }
-            variants.push(Variant { name: variant_name(&lowered.ty), ty: lowered.ty, boxed: false });
+            variants.push(Variant {
+                name: variant_name(&lowered.ty),
+                ty: lowered.ty,
+                boxed: false,
+            });
         }
         self.make_union(variants, ptr, site)
     }
@@ -279,7 +416,11 @@ impl Lowerer<'_> {
             name: name.clone(),
             pointer: ptr.to_owned(),
             definition: site.definition.clone(),
-            kind: Kind::Union(Union { variants: unique_variants, dispatch: None, unknown_method: false }),
+            kind: Kind::Union(Union {
+                variants: unique_variants,
+                dispatch: None,
+                unknown_method: false,
+            }),
         });
         Ok(Lowered::plain(Ty::Named(name)))
     }
@@ -290,13 +431,17 @@ impl Lowerer<'_> {
             return Ok(None);
         }
         let is_plain_string = |v: &Value| {
-            v.as_object().is_some_and(|m| structural_keys(m) == ["type"] && m["type"] == "string")
+            v.as_object()
+                .is_some_and(|m| structural_keys(m) == ["type"] && m["type"] == "string")
         };
-        let enum_index = list.iter().position(|v| v.get("enum").is_some_and(Value::is_array));
+        let enum_index = list
+            .iter()
+            .position(|v| v.get("enum").is_some_and(Value::is_array));
         match enum_index {
             Some(i) if is_plain_string(&list[1 - i]) => {
                 let values = &list[i]["enum"];
-                self.lower_enum(values, &format!("{ptr}/{i}"), site, true).map(Some)
+                self.lower_enum(values, &format!("{ptr}/{i}"), site, true)
+                    .map(Some)
             }
             _ => Ok(None),
         }
@@ -315,7 +460,10 @@ impl Lowerer<'_> {
             out.push((unique(pascal(s), &mut seen), s.to_owned()));
         }
         if open && seen.contains("Unknown") {
-            return Err(CodegenError::at(format!("{ptr}/enum"), "an open enum cannot have a value named Unknown"));
+            return Err(CodegenError::at(
+                format!("{ptr}/enum"),
+                "an open enum cannot have a value named Unknown",
+            ));
         }
         let name = self.name_for(site);
         self.insert(TypeDef {
@@ -328,15 +476,28 @@ impl Lowerer<'_> {
     }
 
     fn lower_const(&mut self, value: &Value, ptr: &str, site: &Site) -> Result<Ty> {
-        let base = site.member.as_deref().map(pascal).unwrap_or_else(|| site.name.clone());
+        let base = site
+            .member
+            .as_deref()
+            .map(pascal)
+            .unwrap_or_else(|| site.name.clone());
         let (value, suffix) = match value {
             Value::String(s) => (ConstValue::Str(s.clone()), pascal_fragment(s)),
             Value::Number(n) if n.as_i64().is_some() => {
                 let i = n.as_i64().expect("checked");
-                let suffix = if i < 0 { format!("Minus{}", i.unsigned_abs()) } else { i.to_string() };
+                let suffix = if i < 0 {
+                    format!("Minus{}", i.unsigned_abs())
+                } else {
+                    i.to_string()
+                };
                 (ConstValue::Int(i), suffix)
             }
-            _ => return Err(CodegenError::at(ptr, "only string and integer constants are supported")),
+            _ => {
+                return Err(CodegenError::at(
+                    ptr,
+                    "only string and integer constants are supported",
+                ));
+            }
         };
         let key = (base.clone(), value.clone());
         if let Some(name) = self.consts.get(&key) {
@@ -345,7 +506,9 @@ impl Lowerer<'_> {
         let name = if site.exact && site.member.is_none() {
             site.name.clone()
         } else {
-            let joined = if base.ends_with(|c: char| c.is_ascii_digit()) && suffix.starts_with(|c: char| c.is_ascii_digit()) {
+            let joined = if base.ends_with(|c: char| c.is_ascii_digit())
+                && suffix.starts_with(|c: char| c.is_ascii_digit())
+            {
                 format!("{base}_{suffix}")
             } else {
                 format!("{base}{suffix}")
@@ -367,7 +530,12 @@ impl Lowerer<'_> {
         let props = match obj.get("properties") {
             None => &empty,
             Some(Value::Object(p)) => p,
-            Some(_) => return Err(CodegenError::at(format!("{ptr}/properties"), "must be an object")),
+            Some(_) => {
+                return Err(CodegenError::at(
+                    format!("{ptr}/properties"),
+                    "must be an object",
+                ));
+            }
         };
         let required: Vec<String> = match obj.get("required") {
             None => Vec::new(),
@@ -380,7 +548,12 @@ impl Lowerer<'_> {
                     })
                 })
                 .collect::<Result<_>>()?,
-            Some(_) => return Err(CodegenError::at(format!("{ptr}/required"), "must be an array")),
+            Some(_) => {
+                return Err(CodegenError::at(
+                    format!("{ptr}/required"),
+                    "must be an array",
+                ));
+            }
         };
         let ap_ptr = format!("{ptr}/additionalProperties");
         if props.is_empty() && required.is_empty() {
@@ -392,14 +565,20 @@ impl Lowerer<'_> {
                         name: name.clone(),
                         pointer: ptr.to_owned(),
                         definition: site.definition.clone(),
-                        kind: Kind::Struct(Struct { fields: Vec::new(), extra: None }),
+                        kind: Kind::Struct(Struct {
+                            fields: Vec::new(),
+                            extra: None,
+                        }),
                     });
                     Ty::Named(name)
                 }
                 Some(schema) => {
                     let value = self.lower(schema, &ap_ptr, &site.nested("Value", None))?;
                     if value.nullable {
-                        return Err(CodegenError::at(ap_ptr, "nullable map values are not supported"));
+                        return Err(CodegenError::at(
+                            ap_ptr,
+                            "nullable map values are not supported",
+                        ));
                     }
                     Ty::Map(Box::new(value.ty))
                 }
@@ -410,10 +589,19 @@ impl Lowerer<'_> {
         names.sort();
         let mut rust_names = BTreeSet::new();
         let mut fields = Vec::new();
-        let struct_site = Site { name: name.clone(), exact: false, definition: site.definition.clone(), member: None };
+        let struct_site = Site {
+            name: name.clone(),
+            exact: false,
+            definition: site.definition.clone(),
+            member: None,
+        };
         for json_name in names {
             let prop_ptr = format!("{ptr}/properties/{}", escape(json_name));
-            let lowered = self.lower(&props[json_name], &prop_ptr, &struct_site.nested(&pascal(json_name), Some(json_name)))?;
+            let lowered = self.lower(
+                &props[json_name],
+                &prop_ptr,
+                &struct_site.nested(&pascal(json_name), Some(json_name)),
+            )?;
             fields.push(Field {
                 json_name: json_name.clone(),
                 rust_name: unique(snake(json_name), &mut rust_names),
@@ -437,13 +625,19 @@ impl Lowerer<'_> {
             Some(schema) => {
                 let value = self.lower(schema, &ap_ptr, &struct_site.nested("Extra", None))?;
                 if value.nullable {
-                    return Err(CodegenError::at(ap_ptr, "nullable extra members are not supported"));
+                    return Err(CodegenError::at(
+                        ap_ptr,
+                        "nullable extra members are not supported",
+                    ));
                 }
                 Some(value.ty)
             }
         };
         if extra.is_some() && rust_names.contains("extra") {
-            return Err(CodegenError::at(ptr, "a member named `extra` clashes with the extra-members map"));
+            return Err(CodegenError::at(
+                ptr,
+                "a member named `extra` clashes with the extra-members map",
+            ));
         }
         self.insert(TypeDef {
             name: name.clone(),
@@ -456,8 +650,11 @@ impl Lowerer<'_> {
 
     /// Merges the members of `allOf` (references resolved) and the sibling keys into one schema.
     fn merge_all_of(&self, obj: &Map<String, Value>, ptr: &str) -> Result<Map<String, Value>> {
-        let mut result: Map<String, Value> =
-            obj.iter().filter(|(k, _)| *k != "allOf").map(|(k, v)| (k.clone(), v.clone())).collect();
+        let mut result: Map<String, Value> = obj
+            .iter()
+            .filter(|(k, _)| *k != "allOf")
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
         let list = obj["allOf"]
             .as_array()
             .ok_or_else(|| CodegenError::at(format!("{ptr}/allOf"), "must be an array"))?;
@@ -469,14 +666,26 @@ impl Lowerer<'_> {
         Ok(result)
     }
 
-    fn resolve_for_merge(&self, schema: &Value, ptr: &str, depth: usize) -> Result<Map<String, Value>> {
+    fn resolve_for_merge(
+        &self,
+        schema: &Value,
+        ptr: &str,
+        depth: usize,
+    ) -> Result<Map<String, Value>> {
         if depth > 32 {
-            return Err(CodegenError::at(ptr, "`allOf` references nest too deep (a cycle?)"));
+            return Err(CodegenError::at(
+                ptr,
+                "`allOf` references nest too deep (a cycle?)",
+            ));
         }
         let obj = schema
             .as_object()
             .ok_or_else(|| CodegenError::at(ptr, "an `allOf` member must be an object"))?;
-        let mut out: Map<String, Value> = obj.iter().filter(|(k, _)| *k != "$ref").map(|(k, v)| (k.clone(), v.clone())).collect();
+        let mut out: Map<String, Value> = obj
+            .iter()
+            .filter(|(k, _)| *k != "$ref")
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
         if let Some(reference) = obj.get("$ref").and_then(Value::as_str) {
             let target = self.doc.ref_target(reference, &format!("{ptr}/$ref"))?;
             let target_ptr = self.doc.definition_pointer(&target);
@@ -495,7 +704,11 @@ impl Lowerer<'_> {
 
 /// The structural keywords present in `obj`, sorted.
 fn structural_keys(obj: &Map<String, Value>) -> Vec<&'static str> {
-    STRUCTURAL.iter().copied().filter(|k| obj.contains_key(*k)).collect()
+    STRUCTURAL
+        .iter()
+        .copied()
+        .filter(|k| obj.contains_key(*k))
+        .collect()
 }
 
 /// The subset of a multi-typed schema relevant to one type of its `type` array.
@@ -505,7 +718,10 @@ fn token_only(obj: &Map<String, Value>, t: &str) -> Map<String, Value> {
         "object" => &["properties", "required", "additionalProperties"],
         _ => &[],
     };
-    obj.iter().filter(|(k, _)| keep.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect()
+    obj.iter()
+        .filter(|(k, _)| keep.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
 }
 
 /// Merges `other` into `into` for `allOf`.
@@ -513,9 +729,14 @@ fn merge_into(into: &mut Map<String, Value>, other: &Map<String, Value>, ptr: &s
     for (key, value) in other {
         match key.as_str() {
             "properties" => {
-                let target = into.entry("properties").or_insert_with(|| Value::Object(Map::new()));
+                let target = into
+                    .entry("properties")
+                    .or_insert_with(|| Value::Object(Map::new()));
                 let (Value::Object(target), Value::Object(props)) = (target, value) else {
-                    return Err(CodegenError::at(format!("{ptr}/properties"), "must be an object"));
+                    return Err(CodegenError::at(
+                        format!("{ptr}/properties"),
+                        "must be an object",
+                    ));
                 };
                 for (name, schema) in props {
                     match (target.get_mut(name), schema) {
@@ -537,7 +758,10 @@ fn merge_into(into: &mut Map<String, Value>, other: &Map<String, Value>, ptr: &s
             "required" => merge_required(into, value),
             "type" => match into.get("type") {
                 Some(existing) if existing != value => {
-                    return Err(CodegenError::at(format!("{ptr}/type"), "`allOf` members disagree on `type`"));
+                    return Err(CodegenError::at(
+                        format!("{ptr}/type"),
+                        "`allOf` members disagree on `type`",
+                    ));
                 }
                 _ => {
                     into.insert(key.clone(), value.clone());
@@ -548,7 +772,10 @@ fn merge_into(into: &mut Map<String, Value>, other: &Map<String, Value>, ptr: &s
             }
             k => {
                 if into.contains_key(k) && into[k] != *value {
-                    return Err(CodegenError::at(format!("{ptr}/{}", escape(k)), format!("cannot merge `{k}` in `allOf`")));
+                    return Err(CodegenError::at(
+                        format!("{ptr}/{}", escape(k)),
+                        format!("cannot merge `{k}` in `allOf`"),
+                    ));
                 }
                 into.insert(key.clone(), value.clone());
             }
@@ -558,7 +785,9 @@ fn merge_into(into: &mut Map<String, Value>, other: &Map<String, Value>, ptr: &s
 }
 
 fn merge_required(into: &mut Map<String, Value>, value: &Value) {
-    let list = into.entry("required").or_insert_with(|| Value::Array(Vec::new()));
+    let list = into
+        .entry("required")
+        .or_insert_with(|| Value::Array(Vec::new()));
     if let (Value::Array(list), Value::Array(new)) = (list, value) {
         for v in new {
             if !list.contains(v) {

@@ -22,7 +22,10 @@ impl Document {
         } else if root.get("definitions").is_some() {
             "definitions"
         } else {
-            return Err(CodegenError::at("#", "no `$defs` or `definitions` container"));
+            return Err(CodegenError::at(
+                "#",
+                "no `$defs` or `definitions` container",
+            ));
         };
         if !root[defs_key].is_object() {
             return Err(CodegenError::at(format!("#/{defs_key}"), "not an object"));
@@ -69,7 +72,9 @@ impl Document {
         }
         Err(CodegenError::at(
             pointer,
-            format!("unsupported `$ref` {reference:?}: only references to a definition are supported"),
+            format!(
+                "unsupported `$ref` {reference:?}: only references to a definition are supported"
+            ),
         ))
     }
 }
@@ -88,7 +93,16 @@ impl Document {
     /// The value at a `#`-prefixed JSON pointer.
     pub fn lookup(&self, pointer: &str) -> Option<&Value> {
         let raw = pointer.strip_prefix('#')?;
-        let path: String = raw.split('/').map(|t| if t.is_empty() { String::new() } else { format!("/{}", t) }).collect();
+        let path: String = raw
+            .split('/')
+            .map(|t| {
+                if t.is_empty() {
+                    String::new()
+                } else {
+                    format!("/{}", t)
+                }
+            })
+            .collect();
         self.root.pointer(&path)
     }
 }

@@ -181,3 +181,16 @@ fn id_policy_marks_more_ids_unrecoverable() {
         );
     }
 }
+
+#[test]
+fn huge_string_params_do_not_disturb_the_id() {
+    let text = "ä\\\"x".repeat(1 << 20);
+    let frame = format!(
+        r#"{{"jsonrpc":"2.0","method":"echo","params":{{"t":"{text}"}},"id":18446744073709551617}}"#
+    );
+    let got = reply_under("mcp-2025-11-25", &frame).unwrap();
+    assert_eq!(
+        got,
+        format!(r#"{{"jsonrpc":"2.0","id":18446744073709551617,"result":{{"t":"{text}"}}}}"#)
+    );
+}

@@ -283,7 +283,7 @@ fn rule_07_request_dispatch_outcomes_carry_the_id() {
     );
     assert_eq!(
         reply(&mut server, &request("3", "count", Some(r#"{}"#))).unwrap(),
-        r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params","data":{"pointer":"","reason":"missing field `count`"}}}"#
+        r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params","data":{"pointer":"/count","reason":"missing field `count`"}}}"#
     );
     assert_eq!(
         reply(&mut server, &request("4", "subtract", Some("[1]"))).unwrap(),
@@ -440,6 +440,16 @@ fn rule_10_reply_shape_and_missing_id_spelling() {
             profile.name()
         );
     }
+    // Opt-in error details name the defect.
+    let mut server = server(Profile::jsonrpc_2_0().with_error_details(true));
+    assert_eq!(
+        reply(&mut server, r#"{"jsonrpc":"1.0","id":3,"method":"echo"}"#).unwrap(),
+        r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"Invalid Request","data":{"reason":"jsonrpc must be exactly \"2.0\""}}}"#
+    );
+    assert_eq!(
+        reply(&mut server, "[1,]").unwrap(),
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error","data":{"reason":"not valid JSON: unexpected character at byte 3"}}}"#
+    );
     // Error data and results never break the line.
     let got = reply_under(
         "jsonrpc-2.0",

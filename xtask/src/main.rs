@@ -5,7 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use mcpwire_codegen::{GeneratedFile, MCP_LOCK, Options, generate_workspace, mcp_file, mcp_schema_dir, parse_lock, read_mcp_schemas, sha256_hex};
+use mcpwire_codegen::{
+    GeneratedFile, MCP_LOCK, Options, generate_workspace, mcp_file, mcp_schema_dir, parse_lock,
+    read_mcp_schemas, sha256_hex,
+};
 
 const USAGE: &str = "usage: cargo xtask gen [--check] [--docs=schema]\n\
   gen            write the generated files and schema/mcp.lock\n\
@@ -49,11 +52,18 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if check { run_check(&workspace, &files) } else { run_write(&workspace, &files) }
+    if check {
+        run_check(&workspace, &files)
+    } else {
+        run_write(&workspace, &files)
+    }
 }
 
 fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_owned()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_owned()
 }
 
 fn run_write(workspace: &Path, files: &[GeneratedFile]) -> ExitCode {
@@ -93,7 +103,10 @@ fn run_check(workspace: &Path, files: &[GeneratedFile]) -> ExitCode {
                     schema.version,
                     mcp_file(&schema.version)
                 )),
-                None => problems.push(format!("MCP {} is not pinned in {MCP_LOCK}", schema.version)),
+                None => problems.push(format!(
+                    "MCP {} is not pinned in {MCP_LOCK}",
+                    schema.version
+                )),
             }
         }
     }

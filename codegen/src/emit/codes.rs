@@ -33,7 +33,11 @@ pub fn schema_error_codes(ctx: &Context<'_>) -> BTreeMap<i64, String> {
                 if STANDARD.iter().any(|(_, c)| c == code) {
                     continue;
                 }
-                let base = def.definition.strip_suffix("Error").unwrap_or(&def.definition).to_owned();
+                let base = def
+                    .definition
+                    .strip_suffix("Error")
+                    .unwrap_or(&def.definition)
+                    .to_owned();
                 out.entry(*code).or_insert(base);
             }
         }
@@ -45,18 +49,31 @@ pub fn schema_error_codes(ctx: &Context<'_>) -> BTreeMap<i64, String> {
 pub fn emit_error_code(ctx: &Context<'_>) -> Result<TokenStream> {
     let mut entries: Vec<(String, i64, String)> = STANDARD
         .iter()
-        .map(|(n, c)| ((*n).to_owned(), *c, format!(" `{c}`, defined by JSON-RPC 2.0.")))
+        .map(|(n, c)| {
+            (
+                (*n).to_owned(),
+                *c,
+                format!(" `{c}`, defined by JSON-RPC 2.0."),
+            )
+        })
         .collect();
     let mut names: BTreeSet<String> = entries.iter().map(|(n, _, _)| n.clone()).collect();
     names.insert("Other".into());
     for (code, base) in schema_error_codes(ctx) {
         let name = crate::names::unique(base.clone(), &mut names);
-        entries.push((name, code, format!(" `{code}`, defined by the schema's `{base}Error`.")));
+        entries.push((
+            name,
+            code,
+            format!(" `{code}`, defined by the schema's `{base}Error`."),
+        ));
     }
     let variants: Vec<_> = entries.iter().map(|(n, _, _)| ident(n)).collect();
     let codes: Vec<i64> = entries.iter().map(|(_, c, _)| *c).collect();
     let docs: Vec<&String> = entries.iter().map(|(_, _, d)| d).collect();
-    let protocol = format!(" Error codes of {}: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.", ctx.flavor.protocol);
+    let protocol = format!(
+        " Error codes of {}: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.",
+        ctx.flavor.protocol
+    );
     Ok(quote! {
         #[doc = #protocol]
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -107,11 +124,15 @@ pub fn emit_error_code(ctx: &Context<'_>) -> Result<TokenStream> {
 
 /// The `method` constants of the variants of union `name`, in variant order.
 pub fn union_methods(ctx: &Context<'_>, name: &str) -> Vec<String> {
-    let Some(Kind::Union(u)) = ctx.def(name).map(|d| &d.kind) else { return Vec::new() };
+    let Some(Kind::Union(u)) = ctx.def(name).map(|d| &d.kind) else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     for v in &u.variants {
         let Ty::Named(variant) = &v.ty else { continue };
-        let Some(Kind::Struct(s)) = ctx.def(variant).map(|d| &d.kind) else { continue };
+        let Some(Kind::Struct(s)) = ctx.def(variant).map(|d| &d.kind) else {
+            continue;
+        };
         for f in &s.fields {
             if f.json_name != "method" {
                 continue;
@@ -145,13 +166,25 @@ pub fn emit_method_kind(ctx: &Context<'_>) -> TokenStream {
     }
     requests.sort();
     notifications.sort();
-    let request_arm = if requests.is_empty() { quote! {} } else { quote! { #(#requests)|* => #support::MethodKind::Request, } };
-    let notification_arm =
-        if notifications.is_empty() { quote! {} } else { quote! { #(#notifications)|* => #support::MethodKind::Notification, } };
+    let request_arm = if requests.is_empty() {
+        quote! {}
+    } else {
+        quote! { #(#requests)|* => #support::MethodKind::Request, }
+    };
+    let notification_arm = if notifications.is_empty() {
+        quote! {}
+    } else {
+        quote! { #(#notifications)|* => #support::MethodKind::Notification, }
+    };
     let protocol = &ctx.flavor.protocol;
-    let req_doc = format!(" Every request method of {protocol} (`ClientRequest` and `ServerRequest`), sorted.");
-    let not_doc = format!(" Every notification method of {protocol} (`ClientNotification` and `ServerNotification`), sorted.");
-    let fn_doc = format!(" Whether `method` names a request or a notification of {protocol}, or neither.");
+    let req_doc = format!(
+        " Every request method of {protocol} (`ClientRequest` and `ServerRequest`), sorted."
+    );
+    let not_doc = format!(
+        " Every notification method of {protocol} (`ClientNotification` and `ServerNotification`), sorted."
+    );
+    let fn_doc =
+        format!(" Whether `method` names a request or a notification of {protocol}, or neither.");
     quote! {
         #[doc = #req_doc]
         pub const REQUEST_METHODS: &[&str] = &[#(#requests),*];

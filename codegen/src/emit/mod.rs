@@ -40,10 +40,19 @@ pub struct Context<'a> {
 impl Context<'_> {
     /// The doc attributes of a type: name, protocol, pointer and reference link.
     pub fn type_docs(&self, def: &TypeDef) -> TokenStream {
-        let mut lines = vec![format!(" `{}` ({}).", def.name, self.flavor.protocol), String::new()];
-        lines.push(format!(" Schema: `{}` in `{}`.", def.pointer, self.flavor.file));
+        let mut lines = vec![
+            format!(" `{}` ({}).", def.name, self.flavor.protocol),
+            String::new(),
+        ];
+        lines.push(format!(
+            " Schema: `{}` in `{}`.",
+            def.pointer, self.flavor.file
+        ));
         if let Some(base) = &self.flavor.reference {
-            lines.push(format!(" Reference: <{base}#{}>", def.definition.to_lowercase()));
+            lines.push(format!(
+                " Reference: <{base}#{}>",
+                def.definition.to_lowercase()
+            ));
         }
         if let Some(text) = self.description(&def.pointer) {
             lines.push(String::new());
@@ -55,7 +64,10 @@ impl Context<'_> {
     /// The schema `description` at `pointer`, when copying them is enabled.
     pub fn description(&self, pointer: &str) -> Option<String> {
         let doc = self.docs_from?;
-        doc.lookup(pointer)?.get("description")?.as_str().map(str::to_owned)
+        doc.lookup(pointer)?
+            .get("description")?
+            .as_str()
+            .map(str::to_owned)
     }
 
     /// Whether `ty` names a type that is a union (for boxing and dispatch).
@@ -99,7 +111,11 @@ pub fn format(tokens: TokenStream) -> Result<String> {
 
 /// An identifier, raw when it is a keyword.
 pub fn ident(name: &str) -> Ident {
-    if is_keyword(name) { Ident::new_raw(name, Span::call_site()) } else { Ident::new(name, Span::call_site()) }
+    if is_keyword(name) {
+        Ident::new_raw(name, Span::call_site())
+    } else {
+        Ident::new(name, Span::call_site())
+    }
 }
 
 /// The Rust type for a [`Ty`].
@@ -133,7 +149,11 @@ pub fn support() -> TokenStream {
 
 /// The derive + schemars attributes shared by derived types.
 pub fn derives(eq: bool) -> TokenStream {
-    let eq = if eq { quote! { Eq, Hash, } } else { quote! {} };
+    let eq = if eq {
+        quote! { Eq, Hash, }
+    } else {
+        quote! {}
+    };
     quote! {
         #[derive(Debug, Clone, PartialEq, #eq ::serde::Serialize, ::serde::Deserialize)]
         #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]

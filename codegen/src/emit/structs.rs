@@ -28,7 +28,9 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, s: &Struct) -> TokenStream {
             (true, false) => ty,
             (true, true) => quote! { ::core::option::Option<#ty> },
             (false, false) => {
-                attrs.push(quote! { default, skip_serializing_if = "::core::option::Option::is_none" });
+                attrs.push(
+                    quote! { default, skip_serializing_if = "::core::option::Option::is_none" },
+                );
                 if f.ty == Ty::Any {
                     let with = format!("{support}::some_value").replace(' ', "");
                     attrs.push(quote! { deserialize_with = #with });
@@ -41,7 +43,11 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, s: &Struct) -> TokenStream {
                 quote! { ::core::option::Option<::core::option::Option<#ty>> }
             }
         };
-        let serde = if attrs.is_empty() { quote! {} } else { quote! { #[serde(#(#attrs),*)] } };
+        let serde = if attrs.is_empty() {
+            quote! {}
+        } else {
+            quote! { #[serde(#(#attrs),*)] }
+        };
         let mut doc = format!(
             " `{}` member ({}{}).",
             f.json_name,
@@ -51,7 +57,13 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, s: &Struct) -> TokenStream {
         let pointer = format!("{}/properties/{}", def.pointer, escape(&f.json_name));
         if let Some(text) = ctx.description(&pointer) {
             doc.push_str("\n\n");
-            doc.push_str(&text.lines().map(|l| format!(" {l}")).collect::<Vec<_>>().join("\n"));
+            doc.push_str(
+                &text
+                    .lines()
+                    .map(|l| format!(" {l}"))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            );
         }
         fields.push(quote! {
             #[doc = #doc]

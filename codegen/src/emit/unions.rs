@@ -15,10 +15,9 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
     let name = ident(&def.name);
     let name_str = &def.name;
     let support = support();
-    let dispatch = u
-        .dispatch
-        .as_ref()
-        .ok_or_else(|| CodegenError::at(def.pointer.clone(), "union without a dispatch decision"))?;
+    let dispatch = u.dispatch.as_ref().ok_or_else(|| {
+        CodegenError::at(def.pointer.clone(), "union without a dispatch decision")
+    })?;
 
     let mut variants = Vec::new();
     let mut decode_arms = Vec::new();
@@ -35,7 +34,10 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
         }
         let inner = ty_tokens(&v.ty);
         let (field_ty, wrap) = if v.boxed {
-            (quote! { ::std::boxed::Box<#inner> }, quote! { |v| Self::#vname(::std::boxed::Box::new(v)) })
+            (
+                quote! { ::std::boxed::Box<#inner> },
+                quote! { |v| Self::#vname(::std::boxed::Box::new(v)) },
+            )
         } else {
             (inner.clone(), quote! { Self::#vname })
         };
@@ -61,11 +63,28 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
     let decode_arms: Vec<TokenStream> = decode_arms
         .into_iter()
         .enumerate()
-        .map(|(i, body)| if i + 1 == count { quote! { _ => #body, } } else { quote! { #i => #body, } })
+        .map(|(i, body)| {
+            if i + 1 == count {
+                quote! { _ => #body, }
+            } else {
+                quote! { #i => #body, }
+            }
+        })
         .collect();
 
-    let choose = choose_expr(dispatch, name_str, &u.variants.iter().map(|v| v.name.clone()).collect::<Vec<_>>());
-    let large = if u.variants.len() > 1 { quote! { #[allow(clippy::large_enum_variant)] } } else { quote! {} };
+    let choose = choose_expr(
+        dispatch,
+        name_str,
+        &u.variants
+            .iter()
+            .map(|v| v.name.clone())
+            .collect::<Vec<_>>(),
+    );
+    let large = if u.variants.len() > 1 {
+        quote! { #[allow(clippy::large_enum_variant)] }
+    } else {
+        quote! {}
+    };
     Ok(quote! {
         #docs
         #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
@@ -137,15 +156,28 @@ fn decision(d: &Dispatch, union: &str, names: &[String], _ctx: &str) -> TokenStr
     let support = support();
     match d {
         Dispatch::Variant(i) => {
-            let reason = if *i == UNKNOWN_VARIANT { "its method is not one this version defines".to_owned() } else { "it is the only variant admitting this JSON type".to_owned() };
+            let reason = if *i == UNKNOWN_VARIANT {
+                "its method is not one this version defines".to_owned()
+            } else {
+                "it is the only variant admitting this JSON type".to_owned()
+            };
             quote! { (#i, #reason) }
         }
         Dispatch::ByToken(_) => choose_expr(d, union, names),
-        Dispatch::ByConst { member, cases, otherwise } => {
+        Dispatch::ByConst {
+            member,
+            cases,
+            otherwise,
+        } => {
             let is_str = cases.iter().all(|(v, _)| matches!(v, ConstValue::Str(_)));
             let mut arms = Vec::new();
             for (value, sub) in cases {
-                let sub = with_reason(sub, &format!("member `{member}` is {}", const_text(value)), union, names);
+                let sub = with_reason(
+                    sub,
+                    &format!("member `{member}` is {}", const_text(value)),
+                    union,
+                    names,
+                );
                 arms.push(match value {
                     ConstValue::Str(s) => quote! { #s => #sub, },
                     ConstValue::Int(i) => quote! { #i => #sub, },
@@ -158,13 +190,20 @@ fn decision(d: &Dispatch, union: &str, names: &[String], _ctx: &str) -> TokenStr
                     quote! { return ::core::result::Result::Err(#support::no_variant::<D::Error>(#union, &::std::format!(#msg, found))) }
                 }
             };
-            let missing = format!("member `{member}` is missing or not a {}", if is_str { "string" } else { "integer" });
+            let missing = format!(
+                "member `{member}` is missing or not a {}",
+                if is_str { "string" } else { "integer" }
+            );
             let get = if is_str {
                 quote! { map.get(#member).and_then(::serde_json::Value::as_str) }
             } else {
                 quote! { map.get(#member).and_then(::serde_json::Value::as_i64) }
             };
-            let found_binding = if otherwise.is_some() { quote! { _ } } else { quote! { found } };
+            let found_binding = if otherwise.is_some() {
+                quote! { _ }
+            } else {
+                quote! { found }
+            };
             quote! {
                 match #get {
                     ::core::option::Option::Some(found) => match found {
@@ -196,7 +235,10 @@ fn decision(d: &Dispatch, union: &str, names: &[String], _ctx: &str) -> TokenStr
             let last = match fallback {
                 Some(i) => quote! { (#i, "no other variant's distinguishing members are present") },
                 None => {
-                    let members: Vec<String> = rules.iter().flat_map(|r| r.all_of.iter().chain(r.any_of.iter()).cloned()).collect();
+                    let members: Vec<String> = rules
+                        .iter()
+                        .flat_map(|r| r.all_of.iter().chain(r.any_of.iter()).cloned())
+                        .collect();
                     let msg = format!("none of the distinguishing members {members:?} is present");
                     quote! { return ::core::result::Result::Err(#support::no_variant::<D::Error>(#union, #msg)) }
                 }

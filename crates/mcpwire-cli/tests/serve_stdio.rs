@@ -72,3 +72,98 @@ fn unknown_profile_is_a_usage_error_naming_the_known_ones() {
         "stderr: {stderr}"
     );
 }
+
+/// A `_meta` block for stateless (2026-07-28) requests stating `version`.
+fn meta(version: &str) -> String {
+    format!(
+        r#""_meta":{{"io.modelcontextprotocol/protocolVersion":"{version}","io.modelcontextprotocol/clientCapabilities":{{}}}}"#
+    )
+}
+
+#[test]
+fn initialize_negotiates_an_older_version_and_the_wire_rules_follow_it() {
+    let input = [
+        // Before negotiation the server speaks 2026-07-28: an unrecoverable id is omitted.
+        r#"{"jsonrpc":"2.0","id":true,"method":"tools/list"}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_owned(),
+        // 2025-06-18 requires an id in error responses: now it is `null`.
+        r#"{"jsonrpc":"2.0","id":true,"method":"tools/list"}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","id":"p","method":"ping"}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"héllo"}}}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"nope"}}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"text":5}}}"#.to_owned(),
+        // A response-shaped message is never answered.
+        r#"{"jsonrpc":"2.0","id":99,"result":{}}"#.to_owned(),
+    ]
+    .join("\n");
+    let (ok, lines) = serve(&[], input.as_bytes());
+    assert!(ok);
+    assert_eq!(
+        lines,
+        [
+            r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"capabilities":{"tools":{"listChanged":false}},"protocolVersion":"2025-06-18","serverInfo":{"name":"mcpwire-reference","version":"0.1.0"}}}"#,
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#,
+            r#"{"jsonrpc":"2.0","id":"p","result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"text":"héllo","type":"text"}]}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params","data":{"pointer":"/name","reason":"unknown tool `nope`; this server has `echo`"}}}"#,
+            r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid params","data":{"pointer":"/arguments/text","reason":"the `echo` tool needs a string argument `text`"}}}"#,
+        ]
+    );
+}
+
+#[test]
+fn initialize_for_an_unknown_version_answers_the_newest_version_with_a_handshake() {
+    let input = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"1999-01-01","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+    let (_, lines) = serve(&["--profile", "mcp-2024-11-05"], input.as_bytes());
+    assert_eq!(lines.len(), 1);
+    assert!(
+        lines[0].contains(r#""protocolVersion":"2025-11-25""#),
+        "{}",
+        lines[0]
+    );
+}
+
+#[test]
+fn stateless_2026_07_28_discover_and_tools_with_the_version_in_meta() {
+    let input = [
+        format!(r#"{{"jsonrpc":"2.0","id":"d","method":"server/discover","params":{{{}}}}}"#, meta("2026-07-28")),
+        format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{{},"name":"echo","arguments":{{"text":"x"}}}}}}"#, meta("2026-07-28")),
+        format!(r#"{{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{{{}}}}}"#, meta("1999-01-01")),
+        // 2026-07-28 has neither `ping` nor `initialize`'s session model for itself.
+        r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#.to_owned(),
+        // Its typed params require `_meta`.
+        r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo"}}"#.to_owned(),
+    ]
+    .join("\n");
+    let (ok, lines) = serve(&["--profile", "mcp-2026-07-28"], input.as_bytes());
+    assert!(ok);
+    assert_eq!(
+        lines,
+        [
+            r#"{"jsonrpc":"2.0","id":"d","result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcpwire-reference","version":"0.1.0"}},"cacheScope":"public","capabilities":{"tools":{}},"resultType":"complete","supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"ttlMs":0}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"text":"x","type":"text"}],"resultType":"complete"}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"requested":"1999-01-01","supported":["2026-07-28"]}}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"Method not found"}}"#,
+            r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid params","data":{"pointer":"/_meta","reason":"missing field `_meta`"}}}"#,
+        ]
+    );
+}
+
+#[test]
+fn batches_are_served_only_where_the_profile_has_them() {
+    let batch = r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":2,"method":"nope"}]"#;
+    let (_, with) = serve(&["--profile", "mcp-2025-03-26"], batch.as_bytes());
+    assert_eq!(
+        with,
+        [
+            r#"[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Method not found"}}]"#
+        ]
+    );
+    let (_, without) = serve(&["--profile", "mcp-2025-06-18"], batch.as_bytes());
+    assert_eq!(
+        without,
+        [r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#]
+    );
+}

@@ -81,8 +81,11 @@ pub fn check_expected(
     }
 }
 
+/// A frame for a message: lossily decoded, shortened, line breaks escaped.
 fn lossy(frame: &[u8]) -> String {
     shorten(&String::from_utf8_lossy(frame))
+        .escape_debug()
+        .to_string()
 }
 
 /// Reads one reply frame as one JSON value on one line.

@@ -3,10 +3,10 @@
 //! A message is a list of raw members (key token, value text) so mutations can edit,
 //! duplicate, reorder and pad it, and it is rendered to bytes at the end.
 //!
-//! Extension point: the strategies here cover the envelope with `params` of arbitrary
-//! JSON. Strategies for typed MCP params/results derived from the generated types plug in
-//! through [`ParamsSource`]: anything producing params JSON text can replace
-//! [`ParamsSource::ArbitraryJson`] without touching mutations or oracles.
+//! Extension point: the method and params of every generated call come from one
+//! [`CallBodies`]. [`CallBodies::arbitrary`] draws names from a [`Vocabulary`] and params
+//! of arbitrary JSON; strategies derived from the generated MCP types plug in through
+//! [`CallBodies::custom`] without touching mutations or oracles.
 
 use mcpwire_types::ProfileFacts;
 use proptest::prelude::*;
@@ -166,11 +166,50 @@ impl Message {
     }
 }
 
-/// Where generated params come from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ParamsSource {
-    /// Objects (and, where the profile admits them, arrays) of arbitrary JSON.
-    ArbitraryJson,
+/// A call's method and params (JSON text), as generated.
+pub type CallBody = (MethodName, Option<String>);
+
+/// Where the method and params of generated calls come from: the extension point for
+/// typed generators.
+///
+/// The oracles only need the method's name, whether the server implements it
+/// ([`MethodName::known`]) and the params' JSON type, so any strategy of [`CallBody`]
+/// values works with every mutation. Params must be valid for the profile: absent, an
+/// object, or an array where the profile admits arrays.
+///
+/// ```
+/// use mcpwire_proptest::message::{CallBodies, MethodName, call_from};
+/// use mcpwire_types::facts::MCP_LATEST;
+/// use proptest::prelude::*;
+///
+/// // A typed generator would build params from the generated MCP types.
+/// let tools_call = "[a-z]{1,8}".prop_map(|name| {
+///     let method = MethodName { token: "\"tools/call\"".into(), name: "tools/call".into(), known: true };
+///     (method, Some(format!(r#"{{"name":"{name}","arguments":{{}}}}"#)))
+/// });
+/// let bodies = CallBodies::custom(tools_call.boxed());
+/// proptest!(|(call in call_from(&MCP_LATEST, &bodies))| {
+///     prop_assert_eq!(call.method.name.as_str(), "tools/call");
+/// });
+/// ```
+#[derive(Debug, Clone)]
+pub struct CallBodies(BoxedStrategy<CallBody>);
+
+impl CallBodies {
+    /// Method names from `vocabulary` and params of arbitrary JSON valid for `profile`.
+    pub fn arbitrary(profile: &ProfileFacts, vocabulary: Vocabulary) -> CallBodies {
+        CallBodies((method_name(vocabulary), params(profile)).boxed())
+    }
+
+    /// Any strategy of method and params.
+    pub fn custom(strategy: BoxedStrategy<CallBody>) -> CallBodies {
+        CallBodies(strategy)
+    }
+
+    /// The strategy.
+    pub fn strategy(&self) -> BoxedStrategy<CallBody> {
+        self.0.clone()
+    }
 }
 
 /// Arbitrary JSON text (bounded depth and size).
@@ -210,8 +249,7 @@ pub fn json_object() -> BoxedStrategy<String> {
 }
 
 /// Params a valid call may carry under `profile` (absent, an object, or an array where admitted).
-pub fn params(profile: &ProfileFacts, source: ParamsSource) -> BoxedStrategy<Option<String>> {
-    let ParamsSource::ArbitraryJson = source;
+pub fn params(profile: &ProfileFacts) -> BoxedStrategy<Option<String>> {
     let array =
         prop::collection::vec(json_value(), 0..4).prop_map(|v| format!("[{}]", v.join(",")));
     if profile.params_types.array {
@@ -283,12 +321,16 @@ pub fn method_name(vocabulary: Vocabulary) -> BoxedStrategy<MethodName> {
 
 /// Valid calls: requests (with an admitted id) and notifications.
 pub fn call(profile: &ProfileFacts, vocabulary: Vocabulary) -> BoxedStrategy<Call> {
+    call_from(profile, &CallBodies::arbitrary(profile, vocabulary))
+}
+
+/// Valid calls with methods and params from `bodies`.
+pub fn call_from(profile: &ProfileFacts, bodies: &CallBodies) -> BoxedStrategy<Call> {
     (
         prop::option::weighted(0.75, admitted_id(profile)),
-        method_name(vocabulary),
-        params(profile, ParamsSource::ArbitraryJson),
+        bodies.strategy(),
     )
-        .prop_map(|(id, method, params)| Call { id, method, params })
+        .prop_map(|(id, (method, params))| Call { id, method, params })
         .boxed()
 }
 
@@ -296,10 +338,9 @@ pub fn call(profile: &ProfileFacts, vocabulary: Vocabulary) -> BoxedStrategy<Cal
 pub fn request(profile: &ProfileFacts, vocabulary: Vocabulary) -> BoxedStrategy<Call> {
     (
         admitted_id(profile),
-        method_name(vocabulary),
-        params(profile, ParamsSource::ArbitraryJson),
+        CallBodies::arbitrary(profile, vocabulary).strategy(),
     )
-        .prop_map(|(id, method, params)| Call {
+        .prop_map(|(id, (method, params))| Call {
             id: Some(id),
             method,
             params,
@@ -309,10 +350,13 @@ pub fn request(profile: &ProfileFacts, vocabulary: Vocabulary) -> BoxedStrategy<
 
 /// Valid notifications.
 pub fn notification(profile: &ProfileFacts, vocabulary: Vocabulary) -> BoxedStrategy<Call> {
-    (
-        method_name(vocabulary),
-        params(profile, ParamsSource::ArbitraryJson),
-    )
+    notification_from(&CallBodies::arbitrary(profile, vocabulary))
+}
+
+/// Valid notifications with methods and params from `bodies`.
+pub fn notification_from(bodies: &CallBodies) -> BoxedStrategy<Call> {
+    bodies
+        .strategy()
         .prop_map(|(method, params)| Call {
             id: None,
             method,
@@ -345,8 +389,13 @@ pub fn response(profile: &ProfileFacts) -> BoxedStrategy<Response> {
 /// });
 /// ```
 pub fn valid_message(profile: &ProfileFacts, vocabulary: Vocabulary) -> BoxedStrategy<Message> {
+    valid_message_from(profile, &CallBodies::arbitrary(profile, vocabulary))
+}
+
+/// Valid messages of every kind, with call methods and params from `bodies`.
+pub fn valid_message_from(profile: &ProfileFacts, bodies: &CallBodies) -> BoxedStrategy<Message> {
     prop_oneof![
-        3 => call(profile, vocabulary).prop_map(Message::Call),
+        3 => call_from(profile, bodies).prop_map(Message::Call),
         1 => response(profile).prop_map(Message::Response),
     ]
     .boxed()

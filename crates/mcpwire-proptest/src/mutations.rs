@@ -34,7 +34,8 @@ use proptest::sample::Index;
 use crate::expected::{Cause, Expected, ExpectedReply, Outcome, ReplyId, codes};
 use crate::ids::{GeneratedId, any_id, forbidden_id};
 use crate::message::{
-    Call, Message, RawMember, call, json_value, notification, render_object, valid_message,
+    Call, CallBodies, Message, RawMember, call_from, json_value, notification_from, render_object,
+    valid_message_from,
 };
 use crate::methods::Vocabulary;
 use crate::model::BOM;
@@ -277,7 +278,8 @@ impl fmt::Debug for Case {
     }
 }
 
-/// Builds the case for `mutation` applied to `base` under `profile`.
+/// Builds the case for `mutation` applied to `base` under `profile` (batch mutations
+/// ignore `base`; see [`build_batch_case`]).
 pub fn build_case(profile: &ProfileFacts, base: &Message, mutation: Mutation) -> Case {
     let mut members = base.members();
     let mut expected = base.expected();
@@ -341,39 +343,59 @@ pub fn build_case(profile: &ProfileFacts, base: &Message, mutation: Mutation) ->
             expected = parse_error();
             text
         }
+        Mutation::BatchEmpty
+        | Mutation::BatchNested(_)
+        | Mutation::BatchMixed(_)
+        | Mutation::BatchAllNotifications(_) => return build_batch_case(profile, mutation),
+    };
+    Case {
+        mutation,
+        frame,
+        expected,
+    }
+}
+
+/// Builds the case for a batch mutation (`batch-*`) under `profile`.
+///
+/// # Panics
+///
+/// When `mutation` is not a batch mutation.
+pub fn build_batch_case(profile: &ProfileFacts, mutation: Mutation) -> Case {
+    let (frame, expected) = match &mutation {
         Mutation::BatchEmpty => {
-            expected = batch_expected(
+            let expected = batch_expected(
                 profile,
                 Expected::error_without_id(codes::INVALID_REQUEST, Cause::EmptyBatch),
             );
-            b"[]".to_vec()
+            (b"[]".to_vec(), expected)
         }
         Mutation::BatchNested(inner) => {
             let texts: Vec<String> = inner.iter().map(Message::render).collect();
             let element =
                 Expected::error_without_id(codes::INVALID_REQUEST, Cause::BatchElementNotAnObject);
-            expected = batch_expected(profile, Expected::Batch(vec![element]));
-            format!("[[{}]]", texts.join(",")).into_bytes()
+            let expected = batch_expected(profile, Expected::Batch(vec![element]));
+            (format!("[[{}]]", texts.join(",")).into_bytes(), expected)
         }
         Mutation::BatchMixed(elements) => {
             let (texts, oracles): (Vec<String>, Vec<Expected>) = elements
                 .iter()
                 .map(|element| batch_element(profile, element))
                 .unzip();
-            expected = batch_expected(profile, Expected::Batch(oracles));
-            format!("[{}]", texts.join(",")).into_bytes()
+            let expected = batch_expected(profile, Expected::Batch(oracles));
+            (format!("[{}]", texts.join(",")).into_bytes(), expected)
         }
         Mutation::BatchAllNotifications(calls) => {
             let texts: Vec<String> = calls
                 .iter()
                 .map(|c| render_object(&c.members(), ""))
                 .collect();
-            expected = batch_expected(
+            let expected = batch_expected(
                 profile,
                 Expected::Batch(calls.iter().map(Call::expected).collect()),
             );
-            format!("[{}]", texts.join(",")).into_bytes()
+            (format!("[{}]", texts.join(",")).into_bytes(), expected)
         }
+        other => panic!("{} is not a batch mutation", other.name()),
     };
     Case {
         mutation,
@@ -473,16 +495,21 @@ pub fn frame_mutation() -> BoxedStrategy<Mutation> {
 
 /// Batch mutations.
 pub fn batch_mutation(profile: &ProfileFacts, vocabulary: Vocabulary) -> BoxedStrategy<Mutation> {
+    batch_mutation_from(profile, &CallBodies::arbitrary(profile, vocabulary))
+}
+
+/// Batch mutations, with call methods and params from `bodies`.
+pub fn batch_mutation_from(profile: &ProfileFacts, bodies: &CallBodies) -> BoxedStrategy<Mutation> {
     let element = prop_oneof![
-        3 => valid_message(profile, vocabulary).prop_map(BatchElement::Valid),
-        2 => (call(profile, vocabulary), edit(profile)).prop_map(|(c, e)| BatchElement::Edited(c, e)),
+        3 => valid_message_from(profile, bodies).prop_map(BatchElement::Valid),
+        2 => (call_from(profile, bodies), edit(profile)).prop_map(|(c, e)| BatchElement::Edited(c, e)),
         1 => prop::sample::select(vec!["1", "\"x\"", "null", "true", "[]", "[1]", "[{}]"]).prop_map(|t| BatchElement::NotAnObject(t.to_owned())),
     ];
     prop_oneof![
         1 => Just(Mutation::BatchEmpty),
-        1 => prop::collection::vec(valid_message(profile, vocabulary), 0..3).prop_map(Mutation::BatchNested),
+        1 => prop::collection::vec(valid_message_from(profile, bodies), 0..3).prop_map(Mutation::BatchNested),
         4 => prop::collection::vec(element, 1..6).prop_map(Mutation::BatchMixed),
-        1 => prop::collection::vec(notification(profile, vocabulary), 1..4).prop_map(Mutation::BatchAllNotifications),
+        1 => prop::collection::vec(notification_from(bodies), 1..4).prop_map(Mutation::BatchAllNotifications),
     ]
     .boxed()
 }
@@ -490,20 +517,18 @@ pub fn batch_mutation(profile: &ProfileFacts, vocabulary: Vocabulary) -> BoxedSt
 /// Cases of every kind for `profile`: valid messages, edited calls, frame-level
 /// mutations and batches, each with its oracle. Shrinks toward a valid message.
 pub fn case(profile: &ProfileFacts, vocabulary: Vocabulary) -> BoxedStrategy<Case> {
+    case_from(profile, &CallBodies::arbitrary(profile, vocabulary))
+}
+
+/// Cases of every kind, with call methods and params from `bodies` (see [`CallBodies`]).
+pub fn case_from(profile: &ProfileFacts, bodies: &CallBodies) -> BoxedStrategy<Case> {
     let p = *profile;
     prop_oneof![
-        2 => valid_message(profile, vocabulary).prop_map(move |m| build_case(&p, &m, Mutation::Valid)),
-        5 => (call(profile, vocabulary), edit(profile))
+        2 => valid_message_from(profile, bodies).prop_map(move |m| build_case(&p, &m, Mutation::Valid)),
+        5 => (call_from(profile, bodies), edit(profile))
             .prop_map(move |(c, e)| build_case(&p, &Message::Call(c), Mutation::Edit(e))),
-        3 => (valid_message(profile, vocabulary), frame_mutation()).prop_map(move |(m, mu)| build_case(&p, &m, mu)),
-        2 => batch_mutation(profile, vocabulary).prop_map(move |mu| {
-            let placeholder = Message::Call(Call {
-                id: None,
-                method: crate::message::MethodName { token: "\"ping\"".into(), name: "ping".into(), known: true },
-                params: None,
-            });
-            build_case(&p, &placeholder, mu)
-        }),
+        3 => (valid_message_from(profile, bodies), frame_mutation()).prop_map(move |(m, mu)| build_case(&p, &m, mu)),
+        2 => batch_mutation_from(profile, bodies).prop_map(move |mu| build_batch_case(&p, mu)),
     ]
     .boxed()
 }

@@ -313,6 +313,22 @@ impl Violation {
     }
 }
 
+fn missing_reply_fix(cause: Cause) -> &'static str {
+    match cause {
+        Cause::Request => "answer every request, with a result or an error carrying its id",
+        Cause::ParseError => "answer it with -32700 without an id; never drop bad input silently",
+        Cause::UnreadableId => {
+            "answer it with -32600 without an id; an unreadable id does not make a notification"
+        }
+        Cause::InvalidCall | Cause::NeitherCallNorResponse => {
+            "answer it with -32600 and its id when readable; never drop invalid requests silently"
+        }
+        Cause::NotAnObject | Cause::EmptyBatch | Cause::BatchElementNotAnObject => {
+            "answer it with -32600 without an id"
+        }
+    }
+}
+
 fn cause_rule(cause: Cause) -> Rule {
     match cause {
         Cause::ParseError => rules::PARSE,
@@ -402,9 +418,7 @@ impl fmt::Display for Violation {
                 f.write_str("a response got a reply; route responses to the pending-request table and never answer them")
             }
             V::ReplyToBlankLine => f.write_str("a blank line got a reply; skip blank lines"),
-            V::MissingReply { cause } => {
-                write!(f, "{cause} got no reply; every request and every invalid message must be answered")
-            }
+            V::MissingReply { cause } => write!(f, "{cause} got no reply; {}", missing_reply_fix(*cause)),
             V::BatchRepliesAsLines { lines } => write!(
                 f,
                 "a batch was answered with {lines} separate lines; collect the batch's replies into one JSON array on one line"
@@ -417,7 +431,7 @@ impl fmt::Display for Violation {
             }
             V::BatchCountMismatch { expected, got } => write!(
                 f,
-                "the batch reply has {got} elements but {expected} batch elements need a reply; answer each request and invalid element exactly once, and nothing else"
+                "the batch reply has {got} element(s) but {expected} batch element(s) need a reply; answer each request and invalid element exactly once, and nothing else"
             ),
             V::ReplyToBatchWithoutRequests => f.write_str(
                 "a batch of only notifications and responses got a reply; send nothing at all for it",

@@ -4,7 +4,50 @@
 //! - [`jsonrpc`]: the JSON-RPC 2.0 envelope, from the project's own schema.
 //! - [`facts`]: per-profile facts (id types, batches, id-less error replies) that drive the
 //!   runtime's wire rules.
-//! - [`mcp`]: one module per MCP version, each behind a cargo feature of the same name.
+//! - [`mcp`]: one module per MCP version, each behind a cargo feature of the same name
+//!   (`v2024_11_05` … `v2026_07_28`; `latest` = 2026-07-28; `all-versions` is the default).
+//! - [`support`]: hand-written helpers the generated code calls.
+//!
+//! # How schema constructs map to Rust
+//!
+//! - Every schema definition is a type of the same name; an inline object, enum or union gets
+//!   the name of its parent plus the member name (`InitializeRequestParams`).
+//! - Objects are structs with the exact JSON member names (`#[serde(rename)]`). A member not
+//!   listed in `required` is an `Option` that is skipped when `None`; a `[T, "null"]` member is
+//!   `Option<T>` when required and `Option<Option<T>>` when optional, so `null` and absence
+//!   stay distinct. An optional member of any type keeps a present `null`.
+//! - `integer` is `i64`; `number` is `serde_json::Number`, so `50` stays `50` and `0.5` stays
+//!   `0.5` on re-encoding; `{}` (any value) is `serde_json::Value`.
+//! - `additionalProperties`: where the schema explicitly admits extra members (`true`, `{}` or
+//!   a schema) they are kept in a flattened `extra` map and re-encoded. Where the keyword is
+//!   absent, undeclared members are **ignored** (accepted, not kept): keeping them for every
+//!   object would put a flattened map in every struct, which slows decoding and compilation,
+//!   and the MCP schemas leave it absent on almost every definition without meaning
+//!   "extension point".
+//! - A `const` member is a zero-sized marker type (`MethodToolsList`, `Jsonrpc2_0`,
+//!   `CodeMinus32042`) that encodes as the constant and rejects any other value.
+//! - A string `enum` is a Rust enum; `anyOf: [{enum}, {type: string}]` is an open enum with an
+//!   `Unknown(String)` variant.
+//! - `allOf` is merged into one struct (references resolved, sibling keys such as
+//!   `description` allowed).
+//! - `anyOf` / `oneOf` / type arrays are enums whose `Deserialize` is hand-generated: the value
+//!   is buffered once, the variant is chosen by the JSON token type, then by a constant member
+//!   (`method`, `type`, …), then by a required member unique to one variant (one level of
+//!   nesting is looked at, e.g. `items.anyOf`), then by the most specific set of required
+//!   members, with the least specific variant (e.g. the empty `Result`) as the fallback; only
+//!   the chosen variant is decoded. Errors name the union, the variant, why it was chosen and
+//!   the failing member. Unions keyed on `method` have an `Unknown` variant keeping the method
+//!   and raw params. Arrays of different item types are told apart by their first item.
+//! - Each MCP module also has `ErrorCode` (JSON-RPC codes plus the version's `code`
+//!   constants, and `Other(i64)`), `method_kind`, `REQUEST_METHODS`, `NOTIFICATION_METHODS`,
+//!   `DEFINITIONS`, `roundtrip` (decode/encode by definition name) and, with the `schemars`
+//!   feature, `json_schema`.
+//!
+//! ```
+//! use mcpwire_types::mcp::v2025_06_18::ClientRequest;
+//! let request: ClientRequest = serde_json::from_str(r#"{"method":"tools/list"}"#).unwrap();
+//! assert!(matches!(request, ClientRequest::ListToolsRequest(_)));
+//! ```
 #![forbid(unsafe_code)]
 
 // Generated code names this crate by its absolute path, so it compiles unchanged here and in
@@ -16,9 +59,11 @@ pub mod support;
 
 pub use profile_facts::{IdTypes, ParamsTypes, ProfileFacts};
 
+#[rustfmt::skip]
 #[path = "generated/facts.rs"]
 pub mod facts;
 
+#[rustfmt::skip]
 #[path = "generated/jsonrpc.rs"]
 pub mod jsonrpc;
 

@@ -35,7 +35,11 @@ pub struct UnknownMethod {
     /// The method name.
     pub method: String,
     /// The raw `params`, when present.
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "some_value")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "some_value"
+    )]
     pub params: Option<Value>,
     /// Every other member (`jsonrpc`, `id`, ...).
     #[serde(flatten)]
@@ -43,7 +47,10 @@ pub struct UnknownMethod {
 }
 
 /// Decodes a string and checks it equals `expected`.
-pub fn expect_str<'de, D: Deserializer<'de>>(deserializer: D, expected: &'static str) -> Result<(), D::Error> {
+pub fn expect_str<'de, D: Deserializer<'de>>(
+    deserializer: D,
+    expected: &'static str,
+) -> Result<(), D::Error> {
     struct Visitor(&'static str);
     impl serde::de::Visitor<'_> for Visitor {
         type Value = ();
@@ -51,19 +58,28 @@ pub fn expect_str<'de, D: Deserializer<'de>>(deserializer: D, expected: &'static
             write!(f, "the string {:?}", self.0)
         }
         fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<(), E> {
-            if v == self.0 { Ok(()) } else { Err(E::invalid_value(serde::de::Unexpected::Str(v), &self)) }
+            if v == self.0 {
+                Ok(())
+            } else {
+                Err(E::invalid_value(serde::de::Unexpected::Str(v), &self))
+            }
         }
     }
     deserializer.deserialize_str(Visitor(expected))
 }
 
 /// Decodes an integer and checks it equals `expected`.
-pub fn expect_int<'de, D: Deserializer<'de>>(deserializer: D, expected: i64) -> Result<(), D::Error> {
+pub fn expect_int<'de, D: Deserializer<'de>>(
+    deserializer: D,
+    expected: i64,
+) -> Result<(), D::Error> {
     let found = i64::deserialize(deserializer)?;
     if found == expected {
         Ok(())
     } else {
-        Err(D::Error::custom(format_args!("invalid value: integer {found}, expected {expected}")))
+        Err(D::Error::custom(format_args!(
+            "invalid value: integer {found}, expected {expected}"
+        )))
     }
 }
 
@@ -74,13 +90,20 @@ pub fn some_value<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<V
 
 /// For an optional nullable member: absent → `None`, `null` → `Some(None)`, a value →
 /// `Some(Some(value))`.
-pub fn double_option<'de, T: Deserialize<'de>, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Option<T>>, D::Error> {
+pub fn double_option<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Option<T>>, D::Error> {
     Option::<T>::deserialize(deserializer).map(Some)
 }
 
 /// Decodes `value` as the variant chosen for a union; the error names the union, the variant,
 /// why it was chosen, and the path of the member that failed.
-pub fn decode_variant<T: DeserializeOwned, E: serde::de::Error>(value: Value, union: &str, variant: &str, reason: &str) -> Result<T, E> {
+pub fn decode_variant<T: DeserializeOwned, E: serde::de::Error>(
+    value: Value,
+    union: &str,
+    variant: &str,
+    reason: &str,
+) -> Result<T, E> {
     serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();
@@ -93,11 +116,18 @@ pub fn decode_variant<T: DeserializeOwned, E: serde::de::Error>(value: Value, un
 }
 
 /// Decodes the `null` variant of a union.
-pub fn decode_null<E: serde::de::Error>(value: Value, union: &str, variant: &str, reason: &str) -> Result<(), E> {
+pub fn decode_null<E: serde::de::Error>(
+    value: Value,
+    union: &str,
+    variant: &str,
+    reason: &str,
+) -> Result<(), E> {
     if value.is_null() {
         Ok(())
     } else {
-        Err(E::custom(format_args!("{union}: variant `{variant}` (chosen because {reason}) must be null")))
+        Err(E::custom(format_args!(
+            "{union}: variant `{variant}` (chosen because {reason}) must be null"
+        )))
     }
 }
 

@@ -9,8 +9,16 @@
 //! else { panic!("a request") };
 //! assert_eq!((id.raw(), &*method, params), ("18446744073709551616", "ping", None));
 //!
-//! let frame = br#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#;
-//! assert!(matches!(decode(frame, &Profile::latest_mcp()), Decoded::Single(Message::Invalid { id: None, .. })));
+//! // An invalid message comes with its exact reply.
+//! let frame = br#"{"jsonrpc":"1.0","id":7,"method":"ping"}"#;
+//! let Decoded::Single(invalid) = decode(frame, &Profile::latest_mcp()) else { panic!() };
+//! let mut reply = Vec::new();
+//! assert!(invalid.write_invalid_reply(&Profile::latest_mcp(), &mut reply));
+//! assert_eq!(reply, br#"{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"Invalid Request"}}"#);
+//!
+//! // So does a rejected frame.
+//! let Decoded::Rejected(rejection) = decode(b"[1,", &Profile::latest_mcp()) else { panic!() };
+//! assert_eq!(rejection.reply(&Profile::latest_mcp()), br#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}"#);
 //! ```
 
 use std::borrow::Cow;
@@ -20,7 +28,7 @@ use crate::envelope::{self, Envelope, Field, RawMember};
 use crate::id::{Id, IdKind};
 use crate::params::RawParams;
 use crate::profile::Profile;
-use crate::reply::RpcError;
+use crate::reply::{self, RpcError};
 use crate::scan::{self, ScanError, ScanErrorKind};
 
 /// The result of decoding one frame.
@@ -68,6 +76,34 @@ impl Rejection {
             _ => RpcError::invalid_request(),
         }
     }
+
+    /// Appends the exact reply under `profile` (no id, spelled per
+    /// [`Profile::missing_id`]; with a reason when [`Profile::error_details`] is on).
+    pub fn write_reply(&self, profile: &Profile, out: &mut Vec<u8>) {
+        let error = with_details(self.error(), self, profile);
+        reply::write_error(out, None, &error, profile.missing_id());
+    }
+
+    /// The exact reply under `profile`, as bytes (see [`Rejection::write_reply`]).
+    pub fn reply(&self, profile: &Profile) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.write_reply(profile, &mut out);
+        out
+    }
+}
+
+/// Adds `"data":{"reason":...}` when the profile asks for error details.
+fn with_details(error: RpcError, reason: &dyn fmt::Display, profile: &Profile) -> RpcError {
+    if !profile.error_details() {
+        return error;
+    }
+    #[derive(serde::Serialize)]
+    struct Reason {
+        reason: String,
+    }
+    error.with_data(&Reason {
+        reason: reason.to_string(),
+    })
 }
 
 impl fmt::Display for Rejection {
@@ -122,6 +158,18 @@ impl Message<'_> {
     /// Whether this message must be answered.
     pub fn needs_reply(&self) -> bool {
         matches!(self, Message::Request { .. } | Message::Invalid { .. })
+    }
+
+    /// For an invalid message, appends its exact -32600 reply under `profile` and returns
+    /// `true`; other messages write nothing and return `false` (a request's reply depends
+    /// on its handler, notifications and responses get none).
+    pub fn write_invalid_reply(&self, profile: &Profile, out: &mut Vec<u8>) -> bool {
+        let Message::Invalid { id, reason } = self else {
+            return false;
+        };
+        let error = with_details(reason.error(), reason, profile);
+        reply::write_error(out, id.as_ref(), &error, profile.missing_id());
+        true
     }
 }
 

@@ -49,7 +49,7 @@
 //! ```
 //!
 //! To serve over stdio, call [`serve_stdio`]; [`serve`] works over any `BufRead`/`Write`.
-//! The lower layers are public too: [`decode`] classifies a frame without dispatching it,
+//! The lower layers are public too: [`decode()`] classifies a frame without dispatching it,
 //! [`reply`] writes reply bytes, [`scan`] validates JSON without recursion.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

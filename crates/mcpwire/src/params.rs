@@ -91,7 +91,19 @@ pub fn decode_params<T: DeserializeOwned>(
     max_depth: usize,
 ) -> Result<T, RpcError> {
     let Some(params) = params else {
-        return decode_text::<T>("null").or_else(|first| decode_text::<T>("{}").map_err(|_| first));
+        // `{}` explains a struct's refusal best (it names the missing member); for any other
+        // refusal the `null` attempt's reason is the plainer one.
+        return decode_text::<T>("null")
+            .or_else(|first| {
+                decode_text::<T>("{}").map_err(|second| {
+                    if missing_member(&second.reason).is_some() {
+                        second
+                    } else {
+                        first
+                    }
+                })
+            })
+            .map_err(ParamsFailure::into_error);
     };
     if params.depth > max_depth {
         let reason = format!(
@@ -100,18 +112,35 @@ pub fn decode_params<T: DeserializeOwned>(
         );
         return Err(invalid_params("", &reason));
     }
-    decode_text(params.text)
+    decode_text(params.text).map_err(ParamsFailure::into_error)
 }
 
-fn decode_text<T: DeserializeOwned>(text: &str) -> Result<T, RpcError> {
+/// Why params did not decode: where, and what went wrong.
+struct ParamsFailure {
+    pointer: String,
+    reason: String,
+}
+
+impl ParamsFailure {
+    fn into_error(self) -> RpcError {
+        invalid_params(&self.pointer, &self.reason)
+    }
+}
+
+fn decode_text<T: DeserializeOwned>(text: &str) -> Result<T, ParamsFailure> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
-        let pointer = json_pointer(error.path());
-        invalid_params(&pointer, &reason_without_position(error.inner()))
+        let reason = reason_without_position(error.inner());
+        let mut pointer = json_pointer(error.path());
+        if let Some(member) = missing_member(&reason) {
+            push_token(&mut pointer, member);
+        }
+        ParamsFailure { pointer, reason }
     })?;
-    deserializer
-        .end()
-        .map_err(|e| invalid_params("", &reason_without_position(&e)))?;
+    deserializer.end().map_err(|e| ParamsFailure {
+        pointer: String::new(),
+        reason: reason_without_position(&e),
+    })?;
     Ok(value)
 }
 
@@ -128,20 +157,26 @@ fn reason_without_position(error: &serde_json::Error) -> String {
     }
 }
 
+/// The member a "missing field `name`" error is about. serde reports that error at the
+/// enclosing object; the pointer should name the member that is missing.
+fn missing_member(reason: &str) -> Option<&str> {
+    reason.strip_prefix("missing field `")?.split('`').next()
+}
+
+/// Appends one reference token to an RFC 6901 pointer, escaping `~` and `/`.
+fn push_token(pointer: &mut String, token: &str) {
+    pointer.push('/');
+    pointer.push_str(&token.replace('~', "~0").replace('/', "~1"));
+}
+
 /// Renders a serde path as an RFC 6901 JSON pointer.
 fn json_pointer(path: &serde_path_to_error::Path) -> String {
     use serde_path_to_error::Segment;
     let mut pointer = String::new();
     for segment in path.iter() {
         match segment {
-            Segment::Seq { index } => {
-                pointer.push('/');
-                pointer.push_str(&index.to_string());
-            }
-            Segment::Map { key } => {
-                pointer.push('/');
-                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
-            }
+            Segment::Seq { index } => push_token(&mut pointer, &index.to_string()),
+            Segment::Map { key } => push_token(&mut pointer, key),
             Segment::Enum { .. } | Segment::Unknown => {}
         }
     }
@@ -217,9 +252,15 @@ mod tests {
             decode_params::<AllOptional>(None, 8).unwrap(),
             AllOptional::default()
         );
+        // A missing member is named by the pointer, not its enclosing object.
         assert_eq!(
             data(decode_params::<Inner>(None, 8).unwrap_err())["pointer"],
-            ""
+            "/count"
+        );
+        let raw = RawParams::parse(r#"{"arguments":{}}"#).unwrap();
+        assert_eq!(
+            data(raw.deserialize::<Outer>(64).unwrap_err())["pointer"],
+            "/arguments/count"
         );
     }
 }

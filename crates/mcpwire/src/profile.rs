@@ -104,6 +104,7 @@ pub struct Profile {
     missing_id: MissingId,
     id_policy: IdPolicy,
     limits: Limits,
+    error_details: bool,
 }
 
 impl Profile {
@@ -120,6 +121,7 @@ impl Profile {
             missing_id,
             id_policy: IdPolicy::default(),
             limits: Limits::default(),
+            error_details: false,
         }
     }
 
@@ -189,6 +191,19 @@ impl Profile {
         &self.limits
     }
 
+    /// Whether -32700/-32600 replies carry `"data":{"reason":...}` explaining the defect.
+    pub fn error_details(&self) -> bool {
+        self.error_details
+    }
+
+    /// Adds (or not) a `"data":{"reason":...}` member to -32700/-32600 replies, naming what
+    /// is wrong (`"jsonrpc must be exactly \"2.0\""`, `"not valid JSON: ..."`). Off by
+    /// default: the standard replies carry no data.
+    pub fn with_error_details(mut self, on: bool) -> Self {
+        self.error_details = on;
+        self
+    }
+
     /// Overrides the missing-id spelling.
     pub fn with_missing_id(mut self, missing_id: MissingId) -> Self {
         self.missing_id = missing_id;
@@ -225,12 +240,14 @@ impl Profile {
         self
     }
 
-    /// Copies this profile's policy (missing-id override aside) onto other facts, for
-    /// switching protocol versions while keeping the limits and id policy.
+    /// Copies this profile's policy onto other facts, for switching protocol versions while
+    /// keeping the limits, id policy and error details. The missing-id spelling is derived
+    /// from the new facts (an override is not carried over).
     pub fn with_facts(&self, facts: &'static ProfileFacts) -> Self {
         Self::from_facts(facts)
             .with_id_policy(self.id_policy)
             .with_limits(self.limits)
+            .with_error_details(self.error_details)
     }
 }
 
@@ -261,6 +278,21 @@ mod tests {
         }
         assert!(Profile::mcp("1999-01-01").is_none());
         assert!(Profile::by_name("jsonrpc-1.0").is_none());
+    }
+
+    #[test]
+    fn with_facts_keeps_the_policy_and_rederives_the_missing_id() {
+        let old = Profile::mcp("2025-06-18")
+            .unwrap()
+            .with_max_frame_bytes(10)
+            .with_error_details(true)
+            .with_missing_id(MissingId::Omit);
+        let new = old.with_facts(Profile::mcp("2025-11-25").unwrap().facts());
+        assert_eq!(new.name(), "mcp-2025-11-25");
+        assert_eq!(new.limits().max_frame_bytes, 10);
+        assert!(new.error_details());
+        let back = new.with_facts(old.facts());
+        assert_eq!(back.missing_id(), MissingId::Null);
     }
 
     #[test]

@@ -370,6 +370,39 @@ fn special_bytes(word: u64) -> u64 {
     (has_quote | has_backslash | has_control) & HIGHS
 }
 
+/// Returns the offset of the first byte at or after `i` that is `"`, `\\` or a control
+/// character, skipping ordinary bytes a word at a time (it may stop earlier, within the
+/// last seven bytes of the input). Short strings are served by one eight-byte step; long
+/// runs go sixteen bytes per step.
+#[inline]
+fn skip_ordinary(bytes: &[u8], mut i: usize) -> usize {
+    let word_at = |i: usize| {
+        bytes
+            .get(i..i + 8)
+            .map(|c| u64::from_le_bytes(c.try_into().expect("eight bytes")))
+    };
+    let Some(first) = word_at(i) else { return i };
+    let special = special_bytes(first);
+    if special != 0 {
+        return i + (special.trailing_zeros() / 8) as usize;
+    }
+    i += 8;
+    while let (Some(low), Some(high)) = (word_at(i), word_at(i + 8)) {
+        if special_bytes(low) | special_bytes(high) != 0 {
+            break;
+        }
+        i += 16;
+    }
+    while let Some(word) = word_at(i) {
+        let special = special_bytes(word);
+        if special != 0 {
+            return i + (special.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i
+}
+
 /// Scans a string starting at its opening quote at `pos`.
 ///
 /// Bytes of 0x80 and above are skipped without a UTF-8 check (see [`scan_value`]).
@@ -380,16 +413,7 @@ pub fn scan_string(bytes: &[u8], pos: usize) -> Result<StringInfo, ScanError> {
     let mut i = pos + 1;
     let mut has_escapes = false;
     loop {
-        // Fast path: skip eight ordinary bytes at a time.
-        while let Some(chunk) = bytes.get(i..i + 8) {
-            let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-            let special = special_bytes(word);
-            if special != 0 {
-                i += (special.trailing_zeros() / 8) as usize;
-                break;
-            }
-            i += 8;
-        }
+        i = skip_ordinary(bytes, i);
         let Some(&b) = bytes.get(i) else {
             return Err(err(ScanErrorKind::UnexpectedEnd, i));
         };

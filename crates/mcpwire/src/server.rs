@@ -1,5 +1,10 @@
 //! A transport-independent server: frame in, reply bytes out.
 //!
+//! Handlers run inside `catch_unwind`: a panicking request handler is answered -32603
+//! `Internal error` with the id (the panic message stays local, reported by the process's
+//! panic hook, never sent to the peer); a panicking notification or event handler is
+//! silent. Whatever the handler changed in the state before panicking stays changed.
+//!
 //! ```
 //! use mcpwire::{Context, Profile, Router, RpcError, Server};
 //!
@@ -120,7 +125,7 @@ impl<S> Server<S> {
 
     /// Writes the reply to a whole-frame rejection (no id) to `out`.
     pub fn write_rejection(&self, rejection: &Rejection, out: &mut Vec<u8>) {
-        reply::write_error(out, None, &rejection.error(), self.profile.missing_id());
+        rejection.write_reply(&self.profile, out);
     }
 
     fn handle_message(
@@ -137,7 +142,7 @@ impl<S> Server<S> {
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
                     router.call_request(state, params, &mut ctx)
                 }))
-                .unwrap_or_else(|panic| Err(panic_error(panic.as_ref())));
+                .unwrap_or_else(|_panic| Err(RpcError::internal_error()));
                 if let Some(profile) = ctx.take_profile_switch() {
                     *switch_to = Some(profile);
                 }
@@ -168,16 +173,112 @@ impl<S> Server<S> {
                 let _ = catch_unwind(AssertUnwindSafe(|| router.deliver_event(state, event)));
                 false
             }
-            Message::Invalid { id, reason } => {
-                reply::write_error(out, id.as_ref(), &reason.error(), self.profile.missing_id());
-                true
-            }
+            invalid @ Message::Invalid { .. } => invalid.write_invalid_reply(&self.profile, out),
         }
     }
 }
 
-/// A panicking handler is answered -32603 `Internal error`; the panic message is not sent
-/// to the peer (the process's panic hook reports it locally).
-fn panic_error(_payload: &(dyn std::any::Any + Send)) -> RpcError {
-    RpcError::internal_error()
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::value::RawValue;
+
+    #[derive(Default)]
+    struct Seen {
+        calls: Vec<(String, Option<String>, Option<String>, bool)>,
+    }
+
+    fn fallback_server() -> Server<Seen> {
+        let router = Router::new()
+            .request("known", |_: &mut Seen, _: (), _: &mut Context<'_>| {
+                Ok::<_, RpcError>("known")
+            })
+            .fallback(|seen: &mut Seen, params, ctx| {
+                seen.calls.push((
+                    ctx.method().to_owned(),
+                    ctx.id().map(|id| id.raw().to_owned()),
+                    params.map(|p| p.get().to_owned()),
+                    ctx.is_notification(),
+                ));
+                if ctx.method() == "refuse" {
+                    return Err(RpcError::method_not_found());
+                }
+                Ok(RawValue::from_string(format!("{{\"method\":\"{}\"}}", ctx.method())).unwrap())
+            });
+        Server::new(Profile::jsonrpc_2_0(), Seen::default(), router)
+    }
+
+    #[test]
+    fn fallback_receives_unknown_methods_with_raw_params() {
+        let mut server = fallback_server();
+        let reply = server
+            .handle_frame(br#"{"jsonrpc":"2.0","id":"q","method":"dyn/x","params":{ "a" : [1] }}"#);
+        assert_eq!(
+            reply.unwrap(),
+            br#"{"jsonrpc":"2.0","id":"q","result":{"method":"dyn/x"}}"#
+        );
+        let reply = server.handle_frame(br#"{"jsonrpc":"2.0","id":2,"method":"refuse"}"#);
+        assert_eq!(
+            reply.unwrap(),
+            br#"{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Method not found"}}"#
+        );
+        assert_eq!(
+            server.handle_frame(br#"{"jsonrpc":"2.0","method":"note","params":[1]}"#),
+            None
+        );
+        let reply = server.handle_frame(br#"{"jsonrpc":"2.0","id":3,"method":"known"}"#);
+        assert_eq!(
+            reply.unwrap(),
+            br#"{"jsonrpc":"2.0","id":3,"result":"known"}"#
+        );
+        assert_eq!(
+            server.state().calls,
+            vec![
+                (
+                    "dyn/x".to_owned(),
+                    Some("\"q\"".to_owned()),
+                    Some(r#"{ "a" : [1] }"#.to_owned()),
+                    false
+                ),
+                ("refuse".to_owned(), Some("2".to_owned()), None, false),
+                ("note".to_owned(), None, Some("[1]".to_owned()), true),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_notification_can_switch_the_profile() {
+        let router =
+            Router::new().notification("go", |_: &mut (), _: (), ctx: &mut Context<'_>| {
+                ctx.set_profile(ctx.profile().with_facts(Profile::latest_mcp().facts()));
+            });
+        let mut server = Server::new(
+            Profile::jsonrpc_2_0().with_max_frame_bytes(1000),
+            (),
+            router,
+        );
+        assert_eq!(
+            server.handle_frame(br#"{"jsonrpc":"2.0","method":"go"}"#),
+            None
+        );
+        assert_eq!(server.profile().name(), Profile::latest_mcp().name());
+        assert_eq!(server.profile().limits().max_frame_bytes, 1000);
+    }
+
+    #[test]
+    fn results_that_fail_to_serialize_are_internal_errors() {
+        let router = Router::new().request("bad", |_: &mut (), _: (), _: &mut Context<'_>| {
+            let mut map = std::collections::HashMap::new();
+            map.insert((1, 2), 3);
+            Ok::<_, RpcError>(map)
+        });
+        let mut server = Server::new(Profile::jsonrpc_2_0(), (), router);
+        let reply = String::from_utf8(
+            server
+                .handle_frame(br#"{"jsonrpc":"2.0","id":1,"method":"bad"}"#)
+                .unwrap(),
+        )
+        .unwrap();
+        assert!(reply.starts_with(r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error","data":"result does not serialize: "#), "{reply}");
+    }
 }

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use mcpwire_proptest::{Cause, Expected, ReplyId, Silence, Violation, ViolationKind, check_expected, rules};
+use mcpwire_proptest::{Cause, Expected, ReplyId, Silence, Violation, ViolationKind, check_expected};
 use mcpwire_types::ProfileFacts;
 
 use super::exchange::{Exchange, Fault};
@@ -75,25 +75,31 @@ fn finding(violation: &Violation) -> Finding {
 }
 
 fn cause_rule(cause: Cause) -> RuleId {
-    RuleId::of(Violation::MissingReply { cause }.rule())
+    rule_of(&Violation::MissingReply { cause })
+}
+
+/// The rule a violation breaks (rules are named through the checker's own violations, so the
+/// table follows its rule numbering).
+fn rule_of(violation: &Violation) -> RuleId {
+    RuleId::of(violation.rule())
 }
 
 /// The rules an input exercises, given its oracle: the rule that decides its outcome, and for
 /// replies id recovery and the reply's shape; plus liveness, and HTTP over HTTP.
 pub fn rules_exercised(expected: &Expected, http: bool, rules_out: &mut Vec<RuleId>) {
     match expected {
-        Expected::NoReply(Silence::Notification) => rules_out.push(RuleId::of(rules::REQUESTS_AND_NOTIFICATIONS)),
-        Expected::NoReply(Silence::Response) => rules_out.push(RuleId::of(rules::RESPONSES)),
-        Expected::NoReply(Silence::BlankLine) => rules_out.push(RuleId::of(rules::FRAMING)),
+        Expected::NoReply(Silence::Notification) => rules_out.push(rule_of(&Violation::ReplyToNotification)),
+        Expected::NoReply(Silence::Response) => rules_out.push(rule_of(&Violation::ReplyToResponse)),
+        Expected::NoReply(Silence::BlankLine) => rules_out.push(rule_of(&Violation::ReplyToBlankLine)),
         Expected::Reply(reply) => {
             rules_out.push(cause_rule(reply.cause));
-            rules_out.push(RuleId::of(rules::ID_RECOVERY));
-            rules_out.push(RuleId::of(rules::REPLY_SHAPE));
+            rules_out.push(rule_of(&Violation::FabricatedId { got: String::new() }));
+            rules_out.push(rule_of(&Violation::DuplicateIdInReply));
         }
         Expected::Batch(elements) => {
-            rules_out.push(RuleId::of(rules::BATCH));
+            rules_out.push(rule_of(&Violation::BatchReplyNotArray));
             for element in elements {
-                rules_out.push(RuleId::of(rules::BATCH));
+                rules_out.push(rule_of(&Violation::BatchReplyNotArray));
                 rules_exercised(element, false, rules_out);
             }
         }

@@ -12,7 +12,11 @@ pub fn mcp_dir() -> PathBuf {
     match std::env::var_os("MCP_SCHEMA_DIR") {
         Some(d) if !d.is_empty() => {
             let d = PathBuf::from(d);
-            if d.is_absolute() { d } else { workspace.join(d) }
+            if d.is_absolute() {
+                d
+            } else {
+                workspace.join(d)
+            }
         }
         _ => workspace.join("../shared/schemas/mcp"),
     }
@@ -21,7 +25,8 @@ pub fn mcp_dir() -> PathBuf {
 /// The parsed upstream schema of `version`.
 pub fn schema(version: &str) -> Value {
     let path = mcp_dir().join(version).join("schema.json");
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e} (set MCP_SCHEMA_DIR)", path.display()));
+    let bytes = std::fs::read(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e} (set MCP_SCHEMA_DIR)", path.display()));
     serde_json::from_slice(&bytes).expect("schema is JSON")
 }
 
@@ -37,12 +42,17 @@ pub fn validator(doc: &Value, name: &str) -> jsonschema::Validator {
         key: doc[key].clone(),
         "allOf": [{ "$ref": format!("#/{key}/{name}") }],
     });
-    jsonschema::options().build(&wrapper).unwrap_or_else(|e| panic!("definition {name}: {e}"))
+    jsonschema::options()
+        .build(&wrapper)
+        .unwrap_or_else(|e| panic!("definition {name}: {e}"))
 }
 
 /// Validation errors of `instance` against `validator`, as text.
 pub fn errors(validator: &jsonschema::Validator, instance: &Value) -> Vec<String> {
-    validator.iter_errors(instance).map(|e| format!("{} at {}", e, e.instance_path())).collect()
+    validator
+        .iter_errors(instance)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect()
 }
 
 /// Every example of 2026-07-28: (definition, file name, value), sorted.
@@ -56,14 +66,22 @@ pub fn examples_2026() -> Vec<(String, String, Value)> {
     defs.sort();
     for dir in defs {
         let def = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
         files.sort();
         for file in files {
             if file.extension().and_then(|e| e.to_str()) != Some("json") {
                 continue;
             }
-            let value: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).expect("example is JSON");
-            out.push((def.clone(), file.file_name().unwrap().to_string_lossy().into_owned(), value));
+            let value: Value =
+                serde_json::from_slice(&std::fs::read(&file).unwrap()).expect("example is JSON");
+            out.push((
+                def.clone(),
+                file.file_name().unwrap().to_string_lossy().into_owned(),
+                value,
+            ));
         }
     }
     out

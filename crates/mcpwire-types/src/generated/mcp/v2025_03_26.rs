@@ -1689,14 +1689,14 @@ pub enum JSONRPCMessage {
     JSONRPCRequest(JSONRPCRequest),
     /// The `JSONRPCNotification` alternative.
     JSONRPCNotification(JSONRPCNotification),
-    /// The `Array` alternative.
-    Array(::std::vec::Vec<JSONRPCMessageVariant2Item>),
+    /// The `JSONRPCBatchRequest` alternative.
+    JSONRPCBatchRequest(JSONRPCBatchRequest),
     /// The `JSONRPCResponse` alternative.
     JSONRPCResponse(JSONRPCResponse),
     /// The `JSONRPCError` alternative.
     JSONRPCError(JSONRPCError),
-    /// The `Array2` alternative.
-    Array2(::std::vec::Vec<JSONRPCMessageVariant5Item>),
+    /// The `JSONRPCBatchResponse` alternative.
+    JSONRPCBatchResponse(JSONRPCBatchResponse),
 }
 impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1780,10 +1780,10 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
             }
             2usize => {
                 ::mcpwire_types::support::decode_variant::<
-                    ::std::vec::Vec<JSONRPCMessageVariant2Item>,
+                    JSONRPCBatchRequest,
                     D::Error,
-                >(value, "JSONRPCMessage", "Array", reason)
-                    .map(Self::Array)
+                >(value, "JSONRPCMessage", "JSONRPCBatchRequest", reason)
+                    .map(Self::JSONRPCBatchRequest)
             }
             3usize => {
                 ::mcpwire_types::support::decode_variant::<
@@ -1801,10 +1801,10 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
             }
             _ => {
                 ::mcpwire_types::support::decode_variant::<
-                    ::std::vec::Vec<JSONRPCMessageVariant5Item>,
+                    JSONRPCBatchResponse,
                     D::Error,
-                >(value, "JSONRPCMessage", "Array2", reason)
-                    .map(Self::Array2)
+                >(value, "JSONRPCMessage", "JSONRPCBatchResponse", reason)
+                    .map(Self::JSONRPCBatchResponse)
             }
         }
     }
@@ -1822,187 +1822,9 @@ impl ::schemars::JsonSchema for JSONRPCMessage {
             ::std::vec![
                 generator.subschema_for:: < JSONRPCRequest > (), generator
                 .subschema_for:: < JSONRPCNotification > (), generator.subschema_for:: <
-                ::std::vec::Vec < JSONRPCMessageVariant2Item > > (), generator
-                .subschema_for:: < JSONRPCResponse > (), generator.subschema_for:: <
-                JSONRPCError > (), generator.subschema_for:: < ::std::vec::Vec <
-                JSONRPCMessageVariant5Item > > ()
-            ],
-        )
-    }
-}
-/// `JSONRPCMessageVariant2Item` (MCP 2025-03-26).
-///
-/// Schema: `#/definitions/JSONRPCMessage/anyOf/2/items/anyOf` in `mcp/2025-03-26/schema.json`.
-/// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#jsonrpcmessage>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-pub enum JSONRPCMessageVariant2Item {
-    /// The `JSONRPCRequest` alternative.
-    JSONRPCRequest(JSONRPCRequest),
-    /// The `JSONRPCNotification` alternative.
-    JSONRPCNotification(JSONRPCNotification),
-}
-impl<'de> ::serde::Deserialize<'de> for JSONRPCMessageVariant2Item {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let (index, reason): (usize, &'static str) = match &value {
-            ::serde_json::Value::Object(map) => {
-                if map.contains_key("id") {
-                    (0usize, "member `id` is present")
-                } else {
-                    (1usize, "no other variant's distinguishing members are present")
-                }
-            }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_types::support::no_variant::<
-                        D::Error,
-                    >(
-                        "JSONRPCMessageVariant2Item",
-                        &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
-                        ),
-                    ),
-                );
-            }
-        };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    JSONRPCRequest,
-                    D::Error,
-                >(value, "JSONRPCMessageVariant2Item", "JSONRPCRequest", reason)
-                    .map(Self::JSONRPCRequest)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    JSONRPCNotification,
-                    D::Error,
-                >(value, "JSONRPCMessageVariant2Item", "JSONRPCNotification", reason)
-                    .map(Self::JSONRPCNotification)
-            }
-        }
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for JSONRPCMessageVariant2Item {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "JSONRPCMessageVariant2Item".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "JSONRPCMessageVariant2Item")
-            .into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < JSONRPCRequest > (), generator
-                .subschema_for:: < JSONRPCNotification > ()
-            ],
-        )
-    }
-}
-/// `JSONRPCMessageVariant5Item` (MCP 2025-03-26).
-///
-/// Schema: `#/definitions/JSONRPCMessage/anyOf/5/items/anyOf` in `mcp/2025-03-26/schema.json`.
-/// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#jsonrpcmessage>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-pub enum JSONRPCMessageVariant5Item {
-    /// The `JSONRPCResponse` alternative.
-    JSONRPCResponse(JSONRPCResponse),
-    /// The `JSONRPCError` alternative.
-    JSONRPCError(JSONRPCError),
-}
-impl<'de> ::serde::Deserialize<'de> for JSONRPCMessageVariant5Item {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let (index, reason): (usize, &'static str) = match &value {
-            ::serde_json::Value::Object(map) => {
-                if map.contains_key("result") {
-                    (0usize, "member `result` is present")
-                } else if map.contains_key("error")
-                    || map
-                        .get("error")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("code"))
-                    || map
-                        .get("error")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("message"))
-                {
-                    (
-                        1usize,
-                        "member `error` or `error.code` or `error.message` is present",
-                    )
-                } else {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            D::Error,
-                        >(
-                            "JSONRPCMessageVariant5Item",
-                            "none of the distinguishing members [\"result\", \"error\", \"error\\u{1f}code\", \"error\\u{1f}message\"] is present",
-                        ),
-                    )
-                }
-            }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_types::support::no_variant::<
-                        D::Error,
-                    >(
-                        "JSONRPCMessageVariant5Item",
-                        &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
-                        ),
-                    ),
-                );
-            }
-        };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    JSONRPCResponse,
-                    D::Error,
-                >(value, "JSONRPCMessageVariant5Item", "JSONRPCResponse", reason)
-                    .map(Self::JSONRPCResponse)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    JSONRPCError,
-                    D::Error,
-                >(value, "JSONRPCMessageVariant5Item", "JSONRPCError", reason)
-                    .map(Self::JSONRPCError)
-            }
-        }
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for JSONRPCMessageVariant5Item {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "JSONRPCMessageVariant5Item".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "JSONRPCMessageVariant5Item")
-            .into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < JSONRPCResponse > (), generator
-                .subschema_for:: < JSONRPCError > ()
+                JSONRPCBatchRequest > (), generator.subschema_for:: < JSONRPCResponse >
+                (), generator.subschema_for:: < JSONRPCError > (), generator
+                .subschema_for:: < JSONRPCBatchResponse > ()
             ],
         )
     }

@@ -1773,27 +1773,7 @@ pub struct InitializedNotification {
     pub method: MethodNotificationsInitialized,
     /// `params` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub params: ::core::option::Option<InitializedNotificationParams>,
-}
-/// `InitializedNotificationParams` (MCP 2025-06-18).
-///
-/// Schema: `#/definitions/InitializedNotification/properties/params` in `mcp/2025-06-18/schema.json`.
-/// Reference: <https://modelcontextprotocol.io/specification/2025-06-18/schema#initializednotification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
-pub struct InitializedNotificationParams {
-    /// `_meta` member (optional).
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
-    /// Members not declared by the schema, which it explicitly admits.
-    #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub params: ::core::option::Option<Result>,
 }
 /// `JSONRPCError` (MCP 2025-06-18).
 ///
@@ -1953,27 +1933,7 @@ pub struct JSONRPCNotification {
     pub method: ::std::string::String,
     /// `params` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub params: ::core::option::Option<JSONRPCNotificationParams>,
-}
-/// `JSONRPCNotificationParams` (MCP 2025-06-18).
-///
-/// Schema: `#/definitions/JSONRPCNotification/properties/params` in `mcp/2025-06-18/schema.json`.
-/// Reference: <https://modelcontextprotocol.io/specification/2025-06-18/schema#jsonrpcnotification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
-pub struct JSONRPCNotificationParams {
-    /// `_meta` member (optional).
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
-    /// Members not declared by the schema, which it explicitly admits.
-    #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub params: ::core::option::Option<Result>,
 }
 /// `JSONRPCRequest` (MCP 2025-06-18).
 ///
@@ -3502,27 +3462,7 @@ pub struct Notification {
     pub method: ::std::string::String,
     /// `params` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub params: ::core::option::Option<NotificationParams>,
-}
-/// `NotificationParams` (MCP 2025-06-18).
-///
-/// Schema: `#/definitions/Notification/properties/params` in `mcp/2025-06-18/schema.json`.
-/// Reference: <https://modelcontextprotocol.io/specification/2025-06-18/schema#notification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
-pub struct NotificationParams {
-    /// `_meta` member (optional).
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
-    /// Members not declared by the schema, which it explicitly admits.
-    #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub params: ::core::option::Option<Result>,
 }
 /// `NumberSchema` (MCP 2025-06-18).
 ///
@@ -3964,27 +3904,7 @@ pub struct PromptListChangedNotification {
     pub method: MethodNotificationsPromptsListChanged,
     /// `params` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub params: ::core::option::Option<PromptListChangedNotificationParams>,
-}
-/// `PromptListChangedNotificationParams` (MCP 2025-06-18).
-///
-/// Schema: `#/definitions/PromptListChangedNotification/properties/params` in `mcp/2025-06-18/schema.json`.
-/// Reference: <https://modelcontextprotocol.io/specification/2025-06-18/schema#promptlistchangednotification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
-pub struct PromptListChangedNotificationParams {
-    /// `_meta` member (optional).
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
-    /// Members not declared by the schema, which it explicitly admits.
-    #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub params: ::core::option::Option<Result>,
 }
 /// `PromptMessage` (MCP 2025-06-18).
 ///
@@ -4395,27 +4315,7 @@ pub struct ResourceListChangedNotification {
     pub method: MethodNotificationsResourcesListChanged,
     /// `params` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub params: ::core::option::Option<ResourceListChangedNotificationParams>,
-}
-/// `ResourceListChangedNotificationParams` (MCP 2025-06-18).
-///
-/// Schema: `#/definitions/ResourceListChangedNotification/properties/params` in `mcp/2025-06-18/schema.json`.
-/// Reference: <https://modelcontextprotocol.io/specification/2025-06-18/schema#resourcelistchangednotification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
-pub struct ResourceListChangedNotificationParams {
-    /// `_meta` member (optional).
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
-    /// Members not declared by the schema, which it explicitly admits.
-    #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub params: ::core::option::Option<Result>,
 }
 /// `ResourceTemplate` (MCP 2025-06-18).
 ///
@@ -4566,27 +4466,7 @@ pub struct RootsListChangedNotification {
     pub method: MethodNotificationsRootsListChanged,
     /// `params` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub params: ::core::option::Option<RootsListChangedNotificationParams>,
-}
-/// `RootsListChangedNotificationParams` (MCP 2025-06-18).
-///
-/// Schema: `#/definitions/RootsListChangedNotification/properties/params` in `mcp/2025-06-18/schema.json`.
-/// Reference: <https://modelcontextprotocol.io/specification/2025-06-18/schema#rootslistchangednotification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
-pub struct RootsListChangedNotificationParams {
-    /// `_meta` member (optional).
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
-    /// Members not declared by the schema, which it explicitly admits.
-    #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub params: ::core::option::Option<Result>,
 }
 /// `SamplingMessage` (MCP 2025-06-18).
 ///
@@ -5573,27 +5453,7 @@ pub struct ToolListChangedNotification {
     pub method: MethodNotificationsToolsListChanged,
     /// `params` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub params: ::core::option::Option<ToolListChangedNotificationParams>,
-}
-/// `ToolListChangedNotificationParams` (MCP 2025-06-18).
-///
-/// Schema: `#/definitions/ToolListChangedNotification/properties/params` in `mcp/2025-06-18/schema.json`.
-/// Reference: <https://modelcontextprotocol.io/specification/2025-06-18/schema#toollistchangednotification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
-pub struct ToolListChangedNotificationParams {
-    /// `_meta` member (optional).
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
-    /// Members not declared by the schema, which it explicitly admits.
-    #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub params: ::core::option::Option<Result>,
 }
 /// `ToolOutputSchema` (MCP 2025-06-18).
 ///

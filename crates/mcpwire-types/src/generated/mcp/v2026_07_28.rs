@@ -3255,8 +3255,8 @@ pub struct JSONRPCResultResponse {
 pub enum JSONValue {
     /// The `JSONObject` alternative.
     JSONObject(JSONObject),
-    /// The `Array` alternative.
-    Array(::std::vec::Vec<JSONValue>),
+    /// The `JSONArray` alternative.
+    JSONArray(JSONArray),
     /// The `String` alternative.
     String(::std::string::String),
     /// The `Integer` alternative.
@@ -3312,10 +3312,10 @@ impl<'de> ::serde::Deserialize<'de> for JSONValue {
             }
             1usize => {
                 ::mcpwire_types::support::decode_variant::<
-                    ::std::vec::Vec<JSONValue>,
+                    JSONArray,
                     D::Error,
-                >(value, "JSONValue", "Array", reason)
-                    .map(Self::Array)
+                >(value, "JSONValue", "JSONArray", reason)
+                    .map(Self::JSONArray)
             }
             2usize => {
                 ::mcpwire_types::support::decode_variant::<
@@ -3353,9 +3353,9 @@ impl ::schemars::JsonSchema for JSONValue {
         ::mcpwire_types::support::any_of_schema(
             ::std::vec![
                 generator.subschema_for:: < JSONObject > (), generator.subschema_for:: <
-                ::std::vec::Vec < JSONValue > > (), generator.subschema_for:: <
-                ::std::string::String > (), generator.subschema_for:: < i64 > (),
-                generator.subschema_for:: < bool > ()
+                JSONArray > (), generator.subschema_for:: < ::std::string::String > (),
+                generator.subschema_for:: < i64 > (), generator.subschema_for:: < bool >
+                ()
             ],
         )
     }

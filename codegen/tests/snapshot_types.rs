@@ -1,0 +1,247 @@
+//! The snapshot outputs compiled under `#![deny(warnings)]`, and what they do on the wire.
+#![deny(warnings)]
+
+#[allow(dead_code)]
+#[rustfmt::skip]
+#[path = "snapshots/additional_properties/expected.rs"]
+mod additional_properties;
+
+#[allow(dead_code)]
+#[rustfmt::skip]
+#[path = "snapshots/allof_merge/expected.rs"]
+mod allof_merge;
+
+#[allow(dead_code)]
+#[rustfmt::skip]
+#[path = "snapshots/anyof_const/expected.rs"]
+mod anyof_const;
+
+#[allow(dead_code)]
+#[rustfmt::skip]
+#[path = "snapshots/anyof_required/expected.rs"]
+mod anyof_required;
+
+#[allow(dead_code)]
+#[rustfmt::skip]
+#[path = "snapshots/batch_arrays/expected.rs"]
+mod batch_arrays;
+
+#[allow(dead_code)]
+#[rustfmt::skip]
+#[path = "snapshots/const_discriminator/expected.rs"]
+mod const_discriminator;
+
+#[allow(dead_code)]
+#[rustfmt::skip]
+#[path = "snapshots/method_union/expected.rs"]
+mod method_union;
+
+#[allow(dead_code)]
+#[rustfmt::skip]
+#[path = "snapshots/nested_arrays_maps/expected.rs"]
+mod nested_arrays_maps;
+
+#[allow(dead_code)]
+#[rustfmt::skip]
+#[path = "snapshots/recursive/expected.rs"]
+mod recursive;
+
+#[allow(dead_code)]
+#[rustfmt::skip]
+#[path = "snapshots/string_enum/expected.rs"]
+mod string_enum;
+
+#[allow(dead_code)]
+#[rustfmt::skip]
+#[path = "snapshots/struct_optional/expected.rs"]
+mod struct_optional;
+
+#[allow(dead_code)]
+#[rustfmt::skip]
+#[path = "snapshots/type_array/expected.rs"]
+mod type_array;
+
+use serde_json::{Value, json};
+
+fn round<T: serde::de::DeserializeOwned + serde::Serialize>(value: Value) -> Result<Value, String> {
+    let typed: T = serde_json::from_value(value).map_err(|e| e.to_string())?;
+    Ok(serde_json::to_value(typed).unwrap())
+}
+
+#[test]
+fn structs_keep_names_optionals_nulls_and_number_kinds() {
+    use struct_optional::Item;
+    let full = json!({"name": "n", "count": 3, "ratio": 0.5, "enabled": true, "type": "t",
+        "_meta": {"k": 1}, "data": null, "ttl": null, "expires": null});
+    assert_eq!(
+        round::<Item>(full.clone()).unwrap(),
+        full,
+        "present nulls survive"
+    );
+    let minimal = json!({"name": "n", "count": 3, "ttl": 5});
+    assert_eq!(
+        round::<Item>(minimal.clone()).unwrap(),
+        minimal,
+        "absent optionals stay absent"
+    );
+    assert!(
+        round::<Item>(json!({"name": "n", "count": 1.5, "ttl": 1})).is_err(),
+        "integer rejects 1.5"
+    );
+    assert_eq!(
+        round::<Item>(json!({"name": "n", "count": 1, "ttl": 1, "ratio": 2})).unwrap()["ratio"],
+        json!(2)
+    );
+}
+
+#[test]
+fn const_members_reject_other_values() {
+    use const_discriminator::PingRequest;
+    let ok = json!({"jsonrpc": "2.0", "method": "ping", "code": -32042});
+    assert_eq!(round::<PingRequest>(ok.clone()).unwrap(), ok);
+    let err = round::<PingRequest>(json!({"jsonrpc": "2.0", "method": "tools/list"})).unwrap_err();
+    assert!(err.contains("\"ping\""), "{err}");
+    assert!(round::<PingRequest>(json!({"jsonrpc": "1.0", "method": "ping"})).is_err());
+    assert!(round::<PingRequest>(json!({"jsonrpc": "2.0", "method": "ping", "code": 1})).is_err());
+}
+
+#[test]
+fn closed_enums_reject_and_open_enums_keep_unknown_strings() {
+    use string_enum::{Role, Theme};
+    assert!(round::<Role>(json!("admin")).is_err());
+    assert_eq!(round::<Role>(json!("user")).unwrap(), json!("user"));
+    let theme: Theme = serde_json::from_value(json!("sepia")).unwrap();
+    assert_eq!(theme, Theme::Unknown("sepia".into()));
+    assert_eq!(serde_json::to_value(&theme).unwrap(), json!("sepia"));
+    assert_eq!(
+        serde_json::from_value::<Theme>(json!("high-contrast")).unwrap(),
+        Theme::HighContrast
+    );
+}
+
+#[test]
+fn unions_pick_by_const_and_errors_name_variant_and_member() {
+    use anyof_const::Content;
+    let image: Content = serde_json::from_value(json!({"type": "image", "data": "AA"})).unwrap();
+    assert!(matches!(image, Content::ImageContent(_)));
+    let err = serde_json::from_value::<Content>(json!({"type": "image", "text": "no data"}))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("`ImageContent`") && err.contains("`data`"),
+        "{err}"
+    );
+    let err = serde_json::from_value::<Content>(json!({"type": "video"}))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("`type`") && err.contains("video"), "{err}");
+}
+
+#[test]
+fn unions_pick_by_unique_required_member_with_a_fallback() {
+    use anyof_required::AnyResult;
+    let list: AnyResult = serde_json::from_value(json!({"items": ["a"]})).unwrap();
+    assert!(matches!(list, AnyResult::ListResult(_)));
+    let count: AnyResult = serde_json::from_value(json!({"total": 2})).unwrap();
+    assert!(matches!(count, AnyResult::CountResult(_)));
+    let empty: AnyResult = serde_json::from_value(json!({"other": 1})).unwrap();
+    assert!(matches!(empty, AnyResult::Result(_)));
+    assert_eq!(
+        serde_json::to_value(&empty).unwrap(),
+        json!({"other": 1}),
+        "the open fallback keeps extras"
+    );
+}
+
+#[test]
+fn type_arrays_pick_by_json_token() {
+    use type_array::{Scalar, Token};
+    assert_eq!(
+        serde_json::from_value::<Token>(json!(5)).unwrap(),
+        Token::Integer(5)
+    );
+    assert_eq!(
+        serde_json::from_value::<Token>(json!("5")).unwrap(),
+        Token::String("5".into())
+    );
+    assert!(serde_json::from_value::<Token>(json!(5.5)).is_err());
+    assert!(
+        serde_json::from_value::<Token>(json!(true))
+            .unwrap_err()
+            .to_string()
+            .contains("found a boolean")
+    );
+    assert_eq!(
+        serde_json::from_value::<Scalar>(json!(null)).unwrap(),
+        Scalar::Null
+    );
+    assert_eq!(round::<Scalar>(json!(5.5)).unwrap(), json!(5.5));
+}
+
+#[test]
+fn all_of_merges_members_and_constants() {
+    use allof_merge::ElicitationRequired;
+    let ok = json!({"code": -32042, "message": "m", "data": {"url": "https://x"}});
+    assert_eq!(round::<ElicitationRequired>(ok.clone()).unwrap(), ok);
+    assert!(
+        round::<ElicitationRequired>(json!({"code": -32000, "message": "m", "data": {"url": "u"}}))
+            .is_err()
+    );
+    assert!(round::<ElicitationRequired>(json!({"code": -32042, "message": "m"})).is_err());
+}
+
+#[test]
+fn additional_properties_are_kept_only_where_the_schema_admits_them() {
+    use additional_properties::{Ignored, Labels, Open};
+    let open = json!({"id": "a", "x": [1]});
+    assert_eq!(round::<Open>(open.clone()).unwrap(), open);
+    assert_eq!(
+        round::<Ignored>(json!({"id": "a", "x": 1})).unwrap(),
+        json!({"id": "a"})
+    );
+    assert!(round::<Labels>(json!({"a": 1})).is_err());
+}
+
+#[test]
+fn nested_arrays_maps_and_refs_round_trip() {
+    use nested_arrays_maps::Grid;
+    let grid = json!({"rows": [[{"x": 1, "y": 2.5}]], "byName": {"a": [1, 2]}, "origin": {"x": 0, "y": 0}, "tags": [{"key": "k"}]});
+    assert_eq!(round::<Grid>(grid.clone()).unwrap(), grid);
+}
+
+#[test]
+fn method_unions_route_by_method_and_keep_unknown_ones() {
+    use method_union::ClientRequest;
+    let list: ClientRequest =
+        serde_json::from_value(json!({"method": "tools/list", "params": {"cursor": "c"}})).unwrap();
+    assert!(
+        matches!(list, ClientRequest::ListToolsRequest(_)),
+        "tools/list must not parse as ping: {list:?}"
+    );
+    let other = json!({"method": "x/y", "params": [1, 2]});
+    let unknown: ClientRequest = serde_json::from_value(other.clone()).unwrap();
+    assert!(
+        matches!(&unknown, ClientRequest::Unknown(u) if u.method == "x/y" && u.params == Some(json!([1, 2])))
+    );
+    assert_eq!(serde_json::to_value(&unknown).unwrap(), other);
+}
+
+#[test]
+fn recursive_types_round_trip() {
+    use recursive::{JSONValue, Node};
+    let value = json!({"a": [1, "b", {"c": [true]}]});
+    assert_eq!(round::<JSONValue>(value.clone()).unwrap(), value);
+    let node = json!({"label": "a", "next": {"label": "b", "next": {"label": "c"}}});
+    assert_eq!(round::<Node>(node.clone()).unwrap(), node);
+}
+
+#[test]
+fn arrays_of_different_items_pick_by_the_first_item() {
+    use batch_arrays::Message;
+    let calls: Message = serde_json::from_value(json!([{"method": "a"}])).unwrap();
+    assert!(matches!(calls, Message::Array(_)), "{calls:?}");
+    let replies: Message = serde_json::from_value(json!([{"result": 1, "id": 1}])).unwrap();
+    assert!(matches!(replies, Message::Array2(_)), "{replies:?}");
+    let reply: Message = serde_json::from_value(json!({"result": null, "id": 1})).unwrap();
+    assert!(matches!(reply, Message::Reply(_)), "{reply:?}");
+}
