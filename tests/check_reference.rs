@@ -10,31 +10,56 @@ use mcpwire::Profile;
 /// Generated cases per run (plus the ~50 fixed cases); the whole file runs in a few seconds.
 const CASES: &str = "40";
 
-/// The methods the reference server implements under `profile`, as `--method` arguments.
+/// The methods the reference server implements under `profile`, as `--method` arguments: the
+/// checker's default (`ping` where the MCP version has it) except for plain JSON-RPC 2.0.
 fn methods(profile: &str) -> Vec<&'static str> {
-    let mut args = vec!["--method", "ping"];
     if profile == "jsonrpc-2.0" {
-        args.extend(["--method", "subtract", "--method", "sum", "--method", "get_data"]);
+        vec![
+            "--method", "ping", "--method", "subtract", "--method", "sum", "--method", "get_data",
+        ]
+    } else {
+        Vec::new()
     }
-    args
 }
 
 fn assert_clean(run: &check_support::Run, what: &str) {
-    assert_eq!(run.code, 0, "{what}: exit code\nstdout:\n{}\nstderr:\n{}", run.stdout, run.stderr);
+    assert_eq!(
+        run.code, 0,
+        "{what}: exit code\nstdout:\n{}\nstderr:\n{}",
+        run.stdout, run.stderr
+    );
     let report = run.json();
     assert_eq!(report["passed"], true, "{what}");
-    assert_eq!(report["failures"].as_array().map(Vec::len), Some(0), "{what}: {}", run.stdout);
+    assert_eq!(
+        report["failures"].as_array().map(Vec::len),
+        Some(0),
+        "{what}: {}",
+        run.stdout
+    );
     let rules = report["rules"].as_array().expect("rules");
     let passed: u64 = rules.iter().map(|r| r["passed"].as_u64().unwrap()).sum();
     let failed: u64 = rules.iter().map(|r| r["failed"].as_u64().unwrap()).sum();
     assert_eq!(failed, 0, "{what}");
-    assert!(passed >= report["cases"].as_u64().unwrap(), "{what}: every case exercises a rule");
+    assert!(
+        passed >= report["cases"].as_u64().unwrap(),
+        "{what}: every case exercises a rule"
+    );
 }
 
 #[test]
 fn reference_server_over_stdio_passes_under_every_profile() {
     for profile in Profile::names() {
-        let mut args = vec!["--stdio", "--profile", profile, "--cases", CASES, "--timeout", "10", "--format", "json"];
+        let mut args = vec![
+            "--stdio",
+            "--profile",
+            profile,
+            "--cases",
+            CASES,
+            "--timeout",
+            "10",
+            "--format",
+            "json",
+        ];
         args.extend(methods(profile));
         args.extend(["--", reference_bin(), "--profile", profile]);
         let run = check(&args);
@@ -46,14 +71,29 @@ fn reference_server_over_stdio_passes_under_every_profile() {
 #[test]
 fn reference_server_over_http_passes_under_every_profile() {
     for profile in Profile::names() {
-        let server = HttpServer::start(reference_bin(), &["--profile", profile, "--http", "127.0.0.1:0"]);
-        let mut args = vec!["--http", &server.url, "--profile", profile, "--cases", CASES, "--timeout", "10"];
+        let server = HttpServer::start(
+            reference_bin(),
+            &["--profile", profile, "--http", "127.0.0.1:0"],
+        );
+        let mut args = vec![
+            "--http",
+            &server.url,
+            "--profile",
+            profile,
+            "--cases",
+            CASES,
+            "--timeout",
+            "10",
+        ];
         args.extend(["--format", "json"]);
         args.extend(methods(profile));
         let run = check(&args);
         assert_clean(&run, &format!("http {profile}"));
         let rules = run.json()["rules"].to_string();
-        assert!(rules.contains("HTTP transport"), "HTTP statuses are checked: {rules}");
+        assert!(
+            rules.contains("HTTP transport"),
+            "HTTP statuses are checked: {rules}"
+        );
     }
 }
 
@@ -61,10 +101,30 @@ fn reference_server_over_http_passes_under_every_profile() {
 fn negotiation_selects_the_profile_the_server_chooses() {
     // The checker asks for the default version; a server started under an older version
     // negotiates the requested one when it supports it.
-    let run = check(&["--stdio", "--cases", "5", "--format", "json", "--", reference_bin(), "--profile", "mcp-2024-11-05"]);
+    let run = check(&[
+        "--stdio",
+        "--cases",
+        "5",
+        "--format",
+        "json",
+        "--",
+        reference_bin(),
+        "--profile",
+        "mcp-2024-11-05",
+    ]);
     assert_eq!(run.code, 0, "{}", run.stdout);
     assert_eq!(run.json()["profile"], "mcp-2025-11-25");
-    let run = check(&["--stdio", "--mcp-version", "2025-03-26", "--cases", "5", "--format", "json", "--", reference_bin()]);
+    let run = check(&[
+        "--stdio",
+        "--mcp-version",
+        "2025-03-26",
+        "--cases",
+        "5",
+        "--format",
+        "json",
+        "--",
+        reference_bin(),
+    ]);
     assert_eq!(run.code, 0, "{}", run.stdout);
     assert_eq!(run.json()["profile"], "mcp-2025-03-26");
 }

@@ -64,7 +64,15 @@ fn runtime_satisfies_every_invariant_for_generated_inputs() {
         runner
             .run(&case(facts, Vocabulary::DEFAULT), |case| {
                 let reply = server.borrow_mut().handle_frame(&case.frame);
-                if let Err(violations) = check_expected(facts, &case.expected, &frames(&reply)) {
+                // The mutation's oracle, and the checker's own reading of the frame.
+                let by_oracle = check_expected(facts, &case.expected, &frames(&reply));
+                let by_reading = check_with(
+                    facts,
+                    Vocabulary::DEFAULT.methods(),
+                    &case.frame,
+                    &frames(&reply),
+                );
+                if let Err(violations) = by_oracle.and(by_reading) {
                     let got = reply.as_deref().map(String::from_utf8_lossy);
                     prop_assert!(
                         false,
@@ -209,14 +217,13 @@ fn schema_validator(facts: &ProfileFacts) -> &'static jsonschema::Validator {
         .1
 }
 
-/// A validator for one reply object: the schema document with its root pointed at the
-/// response definition(s).
-fn reply_validator(facts: &ProfileFacts) -> jsonschema::Validator {
+/// The profile's schema document: the project's JSON-RPC 2.0 schema, or the upstream MCP
+/// schema of that version (from `MCP_SCHEMA_DIR`, default `../shared/schemas/mcp`).
+fn schema_document(facts: &ProfileFacts) -> Value {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("workspace root");
     let path = match facts.protocol_version {
-        // `schema_file` is relative to the workspace root for the project's own schema.
         None => root.join("schema").join(
             std::path::Path::new(facts.schema_file)
                 .file_name()
@@ -229,18 +236,15 @@ fn reply_validator(facts: &ProfileFacts) -> jsonschema::Validator {
         }
     };
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut schema: Value = serde_json::from_str(&text).expect("schema is JSON");
+    serde_json::from_str(&text).expect("schema is JSON")
+}
+
+/// A validator for `schema` with its root pointed at any of the named definitions.
+fn validator_for_definitions(mut schema: Value, names: &[&str]) -> jsonschema::Validator {
     let defs = if schema.get("$defs").is_some() {
         "$defs"
     } else {
         "definitions"
-    };
-    let names: &[&str] = match facts.protocol_version {
-        None => &["Response"],
-        Some(_) if schema[defs].get("JSONRPCErrorResponse").is_some() => {
-            &["JSONRPCResultResponse", "JSONRPCErrorResponse"]
-        }
-        Some(_) => &["JSONRPCResponse", "JSONRPCError"],
     };
     let any_of: Vec<Value> = names
         .iter()
@@ -249,6 +253,41 @@ fn reply_validator(facts: &ProfileFacts) -> jsonschema::Validator {
     let object = schema.as_object_mut().expect("schema is an object");
     object.insert("anyOf".into(), Value::Array(any_of));
     jsonschema::validator_for(&schema).expect("schema compiles")
+}
+
+/// A validator for one reply object: the profile's response definition(s).
+fn reply_validator(facts: &ProfileFacts) -> jsonschema::Validator {
+    let schema = schema_document(facts);
+    let names: &[&str] = match facts.protocol_version {
+        None => &["Response"],
+        Some(_) if schema.pointer("/$defs/JSONRPCErrorResponse").is_some() => {
+            &["JSONRPCResultResponse", "JSONRPCErrorResponse"]
+        }
+        Some(_) => &["JSONRPCResponse", "JSONRPCError"],
+    };
+    validator_for_definitions(schema, names)
+}
+
+/// Generated valid messages validate against the project's JSON-RPC 2.0 schema (`Message`).
+/// (MCP messages need typed params and results: see the extension point
+/// `mcpwire_proptest::message::CallBodies`.)
+fn assert_valid_jsonrpc_message(text: &str) -> Result<(), TestCaseError> {
+    static VALIDATOR: OnceLock<jsonschema::Validator> = OnceLock::new();
+    let validator = VALIDATOR.get_or_init(|| {
+        validator_for_definitions(schema_document(facts_static(&ALL[0])), &["Message"])
+    });
+    let instance: Value = serde_json::from_str(text).expect("valid JSON");
+    let errors: Vec<String> = validator
+        .iter_errors(&instance)
+        .map(|e| e.to_string())
+        .collect();
+    prop_assert!(
+        errors.is_empty(),
+        "{} does not validate: {:?}",
+        text,
+        errors
+    );
+    Ok(())
 }
 
 /// The reply objects in a reply line (one, or a batch's elements).
@@ -351,6 +390,7 @@ fn valid_messages_round_trip_and_replies_validate_against_the_schema() {
                     assert_round_trip(facts, &generated, &text)?;
                     if facts.protocol_version.is_none() {
                         assert_typed_round_trip(&text)?;
+                        assert_valid_jsonrpc_message(&text)?;
                     }
                     if let Some(reply) = server.borrow_mut().handle_frame(text.as_bytes()) {
                         assert_valid_reply(facts, &reply)?;
@@ -402,4 +442,36 @@ fn readers_agree_on_generated_frames() {
             Ok(())
         })
         .unwrap();
+}
+
+/// The schema validators used above are not vacuous.
+#[test]
+fn schema_validators_reject_bad_messages_and_replies() {
+    let good = r#"{"jsonrpc":"2.0","id":1,"method":"x","params":[1]}"#;
+    assert!(assert_valid_jsonrpc_message(good).is_ok());
+    for bad in [
+        // (`{"jsonrpc":"2.0","id":true,"method":"x"}` validates: as a Notification, whose
+        // schema definition does not forbid an `id` member.)
+        r#"{"jsonrpc":"2.0","id":1,"method":5}"#,
+        r#"{"jsonrpc":"1.0","id":1,"method":"x"}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"x","params":3}"#,
+    ] {
+        assert!(assert_valid_jsonrpc_message(bad).is_err(), "{bad}");
+    }
+    for facts in ALL {
+        let result = br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}"#;
+        assert!(assert_valid_reply(facts, result).is_ok(), "{}", facts.name);
+        let string_error = br#"{"jsonrpc":"2.0","id":1,"error":"bad"}"#;
+        assert!(
+            assert_valid_reply(facts, string_error).is_err(),
+            "{}",
+            facts.name
+        );
+        let bool_id = br#"{"jsonrpc":"2.0","id":true,"result":{"resultType":"complete"}}"#;
+        assert!(
+            assert_valid_reply(facts, bool_id).is_err(),
+            "{}",
+            facts.name
+        );
+    }
 }

@@ -217,3 +217,30 @@ pub fn jsonrpsee_call(bytes: &[u8]) -> serde_json::Result<JsonrpseeCall<'_>> {
 pub fn jsonrpsee_response(bytes: &[u8]) -> serde_json::Result<jsonrpsee_types::Response<'_, &RawValue>> {
     serde_json::from_slice(bytes)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::messages;
+
+    #[test]
+    fn every_contender_decodes_every_well_formed_frame() {
+        for message in messages::all().iter().filter(|m| !m.malformed) {
+            for contender in Contender::ALL {
+                let outcome = contender.describe(message);
+                assert!(!outcome.contains("error"), "{} on {}: {outcome}", contender.id(), message.name);
+            }
+        }
+    }
+
+    #[test]
+    fn mcpwire_recovers_the_id_of_every_malformed_frame_that_has_a_valid_one() {
+        let outcome = |name: &str| {
+            let message = messages::all().into_iter().find(|m| m.name == name).unwrap();
+            Contender::McpwireEnvelope.describe(&message)
+        };
+        assert!(outcome("bad_version").ends_with("answered with id=7"), "{}", outcome("bad_version"));
+        assert!(outcome("bad_id_type").ends_with("answered with id=none"), "{}", outcome("bad_id_type"));
+        assert_eq!(outcome("deep_params"), "request id=9 method=tools/call");
+    }
+}

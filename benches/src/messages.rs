@@ -1,5 +1,7 @@
 //! The benchmark message set, built deterministically in code: every contender decodes the
-//! same bytes.
+//! same bytes. The well-formed frames are valid under both MCP 2025-11-25 and 2026-07-28
+//! (results carry 2026-07-28's `resultType`, `cacheScope` and `ttlMs`, which 2025-11-25
+//! admits as extra members), so both generated type sets decode them.
 //!
 //! ```
 //! let set = mcpwire_benches::messages::all();
@@ -79,12 +81,13 @@ pub fn ping() -> String {
     r#"{"jsonrpc":"2.0","id":"req-000001","method":"ping"}"#.to_owned()
 }
 
-/// `tools/call` of the reference server's `echo` tool (~300 bytes).
+/// `tools/call` of the reference server's `echo` tool (~300 bytes). Its `_meta` carries what
+/// 2026-07-28 requires (protocol version, client capabilities), so it is valid under both
+/// benchmarked versions.
 pub fn tools_call() -> String {
-    let text = "The quick brown fox jumps over the lazy dog; mcpwire keeps every id exactly as sent. \
-                Pack my box with five dozen liquor jugs, then send it over stdio.";
+    let text = "The quick brown fox jumps over the lazy dog; mcpwire keeps every id as sent.";
     format!(
-        r#"{{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{{"name":"echo","arguments":{{"text":"{text}","repeat":1,"uppercase":false}},"_meta":{{"progressToken":"progress-42"}}}}}}"#
+        r#"{{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{{"name":"echo","arguments":{{"text":"{text}"}},"_meta":{{"progressToken":"p-42","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
     )
 }
 
@@ -96,7 +99,7 @@ pub fn tools_list_result() -> String {
             r#"{{"name":"tool_{i:02}","title":"Tool number {i}","description":"Looks up record {i} in the catalogue and returns it as text; fails when the record does not exist.","inputSchema":{{"type":"object","properties":{{"query":{{"type":"string","description":"What to look for"}},"limit":{{"type":"integer","minimum":1,"maximum":100}},"exact":{{"type":"boolean"}}}},"required":["query"]}}}}"#
         ));
     }
-    format!(r#"{{"jsonrpc":"2.0","id":2,"result":{{"tools":[{}],"nextCursor":"page-2"}}}}"#, tools.join(","))
+    format!(r#"{{"jsonrpc":"2.0","id":2,"result":{{"tools":[{}],"nextCursor":"page-2","resultType":"complete","cacheScope":"public","ttlMs":60000}}}}"#, tools.join(","))
 }
 
 /// Deterministic prose with JSON escapes (`\n`, `\"`) every line, about `len` bytes of JSON text.
@@ -123,7 +126,7 @@ fn escaped_text(len: usize) -> String {
 /// A `resources/read` result holding one text resource of about `text_len` bytes.
 pub fn resources_read_result(text_len: usize) -> String {
     format!(
-        r#"{{"jsonrpc":"2.0","id":3,"result":{{"contents":[{{"uri":"file:///bench/big.txt","mimeType":"text/plain","text":"{}"}}]}}}}"#,
+        r#"{{"jsonrpc":"2.0","id":3,"result":{{"contents":[{{"uri":"file:///bench/big.txt","mimeType":"text/plain","text":"{}"}}],"resultType":"complete","cacheScope":"private","ttlMs":0}}}}"#,
         escaped_text(text_len)
     )
 }
@@ -150,7 +153,7 @@ pub fn large_call_result(len: usize) -> String {
         i += 1;
     }
     format!(
-        r#"{{"jsonrpc":"2.0","id":4,"result":{{"content":[{{"type":"text","text":"{i} rows"}}],"structuredContent":{{"rows":[{rows}]}},"isError":false}}}}"#
+        r#"{{"jsonrpc":"2.0","id":4,"result":{{"content":[{{"type":"text","text":"{i} rows"}}],"structuredContent":{{"rows":[{rows}]}},"isError":false,"resultType":"complete"}}}}"#
     )
 }
 

@@ -157,7 +157,10 @@ struct Lowerer<'d> {
 
 /// Whether a schema would create a named type, so an identical inline copy should reuse it.
 fn is_shareable(schema: &Value) -> bool {
-    schema.get("properties").is_some() || schema.get("anyOf").is_some() || schema.get("oneOf").is_some() || schema.get("type") == Some(&Value::from("array"))
+    schema.get("properties").is_some()
+        || schema.get("anyOf").is_some()
+        || schema.get("oneOf").is_some()
+        || schema.get("type") == Some(&Value::from("array"))
 }
 
 impl Lowerer<'_> {

@@ -245,3 +245,16 @@ fn arrays_of_different_items_pick_by_the_first_item() {
     let reply: Message = serde_json::from_value(json!({"result": null, "id": 1})).unwrap();
     assert!(matches!(reply, Message::Reply(_)), "{reply:?}");
 }
+
+#[test]
+fn nulls_are_rejected_where_the_schema_does_not_admit_them() {
+    use struct_optional::Item;
+    let err =
+        round::<Item>(json!({"name": "n", "count": 1, "ttl": 1, "enabled": null})).unwrap_err();
+    assert!(err.contains("null"), "{err}");
+    let err = round::<Item>(json!({"name": "n", "count": 1})).unwrap_err();
+    assert!(
+        err.contains("missing field `ttl`"),
+        "a required nullable member must be present: {err}"
+    );
+}

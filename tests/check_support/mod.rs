@@ -25,7 +25,11 @@ pub fn reference_bin() -> &'static str {
 
 /// A fixture server script.
 pub fn fixture(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/servers").join(name).display().to_string()
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/servers")
+        .join(name)
+        .display()
+        .to_string()
 }
 
 /// What one checker run showed.
@@ -44,7 +48,8 @@ pub struct Run {
 impl Run {
     /// The JSON report on stdout.
     pub fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("report is not JSON ({e}):\n{}", self.stdout))
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("report is not JSON ({e}):\n{}", self.stdout))
     }
 
     /// `(kind, rule)` of every failure group in the JSON report.
@@ -53,7 +58,12 @@ impl Run {
             .as_array()
             .expect("failures")
             .iter()
-            .map(|f| (f["kind"].as_str().unwrap().to_owned(), f["rule"].as_str().unwrap().to_owned()))
+            .map(|f| {
+                (
+                    f["kind"].as_str().unwrap().to_owned(),
+                    f["rule"].as_str().unwrap().to_owned(),
+                )
+            })
             .collect()
     }
 }
@@ -121,7 +131,13 @@ impl HttpServer {
         thread::spawn(move || {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
                 if let Some(at) = line.find("http://") {
-                    let _ = tx.send(line[at..].split_whitespace().next().unwrap_or("").to_owned());
+                    let _ = tx.send(
+                        line[at..]
+                            .split_whitespace()
+                            .next()
+                            .unwrap_or("")
+                            .to_owned(),
+                    );
                 }
             }
         });

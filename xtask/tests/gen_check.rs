@@ -5,7 +5,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_owned()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_owned()
 }
 
 fn upstream() -> Option<PathBuf> {
@@ -24,7 +27,11 @@ fn xtask(args: &[&str], schema_dir: &Path) -> (i32, String) {
         .env("MCP_SCHEMA_DIR", schema_dir)
         .output()
         .expect("xtask runs");
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
     (out.status.code().unwrap_or(-1), text)
 }
 
@@ -52,7 +59,10 @@ fn check_names_the_drifted_version_and_the_stale_file() {
     std::fs::remove_dir_all(&copy).ok();
     assert_eq!(code, 1, "{text}");
     assert!(text.contains("MCP 2025-06-18 drifted"), "{text}");
-    assert!(text.contains("stale: crates/mcpwire-types/src/generated/mcp/v2025_06_18.rs"), "{text}");
+    assert!(
+        text.contains("stale: crates/mcpwire-types/src/generated/mcp/v2025_06_18.rs"),
+        "{text}"
+    );
     assert!(!text.contains("MCP 2025-11-25 drifted"), "{text}");
 }
 
@@ -61,7 +71,10 @@ fn a_missing_schema_folder_is_explained() {
     let missing = std::env::temp_dir().join("mcpwire-no-such-schema-dir");
     let (code, text) = xtask(&["gen", "--check"], &missing);
     assert_eq!(code, 1, "{text}");
-    assert!(text.contains("MCP_SCHEMA_DIR") && text.contains("mcpwire-no-such-schema-dir"), "{text}");
+    assert!(
+        text.contains("MCP_SCHEMA_DIR") && text.contains("mcpwire-no-such-schema-dir"),
+        "{text}"
+    );
 }
 
 #[test]

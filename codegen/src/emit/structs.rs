@@ -26,15 +26,25 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, s: &Struct) -> TokenStream {
         }
         let full_ty = match (f.required, f.nullable) {
             (true, false) => ty,
-            (true, true) => quote! { ::core::option::Option<#ty> },
+            (true, true) => {
+                // Required even though it may be null: absence is an error.
+                let with = format!("{support}::nullable").replace(' ', "");
+                attrs.push(quote! { deserialize_with = #with });
+                quote! { ::core::option::Option<#ty> }
+            }
             (false, false) => {
                 attrs.push(
                     quote! { default, skip_serializing_if = "::core::option::Option::is_none" },
                 );
-                if f.ty == Ty::Any {
-                    let with = format!("{support}::some_value").replace(' ', "");
-                    attrs.push(quote! { deserialize_with = #with });
-                }
+                // Absent → `None`; a present value (for `Any` even `null`) → `Some`; a `null`
+                // the schema does not admit is an error rather than a silent `None`.
+                let helper = if f.ty == Ty::Any {
+                    "some_value"
+                } else {
+                    "non_null"
+                };
+                let with = format!("{support}::{helper}").replace(' ', "");
+                attrs.push(quote! { deserialize_with = #with });
                 quote! { ::core::option::Option<#ty> }
             }
             (false, true) => {

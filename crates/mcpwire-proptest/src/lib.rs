@@ -31,6 +31,20 @@
 //! whether an error reply without a readable id carries `"id":null` or omits the id,
 //! whether batches exist, and which `params` types are allowed.
 //!
+//! # How the checker reads an exchange
+//!
+//! - The input frame is one line as the framing layer hands it over (rule 1): a trailing
+//!   `\r`/`\n` and a leading byte order mark are skipped, and a blank line gets no reply.
+//! - Reply frames are the lines written for that input, with or without their line ending.
+//! - String ids are compared by value (`"\u0041"` may come back as `"A"`), numbers by
+//!   exact text (`1e3` must come back as `1e3`, never `1000`).
+//! - Batch replies may come in any order; they are paired with the batch's elements by id.
+//! - Which methods exist: unknown to [`check()`] (any code but -32700/-32600 is accepted
+//!   for a valid request), known to [`check_with`] through [`Methods::Known`] (then an
+//!   unknown method must get exactly -32601).
+//! - Not modelled: the optional id policy, and frame/batch size limits (the defaults,
+//!   64 MiB and unlimited, are never reached by the generators).
+//!
 //! # Testing your own server
 //!
 //! An SDK author wires their reply function (one input line in, the lines it writes out)

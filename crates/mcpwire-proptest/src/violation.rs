@@ -106,7 +106,7 @@ pub(crate) fn shorten(text: &str) -> String {
     format!("{}… ({} bytes)", &text[..cut], text.len())
 }
 
-/// One broken wire rule, found by [`crate::check`].
+/// One broken wire rule, found by [`crate::check()`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Violation {
     /// A reply frame contains a line break.

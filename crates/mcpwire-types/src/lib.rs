@@ -15,7 +15,8 @@
 //! - Objects are structs with the exact JSON member names (`#[serde(rename)]`). A member not
 //!   listed in `required` is an `Option` that is skipped when `None`; a `[T, "null"]` member is
 //!   `Option<T>` when required and `Option<Option<T>>` when optional, so `null` and absence
-//!   stay distinct. An optional member of any type keeps a present `null`.
+//!   stay distinct; a required nullable member must be present. An optional member of any
+//!   type keeps a present `null`; a `null` where the schema admits none is a decode error.
 //! - `integer` is `i64`; `number` is `serde_json::Number`, so `50` stays `50` and `0.5` stays
 //!   `0.5` on re-encoding; `{}` (any value) is `serde_json::Value`.
 //! - `additionalProperties`: where the schema explicitly admits extra members (`true`, `{}` or

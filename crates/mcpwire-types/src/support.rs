@@ -88,6 +88,21 @@ pub fn some_value<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<V
     Value::deserialize(deserializer).map(Some)
 }
 
+/// For an optional member that may not be `null`: present → `Some(value)`; `null` is decoded
+/// as a `T` (and so rejected unless `T` admits it).
+pub fn non_null<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(deserializer).map(Some)
+}
+
+/// For a required member that may be `null`: `null` → `None`, a value → `Some(value)`.
+pub fn nullable<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<T>, D::Error> {
+    Option::<T>::deserialize(deserializer)
+}
+
 /// For an optional nullable member: absent → `None`, `null` → `Some(None)`, a value →
 /// `Some(Some(value))`.
 pub fn double_option<'de, T: Deserialize<'de>, D: Deserializer<'de>>(

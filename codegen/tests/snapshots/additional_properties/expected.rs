@@ -7,7 +7,11 @@
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Closed {
     /// `id` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub id: ::core::option::Option<::std::string::String>,
 }
 /// `Ignored` (test schema).
@@ -17,7 +21,11 @@ pub struct Closed {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Ignored {
     /// `id` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub id: ::core::option::Option<::std::string::String>,
 }
 /// `Labels` (test schema).

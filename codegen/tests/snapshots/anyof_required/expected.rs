@@ -105,7 +105,11 @@ pub struct ListResult {
     /// `items` member (required).
     pub items: ::std::vec::Vec<::std::string::String>,
     /// `next` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub next: ::core::option::Option<::std::string::String>,
 }
 /// `Result` (test schema).
@@ -118,7 +122,8 @@ pub struct Result {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,

@@ -7,7 +7,11 @@
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Call {
     /// `id` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub id: ::core::option::Option<i64>,
     /// `method` member (required).
     pub method: ::std::string::String,

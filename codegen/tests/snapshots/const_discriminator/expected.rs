@@ -124,7 +124,11 @@ impl ::schemars::JsonSchema for MethodPing {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PingRequest {
     /// `code` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub code: ::core::option::Option<CodeMinus32042>,
     /// `jsonrpc` member (required).
     pub jsonrpc: Jsonrpc2_0,

@@ -114,7 +114,11 @@ pub struct ListToolsRequest {
     /// `method` member (required).
     pub method: MethodToolsList,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<ListToolsRequestParams>,
 }
 /// `ListToolsRequestParams` (test schema).
@@ -124,7 +128,11 @@ pub struct ListToolsRequest {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListToolsRequestParams {
     /// `cursor` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub cursor: ::core::option::Option<::std::string::String>,
 }
 /// `MethodPing` (test schema).

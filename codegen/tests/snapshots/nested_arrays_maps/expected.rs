@@ -10,18 +10,27 @@ pub struct Grid {
     #[serde(
         rename = "byName",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub by_name: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::vec::Vec<i64>>,
     >,
     /// `origin` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub origin: ::core::option::Option<Point>,
     /// `rows` member (required).
     pub rows: ::std::vec::Vec<::std::vec::Vec<Point>>,
     /// `tags` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub tags: ::core::option::Option<::std::vec::Vec<GridTagsItem>>,
 }
 /// `GridTagsItem` (test schema).

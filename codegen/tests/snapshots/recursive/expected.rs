@@ -127,7 +127,11 @@ pub struct Node {
     /// `label` member (required).
     pub label: ::std::string::String,
     /// `next` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub next: ::core::option::Option<::std::boxed::Box<Node>>,
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.

@@ -10,7 +10,8 @@ pub struct Item {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -25,7 +26,11 @@ pub struct Item {
     )]
     pub data: ::core::option::Option<::serde_json::Value>,
     /// `enabled` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub enabled: ::core::option::Option<bool>,
     /// `expires` member (optional, may be null).
     #[serde(
@@ -37,12 +42,21 @@ pub struct Item {
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `ratio` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub ratio: ::core::option::Option<::serde_json::Number>,
     /// `ttl` member (required, may be null).
+    #[serde(deserialize_with = "::mcpwire_types::support::nullable")]
     pub ttl: ::core::option::Option<i64>,
     /// `type` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub r#type: ::core::option::Option<::std::string::String>,
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.

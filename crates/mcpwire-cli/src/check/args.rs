@@ -43,6 +43,9 @@ pub struct CheckArgs {
     /// Seconds to wait for the server's reply to one case before reporting it hung.
     #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
     pub timeout: f64,
+    /// Seconds to wait for a (re)started server to answer `initialize` and the first sentinel.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub startup_timeout: f64,
     /// A method the server implements (repeatable). Valid requests for other methods must
     /// get -32601. Default: `ping` for MCP versions that have it, none otherwise.
     #[arg(long = "method", value_name = "NAME")]
@@ -54,6 +57,9 @@ pub struct CheckArgs {
     /// the run; listed kinds that no longer occur are stale and fail it too.
     #[arg(long, value_name = "FILE")]
     pub expect_failures: Option<PathBuf>,
+    /// Skip the fixed spec cases and send only generated ones.
+    #[arg(long)]
+    pub no_fixed: bool,
     /// Skip shrinking of failing generated cases.
     #[arg(long)]
     pub no_shrink: bool,

@@ -29,15 +29,35 @@ pub struct Oracle {
 }
 
 /// Method names no server is expected to implement.
-const UNKNOWN: &[&str] = &["mcpwire/no-such-method", "no/such/method", "Ping", "ping ", "tools/unknown", "", "rpc-call", "é/✓"];
+const UNKNOWN: &[&str] = &[
+    "mcpwire/no-such-method",
+    "no/such/method",
+    "Ping",
+    "ping ",
+    "tools/unknown",
+    "",
+    "rpc-call",
+    "é/✓",
+];
 
 impl Oracle {
     /// The vocabulary the generators draw method names from. With no known method, `ping`
     /// stands in for the generators and the oracle is derived with no known method instead.
     pub fn vocabulary(&self) -> Vocabulary {
-        let known: &'static [&'static str] = if self.known.is_empty() { &["ping"] } else { self.known };
-        let unknown: Vec<&'static str> = UNKNOWN.iter().copied().filter(|name| !known.contains(name)).collect();
-        Vocabulary { known, unknown: Box::leak(unknown.into_boxed_slice()) }
+        let known: &'static [&'static str] = if self.known.is_empty() {
+            &["ping"]
+        } else {
+            self.known
+        };
+        let unknown: Vec<&'static str> = UNKNOWN
+            .iter()
+            .copied()
+            .filter(|name| !known.contains(name))
+            .collect();
+        Vocabulary {
+            known,
+            unknown: Box::leak(unknown.into_boxed_slice()),
+        }
     }
 
     /// The checker's knowledge of the methods.
@@ -59,7 +79,12 @@ impl Oracle {
     fn fixed(&self, label: &str, frame: impl Into<Vec<u8>>) -> CheckCase {
         let frame = frame.into();
         let expected = derive_expected(self.facts, &frame, self.methods());
-        CheckCase { label: label.to_owned(), frame, expected, generated: None }
+        CheckCase {
+            label: label.to_owned(),
+            frame,
+            expected,
+            generated: None,
+        }
     }
 }
 
@@ -70,7 +95,8 @@ fn nested(depth: usize) -> String {
 /// The fixed cases: the inputs of the wire rules and of the upstream fixes this toolkit
 /// generalises. `blank_lines` adds a whitespace-only frame (stdio only).
 pub fn fixed_cases(oracle: &Oracle, blank_lines: bool) -> Vec<CheckCase> {
-    let call = |id: &str, method: &str| format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}"}}"#);
+    let call =
+        |id: &str, method: &str| format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}"}}"#);
     let ping = oracle.known.first().copied().unwrap_or("ping");
     let unknown = "mcpwire/no-such-method";
     let mut cases = vec![
@@ -156,7 +182,9 @@ pub fn generate(oracle: &Oracle, count: usize, seed: u64) -> Generated {
     let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &bytes);
     let mut runner = TestRunner::new_with_rng(Config::default(), rng);
     let strategy = case(oracle.facts, oracle.vocabulary());
-    let trees = (0..count).filter_map(|_| strategy.new_tree(&mut runner).ok()).collect();
+    let trees = (0..count)
+        .filter_map(|_| strategy.new_tree(&mut runner).ok())
+        .collect();
     Generated { trees }
 }
 

@@ -6,7 +6,8 @@ use mcpwire_types::ProfileFacts;
 /// The most characters of a frame shown in a report.
 pub const SHOWN: usize = 240;
 
-/// A frame as text: UTF-8 as is, other bytes as `\xNN`; long frames cut with their length.
+/// A frame as text: UTF-8 as is, bytes that are not UTF-8 as `\xNN`; long frames cut with
+/// their length.
 ///
 /// ```
 /// use mcpwire_cli::check::describe::show_frame;
@@ -14,10 +15,13 @@ pub const SHOWN: usize = 240;
 /// assert!(show_frame(&[b'x'; 1000]).ends_with("(1000 bytes)"));
 /// ```
 pub fn show_frame(frame: &[u8]) -> String {
-    let text = match std::str::from_utf8(frame) {
-        Ok(text) => text.to_owned(),
-        Err(_) => frame.escape_ascii().to_string(),
-    };
+    let mut text = String::with_capacity(frame.len());
+    for chunk in frame.utf8_chunks() {
+        text.push_str(chunk.valid());
+        for byte in chunk.invalid() {
+            text.push_str(&format!("\\x{byte:02x}"));
+        }
+    }
     if text.chars().count() <= SHOWN {
         return text;
     }
@@ -33,7 +37,10 @@ pub fn describe_expected(facts: &ProfileFacts, expected: &Expected) -> String {
         Expected::NoReply(Silence::BlankLine) => "no reply (a blank line)".into(),
         Expected::Reply(reply) => format!("one reply: {}", describe_reply(facts, reply)),
         Expected::Batch(elements) if !expected.expects_output() => {
-            format!("no reply (a batch of {} notifications/responses)", elements.len())
+            format!(
+                "no reply (a batch of {} notifications/responses)",
+                elements.len()
+            )
         }
         Expected::Batch(elements) => {
             let replies: Vec<String> = elements
@@ -43,7 +50,11 @@ pub fn describe_expected(facts: &ProfileFacts, expected: &Expected) -> String {
                     _ => None,
                 })
                 .collect();
-            format!("one array on one line with {} replies: {}", replies.len(), replies.join("; "))
+            format!(
+                "one array on one line with {} replies: {}",
+                replies.len(),
+                replies.join("; ")
+            )
         }
     }
 }

@@ -41,9 +41,18 @@ pub enum Fault {
 impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Fault::Exited { status, stderr } if stderr.is_empty() => write!(f, "server exited ({status})"),
-            Fault::Exited { status, stderr } => write!(f, "server exited ({status}); its stderr ends with: {stderr}"),
-            Fault::NoReply { timeout, id } => write!(f, "no reply within {:.1}s to id {id}", timeout.as_secs_f64()),
+            Fault::Exited { status, stderr } if stderr.is_empty() => {
+                write!(f, "server exited ({status})")
+            }
+            Fault::Exited { status, stderr } => write!(
+                f,
+                "server exited ({status}); its stderr ends with: {stderr}"
+            ),
+            Fault::NoReply { timeout, id } => write!(
+                f,
+                "no reply within {:.1}s to id {id}",
+                timeout.as_secs_f64()
+            ),
             Fault::Transport(message) => f.write_str(message),
         }
     }

@@ -25,8 +25,12 @@ pub struct ExpectedFailures {
 impl ExpectedFailures {
     /// Reads the file at `path`.
     pub fn read(path: &Path) -> Result<ExpectedFailures, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|error| format!("cannot read the expect-failures file {}: {error}", path.display()))?;
+        let text = std::fs::read_to_string(path).map_err(|error| {
+            format!(
+                "cannot read the expect-failures file {}: {error}",
+                path.display()
+            )
+        })?;
         Ok(ExpectedFailures::parse(&text))
     }
 
@@ -62,14 +66,29 @@ pub struct Verdict {
 
 impl Verdict {
     /// Compares the kinds found with `listed` (`None`: nothing is expected to fail).
-    pub fn new<'a>(found: impl IntoIterator<Item = &'a str>, listed: Option<&ExpectedFailures>) -> Verdict {
+    pub fn new<'a>(
+        found: impl IntoIterator<Item = &'a str>,
+        listed: Option<&ExpectedFailures>,
+    ) -> Verdict {
         let found: BTreeSet<&str> = found.into_iter().collect();
         let empty = BTreeSet::new();
         let listed = listed.map_or(&empty, |l| &l.kinds);
         Verdict {
-            known: found.iter().filter(|k| listed.contains(**k)).map(|k| k.to_string()).collect(),
-            unexpected: found.iter().filter(|k| !listed.contains(**k)).map(|k| k.to_string()).collect(),
-            stale: listed.iter().filter(|k| !found.contains(k.as_str())).cloned().collect(),
+            known: found
+                .iter()
+                .filter(|k| listed.contains(**k))
+                .map(|k| k.to_string())
+                .collect(),
+            unexpected: found
+                .iter()
+                .filter(|k| !listed.contains(**k))
+                .map(|k| k.to_string())
+                .collect(),
+            stale: listed
+                .iter()
+                .filter(|k| !found.contains(k.as_str()))
+                .cloned()
+                .collect(),
         }
     }
 

@@ -19,7 +19,9 @@ pub const INITIALIZE_ID: &str = "mcpwire-check-initialize";
 /// assert!(!has_handshake(&MCP_2026_07_28));
 /// ```
 pub fn has_handshake(facts: &ProfileFacts) -> bool {
-    facts.protocol_version.is_some_and(|version| version < "2026-07-28")
+    facts
+        .protocol_version
+        .is_some_and(|version| version < "2026-07-28")
 }
 
 /// Whether the profile has `ping`, the sentinel of choice (the MCP versions with a handshake).
@@ -39,7 +41,9 @@ pub fn default_version() -> &'static str {
 
 /// The facts of MCP `version`, if mcpwire knows it.
 pub fn mcp_facts(version: &str) -> Option<&'static ProfileFacts> {
-    MCP_VERSIONS.iter().find(|facts| facts.protocol_version == Some(version))
+    MCP_VERSIONS
+        .iter()
+        .find(|facts| facts.protocol_version == Some(version))
 }
 
 /// The `initialize` request asking for `version`.
@@ -64,11 +68,16 @@ pub const INITIALIZED_FRAME: &[u8] = br#"{"jsonrpc":"2.0","method":"notification
 /// Reads the protocol version the server chose from its `initialize` reply.
 pub fn negotiated_version(reply: &Value) -> Result<String, String> {
     if let Some(error) = reply.get("error") {
-        return Err(format!("the server answered initialize with an error: {error}"));
+        return Err(format!(
+            "the server answered initialize with an error: {error}"
+        ));
     }
     match reply.pointer("/result/protocolVersion") {
         Some(Value::String(version)) => Ok(version.clone()),
-        _ => Err(format!("the initialize reply has no result.protocolVersion string: {}", short(reply))),
+        _ => Err(format!(
+            "the initialize reply has no result.protocolVersion string: {}",
+            short(reply)
+        )),
     }
 }
 
@@ -76,7 +85,11 @@ pub fn negotiated_version(reply: &Value) -> Result<String, String> {
 /// the others a call of a method no server implements, answered -32601 with the same id.
 pub fn sentinel(facts: &ProfileFacts, n: u64) -> (Vec<u8>, String) {
     let id = format!("mcpwire-sentinel-{n}");
-    let method = if has_ping(facts) { "ping" } else { "mcpwire/sentinel" };
+    let method = if has_ping(facts) {
+        "ping"
+    } else {
+        "mcpwire/sentinel"
+    };
     let frame = format!(r#"{{"jsonrpc":"2.0","id":"{id}","method":"{method}"}}"#);
     (frame.into_bytes(), id)
 }
@@ -87,6 +100,9 @@ pub fn short(value: &Value) -> String {
     if text.len() <= 200 {
         return text;
     }
-    let cut = (0..=200).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+    let cut = (0..=200)
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0);
     format!("{}…", &text[..cut])
 }

@@ -47,12 +47,28 @@ pub struct HttpTarget {
 impl HttpTarget {
     /// Connects to `url`, performs the handshake `setup` asks for (keeping the session id the
     /// server issues) and returns the target. Only `http://` URLs are supported.
-    pub fn start(url: &str, setup: Setup, timeout: Duration) -> Result<HttpTarget, String> {
-        let uri: Uri = url.parse().map_err(|error| format!("`{url}` is not a URL: {error}"))?;
+    /// `timeout` bounds each case, `startup_timeout` the handshake.
+    pub fn start(
+        url: &str,
+        setup: Setup,
+        timeout: Duration,
+        startup_timeout: Duration,
+    ) -> Result<HttpTarget, String> {
+        let uri: Uri = url
+            .parse()
+            .map_err(|error| format!("`{url}` is not a URL: {error}"))?;
         match uri.scheme_str() {
             Some("http") => {}
-            Some(other) => return Err(format!("`{url}`: only http:// URLs are supported, not {other}://")),
-            None => return Err(format!("`{url}` has no scheme; write it as http://HOST:PORT/PATH")),
+            Some(other) => {
+                return Err(format!(
+                    "`{url}`: only http:// URLs are supported, not {other}://"
+                ));
+            }
+            None => {
+                return Err(format!(
+                    "`{url}` has no scheme; write it as http://HOST:PORT/PATH"
+                ));
+            }
         }
         if uri.host().is_none() {
             return Err(format!("`{url}` has no host"));
@@ -65,7 +81,7 @@ impl HttpTarget {
         let mut target = HttpTarget {
             url: uri,
             runtime,
-            timeout,
+            timeout: startup_timeout,
             facts: &mcpwire_types::facts::JSONRPC_2_0,
             session: None,
             version_header: None,
@@ -74,15 +90,20 @@ impl HttpTarget {
             Setup::Fixed(facts) => target.facts = facts,
             Setup::Negotiate(version) => target.initialize(&version)?,
         }
+        target.timeout = timeout;
         Ok(target)
     }
 
     fn initialize(&mut self, version: &str) -> Result<(), String> {
-        let response = self.post(&handshake::initialize_frame(version)).map_err(|error| {
-            format!("cannot reach the server at {}: {error}", self.url)
-        })?;
+        let response = self
+            .post(&handshake::initialize_frame(version))
+            .map_err(|error| format!("cannot reach the server at {}: {error}", self.url))?;
         if response.timed_out {
-            return Err(format!("the server at {} did not answer initialize within {:.1}s", self.url, self.timeout.as_secs_f64()));
+            return Err(format!(
+                "the server at {} did not answer initialize within {:.1}s",
+                self.url,
+                self.timeout.as_secs_f64()
+            ));
         }
         let frames = body_frames(&response);
         let reply = frames
@@ -104,7 +125,9 @@ impl HttpTarget {
         if negotiated.as_str() >= "2025-06-18" {
             self.version_header = Some(negotiated);
         }
-        let initialized = self.post(INITIALIZED_FRAME).map_err(|error| format!("notifications/initialized failed: {error}"))?;
+        let initialized = self
+            .post(INITIALIZED_FRAME)
+            .map_err(|error| format!("notifications/initialized failed: {error}"))?;
         if !(200..300).contains(&initialized.status) {
             return Err(format!(
                 "the server at {} answered notifications/initialized with HTTP {}",
@@ -125,9 +148,10 @@ impl HttpTarget {
                 .await
                 .map_err(|_| format!("connecting to {authority} timed out"))?
                 .map_err(|error| format!("cannot connect to {authority}: {error}"))?;
-            let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-                .await
-                .map_err(|error| format!("HTTP handshake with {authority} failed: {error}"))?;
+            let (mut sender, connection) =
+                hyper::client::conn::http1::handshake(TokioIo::new(stream))
+                    .await
+                    .map_err(|error| format!("HTTP handshake with {authority} failed: {error}"))?;
             tokio::spawn(async move {
                 let _ = connection.await;
             });
@@ -143,7 +167,11 @@ impl HttpTarget {
         let host = self.url.host().unwrap_or("localhost");
         let host = host.trim_start_matches('[').trim_end_matches(']');
         let port = self.url.port_u16().unwrap_or(80);
-        if host.contains(':') { format!("[{host}]:{port}") } else { format!("{host}:{port}") }
+        if host.contains(':') {
+            format!("[{host}]:{port}")
+        } else {
+            format!("{host}:{port}")
+        }
     }
 
     fn request(&self, body: &[u8]) -> Result<Request<Full<Bytes>>, String> {
@@ -159,12 +187,20 @@ impl HttpTarget {
         if let Some(version) = &self.version_header {
             builder = builder.header(VERSION_HEADER, version);
         }
-        builder.body(Full::new(Bytes::copy_from_slice(body))).map_err(|error| format!("cannot build the request: {error}"))
+        builder
+            .body(Full::new(Bytes::copy_from_slice(body)))
+            .map_err(|error| format!("cannot build the request: {error}"))
     }
 }
 
 async fn read_response(response: Response<Incoming>, deadline: Instant) -> RawResponse {
-    let header = |name| response.headers().get(name).and_then(|v: &hyper::header::HeaderValue| v.to_str().ok()).map(str::to_owned);
+    let header = |name| {
+        response
+            .headers()
+            .get(name)
+            .and_then(|v: &hyper::header::HeaderValue| v.to_str().ok())
+            .map(str::to_owned)
+    };
     let mut raw = RawResponse {
         status: response.status().as_u16(),
         content_type: header(CONTENT_TYPE.as_str()),
@@ -203,14 +239,23 @@ fn body_frames(response: &RawResponse) -> Vec<Vec<u8>> {
         return parse_events(&response.body);
     }
     let body = response.body.trim_ascii();
-    if body.is_empty() { Vec::new() } else { vec![body.to_vec()] }
+    if body.is_empty() {
+        Vec::new()
+    } else {
+        vec![body.to_vec()]
+    }
 }
 
 impl Target for HttpTarget {
     fn exchange(&mut self, frame: &[u8]) -> Exchange {
         let response = match self.post(frame) {
             Ok(response) => response,
-            Err(error) => return Exchange { fault: Some(Fault::Transport(error)), ..Exchange::default() },
+            Err(error) => {
+                return Exchange {
+                    fault: Some(Fault::Transport(error)),
+                    ..Exchange::default()
+                };
+            }
         };
         let mut exchange = Exchange {
             http: Some(HttpMeta {
@@ -228,7 +273,10 @@ impl Target for HttpTarget {
             }
         }
         if response.timed_out && exchange.replies.is_empty() {
-            exchange.fault = Some(Fault::NoReply { timeout: self.timeout, id: "(the POSTed message)".into() });
+            exchange.fault = Some(Fault::NoReply {
+                timeout: self.timeout,
+                id: "(the POSTed message)".into(),
+            });
         }
         exchange
     }

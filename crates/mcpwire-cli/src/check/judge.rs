@@ -3,7 +3,9 @@
 
 use std::fmt;
 
-use mcpwire_proptest::{Cause, Expected, ReplyId, Silence, Violation, ViolationKind, check_expected};
+use mcpwire_proptest::{
+    Cause, Expected, ReplyId, Silence, Violation, ViolationKind, check_expected,
+};
 use mcpwire_types::ProfileFacts;
 
 use super::exchange::{Exchange, Fault};
@@ -71,7 +73,11 @@ pub fn kind_name(kind: ViolationKind) -> String {
 }
 
 fn finding(violation: &Violation) -> Finding {
-    Finding { kind: kind_name(violation.kind()), rule: RuleId::of(violation.rule()), message: violation.to_string() }
+    Finding {
+        kind: kind_name(violation.kind()),
+        rule: RuleId::of(violation.rule()),
+        message: violation.to_string(),
+    }
 }
 
 fn cause_rule(cause: Cause) -> RuleId {
@@ -88,9 +94,15 @@ fn rule_of(violation: &Violation) -> RuleId {
 /// replies id recovery and the reply's shape; plus liveness, and HTTP over HTTP.
 pub fn rules_exercised(expected: &Expected, http: bool, rules_out: &mut Vec<RuleId>) {
     match expected {
-        Expected::NoReply(Silence::Notification) => rules_out.push(rule_of(&Violation::ReplyToNotification)),
-        Expected::NoReply(Silence::Response) => rules_out.push(rule_of(&Violation::ReplyToResponse)),
-        Expected::NoReply(Silence::BlankLine) => rules_out.push(rule_of(&Violation::ReplyToBlankLine)),
+        Expected::NoReply(Silence::Notification) => {
+            rules_out.push(rule_of(&Violation::ReplyToNotification))
+        }
+        Expected::NoReply(Silence::Response) => {
+            rules_out.push(rule_of(&Violation::ReplyToResponse))
+        }
+        Expected::NoReply(Silence::BlankLine) => {
+            rules_out.push(rule_of(&Violation::ReplyToBlankLine))
+        }
         Expected::Reply(reply) => {
             rules_out.push(cause_rule(reply.cause));
             rules_out.push(rule_of(&Violation::FabricatedId { got: String::new() }));
@@ -136,26 +148,40 @@ fn fault_finding(fault: &Fault) -> Finding {
     };
     let advice = match fault {
         Fault::Exited { .. } => "; invalid input must never end the server's read loop",
-        Fault::NoReply { .. } => "; answer every request and every invalid message, and never stop reading",
+        Fault::NoReply { .. } => {
+            "; answer every request and every invalid message, and never stop reading"
+        }
         Fault::Transport(_) => "",
     };
-    Finding { kind: kind.into(), rule: RuleId::Liveness, message: format!("{fault}{advice}") }
+    Finding {
+        kind: kind.into(),
+        rule: RuleId::Liveness,
+        message: format!("{fault}{advice}"),
+    }
 }
 
 /// What the HTTP status must be for an input with this oracle.
 fn allowed_statuses(expected: &Expected) -> (&'static [u16], &'static str) {
     if !expected.expects_output() {
-        return (&[202], "202 Accepted with an empty body (the input holds only notifications and responses)");
+        return (
+            &[202],
+            "202 Accepted with an empty body (the input holds only notifications and responses)",
+        );
     }
     match expected {
-        Expected::Reply(reply) if reply.cause == Cause::Request => {
-            (&[200], "200 OK with the reply as application/json or text/event-stream (the input is a request)")
-        }
-        Expected::Reply(reply) if matches!(reply.id, ReplyId::Echo(_)) => {
-            (&[200, 400], "200 OK (or 400 Bad Request) with the error reply")
-        }
+        Expected::Reply(reply) if reply.cause == Cause::Request => (
+            &[200],
+            "200 OK with the reply as application/json or text/event-stream (the input is a request)",
+        ),
+        Expected::Reply(reply) if matches!(reply.id, ReplyId::Echo(_)) => (
+            &[200, 400],
+            "200 OK (or 400 Bad Request) with the error reply",
+        ),
         Expected::Batch(_) => (&[200], "200 OK with the batch reply"),
-        _ => (&[200, 400], "400 Bad Request (or 200 OK) with the error reply that has no id"),
+        _ => (
+            &[200, 400],
+            "400 Bad Request (or 200 OK) with the error reply that has no id",
+        ),
     }
 }
 
@@ -166,16 +192,24 @@ fn http_findings(expected: &Expected, http: &super::exchange::HttpMeta) -> Vec<F
         findings.push(Finding {
             kind: "http-status".into(),
             rule: RuleId::Http,
-            message: format!("the POST was answered with HTTP {}; the transport requires {wanted}", http.status),
+            message: format!(
+                "the POST was answered with HTTP {}; the transport requires {wanted}",
+                http.status
+            ),
         });
     } else if http.status == 202 && http.body_len > 0 {
         findings.push(Finding {
             kind: "http-body-on-202".into(),
             rule: RuleId::Http,
-            message: format!("HTTP 202 Accepted came with a {}-byte body; send no body", http.body_len),
+            message: format!(
+                "HTTP 202 Accepted came with a {}-byte body; send no body",
+                http.body_len
+            ),
         });
     }
-    let typed = ["application/json", "text/event-stream"].iter().any(|m| is_media(http.content_type.as_deref(), m));
+    let typed = ["application/json", "text/event-stream"]
+        .iter()
+        .any(|m| is_media(http.content_type.as_deref(), m));
     if http.body_len > 0 && http.status != 202 && !typed {
         findings.push(Finding {
             kind: "http-content-type".into(),
@@ -187,9 +221,4 @@ fn http_findings(expected: &Expected, http: &super::exchange::HttpMeta) -> Vec<F
         });
     }
     findings
-}
-
-/// Whether `findings` holds one of kind `kind`.
-pub fn has_kind(findings: &[Finding], kind: &str) -> bool {
-    findings.iter().any(|f| f.kind == kind)
 }

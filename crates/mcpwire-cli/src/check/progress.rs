@@ -14,7 +14,10 @@ pub struct Progress {
 impl Progress {
     /// A bar for `total` cases; silent unless stderr is a terminal and `total` is large.
     pub fn new(total: usize) -> Progress {
-        Progress { total, shown: total >= MIN_CASES && std::io::stderr().is_terminal() }
+        Progress {
+            total,
+            shown: total >= MIN_CASES && std::io::stderr().is_terminal(),
+        }
     }
 
     /// Redraws the bar after `done` cases.
@@ -26,7 +29,11 @@ impl Progress {
         let filled = (done * width).checked_div(self.total).unwrap_or(width);
         let bar: String = "#".repeat(filled) + &".".repeat(width - filled);
         let mut stderr = std::io::stderr();
-        let _ = write!(stderr, "\r[{bar}] {done}/{} cases, {failing} failing", self.total);
+        let _ = write!(
+            stderr,
+            "\r[{bar}] {done}/{} cases, {failing} failing",
+            self.total
+        );
         let _ = stderr.flush();
     }
 

@@ -15,7 +15,11 @@ pub struct Style {
 
 impl Style {
     fn paint(&self, code: &str, text: &str) -> String {
-        if self.colour { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_owned() }
+        if self.colour {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_owned()
+        }
     }
     fn red(&self, text: &str) -> String {
         self.paint("31", text)
@@ -35,7 +39,11 @@ impl Style {
 /// kind with the smallest input, the expected and observed replies, and the verdict.
 pub fn table(report: &Report, style: Style) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "{}", style.bold(&format!("mcpwire check: {}", report.target)));
+    let _ = writeln!(
+        out,
+        "{}",
+        style.bold(&format!("mcpwire check: {}", report.target))
+    );
     let _ = writeln!(
         out,
         "profile {}, {} cases ({} fixed, {} generated, seed {}), {:.1}s, {} restart(s)",
@@ -48,18 +56,43 @@ pub fn table(report: &Report, style: Style) -> String {
         report.restarts
     );
     let _ = writeln!(out);
-    let width = report.rules.iter().map(|t| t.rule.to_string().len()).max().unwrap_or(4).max(4);
+    let width = report
+        .rules
+        .iter()
+        .map(|t| t.rule.to_string().len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
     let _ = writeln!(out, "{:<width$}  {:>6}  {:>6}", "rule", "passed", "failed");
     for tally in &report.rules {
         let failed = format!("{:>6}", tally.failed);
-        let failed = if tally.failed > 0 { style.red(&failed) } else { failed };
-        let _ = writeln!(out, "{:<width$}  {:>6}  {failed}", tally.rule.to_string(), tally.passed);
+        let failed = if tally.failed > 0 {
+            style.red(&failed)
+        } else {
+            failed
+        };
+        let _ = writeln!(
+            out,
+            "{:<width$}  {:>6}  {failed}",
+            tally.rule.to_string(),
+            tally.passed
+        );
     }
     for group in &report.failures {
         let _ = writeln!(out);
         let known = report.verdict.known.contains(&group.kind);
-        let tag = if known { style.yellow("known") } else { style.red("FAIL") };
-        let _ = writeln!(out, "{tag} {} [{}]: {} case(s)", style.bold(&group.kind), group.rule, group.cases);
+        let tag = if known {
+            style.yellow("known")
+        } else {
+            style.red("FAIL")
+        };
+        let _ = writeln!(
+            out,
+            "{tag} {} [{}]: {} case(s)",
+            style.bold(&group.kind),
+            group.rule,
+            group.cases
+        );
         write_example(&mut out, group);
     }
     let _ = writeln!(out);
@@ -67,11 +100,21 @@ pub fn table(report: &Report, style: Style) -> String {
         let _ = writeln!(out, "{}", style.red(&format!("stopped early: {reason}")));
     }
     for kind in &report.verdict.stale {
-        let _ = writeln!(out, "{}", style.yellow(&format!("stale expectation: {kind} is listed but no longer occurs; remove it")));
+        let _ = writeln!(
+            out,
+            "{}",
+            style.yellow(&format!(
+                "stale expectation: {kind} is listed but no longer occurs; remove it"
+            ))
+        );
     }
     let failed: usize = report.rules.iter().map(|t| t.failed).sum();
     let verdict = if report.passes() {
-        style.green(&format!("PASS: {} unexpected failure kind(s), {} known", 0, report.verdict.known.len()))
+        style.green(&format!(
+            "PASS: {} unexpected failure kind(s), {} known",
+            0,
+            report.verdict.known.len()
+        ))
     } else {
         style.red(&format!(
             "FAIL: {} unexpected failure kind(s), {} stale expectation(s), {failed} failed rule check(s)",
@@ -86,8 +129,14 @@ pub fn table(report: &Report, style: Style) -> String {
 fn write_example(out: &mut String, group: &FailureGroup) {
     let e = &group.example;
     let _ = writeln!(out, "  {}", e.message);
-    let shrunk = e.shrunk_from.map_or(String::new(), |from| format!(", shrunk from {from} bytes"));
-    let _ = writeln!(out, "  input ({}, {} bytes{shrunk}): {}", e.label, e.input_len, e.input);
+    let shrunk = e
+        .shrunk_from
+        .map_or(String::new(), |from| format!(", shrunk from {from} bytes"));
+    let _ = writeln!(
+        out,
+        "  input ({}, {} bytes{shrunk}): {}",
+        e.label, e.input_len, e.input
+    );
     let _ = writeln!(out, "  expected: {}", e.expected);
     if let Some(status) = e.http_status {
         let _ = writeln!(out, "  HTTP status: {status}");
@@ -189,7 +238,11 @@ pub fn junit(report: &Report) -> String {
             tally.passed + tally.failed,
             tally.failed
         );
-        let groups: Vec<&FailureGroup> = report.failures.iter().filter(|g| g.rule == tally.rule).collect();
+        let groups: Vec<&FailureGroup> = report
+            .failures
+            .iter()
+            .filter(|g| g.rule == tally.rule)
+            .collect();
         let mut failing_cases = 0;
         for group in &groups {
             let e = &group.example;
@@ -199,10 +252,17 @@ pub fn junit(report: &Report) -> String {
                 e.input_len,
                 e.input,
                 e.expected,
-                if e.observed.is_empty() { "nothing".to_owned() } else { e.observed.join("\n          ") },
-                e.http_status.map_or(String::new(), |s| format!("\nHTTP status: {s}"))
+                if e.observed.is_empty() {
+                    "nothing".to_owned()
+                } else {
+                    e.observed.join("\n          ")
+                },
+                e.http_status
+                    .map_or(String::new(), |s| format!("\nHTTP status: {s}"))
             );
-            let share = group.cases.min(tally.failed - failing_cases.min(tally.failed));
+            let share = group
+                .cases
+                .min(tally.failed - failing_cases.min(tally.failed));
             for n in 0..share {
                 let _ = writeln!(
                     out,
@@ -227,7 +287,12 @@ pub fn junit(report: &Report) -> String {
             );
         }
         for n in 0..tally.passed {
-            let _ = writeln!(out, "    <testcase classname=\"{}\" name=\"pass #{}\"/>", xml(&rule), n + 1);
+            let _ = writeln!(
+                out,
+                "    <testcase classname=\"{}\" name=\"pass #{}\"/>",
+                xml(&rule),
+                n + 1
+            );
         }
         let _ = writeln!(out, "  </testsuite>");
     }

@@ -45,7 +45,12 @@ pub struct Example {
 
 impl Example {
     /// The example of `finding` in `case`.
-    pub fn new(facts: &ProfileFacts, case: &CheckCase, exchange: &Exchange, finding: &Finding) -> Example {
+    pub fn new(
+        facts: &ProfileFacts,
+        case: &CheckCase,
+        exchange: &Exchange,
+        finding: &Finding,
+    ) -> Example {
         Example {
             label: case.label.clone(),
             input: show_frame(&case.frame),
@@ -59,7 +64,7 @@ impl Example {
     }
 }
 
-/// All failures of one kind.
+/// All failures of one kind under one rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FailureGroup {
     /// The kind, e.g. `reply-to-notification`.
@@ -95,7 +100,7 @@ pub struct Report {
     pub elapsed: Duration,
     /// Per-rule tallies, in rule order.
     pub rules: Vec<RuleTally>,
-    /// Failures, one group per kind, in kind order.
+    /// Failures, one group per rule and kind, in rule order.
     pub failures: Vec<FailureGroup>,
     /// Failures compared with `--expect-failures`.
     pub verdict: Verdict,
@@ -119,12 +124,19 @@ impl Report {
 #[derive(Debug, Default)]
 pub struct Tally {
     rules: BTreeMap<RuleId, (usize, usize)>,
-    groups: BTreeMap<String, FailureGroup>,
+    groups: BTreeMap<(RuleId, String), FailureGroup>,
 }
 
 impl Tally {
     /// Adds one case's result.
-    pub fn add(&mut self, facts: &ProfileFacts, case: &CheckCase, exchange: &Exchange, findings: &[Finding], http: bool) {
+    pub fn add(
+        &mut self,
+        facts: &ProfileFacts,
+        case: &CheckCase,
+        exchange: &Exchange,
+        findings: &[Finding],
+        http: bool,
+    ) {
         let mut exercised = Vec::new();
         rules_exercised(&case.expected, http, &mut exercised);
         exercised.extend(findings.iter().map(|f| f.rule));
@@ -138,14 +150,15 @@ impl Tally {
                 counts.0 += 1;
             }
         }
-        let mut kinds_seen: Vec<&str> = Vec::new();
+        let mut seen: Vec<(RuleId, &str)> = Vec::new();
         for finding in findings {
-            if kinds_seen.contains(&finding.kind.as_str()) {
+            if seen.contains(&(finding.rule, finding.kind.as_str())) {
                 continue;
             }
-            kinds_seen.push(&finding.kind);
+            seen.push((finding.rule, &finding.kind));
             let example = Example::new(facts, case, exchange, finding);
-            let group = self.groups.entry(finding.kind.clone()).or_insert_with(|| FailureGroup {
+            let key = (finding.rule, finding.kind.clone());
+            let group = self.groups.entry(key).or_insert_with(|| FailureGroup {
                 kind: finding.kind.clone(),
                 rule: finding.rule,
                 cases: 0,
@@ -173,7 +186,15 @@ impl Tally {
 
     /// The per-rule tallies and the failure groups.
     pub fn finish(self) -> (Vec<RuleTally>, Vec<FailureGroup>) {
-        let rules = self.rules.into_iter().map(|(rule, (passed, failed))| RuleTally { rule, passed, failed }).collect();
+        let rules = self
+            .rules
+            .into_iter()
+            .map(|(rule, (passed, failed))| RuleTally {
+                rule,
+                passed,
+                failed,
+            })
+            .collect();
         (rules, self.groups.into_values().collect())
     }
 }

@@ -41,7 +41,11 @@ pub fn run(args: &CheckArgs) -> ExitCode {
                 Format::Junit => render::junit(&report),
             };
             print!("{text}");
-            if report.passes() { ExitCode::SUCCESS } else { ExitCode::from(1) }
+            if report.passes() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
         }
         Err(message) => {
             eprintln!("mcpwire check: {message}");
@@ -54,15 +58,25 @@ pub fn run(args: &CheckArgs) -> ExitCode {
 fn setup_of(args: &CheckArgs) -> Result<(Setup, Option<&'static ProfileFacts>), String> {
     let version_setup = |version: &str| -> Result<Setup, String> {
         let facts = mcp_facts(version).ok_or_else(|| {
-            format!("unknown MCP version {version:?}; known versions: {}", known_versions())
+            format!(
+                "unknown MCP version {version:?}; known versions: {}",
+                known_versions()
+            )
         })?;
-        Ok(if has_handshake(facts) { Setup::Negotiate(version.to_owned()) } else { Setup::Fixed(facts) })
+        Ok(if has_handshake(facts) {
+            Setup::Negotiate(version.to_owned())
+        } else {
+            Setup::Fixed(facts)
+        })
     };
     match (&args.profile, &args.mcp_version) {
         (Some(name), _) if name == JSONRPC_2_0.name => Ok((Setup::Fixed(&JSONRPC_2_0), None)),
         (Some(name), _) => {
             let version = name.strip_prefix("mcp-").ok_or_else(|| {
-                format!("unknown profile {name:?}; use jsonrpc-2.0 or mcp-<version> ({})", known_versions())
+                format!(
+                    "unknown profile {name:?}; use jsonrpc-2.0 or mcp-<version> ({})",
+                    known_versions()
+                )
             })?;
             let setup = version_setup(version)?;
             Ok((setup, mcp_facts(version)))
@@ -73,35 +87,68 @@ fn setup_of(args: &CheckArgs) -> Result<(Setup, Option<&'static ProfileFacts>), 
 }
 
 fn known_versions() -> String {
-    mcpwire_types::facts::MCP_VERSIONS.iter().filter_map(|f| f.protocol_version).collect::<Vec<_>>().join(", ")
+    mcpwire_types::facts::MCP_VERSIONS
+        .iter()
+        .filter_map(|f| f.protocol_version)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
-fn connect(args: &CheckArgs, setup: Setup, timeout: Duration) -> Result<Box<dyn Target>, String> {
+fn connect(
+    args: &CheckArgs,
+    setup: Setup,
+    timeout: Duration,
+    startup: Duration,
+) -> Result<Box<dyn Target>, String> {
     match (&args.http, args.stdio) {
-        (Some(url), false) => Ok(Box::new(HttpTarget::start(url, setup, timeout)?)),
-        (None, true) => Ok(Box::new(StdioTarget::start(args.command.clone(), setup, timeout)?)),
+        (Some(url), false) => Ok(Box::new(HttpTarget::start(url, setup, timeout, startup)?)),
+        (None, true) => Ok(Box::new(StdioTarget::start(
+            args.command.clone(),
+            setup,
+            timeout,
+            startup,
+        )?)),
         _ => Err("say how to reach the server: --stdio -- COMMAND [ARGS…] or --http URL".into()),
+    }
+}
+
+fn seconds(flag: &str, value: f64) -> Result<Duration, String> {
+    if value.is_finite() && value > 0.0 && value < 1e9 {
+        Ok(Duration::from_secs_f64(value))
+    } else {
+        Err(format!(
+            "{flag} must be a positive number of seconds, not {value}"
+        ))
     }
 }
 
 /// Runs the check and returns its report; `Err` when the server could not be checked.
 pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     let started = Instant::now();
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        return Err(format!("--timeout must be a positive number of seconds, not {}", args.timeout));
-    }
-    let timeout = Duration::from_secs_f64(args.timeout);
-    let expectations = args.expect_failures.as_deref().map(ExpectedFailures::read).transpose()?;
+    let timeout = seconds("--timeout", args.timeout)?;
+    let startup = seconds("--startup-timeout", args.startup_timeout)?;
+    let expectations = args
+        .expect_failures
+        .as_deref()
+        .map(ExpectedFailures::read)
+        .transpose()?;
     let (setup, required) = setup_of(args)?;
-    let mut target = connect(args, setup, timeout)?;
+    let mut target = connect(args, setup, timeout, startup)?;
     let facts = target.profile();
     if let Some(required) = required {
         if required.name != facts.name {
-            return Err(format!("the server chose {}, not the requested profile {}", facts.name, required.name));
+            return Err(format!(
+                "the server chose {}, not the requested profile {}",
+                facts.name, required.name
+            ));
         }
     }
     let known: &'static [&'static str] = if !args.methods.is_empty() {
-        let names: Vec<&'static str> = args.methods.iter().map(|m| &*Box::leak(m.clone().into_boxed_str())).collect();
+        let names: Vec<&'static str> = args
+            .methods
+            .iter()
+            .map(|m| &*Box::leak(m.clone().into_boxed_str()))
+            .collect();
         Box::leak(names.into_boxed_slice())
     } else if has_ping(facts) {
         &["ping"]
@@ -110,7 +157,11 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     };
     let oracle = Oracle { facts, known };
     let http = target.is_http();
-    let fixed = fixed_cases(&oracle, !http);
+    let fixed = if args.no_fixed {
+        Vec::new()
+    } else {
+        fixed_cases(&oracle, !http)
+    };
     let mut generated = generate(&oracle, args.cases, args.seed);
     let total = fixed.len() + generated.trees.len();
     let progress = Progress::new(total);
@@ -133,7 +184,10 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
         if matches!(exchange.fault, Some(Fault::Transport(_))) {
             transport_failures += 1;
             if transport_failures >= MAX_TRANSPORT_FAILURES {
-                aborted = exchange.fault.as_ref().map(|f| format!("the server stopped answering ({f})"));
+                aborted = exchange
+                    .fault
+                    .as_ref()
+                    .map(|f| format!("the server stopped answering ({f})"));
                 break;
             }
         } else {
@@ -144,22 +198,37 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     if aborted.is_none() && !args.no_shrink {
         let shrink_started = Instant::now();
         for group in tally.groups_mut() {
-            let Some(index) = group.generated else { continue };
+            let Some(index) = group.generated else {
+                continue;
+            };
             let left = SHRINK_TIME.saturating_sub(shrink_started.elapsed());
             if left.is_zero() {
                 break;
             }
-            let budget = ShrinkBudget { time: left.min(ShrinkBudget::default().time), ..ShrinkBudget::default() };
+            let budget = ShrinkBudget {
+                time: left.min(ShrinkBudget::default().time),
+                ..ShrinkBudget::default()
+            };
             let original = group.example.input_len;
             let mut send = |case: &CheckCase| {
                 let exchange = target.exchange(&case.frame);
                 let findings: Vec<Finding> = judge(facts, &case.expected, &exchange);
                 (findings, exchange)
             };
-            if let Some(shrunk) = shrink(&mut generated, &oracle, index, &group.kind, budget, &mut send) {
+            if let Some(shrunk) = shrink(
+                &mut generated,
+                &oracle,
+                index,
+                group.rule,
+                &group.kind,
+                budget,
+                &mut send,
+            ) {
                 if shrunk.case.frame.len() < original {
-                    if let Some(finding) = shrunk.findings.iter().find(|f| f.kind == group.kind) {
-                        let mut example = Example::new(facts, &shrunk.case, &shrunk.exchange, finding);
+                    let same = |f: &&Finding| f.kind == group.kind && f.rule == group.rule;
+                    if let Some(finding) = shrunk.findings.iter().find(same) {
+                        let mut example =
+                            Example::new(facts, &shrunk.case, &shrunk.exchange, finding);
                         example.shrunk_from = Some(original);
                         group.example = example;
                     }
@@ -168,7 +237,10 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
         }
     }
     let (rules, failures) = tally.finish();
-    let verdict = Verdict::new(failures.iter().map(|g| g.kind.as_str()), expectations.as_ref());
+    let verdict = Verdict::new(
+        failures.iter().map(|g| g.kind.as_str()),
+        expectations.as_ref(),
+    );
     Ok(Report {
         target: target.describe(),
         profile: facts.name,

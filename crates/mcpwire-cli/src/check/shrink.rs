@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use super::cases::{CheckCase, Generated, Oracle};
 use super::exchange::Exchange;
-use super::judge::{Finding, has_kind};
+use super::judge::{Finding, RuleId};
 
 /// Limits of one shrink: steps (each one exchange with the server) and wall time.
 #[derive(Debug, Clone, Copy)]
@@ -17,7 +17,10 @@ pub struct ShrinkBudget {
 
 impl Default for ShrinkBudget {
     fn default() -> ShrinkBudget {
-        ShrinkBudget { steps: 200, time: Duration::from_secs(20) }
+        ShrinkBudget {
+            steps: 200,
+            time: Duration::from_secs(20),
+        }
     }
 }
 
@@ -33,7 +36,7 @@ pub struct Shrunk {
     pub steps: usize,
 }
 
-/// Shrinks generated case `index` (which showed a finding of `kind`) with proptest's
+/// Shrinks generated case `index` (which showed a finding of `kind` under `rule`) with proptest's
 /// simplify/complicate search, keeping only candidates that show `kind` again. `run` sends a
 /// case to the server and judges it.
 #[allow(clippy::too_many_arguments)]
@@ -41,6 +44,7 @@ pub fn shrink(
     generated: &mut Generated,
     oracle: &Oracle,
     index: usize,
+    rule: RuleId,
     kind: &str,
     budget: ShrinkBudget,
     mut run: impl FnMut(&CheckCase) -> (Vec<Finding>, Exchange),
@@ -51,17 +55,28 @@ pub fn shrink(
     let mut failing = true;
     while steps < budget.steps && started.elapsed() < budget.time {
         let tree = &mut generated.trees[index];
-        let moved = if failing { tree.simplify() } else { tree.complicate() };
+        let moved = if failing {
+            tree.simplify()
+        } else {
+            tree.complicate()
+        };
         if !moved {
             break;
         }
         let case = generated.case(oracle, index);
         let (findings, exchange) = run(&case);
         steps += 1;
-        failing = has_kind(&findings, kind);
-        let smaller = best.as_ref().is_none_or(|b| case.frame.len() <= b.case.frame.len());
+        failing = findings.iter().any(|f| f.rule == rule && f.kind == kind);
+        let smaller = best
+            .as_ref()
+            .is_none_or(|b| case.frame.len() <= b.case.frame.len());
         if failing && smaller {
-            best = Some(Shrunk { case, findings, exchange, steps });
+            best = Some(Shrunk {
+                case,
+                findings,
+                exchange,
+                steps,
+            });
         }
     }
     best.map(|shrunk| Shrunk { steps, ..shrunk })

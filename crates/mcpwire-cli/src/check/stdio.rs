@@ -41,18 +41,26 @@ struct Running {
 
 impl Running {
     fn spawn(command: &[String]) -> Result<Running, String> {
-        let (program, args) = command.split_first().ok_or("no server command given after `--`")?;
+        let (program, args) = command
+            .split_first()
+            .ok_or("no server command given after `--`")?;
         let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|error| format!("cannot start the server command `{}`: {error}", command.join(" ")))?;
-        let (stdin, stdout, stderr) = match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
-            (Some(stdin), Some(stdout), Some(stderr)) => (stdin, stdout, stderr),
-            _ => return Err("the server's standard streams could not be opened".into()),
-        };
+            .map_err(|error| {
+                format!(
+                    "cannot start the server command `{}`: {error}",
+                    command.join(" ")
+                )
+            })?;
+        let (stdin, stdout, stderr) =
+            match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
+                (Some(stdin), Some(stdout), Some(stderr)) => (stdin, stdout, stderr),
+                _ => return Err("the server's standard streams could not be opened".into()),
+            };
         let (to_child, writer_rx) = mpsc::channel::<Vec<u8>>();
         thread::spawn(move || {
             let mut stdin = stdin;
@@ -67,7 +75,12 @@ impl Running {
         let tail = Arc::new(Mutex::new(VecDeque::new()));
         let keep = Arc::clone(&tail);
         thread::spawn(move || keep_tail(stderr, keep));
-        Ok(Running { child, to_child: Some(to_child), from_child, stderr: tail })
+        Ok(Running {
+            child,
+            to_child: Some(to_child),
+            from_child,
+            stderr: tail,
+        })
     }
 
     fn send(&self, frame: &[u8]) {
@@ -141,6 +154,7 @@ pub struct StdioTarget {
     command: Vec<String>,
     setup: Setup,
     timeout: Duration,
+    startup_timeout: Duration,
     facts: &'static ProfileFacts,
     running: Option<Running>,
     sentinels: u64,
@@ -150,13 +164,27 @@ pub struct StdioTarget {
 impl StdioTarget {
     /// Starts `command`, performs the handshake `setup` asks for and checks that the server
     /// answers a sentinel call. Errors name what was needed.
-    pub fn start(command: Vec<String>, setup: Setup, timeout: Duration) -> Result<StdioTarget, String> {
+    /// `timeout` bounds each case, `startup_timeout` the handshake and first sentinel.
+    pub fn start(
+        command: Vec<String>,
+        setup: Setup,
+        timeout: Duration,
+        startup_timeout: Duration,
+    ) -> Result<StdioTarget, String> {
         let facts = match &setup {
             Setup::Fixed(facts) => facts,
             Setup::Negotiate(_) => &mcpwire_types::facts::JSONRPC_2_0,
         };
-        let mut target =
-            StdioTarget { command, setup, timeout, facts, running: None, sentinels: 0, restarts: 0 };
+        let mut target = StdioTarget {
+            command,
+            setup,
+            timeout,
+            startup_timeout,
+            facts,
+            running: None,
+            sentinels: 0,
+            restarts: 0,
+        };
         target.launch()?;
         Ok(target)
     }
@@ -165,22 +193,37 @@ impl StdioTarget {
     fn launch(&mut self) -> Result<(), String> {
         let running = Running::spawn(&self.command)?;
         self.running = Some(running);
+        let case_timeout = std::mem::replace(&mut self.timeout, self.startup_timeout);
+        let outcome = self.handshake();
+        self.timeout = case_timeout;
+        outcome
+    }
+
+    /// The handshake (when the setup asks for one) and one sentinel round trip.
+    fn handshake(&mut self) -> Result<(), String> {
         if let Setup::Negotiate(version) = self.setup.clone() {
-            let reply = self.call(&handshake::initialize_frame(&version), INITIALIZE_ID).map_err(|fault| {
-                format!("the server did not answer initialize: {fault}")
-            })?;
+            let reply = self
+                .call(&handshake::initialize_frame(&version), INITIALIZE_ID)
+                .map_err(|fault| format!("the server did not answer initialize: {fault}"))?;
             let reply: serde_json::Value = serde_json::from_slice(&reply)
                 .map_err(|error| format!("the initialize reply is not JSON: {error}"))?;
             let negotiated = handshake::negotiated_version(&reply)?;
             self.facts = handshake::mcp_facts(&negotiated).ok_or_else(|| {
-                format!("the server chose protocol version {negotiated:?}, which mcpwire does not know")
+                format!(
+                    "the server chose protocol version {negotiated:?}, which mcpwire does not know"
+                )
             })?;
             if let Some(running) = &self.running {
                 running.send(INITIALIZED_FRAME);
             }
         }
         let (frame, id) = self.next_sentinel();
-        self.call(&frame, &id).map_err(|fault| format!("the server did not answer the sentinel call {}: {fault}", String::from_utf8_lossy(&frame)))?;
+        self.call(&frame, &id).map_err(|fault| {
+            format!(
+                "the server did not answer the sentinel call {}: {fault}",
+                String::from_utf8_lossy(&frame)
+            )
+        })?;
         Ok(())
     }
 
@@ -191,7 +234,10 @@ impl StdioTarget {
 
     /// Sends `frame` and returns the reply whose id is `id`.
     fn call(&mut self, frame: &[u8], id: &str) -> Result<Vec<u8>, Fault> {
-        let running = self.running.as_ref().ok_or(Fault::Transport("the server is not running".into()))?;
+        let running = self
+            .running
+            .as_ref()
+            .ok_or(Fault::Transport("the server is not running".into()))?;
         running.send(frame);
         let mut found = None;
         let mut ignored = Vec::new();
@@ -223,10 +269,16 @@ impl StdioTarget {
                 Ok(Line::Frame(frame)) => replies.push(frame),
                 Ok(Line::Closed) | Err(RecvTimeoutError::Disconnected) => {
                     let status = running.exit_status();
-                    break Err(Fault::Exited { status, stderr: running.stderr_tail() });
+                    break Err(Fault::Exited {
+                        status,
+                        stderr: running.stderr_tail(),
+                    });
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    break Err(Fault::NoReply { timeout: self.timeout, id: id.to_owned() });
+                    break Err(Fault::NoReply {
+                        timeout: self.timeout,
+                        id: id.to_owned(),
+                    });
                 }
             }
         };
@@ -247,13 +299,20 @@ impl Target for StdioTarget {
                 if let Some(running) = self.running.take() {
                     running.stop();
                 }
-                return Exchange { fault: Some(Fault::Transport(format!("restart failed: {message}"))), ..Exchange::default() };
+                return Exchange {
+                    fault: Some(Fault::Transport(format!("restart failed: {message}"))),
+                    ..Exchange::default()
+                };
             }
         }
         let mut exchange = Exchange::default();
         if let Some(running) = &self.running {
             // Lines that arrived after the previous sentinel's reply are late; drop them.
-            while running.from_child.try_recv().is_ok_and(|line| matches!(line, Line::Frame(_))) {}
+            while running
+                .from_child
+                .try_recv()
+                .is_ok_and(|line| matches!(line, Line::Frame(_)))
+            {}
         }
         let (sentinel, id) = self.next_sentinel();
         if let Some(running) = &self.running {
@@ -261,7 +320,12 @@ impl Target for StdioTarget {
             running.send(&sentinel);
         }
         let mut found = None;
-        if let Err(fault) = self.collect(&id, &mut exchange.replies, &mut exchange.server_messages, &mut found) {
+        if let Err(fault) = self.collect(
+            &id,
+            &mut exchange.replies,
+            &mut exchange.server_messages,
+            &mut found,
+        ) {
             exchange.fault = Some(fault);
         }
         exchange

@@ -40,7 +40,10 @@ pub fn serve(profile: Profile, addr: &str) -> io::Result<()> {
 /// Serves the reference server on an already bound listener, on a single-threaded runtime.
 pub fn serve_listener(profile: Profile, listener: std::net::TcpListener) -> io::Result<()> {
     listener.set_nonblocking(true)?;
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_io().enable_time().build()?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .enable_time()
+        .build()?;
     runtime.block_on(async move {
         let listener = TcpListener::from_std(listener)?;
         let sessions: Shared = Arc::new(Mutex::new(Sessions::new(profile)));
@@ -56,7 +59,9 @@ pub fn serve_listener(profile: Profile, listener: std::net::TcpListener) -> io::
                     let sessions = Arc::clone(&sessions);
                     async move { Ok::<_, Infallible>(respond(&sessions, request).await) }
                 });
-                let _ = http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
+                let _ = http1::Builder::new()
+                    .serve_connection(TokioIo::new(stream), service)
+                    .await;
             });
         }
     })
@@ -68,7 +73,9 @@ async fn respond(sessions: &Shared, request: Request<Incoming>) -> Response<Full
         Method::DELETE => delete(sessions, &request),
         _ => {
             let mut response = empty(StatusCode::METHOD_NOT_ALLOWED);
-            response.headers_mut().insert(ALLOW, HeaderValue::from_static("POST, DELETE"));
+            response
+                .headers_mut()
+                .insert(ALLOW, HeaderValue::from_static("POST, DELETE"));
             response
         }
     }
@@ -83,30 +90,69 @@ fn session_of<B>(request: &Request<B>) -> Result<Option<String>, ()> {
 
 fn delete(sessions: &Shared, request: &Request<Incoming>) -> Response<Full<Bytes>> {
     let Ok(Some(id)) = session_of(request) else {
-        return error(StatusCode::BAD_REQUEST, "DELETE needs an Mcp-Session-Id header");
+        return error(
+            StatusCode::BAD_REQUEST,
+            "DELETE needs an Mcp-Session-Id header",
+        );
     };
-    let ended = sessions.lock().unwrap_or_else(PoisonError::into_inner).end(&id);
-    if ended { empty(StatusCode::NO_CONTENT) } else { error(StatusCode::NOT_FOUND, "unknown session") }
+    let ended = sessions
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .end(&id);
+    if ended {
+        empty(StatusCode::NO_CONTENT)
+    } else {
+        error(StatusCode::NOT_FOUND, "unknown session")
+    }
 }
 
 async fn post(sessions: &Shared, request: Request<Incoming>) -> Response<Full<Bytes>> {
     if !media_type_is(request.headers().get(CONTENT_TYPE), "application/json") {
-        return error(StatusCode::UNSUPPORTED_MEDIA_TYPE, "Content-Type must be application/json");
+        return error(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "Content-Type must be application/json",
+        );
     }
     if !accepts_json(request.headers().get(ACCEPT)) {
-        return error(StatusCode::NOT_ACCEPTABLE, "Accept must admit application/json");
+        return error(
+            StatusCode::NOT_ACCEPTABLE,
+            "Accept must admit application/json",
+        );
     }
     let Ok(session) = session_of(&request) else {
-        return error(StatusCode::BAD_REQUEST, "the Mcp-Session-Id header is not visible ASCII");
+        return error(
+            StatusCode::BAD_REQUEST,
+            "the Mcp-Session-Id header is not visible ASCII",
+        );
     };
-    let max = sessions.lock().unwrap_or_else(PoisonError::into_inner).start_profile().limits().max_frame_bytes;
-    let body = match http_body_util::Limited::new(request.into_body(), max).collect().await {
+    let max = sessions
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .start_profile()
+        .limits()
+        .max_frame_bytes;
+    let body = match http_body_util::Limited::new(request.into_body(), max)
+        .collect()
+        .await
+    {
         Ok(collected) => collected.to_bytes(),
-        Err(_) => return error(StatusCode::PAYLOAD_TOO_LARGE, "the body is larger than the frame limit"),
+        Err(_) => {
+            return error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "the body is larger than the frame limit",
+            );
+        }
     };
-    let outcome = sessions.lock().unwrap_or_else(PoisonError::into_inner).handle(session.as_deref(), &body);
+    let outcome = sessions
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .handle(session.as_deref(), &body);
     match outcome {
-        Outcome::Handled { status, reply, new_session } => {
+        Outcome::Handled {
+            status,
+            reply,
+            new_session,
+        } => {
             let status = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
             let mut response = match reply {
                 Some(reply) => json(status, reply),
@@ -121,7 +167,10 @@ async fn post(sessions: &Shared, request: Request<Incoming>) -> Response<Full<By
             StatusCode::BAD_REQUEST,
             "no Mcp-Session-Id: send initialize first and name its session in every later request",
         ),
-        Outcome::UnknownSession => error(StatusCode::NOT_FOUND, "unknown or ended session; initialize again"),
+        Outcome::UnknownSession => error(
+            StatusCode::NOT_FOUND,
+            "unknown or ended session; initialize again",
+        ),
     }
 }
 
@@ -136,11 +185,18 @@ fn media_type_is(value: Option<&HeaderValue>, expected: &str) -> bool {
 /// Whether an `Accept` header admits `application/json` (an absent header admits anything).
 fn accepts_json(value: Option<&HeaderValue>) -> bool {
     let Some(value) = value else { return true };
-    let Ok(value) = value.to_str() else { return false };
-    value.split(',').filter_map(|range| range.split(';').next()).any(|range| {
-        let range = range.trim();
-        ["application/json", "application/*", "*/*"].iter().any(|ok| range.eq_ignore_ascii_case(ok))
-    })
+    let Ok(value) = value.to_str() else {
+        return false;
+    };
+    value
+        .split(',')
+        .filter_map(|range| range.split(';').next())
+        .any(|range| {
+            let range = range.trim();
+            ["application/json", "application/*", "*/*"]
+                .iter()
+                .any(|ok| range.eq_ignore_ascii_case(ok))
+        })
 }
 
 fn empty(status: StatusCode) -> Response<Full<Bytes>> {
@@ -152,7 +208,9 @@ fn empty(status: StatusCode) -> Response<Full<Bytes>> {
 fn json(status: StatusCode, body: Vec<u8>) -> Response<Full<Bytes>> {
     let mut response = Response::new(Full::new(Bytes::from(body)));
     *response.status_mut() = status;
-    response.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     response
 }
 

@@ -89,7 +89,11 @@ impl Sessions {
             let (status, reply) = run(&mut server, body);
             let opened = reply.as_deref().is_some_and(is_success);
             let new_session = opened.then(|| self.open(server));
-            return Outcome::Handled { status, reply, new_session };
+            return Outcome::Handled {
+                status,
+                reply,
+                new_session,
+            };
         }
         if !self.sessions_required() {
             return handled(run(&mut self.shared, body));
@@ -126,7 +130,11 @@ fn run(server: &mut Server<ReferenceState>, body: &[u8]) -> (u16, Option<Vec<u8>
 
 /// A handled body that opened no session.
 fn handled((status, reply): (u16, Option<Vec<u8>>)) -> Outcome {
-    Outcome::Handled { status, reply, new_session: None }
+    Outcome::Handled {
+        status,
+        reply,
+        new_session: None,
+    }
 }
 
 /// Whether `body` is a single `initialize` request.

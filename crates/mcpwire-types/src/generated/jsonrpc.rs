@@ -568,7 +568,11 @@ pub struct Notification {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<Params>,
 }
 /// `Params` (JSON-RPC 2.0).
@@ -681,7 +685,11 @@ pub struct Request {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<Params>,
 }
 /// `RequestId` (JSON-RPC 2.0).

@@ -8,7 +8,11 @@
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Annotated {
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<AnnotatedAnnotations>,
 }
 /// `AnnotatedAnnotations` (MCP 2024-11-05).
@@ -19,10 +23,18 @@ pub struct Annotated {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct AnnotatedAnnotations {
     /// `audience` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub audience: ::core::option::Option<::std::vec::Vec<Role>>,
     /// `priority` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub priority: ::core::option::Option<::serde_json::Number>,
 }
 /// `BlobResourceContents` (MCP 2024-11-05).
@@ -38,7 +50,8 @@ pub struct BlobResourceContents {
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `uri` member (required).
@@ -64,7 +77,11 @@ pub struct CallToolRequest {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct CallToolRequestParams {
     /// `arguments` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub arguments: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
@@ -82,7 +99,8 @@ pub struct CallToolResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -93,7 +111,8 @@ pub struct CallToolResult {
     #[serde(
         rename = "isError",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub is_error: ::core::option::Option<bool>,
 }
@@ -229,7 +248,11 @@ pub struct CancelledNotification {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct CancelledNotificationParams {
     /// `reason` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub reason: ::core::option::Option<::std::string::String>,
     /// `requestId` member (required).
     #[serde(rename = "requestId")]
@@ -243,7 +266,11 @@ pub struct CancelledNotificationParams {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// `experimental` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub experimental: ::core::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -251,10 +278,18 @@ pub struct ClientCapabilities {
         >,
     >,
     /// `roots` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub roots: ::core::option::Option<ClientCapabilitiesRoots>,
     /// `sampling` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub sampling: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
@@ -270,7 +305,8 @@ pub struct ClientCapabilitiesRoots {
     #[serde(
         rename = "listChanged",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub list_changed: ::core::option::Option<bool>,
 }
@@ -900,7 +936,8 @@ pub struct CompleteResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -919,11 +956,16 @@ pub struct CompleteResultCompletion {
     #[serde(
         rename = "hasMore",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub has_more: ::core::option::Option<bool>,
     /// `total` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub total: ::core::option::Option<i64>,
     /// `values` member (required).
     pub values: ::std::vec::Vec<::std::string::String>,
@@ -951,7 +993,8 @@ pub struct CreateMessageRequestParams {
     #[serde(
         rename = "includeContext",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub include_context: ::core::option::Option<
         CreateMessageRequestParamsIncludeContext,
@@ -962,7 +1005,11 @@ pub struct CreateMessageRequestParams {
     /// `messages` member (required).
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// `metadata` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub metadata: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
@@ -970,25 +1017,32 @@ pub struct CreateMessageRequestParams {
     #[serde(
         rename = "modelPreferences",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub model_preferences: ::core::option::Option<ModelPreferences>,
     /// `stopSequences` member (optional).
     #[serde(
         rename = "stopSequences",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub stop_sequences: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// `systemPrompt` member (optional).
     #[serde(
         rename = "systemPrompt",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub system_prompt: ::core::option::Option<::std::string::String>,
     /// `temperature` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub temperature: ::core::option::Option<::serde_json::Number>,
 }
 /// `CreateMessageRequestParamsIncludeContext` (MCP 2024-11-05).
@@ -1030,7 +1084,8 @@ pub struct CreateMessageResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -1045,7 +1100,8 @@ pub struct CreateMessageResult {
     #[serde(
         rename = "stopReason",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub stop_reason: ::core::option::Option<::std::string::String>,
 }
@@ -1165,7 +1221,11 @@ pub type Cursor = ::std::string::String;
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct EmbeddedResource {
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<EmbeddedResourceAnnotations>,
     /// `resource` member (required).
     pub resource: EmbeddedResourceResource,
@@ -1180,10 +1240,18 @@ pub struct EmbeddedResource {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct EmbeddedResourceAnnotations {
     /// `audience` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub audience: ::core::option::Option<::std::vec::Vec<Role>>,
     /// `priority` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub priority: ::core::option::Option<::serde_json::Number>,
 }
 /// `EmbeddedResourceResource` (MCP 2024-11-05).
@@ -1297,7 +1365,11 @@ pub struct GetPromptRequest {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct GetPromptRequestParams {
     /// `arguments` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub arguments: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
@@ -1315,13 +1387,18 @@ pub struct GetPromptResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `messages` member (required).
     pub messages: ::std::vec::Vec<PromptMessage>,
@@ -1334,7 +1411,11 @@ pub struct GetPromptResult {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ImageContent {
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<ImageContentAnnotations>,
     /// `data` member (required).
     pub data: ::std::string::String,
@@ -1352,10 +1433,18 @@ pub struct ImageContent {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ImageContentAnnotations {
     /// `audience` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub audience: ::core::option::Option<::std::vec::Vec<Role>>,
     /// `priority` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub priority: ::core::option::Option<::serde_json::Number>,
 }
 /// `Implementation` (MCP 2024-11-05).
@@ -1409,7 +1498,8 @@ pub struct InitializeResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -1417,7 +1507,11 @@ pub struct InitializeResult {
     /// `capabilities` member (required).
     pub capabilities: ServerCapabilities,
     /// `instructions` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub instructions: ::core::option::Option<::std::string::String>,
     /// `protocolVersion` member (required).
     #[serde(rename = "protocolVersion")]
@@ -1436,7 +1530,11 @@ pub struct InitializedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsInitialized,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<InitializedNotificationParams>,
 }
 /// `InitializedNotificationParams` (MCP 2024-11-05).
@@ -1450,7 +1548,8 @@ pub struct InitializedNotificationParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -1616,7 +1715,11 @@ pub struct JSONRPCNotification {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<JSONRPCNotificationParams>,
 }
 /// `JSONRPCNotificationParams` (MCP 2024-11-05).
@@ -1630,7 +1733,8 @@ pub struct JSONRPCNotificationParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -1653,7 +1757,11 @@ pub struct JSONRPCRequest {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<JSONRPCRequestParams>,
 }
 /// `JSONRPCRequestParams` (MCP 2024-11-05).
@@ -1667,7 +1775,8 @@ pub struct JSONRPCRequestParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<JSONRPCRequestParamsMeta>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -1685,7 +1794,8 @@ pub struct JSONRPCRequestParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
 }
@@ -1753,7 +1863,11 @@ pub struct ListPromptsRequest {
     /// `method` member (required).
     pub method: MethodPromptsList,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<ListPromptsRequestParams>,
 }
 /// `ListPromptsRequestParams` (MCP 2024-11-05).
@@ -1764,7 +1878,11 @@ pub struct ListPromptsRequest {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListPromptsRequestParams {
     /// `cursor` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub cursor: ::core::option::Option<::std::string::String>,
 }
 /// `ListPromptsResult` (MCP 2024-11-05).
@@ -1778,7 +1896,8 @@ pub struct ListPromptsResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -1787,7 +1906,8 @@ pub struct ListPromptsResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// `prompts` member (required).
@@ -1803,7 +1923,11 @@ pub struct ListResourceTemplatesRequest {
     /// `method` member (required).
     pub method: MethodResourcesTemplatesList,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<ListResourceTemplatesRequestParams>,
 }
 /// `ListResourceTemplatesRequestParams` (MCP 2024-11-05).
@@ -1814,7 +1938,11 @@ pub struct ListResourceTemplatesRequest {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequestParams {
     /// `cursor` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub cursor: ::core::option::Option<::std::string::String>,
 }
 /// `ListResourceTemplatesResult` (MCP 2024-11-05).
@@ -1828,7 +1956,8 @@ pub struct ListResourceTemplatesResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -1837,7 +1966,8 @@ pub struct ListResourceTemplatesResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// `resourceTemplates` member (required).
@@ -1854,7 +1984,11 @@ pub struct ListResourcesRequest {
     /// `method` member (required).
     pub method: MethodResourcesList,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<ListResourcesRequestParams>,
 }
 /// `ListResourcesRequestParams` (MCP 2024-11-05).
@@ -1865,7 +1999,11 @@ pub struct ListResourcesRequest {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListResourcesRequestParams {
     /// `cursor` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub cursor: ::core::option::Option<::std::string::String>,
 }
 /// `ListResourcesResult` (MCP 2024-11-05).
@@ -1879,7 +2017,8 @@ pub struct ListResourcesResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -1888,7 +2027,8 @@ pub struct ListResourcesResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// `resources` member (required).
@@ -1904,7 +2044,11 @@ pub struct ListRootsRequest {
     /// `method` member (required).
     pub method: MethodRootsList,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<ListRootsRequestParams>,
 }
 /// `ListRootsRequestParams` (MCP 2024-11-05).
@@ -1918,7 +2062,8 @@ pub struct ListRootsRequestParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<ListRootsRequestParamsMeta>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -1936,7 +2081,8 @@ pub struct ListRootsRequestParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
 }
@@ -1951,7 +2097,8 @@ pub struct ListRootsResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -1969,7 +2116,11 @@ pub struct ListToolsRequest {
     /// `method` member (required).
     pub method: MethodToolsList,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<ListToolsRequestParams>,
 }
 /// `ListToolsRequestParams` (MCP 2024-11-05).
@@ -1980,7 +2131,11 @@ pub struct ListToolsRequest {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListToolsRequestParams {
     /// `cursor` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub cursor: ::core::option::Option<::std::string::String>,
 }
 /// `ListToolsResult` (MCP 2024-11-05).
@@ -1994,7 +2149,8 @@ pub struct ListToolsResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -2003,7 +2159,8 @@ pub struct ListToolsResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// `tools` member (required).
@@ -2081,7 +2238,11 @@ pub struct LoggingMessageNotificationParams {
     /// `level` member (required).
     pub level: LoggingLevel,
     /// `logger` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub logger: ::core::option::Option<::std::string::String>,
 }
 /// `MethodCompletionComplete` (MCP 2024-11-05).
@@ -3074,7 +3235,11 @@ impl ::schemars::JsonSchema for MethodToolsList {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ModelHint {
     /// `name` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub name: ::core::option::Option<::std::string::String>,
 }
 /// `ModelPreferences` (MCP 2024-11-05).
@@ -3088,24 +3253,31 @@ pub struct ModelPreferences {
     #[serde(
         rename = "costPriority",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub cost_priority: ::core::option::Option<::serde_json::Number>,
     /// `hints` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub hints: ::core::option::Option<::std::vec::Vec<ModelHint>>,
     /// `intelligencePriority` member (optional).
     #[serde(
         rename = "intelligencePriority",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub intelligence_priority: ::core::option::Option<::serde_json::Number>,
     /// `speedPriority` member (optional).
     #[serde(
         rename = "speedPriority",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub speed_priority: ::core::option::Option<::serde_json::Number>,
 }
@@ -3119,7 +3291,11 @@ pub struct Notification {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<NotificationParams>,
 }
 /// `NotificationParams` (MCP 2024-11-05).
@@ -3133,7 +3309,8 @@ pub struct NotificationParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -3152,7 +3329,11 @@ pub struct PaginatedRequest {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<PaginatedRequestParams>,
 }
 /// `PaginatedRequestParams` (MCP 2024-11-05).
@@ -3163,7 +3344,11 @@ pub struct PaginatedRequest {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PaginatedRequestParams {
     /// `cursor` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub cursor: ::core::option::Option<::std::string::String>,
 }
 /// `PaginatedResult` (MCP 2024-11-05).
@@ -3177,7 +3362,8 @@ pub struct PaginatedResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -3186,7 +3372,8 @@ pub struct PaginatedResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
 }
@@ -3200,7 +3387,11 @@ pub struct PingRequest {
     /// `method` member (required).
     pub method: MethodPing,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<PingRequestParams>,
 }
 /// `PingRequestParams` (MCP 2024-11-05).
@@ -3214,7 +3405,8 @@ pub struct PingRequestParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<PingRequestParamsMeta>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -3232,7 +3424,8 @@ pub struct PingRequestParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
 }
@@ -3261,7 +3454,11 @@ pub struct ProgressNotificationParams {
     #[serde(rename = "progressToken")]
     pub progress_token: ProgressToken,
     /// `total` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub total: ::core::option::Option<::serde_json::Number>,
 }
 /// `ProgressToken` (MCP 2024-11-05).
@@ -3348,10 +3545,18 @@ impl ::schemars::JsonSchema for ProgressToken {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Prompt {
     /// `arguments` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub arguments: ::core::option::Option<::std::vec::Vec<PromptArgument>>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `name` member (required).
     pub name: ::std::string::String,
@@ -3364,12 +3569,20 @@ pub struct Prompt {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PromptArgument {
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `required` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub required: ::core::option::Option<bool>,
 }
 /// `PromptListChangedNotification` (MCP 2024-11-05).
@@ -3382,7 +3595,11 @@ pub struct PromptListChangedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsPromptsListChanged,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<PromptListChangedNotificationParams>,
 }
 /// `PromptListChangedNotificationParams` (MCP 2024-11-05).
@@ -3396,7 +3613,8 @@ pub struct PromptListChangedNotificationParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -3574,7 +3792,8 @@ pub struct ReadResourceResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -3689,7 +3908,11 @@ pub struct Request {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<RequestParams>,
 }
 /// `RequestId` (MCP 2024-11-05).
@@ -3779,7 +4002,8 @@ pub struct RequestParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<RequestParamsMeta>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -3797,7 +4021,8 @@ pub struct RequestParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
 }
@@ -3809,22 +4034,35 @@ pub struct RequestParamsMeta {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Resource {
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<ResourceAnnotations>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `mimeType` member (optional).
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `size` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub size: ::core::option::Option<i64>,
     /// `uri` member (required).
     pub uri: ::std::string::String,
@@ -3837,10 +4075,18 @@ pub struct Resource {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ResourceAnnotations {
     /// `audience` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub audience: ::core::option::Option<::std::vec::Vec<Role>>,
     /// `priority` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub priority: ::core::option::Option<::serde_json::Number>,
 }
 /// `ResourceContents` (MCP 2024-11-05).
@@ -3854,7 +4100,8 @@ pub struct ResourceContents {
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `uri` member (required).
@@ -3870,7 +4117,11 @@ pub struct ResourceListChangedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsResourcesListChanged,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<ResourceListChangedNotificationParams>,
 }
 /// `ResourceListChangedNotificationParams` (MCP 2024-11-05).
@@ -3884,7 +4135,8 @@ pub struct ResourceListChangedNotificationParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -3913,16 +4165,25 @@ pub struct ResourceReference {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ResourceTemplate {
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<ResourceTemplateAnnotations>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `mimeType` member (optional).
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `name` member (required).
@@ -3939,10 +4200,18 @@ pub struct ResourceTemplate {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ResourceTemplateAnnotations {
     /// `audience` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub audience: ::core::option::Option<::std::vec::Vec<Role>>,
     /// `priority` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub priority: ::core::option::Option<::serde_json::Number>,
 }
 /// `ResourceUpdatedNotification` (MCP 2024-11-05).
@@ -3978,7 +4247,8 @@ pub struct Result {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -4019,7 +4289,11 @@ impl Role {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Root {
     /// `name` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub name: ::core::option::Option<::std::string::String>,
     /// `uri` member (required).
     pub uri: ::std::string::String,
@@ -4034,7 +4308,11 @@ pub struct RootsListChangedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsRootsListChanged,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<RootsListChangedNotificationParams>,
 }
 /// `RootsListChangedNotificationParams` (MCP 2024-11-05).
@@ -4048,7 +4326,8 @@ pub struct RootsListChangedNotificationParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -4179,7 +4458,11 @@ impl ::schemars::JsonSchema for SamplingMessageContent {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// `experimental` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub experimental: ::core::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -4187,18 +4470,34 @@ pub struct ServerCapabilities {
         >,
     >,
     /// `logging` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub logging: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `prompts` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub prompts: ::core::option::Option<ServerCapabilitiesPrompts>,
     /// `resources` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub resources: ::core::option::Option<ServerCapabilitiesResources>,
     /// `tools` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub tools: ::core::option::Option<ServerCapabilitiesTools>,
 }
 /// `ServerCapabilitiesPrompts` (MCP 2024-11-05).
@@ -4212,7 +4511,8 @@ pub struct ServerCapabilitiesPrompts {
     #[serde(
         rename = "listChanged",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub list_changed: ::core::option::Option<bool>,
 }
@@ -4227,11 +4527,16 @@ pub struct ServerCapabilitiesResources {
     #[serde(
         rename = "listChanged",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub list_changed: ::core::option::Option<bool>,
     /// `subscribe` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub subscribe: ::core::option::Option<bool>,
 }
 /// `ServerCapabilitiesTools` (MCP 2024-11-05).
@@ -4245,7 +4550,8 @@ pub struct ServerCapabilitiesTools {
     #[serde(
         rename = "listChanged",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub list_changed: ::core::option::Option<bool>,
 }
@@ -4797,7 +5103,11 @@ pub struct SubscribeRequestParams {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct TextContent {
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<TextContentAnnotations>,
     /// `text` member (required).
     pub text: ::std::string::String,
@@ -4812,10 +5122,18 @@ pub struct TextContent {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct TextContentAnnotations {
     /// `audience` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub audience: ::core::option::Option<::std::vec::Vec<Role>>,
     /// `priority` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub priority: ::core::option::Option<::serde_json::Number>,
 }
 /// `TextResourceContents` (MCP 2024-11-05).
@@ -4829,7 +5147,8 @@ pub struct TextResourceContents {
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `text` member (required).
@@ -4845,7 +5164,11 @@ pub struct TextResourceContents {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Tool {
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `inputSchema` member (required).
     #[serde(rename = "inputSchema")]
@@ -4861,7 +5184,11 @@ pub struct Tool {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ToolInputSchema {
     /// `properties` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub properties: ::core::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -4869,7 +5196,11 @@ pub struct ToolInputSchema {
         >,
     >,
     /// `required` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// `type` member (required).
     pub r#type: TypeObject,
@@ -4884,7 +5215,11 @@ pub struct ToolListChangedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsToolsListChanged,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<ToolListChangedNotificationParams>,
 }
 /// `ToolListChangedNotificationParams` (MCP 2024-11-05).
@@ -4898,7 +5233,8 @@ pub struct ToolListChangedNotificationParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,

@@ -8,10 +8,18 @@
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Annotations {
     /// `audience` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub audience: ::core::option::Option<::std::vec::Vec<Role>>,
     /// `priority` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub priority: ::core::option::Option<::serde_json::Number>,
 }
 /// `AudioContent` (MCP 2025-03-26).
@@ -22,7 +30,11 @@ pub struct Annotations {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct AudioContent {
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `data` member (required).
     pub data: ::std::string::String,
@@ -45,7 +57,8 @@ pub struct BlobResourceContents {
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `uri` member (required).
@@ -71,7 +84,11 @@ pub struct CallToolRequest {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct CallToolRequestParams {
     /// `arguments` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub arguments: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
@@ -89,7 +106,8 @@ pub struct CallToolResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -100,7 +118,8 @@ pub struct CallToolResult {
     #[serde(
         rename = "isError",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub is_error: ::core::option::Option<bool>,
 }
@@ -247,7 +266,11 @@ pub struct CancelledNotification {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct CancelledNotificationParams {
     /// `reason` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub reason: ::core::option::Option<::std::string::String>,
     /// `requestId` member (required).
     #[serde(rename = "requestId")]
@@ -261,7 +284,11 @@ pub struct CancelledNotificationParams {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// `experimental` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub experimental: ::core::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -269,10 +296,18 @@ pub struct ClientCapabilities {
         >,
     >,
     /// `roots` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub roots: ::core::option::Option<ClientCapabilitiesRoots>,
     /// `sampling` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub sampling: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
@@ -288,7 +323,8 @@ pub struct ClientCapabilitiesRoots {
     #[serde(
         rename = "listChanged",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub list_changed: ::core::option::Option<bool>,
 }
@@ -918,7 +954,8 @@ pub struct CompleteResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -937,11 +974,16 @@ pub struct CompleteResultCompletion {
     #[serde(
         rename = "hasMore",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub has_more: ::core::option::Option<bool>,
     /// `total` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub total: ::core::option::Option<i64>,
     /// `values` member (required).
     pub values: ::std::vec::Vec<::std::string::String>,
@@ -969,7 +1011,8 @@ pub struct CreateMessageRequestParams {
     #[serde(
         rename = "includeContext",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub include_context: ::core::option::Option<
         CreateMessageRequestParamsIncludeContext,
@@ -980,7 +1023,11 @@ pub struct CreateMessageRequestParams {
     /// `messages` member (required).
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// `metadata` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub metadata: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
@@ -988,25 +1035,32 @@ pub struct CreateMessageRequestParams {
     #[serde(
         rename = "modelPreferences",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub model_preferences: ::core::option::Option<ModelPreferences>,
     /// `stopSequences` member (optional).
     #[serde(
         rename = "stopSequences",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub stop_sequences: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// `systemPrompt` member (optional).
     #[serde(
         rename = "systemPrompt",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub system_prompt: ::core::option::Option<::std::string::String>,
     /// `temperature` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub temperature: ::core::option::Option<::serde_json::Number>,
 }
 /// `CreateMessageRequestParamsIncludeContext` (MCP 2025-03-26).
@@ -1048,7 +1102,8 @@ pub struct CreateMessageResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -1063,7 +1118,8 @@ pub struct CreateMessageResult {
     #[serde(
         rename = "stopReason",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub stop_reason: ::core::option::Option<::std::string::String>,
 }
@@ -1193,7 +1249,11 @@ pub type Cursor = ::std::string::String;
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct EmbeddedResource {
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `resource` member (required).
     pub resource: EmbeddedResourceResource,
@@ -1311,7 +1371,11 @@ pub struct GetPromptRequest {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct GetPromptRequestParams {
     /// `arguments` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub arguments: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
@@ -1329,13 +1393,18 @@ pub struct GetPromptResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `messages` member (required).
     pub messages: ::std::vec::Vec<PromptMessage>,
@@ -1348,7 +1417,11 @@ pub struct GetPromptResult {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ImageContent {
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `data` member (required).
     pub data: ::std::string::String,
@@ -1409,7 +1482,8 @@ pub struct InitializeResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -1417,7 +1491,11 @@ pub struct InitializeResult {
     /// `capabilities` member (required).
     pub capabilities: ServerCapabilities,
     /// `instructions` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub instructions: ::core::option::Option<::std::string::String>,
     /// `protocolVersion` member (required).
     #[serde(rename = "protocolVersion")]
@@ -1436,7 +1514,11 @@ pub struct InitializedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsInitialized,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<InitializedNotificationParams>,
 }
 /// `InitializedNotificationParams` (MCP 2025-03-26).
@@ -1450,7 +1532,8 @@ pub struct InitializedNotificationParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -1841,7 +1924,11 @@ pub struct JSONRPCNotification {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<JSONRPCNotificationParams>,
 }
 /// `JSONRPCNotificationParams` (MCP 2025-03-26).
@@ -1855,7 +1942,8 @@ pub struct JSONRPCNotificationParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -1878,7 +1966,11 @@ pub struct JSONRPCRequest {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<JSONRPCRequestParams>,
 }
 /// `JSONRPCRequestParams` (MCP 2025-03-26).
@@ -1892,7 +1984,8 @@ pub struct JSONRPCRequestParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<JSONRPCRequestParamsMeta>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -1910,7 +2003,8 @@ pub struct JSONRPCRequestParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
 }
@@ -1978,7 +2072,11 @@ pub struct ListPromptsRequest {
     /// `method` member (required).
     pub method: MethodPromptsList,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<ListPromptsRequestParams>,
 }
 /// `ListPromptsRequestParams` (MCP 2025-03-26).
@@ -1989,7 +2087,11 @@ pub struct ListPromptsRequest {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListPromptsRequestParams {
     /// `cursor` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub cursor: ::core::option::Option<::std::string::String>,
 }
 /// `ListPromptsResult` (MCP 2025-03-26).
@@ -2003,7 +2105,8 @@ pub struct ListPromptsResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -2012,7 +2115,8 @@ pub struct ListPromptsResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// `prompts` member (required).
@@ -2028,7 +2132,11 @@ pub struct ListResourceTemplatesRequest {
     /// `method` member (required).
     pub method: MethodResourcesTemplatesList,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<ListResourceTemplatesRequestParams>,
 }
 /// `ListResourceTemplatesRequestParams` (MCP 2025-03-26).
@@ -2039,7 +2147,11 @@ pub struct ListResourceTemplatesRequest {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequestParams {
     /// `cursor` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub cursor: ::core::option::Option<::std::string::String>,
 }
 /// `ListResourceTemplatesResult` (MCP 2025-03-26).
@@ -2053,7 +2165,8 @@ pub struct ListResourceTemplatesResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -2062,7 +2175,8 @@ pub struct ListResourceTemplatesResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// `resourceTemplates` member (required).
@@ -2079,7 +2193,11 @@ pub struct ListResourcesRequest {
     /// `method` member (required).
     pub method: MethodResourcesList,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<ListResourcesRequestParams>,
 }
 /// `ListResourcesRequestParams` (MCP 2025-03-26).
@@ -2090,7 +2208,11 @@ pub struct ListResourcesRequest {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListResourcesRequestParams {
     /// `cursor` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub cursor: ::core::option::Option<::std::string::String>,
 }
 /// `ListResourcesResult` (MCP 2025-03-26).
@@ -2104,7 +2226,8 @@ pub struct ListResourcesResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -2113,7 +2236,8 @@ pub struct ListResourcesResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// `resources` member (required).
@@ -2129,7 +2253,11 @@ pub struct ListRootsRequest {
     /// `method` member (required).
     pub method: MethodRootsList,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<ListRootsRequestParams>,
 }
 /// `ListRootsRequestParams` (MCP 2025-03-26).
@@ -2143,7 +2271,8 @@ pub struct ListRootsRequestParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<ListRootsRequestParamsMeta>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -2161,7 +2290,8 @@ pub struct ListRootsRequestParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
 }
@@ -2176,7 +2306,8 @@ pub struct ListRootsResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -2194,7 +2325,11 @@ pub struct ListToolsRequest {
     /// `method` member (required).
     pub method: MethodToolsList,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<ListToolsRequestParams>,
 }
 /// `ListToolsRequestParams` (MCP 2025-03-26).
@@ -2205,7 +2340,11 @@ pub struct ListToolsRequest {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListToolsRequestParams {
     /// `cursor` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub cursor: ::core::option::Option<::std::string::String>,
 }
 /// `ListToolsResult` (MCP 2025-03-26).
@@ -2219,7 +2358,8 @@ pub struct ListToolsResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -2228,7 +2368,8 @@ pub struct ListToolsResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// `tools` member (required).
@@ -2306,7 +2447,11 @@ pub struct LoggingMessageNotificationParams {
     /// `level` member (required).
     pub level: LoggingLevel,
     /// `logger` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub logger: ::core::option::Option<::std::string::String>,
 }
 /// `MethodCompletionComplete` (MCP 2025-03-26).
@@ -3299,7 +3444,11 @@ impl ::schemars::JsonSchema for MethodToolsList {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ModelHint {
     /// `name` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub name: ::core::option::Option<::std::string::String>,
 }
 /// `ModelPreferences` (MCP 2025-03-26).
@@ -3313,24 +3462,31 @@ pub struct ModelPreferences {
     #[serde(
         rename = "costPriority",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub cost_priority: ::core::option::Option<::serde_json::Number>,
     /// `hints` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub hints: ::core::option::Option<::std::vec::Vec<ModelHint>>,
     /// `intelligencePriority` member (optional).
     #[serde(
         rename = "intelligencePriority",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub intelligence_priority: ::core::option::Option<::serde_json::Number>,
     /// `speedPriority` member (optional).
     #[serde(
         rename = "speedPriority",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub speed_priority: ::core::option::Option<::serde_json::Number>,
 }
@@ -3344,7 +3500,11 @@ pub struct Notification {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<NotificationParams>,
 }
 /// `NotificationParams` (MCP 2025-03-26).
@@ -3358,7 +3518,8 @@ pub struct NotificationParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -3377,7 +3538,11 @@ pub struct PaginatedRequest {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<PaginatedRequestParams>,
 }
 /// `PaginatedRequestParams` (MCP 2025-03-26).
@@ -3388,7 +3553,11 @@ pub struct PaginatedRequest {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PaginatedRequestParams {
     /// `cursor` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub cursor: ::core::option::Option<::std::string::String>,
 }
 /// `PaginatedResult` (MCP 2025-03-26).
@@ -3402,7 +3571,8 @@ pub struct PaginatedResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -3411,7 +3581,8 @@ pub struct PaginatedResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
 }
@@ -3425,7 +3596,11 @@ pub struct PingRequest {
     /// `method` member (required).
     pub method: MethodPing,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<PingRequestParams>,
 }
 /// `PingRequestParams` (MCP 2025-03-26).
@@ -3439,7 +3614,8 @@ pub struct PingRequestParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<PingRequestParamsMeta>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -3457,7 +3633,8 @@ pub struct PingRequestParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
 }
@@ -3481,7 +3658,11 @@ pub struct ProgressNotification {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ProgressNotificationParams {
     /// `message` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub message: ::core::option::Option<::std::string::String>,
     /// `progress` member (required).
     pub progress: ::serde_json::Number,
@@ -3489,7 +3670,11 @@ pub struct ProgressNotificationParams {
     #[serde(rename = "progressToken")]
     pub progress_token: ProgressToken,
     /// `total` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub total: ::core::option::Option<::serde_json::Number>,
 }
 /// `ProgressToken` (MCP 2025-03-26).
@@ -3576,10 +3761,18 @@ impl ::schemars::JsonSchema for ProgressToken {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Prompt {
     /// `arguments` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub arguments: ::core::option::Option<::std::vec::Vec<PromptArgument>>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `name` member (required).
     pub name: ::std::string::String,
@@ -3592,12 +3785,20 @@ pub struct Prompt {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PromptArgument {
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `required` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub required: ::core::option::Option<bool>,
 }
 /// `PromptListChangedNotification` (MCP 2025-03-26).
@@ -3610,7 +3811,11 @@ pub struct PromptListChangedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsPromptsListChanged,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<PromptListChangedNotificationParams>,
 }
 /// `PromptListChangedNotificationParams` (MCP 2025-03-26).
@@ -3624,7 +3829,8 @@ pub struct PromptListChangedNotificationParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -3813,7 +4019,8 @@ pub struct ReadResourceResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -3928,7 +4135,11 @@ pub struct Request {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<RequestParams>,
 }
 /// `RequestId` (MCP 2025-03-26).
@@ -4018,7 +4229,8 @@ pub struct RequestParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<RequestParamsMeta>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -4036,7 +4248,8 @@ pub struct RequestParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
 }
@@ -4048,22 +4261,35 @@ pub struct RequestParamsMeta {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Resource {
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `mimeType` member (optional).
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `size` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub size: ::core::option::Option<i64>,
     /// `uri` member (required).
     pub uri: ::std::string::String,
@@ -4079,7 +4305,8 @@ pub struct ResourceContents {
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `uri` member (required).
@@ -4095,7 +4322,11 @@ pub struct ResourceListChangedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsResourcesListChanged,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<ResourceListChangedNotificationParams>,
 }
 /// `ResourceListChangedNotificationParams` (MCP 2025-03-26).
@@ -4109,7 +4340,8 @@ pub struct ResourceListChangedNotificationParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -4138,16 +4370,25 @@ pub struct ResourceReference {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ResourceTemplate {
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `mimeType` member (optional).
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `name` member (required).
@@ -4189,7 +4430,8 @@ pub struct Result {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -4230,7 +4472,11 @@ impl Role {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Root {
     /// `name` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub name: ::core::option::Option<::std::string::String>,
     /// `uri` member (required).
     pub uri: ::std::string::String,
@@ -4245,7 +4491,11 @@ pub struct RootsListChangedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsRootsListChanged,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<RootsListChangedNotificationParams>,
 }
 /// `RootsListChangedNotificationParams` (MCP 2025-03-26).
@@ -4259,7 +4509,8 @@ pub struct RootsListChangedNotificationParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -4400,12 +4651,20 @@ impl ::schemars::JsonSchema for SamplingMessageContent {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// `completions` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub completions: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `experimental` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub experimental: ::core::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -4413,18 +4672,34 @@ pub struct ServerCapabilities {
         >,
     >,
     /// `logging` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub logging: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `prompts` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub prompts: ::core::option::Option<ServerCapabilitiesPrompts>,
     /// `resources` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub resources: ::core::option::Option<ServerCapabilitiesResources>,
     /// `tools` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub tools: ::core::option::Option<ServerCapabilitiesTools>,
 }
 /// `ServerCapabilitiesPrompts` (MCP 2025-03-26).
@@ -4438,7 +4713,8 @@ pub struct ServerCapabilitiesPrompts {
     #[serde(
         rename = "listChanged",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub list_changed: ::core::option::Option<bool>,
 }
@@ -4453,11 +4729,16 @@ pub struct ServerCapabilitiesResources {
     #[serde(
         rename = "listChanged",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub list_changed: ::core::option::Option<bool>,
     /// `subscribe` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub subscribe: ::core::option::Option<bool>,
 }
 /// `ServerCapabilitiesTools` (MCP 2025-03-26).
@@ -4471,7 +4752,8 @@ pub struct ServerCapabilitiesTools {
     #[serde(
         rename = "listChanged",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub list_changed: ::core::option::Option<bool>,
 }
@@ -5023,7 +5305,11 @@ pub struct SubscribeRequestParams {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct TextContent {
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `text` member (required).
     pub text: ::std::string::String,
@@ -5041,7 +5327,8 @@ pub struct TextResourceContents {
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `text` member (required).
@@ -5057,10 +5344,18 @@ pub struct TextResourceContents {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Tool {
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<ToolAnnotations>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `inputSchema` member (required).
     #[serde(rename = "inputSchema")]
@@ -5079,32 +5374,40 @@ pub struct ToolAnnotations {
     #[serde(
         rename = "destructiveHint",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub destructive_hint: ::core::option::Option<bool>,
     /// `idempotentHint` member (optional).
     #[serde(
         rename = "idempotentHint",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub idempotent_hint: ::core::option::Option<bool>,
     /// `openWorldHint` member (optional).
     #[serde(
         rename = "openWorldHint",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub open_world_hint: ::core::option::Option<bool>,
     /// `readOnlyHint` member (optional).
     #[serde(
         rename = "readOnlyHint",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub read_only_hint: ::core::option::Option<bool>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
 }
 /// `ToolInputSchema` (MCP 2025-03-26).
@@ -5115,7 +5418,11 @@ pub struct ToolAnnotations {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ToolInputSchema {
     /// `properties` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub properties: ::core::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -5123,7 +5430,11 @@ pub struct ToolInputSchema {
         >,
     >,
     /// `required` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// `type` member (required).
     pub r#type: TypeObject,
@@ -5138,7 +5449,11 @@ pub struct ToolListChangedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsToolsListChanged,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<ToolListChangedNotificationParams>,
 }
 /// `ToolListChangedNotificationParams` (MCP 2025-03-26).
@@ -5152,7 +5467,8 @@ pub struct ToolListChangedNotificationParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,

@@ -8,17 +8,26 @@
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Annotations {
     /// `audience` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub audience: ::core::option::Option<::std::vec::Vec<Role>>,
     /// `lastModified` member (optional).
     #[serde(
         rename = "lastModified",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub last_modified: ::core::option::Option<::std::string::String>,
     /// `priority` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub priority: ::core::option::Option<::serde_json::Number>,
 }
 /// `AudioContent` (MCP 2025-06-18).
@@ -32,13 +41,18 @@ pub struct AudioContent {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `data` member (required).
     pub data: ::std::string::String,
@@ -58,7 +72,11 @@ pub struct BaseMetadata {
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
 }
 /// `BlobResourceContents` (MCP 2025-06-18).
@@ -72,7 +90,8 @@ pub struct BlobResourceContents {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -83,7 +102,8 @@ pub struct BlobResourceContents {
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `uri` member (required).
@@ -97,13 +117,25 @@ pub struct BlobResourceContents {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct BooleanSchema {
     /// `default` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub default: ::core::option::Option<bool>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
     pub r#type: TypeBoolean,
@@ -128,7 +160,11 @@ pub struct CallToolRequest {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct CallToolRequestParams {
     /// `arguments` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub arguments: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
@@ -146,7 +182,8 @@ pub struct CallToolResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -157,14 +194,16 @@ pub struct CallToolResult {
     #[serde(
         rename = "isError",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub is_error: ::core::option::Option<bool>,
     /// `structuredContent` member (optional).
     #[serde(
         rename = "structuredContent",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub structured_content: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -190,7 +229,11 @@ pub struct CancelledNotification {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct CancelledNotificationParams {
     /// `reason` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub reason: ::core::option::Option<::std::string::String>,
     /// `requestId` member (required).
     #[serde(rename = "requestId")]
@@ -204,12 +247,20 @@ pub struct CancelledNotificationParams {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// `elicitation` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub elicitation: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `experimental` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub experimental: ::core::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -217,10 +268,18 @@ pub struct ClientCapabilities {
         >,
     >,
     /// `roots` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub roots: ::core::option::Option<ClientCapabilitiesRoots>,
     /// `sampling` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub sampling: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
@@ -236,7 +295,8 @@ pub struct ClientCapabilitiesRoots {
     #[serde(
         rename = "listChanged",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub list_changed: ::core::option::Option<bool>,
 }
@@ -746,7 +806,11 @@ pub struct CompleteRequestParams {
     /// `argument` member (required).
     pub argument: CompleteRequestParamsArgument,
     /// `context` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub context: ::core::option::Option<CompleteRequestParamsContext>,
     /// `ref` member (required).
     pub r#ref: CompleteRequestParamsRef,
@@ -771,7 +835,11 @@ pub struct CompleteRequestParamsArgument {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct CompleteRequestParamsContext {
     /// `arguments` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub arguments: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
@@ -891,7 +959,8 @@ pub struct CompleteResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -910,11 +979,16 @@ pub struct CompleteResultCompletion {
     #[serde(
         rename = "hasMore",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub has_more: ::core::option::Option<bool>,
     /// `total` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub total: ::core::option::Option<i64>,
     /// `values` member (required).
     pub values: ::std::vec::Vec<::std::string::String>,
@@ -1075,7 +1149,8 @@ pub struct CreateMessageRequestParams {
     #[serde(
         rename = "includeContext",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub include_context: ::core::option::Option<
         CreateMessageRequestParamsIncludeContext,
@@ -1086,7 +1161,11 @@ pub struct CreateMessageRequestParams {
     /// `messages` member (required).
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// `metadata` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub metadata: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
@@ -1094,25 +1173,32 @@ pub struct CreateMessageRequestParams {
     #[serde(
         rename = "modelPreferences",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub model_preferences: ::core::option::Option<ModelPreferences>,
     /// `stopSequences` member (optional).
     #[serde(
         rename = "stopSequences",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub stop_sequences: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// `systemPrompt` member (optional).
     #[serde(
         rename = "systemPrompt",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub system_prompt: ::core::option::Option<::std::string::String>,
     /// `temperature` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub temperature: ::core::option::Option<::serde_json::Number>,
 }
 /// `CreateMessageRequestParamsIncludeContext` (MCP 2025-06-18).
@@ -1154,7 +1240,8 @@ pub struct CreateMessageResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -1169,7 +1256,8 @@ pub struct CreateMessageResult {
     #[serde(
         rename = "stopReason",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub stop_reason: ::core::option::Option<::std::string::String>,
 }
@@ -1329,7 +1417,11 @@ pub struct ElicitRequestParamsRequestedSchema {
         PrimitiveSchemaDefinition,
     >,
     /// `required` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// `type` member (required).
     pub r#type: TypeObject,
@@ -1345,7 +1437,8 @@ pub struct ElicitResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -1353,7 +1446,11 @@ pub struct ElicitResult {
     /// `action` member (required).
     pub action: ElicitResultAction,
     /// `content` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub content: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
     >,
@@ -1486,13 +1583,18 @@ pub struct EmbeddedResource {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `resource` member (required).
     pub resource: EmbeddedResourceResource,
@@ -1598,7 +1700,11 @@ pub type EmptyResult = Result;
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct EnumSchema {
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `enum` member (required).
     pub r#enum: ::std::vec::Vec<::std::string::String>,
@@ -1606,11 +1712,16 @@ pub struct EnumSchema {
     #[serde(
         rename = "enumNames",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub enum_names: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
     pub r#type: TypeString,
@@ -1635,7 +1746,11 @@ pub struct GetPromptRequest {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct GetPromptRequestParams {
     /// `arguments` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub arguments: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
@@ -1653,13 +1768,18 @@ pub struct GetPromptResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `messages` member (required).
     pub messages: ::std::vec::Vec<PromptMessage>,
@@ -1675,13 +1795,18 @@ pub struct ImageContent {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `data` member (required).
     pub data: ::std::string::String,
@@ -1701,7 +1826,11 @@ pub struct Implementation {
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `version` member (required).
     pub version: ::std::string::String,
@@ -1745,7 +1874,8 @@ pub struct InitializeResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -1753,7 +1883,11 @@ pub struct InitializeResult {
     /// `capabilities` member (required).
     pub capabilities: ServerCapabilities,
     /// `instructions` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub instructions: ::core::option::Option<::std::string::String>,
     /// `protocolVersion` member (required).
     #[serde(rename = "protocolVersion")]
@@ -1772,7 +1906,11 @@ pub struct InitializedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsInitialized,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<Result>,
 }
 /// `JSONRPCError` (MCP 2025-06-18).
@@ -1932,7 +2070,11 @@ pub struct JSONRPCNotification {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<Result>,
 }
 /// `JSONRPCRequest` (MCP 2025-06-18).
@@ -1949,7 +2091,11 @@ pub struct JSONRPCRequest {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<JSONRPCRequestParams>,
 }
 /// `JSONRPCRequestParams` (MCP 2025-06-18).
@@ -1963,7 +2109,8 @@ pub struct JSONRPCRequestParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<JSONRPCRequestParamsMeta>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -1981,7 +2128,8 @@ pub struct JSONRPCRequestParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -2052,7 +2200,11 @@ pub struct ListPromptsRequest {
     /// `method` member (required).
     pub method: MethodPromptsList,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<ListPromptsRequestParams>,
 }
 /// `ListPromptsRequestParams` (MCP 2025-06-18).
@@ -2063,7 +2215,11 @@ pub struct ListPromptsRequest {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListPromptsRequestParams {
     /// `cursor` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub cursor: ::core::option::Option<::std::string::String>,
 }
 /// `ListPromptsResult` (MCP 2025-06-18).
@@ -2077,7 +2233,8 @@ pub struct ListPromptsResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -2086,7 +2243,8 @@ pub struct ListPromptsResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// `prompts` member (required).
@@ -2102,7 +2260,11 @@ pub struct ListResourceTemplatesRequest {
     /// `method` member (required).
     pub method: MethodResourcesTemplatesList,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<ListResourceTemplatesRequestParams>,
 }
 /// `ListResourceTemplatesRequestParams` (MCP 2025-06-18).
@@ -2113,7 +2275,11 @@ pub struct ListResourceTemplatesRequest {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequestParams {
     /// `cursor` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub cursor: ::core::option::Option<::std::string::String>,
 }
 /// `ListResourceTemplatesResult` (MCP 2025-06-18).
@@ -2127,7 +2293,8 @@ pub struct ListResourceTemplatesResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -2136,7 +2303,8 @@ pub struct ListResourceTemplatesResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// `resourceTemplates` member (required).
@@ -2153,7 +2321,11 @@ pub struct ListResourcesRequest {
     /// `method` member (required).
     pub method: MethodResourcesList,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<ListResourcesRequestParams>,
 }
 /// `ListResourcesRequestParams` (MCP 2025-06-18).
@@ -2164,7 +2336,11 @@ pub struct ListResourcesRequest {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListResourcesRequestParams {
     /// `cursor` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub cursor: ::core::option::Option<::std::string::String>,
 }
 /// `ListResourcesResult` (MCP 2025-06-18).
@@ -2178,7 +2354,8 @@ pub struct ListResourcesResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -2187,7 +2364,8 @@ pub struct ListResourcesResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// `resources` member (required).
@@ -2203,7 +2381,11 @@ pub struct ListRootsRequest {
     /// `method` member (required).
     pub method: MethodRootsList,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<ListRootsRequestParams>,
 }
 /// `ListRootsRequestParams` (MCP 2025-06-18).
@@ -2217,7 +2399,8 @@ pub struct ListRootsRequestParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<ListRootsRequestParamsMeta>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -2235,7 +2418,8 @@ pub struct ListRootsRequestParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -2253,7 +2437,8 @@ pub struct ListRootsResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -2271,7 +2456,11 @@ pub struct ListToolsRequest {
     /// `method` member (required).
     pub method: MethodToolsList,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<ListToolsRequestParams>,
 }
 /// `ListToolsRequestParams` (MCP 2025-06-18).
@@ -2282,7 +2471,11 @@ pub struct ListToolsRequest {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListToolsRequestParams {
     /// `cursor` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub cursor: ::core::option::Option<::std::string::String>,
 }
 /// `ListToolsResult` (MCP 2025-06-18).
@@ -2296,7 +2489,8 @@ pub struct ListToolsResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -2305,7 +2499,8 @@ pub struct ListToolsResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// `tools` member (required).
@@ -2383,7 +2578,11 @@ pub struct LoggingMessageNotificationParams {
     /// `level` member (required).
     pub level: LoggingLevel,
     /// `logger` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub logger: ::core::option::Option<::std::string::String>,
 }
 /// `MethodCompletionComplete` (MCP 2025-06-18).
@@ -3416,7 +3615,11 @@ impl ::schemars::JsonSchema for MethodToolsList {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ModelHint {
     /// `name` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub name: ::core::option::Option<::std::string::String>,
 }
 /// `ModelPreferences` (MCP 2025-06-18).
@@ -3430,24 +3633,31 @@ pub struct ModelPreferences {
     #[serde(
         rename = "costPriority",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub cost_priority: ::core::option::Option<::serde_json::Number>,
     /// `hints` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub hints: ::core::option::Option<::std::vec::Vec<ModelHint>>,
     /// `intelligencePriority` member (optional).
     #[serde(
         rename = "intelligencePriority",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub intelligence_priority: ::core::option::Option<::serde_json::Number>,
     /// `speedPriority` member (optional).
     #[serde(
         rename = "speedPriority",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub speed_priority: ::core::option::Option<::serde_json::Number>,
 }
@@ -3461,7 +3671,11 @@ pub struct Notification {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<Result>,
 }
 /// `NumberSchema` (MCP 2025-06-18).
@@ -3472,16 +3686,32 @@ pub struct Notification {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct NumberSchema {
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `maximum` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub maximum: ::core::option::Option<::serde_json::Number>,
     /// `minimum` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub minimum: ::core::option::Option<::serde_json::Number>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
     pub r#type: NumberSchemaType,
@@ -3520,7 +3750,11 @@ pub struct PaginatedRequest {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<PaginatedRequestParams>,
 }
 /// `PaginatedRequestParams` (MCP 2025-06-18).
@@ -3531,7 +3765,11 @@ pub struct PaginatedRequest {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PaginatedRequestParams {
     /// `cursor` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub cursor: ::core::option::Option<::std::string::String>,
 }
 /// `PaginatedResult` (MCP 2025-06-18).
@@ -3545,7 +3783,8 @@ pub struct PaginatedResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -3554,7 +3793,8 @@ pub struct PaginatedResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
 }
@@ -3568,7 +3808,11 @@ pub struct PingRequest {
     /// `method` member (required).
     pub method: MethodPing,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<PingRequestParams>,
 }
 /// `PingRequestParams` (MCP 2025-06-18).
@@ -3582,7 +3826,8 @@ pub struct PingRequestParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<PingRequestParamsMeta>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -3600,7 +3845,8 @@ pub struct PingRequestParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -3759,7 +4005,11 @@ pub struct ProgressNotification {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ProgressNotificationParams {
     /// `message` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub message: ::core::option::Option<::std::string::String>,
     /// `progress` member (required).
     pub progress: ::serde_json::Number,
@@ -3767,7 +4017,11 @@ pub struct ProgressNotificationParams {
     #[serde(rename = "progressToken")]
     pub progress_token: ProgressToken,
     /// `total` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub total: ::core::option::Option<::serde_json::Number>,
 }
 /// `ProgressToken` (MCP 2025-06-18).
@@ -3857,21 +4111,34 @@ pub struct Prompt {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `arguments` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub arguments: ::core::option::Option<::std::vec::Vec<PromptArgument>>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
 }
 /// `PromptArgument` (MCP 2025-06-18).
@@ -3882,15 +4149,27 @@ pub struct Prompt {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PromptArgument {
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `required` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub required: ::core::option::Option<bool>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
 }
 /// `PromptListChangedNotification` (MCP 2025-06-18).
@@ -3903,7 +4182,11 @@ pub struct PromptListChangedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsPromptsListChanged,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<Result>,
 }
 /// `PromptMessage` (MCP 2025-06-18).
@@ -3928,7 +4211,11 @@ pub struct PromptReference {
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
     pub r#type: TypeRefPrompt,
@@ -3966,7 +4253,8 @@ pub struct ReadResourceResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -4081,7 +4369,11 @@ pub struct Request {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<RequestParams>,
 }
 /// `RequestId` (MCP 2025-06-18).
@@ -4171,7 +4463,8 @@ pub struct RequestParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<RequestParamsMeta>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -4189,7 +4482,8 @@ pub struct RequestParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -4207,31 +4501,49 @@ pub struct Resource {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `mimeType` member (optional).
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `size` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub size: ::core::option::Option<i64>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `uri` member (required).
     pub uri: ::std::string::String,
@@ -4247,7 +4559,8 @@ pub struct ResourceContents {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -4256,7 +4569,8 @@ pub struct ResourceContents {
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `uri` member (required).
@@ -4273,31 +4587,49 @@ pub struct ResourceLink {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `mimeType` member (optional).
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `size` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub size: ::core::option::Option<i64>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
     pub r#type: TypeResourceLink,
@@ -4314,7 +4646,11 @@ pub struct ResourceListChangedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsResourcesListChanged,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<Result>,
 }
 /// `ResourceTemplate` (MCP 2025-06-18).
@@ -4328,28 +4664,42 @@ pub struct ResourceTemplate {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `mimeType` member (optional).
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `uriTemplate` member (required).
     #[serde(rename = "uriTemplate")]
@@ -4400,7 +4750,8 @@ pub struct Result {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -4444,13 +4795,18 @@ pub struct Root {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `name` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub name: ::core::option::Option<::std::string::String>,
     /// `uri` member (required).
     pub uri: ::std::string::String,
@@ -4465,7 +4821,11 @@ pub struct RootsListChangedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsRootsListChanged,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<Result>,
 }
 /// `SamplingMessage` (MCP 2025-06-18).
@@ -4600,12 +4960,20 @@ impl ::schemars::JsonSchema for SamplingMessageContent {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// `completions` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub completions: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `experimental` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub experimental: ::core::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -4613,18 +4981,34 @@ pub struct ServerCapabilities {
         >,
     >,
     /// `logging` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub logging: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `prompts` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub prompts: ::core::option::Option<ServerCapabilitiesPrompts>,
     /// `resources` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub resources: ::core::option::Option<ServerCapabilitiesResources>,
     /// `tools` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub tools: ::core::option::Option<ServerCapabilitiesTools>,
 }
 /// `ServerCapabilitiesPrompts` (MCP 2025-06-18).
@@ -4638,7 +5022,8 @@ pub struct ServerCapabilitiesPrompts {
     #[serde(
         rename = "listChanged",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub list_changed: ::core::option::Option<bool>,
 }
@@ -4653,11 +5038,16 @@ pub struct ServerCapabilitiesResources {
     #[serde(
         rename = "listChanged",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub list_changed: ::core::option::Option<bool>,
     /// `subscribe` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub subscribe: ::core::option::Option<bool>,
 }
 /// `ServerCapabilitiesTools` (MCP 2025-06-18).
@@ -4671,7 +5061,8 @@ pub struct ServerCapabilitiesTools {
     #[serde(
         rename = "listChanged",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub list_changed: ::core::option::Option<bool>,
 }
@@ -5213,27 +5604,41 @@ pub struct SetLevelRequestParams {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct StringSchema {
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `format` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub format: ::core::option::Option<StringSchemaFormat>,
     /// `maxLength` member (optional).
     #[serde(
         rename = "maxLength",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub max_length: ::core::option::Option<i64>,
     /// `minLength` member (optional).
     #[serde(
         rename = "minLength",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub min_length: ::core::option::Option<i64>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
     pub r#type: TypeString,
@@ -5303,13 +5708,18 @@ pub struct TextContent {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `text` member (required).
     pub text: ::std::string::String,
@@ -5327,7 +5737,8 @@ pub struct TextResourceContents {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -5336,7 +5747,8 @@ pub struct TextResourceContents {
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `text` member (required).
@@ -5355,16 +5767,25 @@ pub struct Tool {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<ToolAnnotations>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `inputSchema` member (required).
     #[serde(rename = "inputSchema")]
@@ -5375,11 +5796,16 @@ pub struct Tool {
     #[serde(
         rename = "outputSchema",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub output_schema: ::core::option::Option<ToolOutputSchema>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
 }
 /// `ToolAnnotations` (MCP 2025-06-18).
@@ -5393,32 +5819,40 @@ pub struct ToolAnnotations {
     #[serde(
         rename = "destructiveHint",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub destructive_hint: ::core::option::Option<bool>,
     /// `idempotentHint` member (optional).
     #[serde(
         rename = "idempotentHint",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub idempotent_hint: ::core::option::Option<bool>,
     /// `openWorldHint` member (optional).
     #[serde(
         rename = "openWorldHint",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub open_world_hint: ::core::option::Option<bool>,
     /// `readOnlyHint` member (optional).
     #[serde(
         rename = "readOnlyHint",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub read_only_hint: ::core::option::Option<bool>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
 }
 /// `ToolInputSchema` (MCP 2025-06-18).
@@ -5429,7 +5863,11 @@ pub struct ToolAnnotations {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ToolInputSchema {
     /// `properties` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub properties: ::core::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -5437,7 +5875,11 @@ pub struct ToolInputSchema {
         >,
     >,
     /// `required` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// `type` member (required).
     pub r#type: TypeObject,
@@ -5452,7 +5894,11 @@ pub struct ToolListChangedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsToolsListChanged,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<Result>,
 }
 /// `ToolOutputSchema` (MCP 2025-06-18).
@@ -5463,7 +5909,11 @@ pub struct ToolListChangedNotification {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ToolOutputSchema {
     /// `properties` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub properties: ::core::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -5471,7 +5921,11 @@ pub struct ToolOutputSchema {
         >,
     >,
     /// `required` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// `type` member (required).
     pub r#type: TypeObject,

@@ -8,17 +8,26 @@
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Annotations {
     /// `audience` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub audience: ::core::option::Option<::std::vec::Vec<Role>>,
     /// `lastModified` member (optional).
     #[serde(
         rename = "lastModified",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub last_modified: ::core::option::Option<::std::string::String>,
     /// `priority` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub priority: ::core::option::Option<::serde_json::Number>,
 }
 /// `AudioContent` (MCP 2025-11-25).
@@ -32,13 +41,18 @@ pub struct AudioContent {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `data` member (required).
     pub data: ::std::string::String,
@@ -58,7 +72,11 @@ pub struct BaseMetadata {
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
 }
 /// `BlobResourceContents` (MCP 2025-11-25).
@@ -72,7 +90,8 @@ pub struct BlobResourceContents {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -83,7 +102,8 @@ pub struct BlobResourceContents {
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `uri` member (required).
@@ -97,13 +117,25 @@ pub struct BlobResourceContents {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct BooleanSchema {
     /// `default` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub default: ::core::option::Option<bool>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
     pub r#type: TypeBoolean,
@@ -135,18 +167,27 @@ pub struct CallToolRequestParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<CallToolRequestParamsMeta>,
     /// `arguments` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub arguments: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `task` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub task: ::core::option::Option<TaskMetadata>,
 }
 /// `CallToolRequestParamsMeta` (MCP 2025-11-25).
@@ -160,7 +201,8 @@ pub struct CallToolRequestParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -178,7 +220,8 @@ pub struct CallToolResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -189,14 +232,16 @@ pub struct CallToolResult {
     #[serde(
         rename = "isError",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub is_error: ::core::option::Option<bool>,
     /// `structuredContent` member (optional).
     #[serde(
         rename = "structuredContent",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub structured_content: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -240,7 +285,8 @@ pub struct CancelTaskResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -255,7 +301,8 @@ pub struct CancelTaskResult {
     #[serde(
         rename = "pollInterval",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub poll_interval: ::core::option::Option<i64>,
     /// `status` member (required).
@@ -264,13 +311,15 @@ pub struct CancelTaskResult {
     #[serde(
         rename = "statusMessage",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub status_message: ::core::option::Option<::std::string::String>,
     /// `taskId` member (required).
     #[serde(rename = "taskId")]
     pub task_id: ::std::string::String,
     /// `ttl` member (required, may be null).
+    #[serde(deserialize_with = "::mcpwire_types::support::nullable")]
     pub ttl: ::core::option::Option<i64>,
     /// Members not declared by the schema, which it explicitly admits.
     #[serde(flatten)]
@@ -301,19 +350,25 @@ pub struct CancelledNotificationParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `reason` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub reason: ::core::option::Option<::std::string::String>,
     /// `requestId` member (optional).
     #[serde(
         rename = "requestId",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub request_id: ::core::option::Option<RequestId>,
 }
@@ -325,10 +380,18 @@ pub struct CancelledNotificationParams {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// `elicitation` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub elicitation: ::core::option::Option<ClientCapabilitiesElicitation>,
     /// `experimental` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub experimental: ::core::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -336,13 +399,25 @@ pub struct ClientCapabilities {
         >,
     >,
     /// `roots` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub roots: ::core::option::Option<ClientCapabilitiesRoots>,
     /// `sampling` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub sampling: ::core::option::Option<ClientCapabilitiesSampling>,
     /// `tasks` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub tasks: ::core::option::Option<ClientCapabilitiesTasks>,
 }
 /// `ClientCapabilitiesElicitation` (MCP 2025-11-25).
@@ -353,12 +428,20 @@ pub struct ClientCapabilities {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ClientCapabilitiesElicitation {
     /// `form` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub form: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `url` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub url: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
@@ -374,7 +457,8 @@ pub struct ClientCapabilitiesRoots {
     #[serde(
         rename = "listChanged",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub list_changed: ::core::option::Option<bool>,
 }
@@ -386,12 +470,20 @@ pub struct ClientCapabilitiesRoots {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ClientCapabilitiesSampling {
     /// `context` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub context: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `tools` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub tools: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
@@ -404,17 +496,29 @@ pub struct ClientCapabilitiesSampling {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ClientCapabilitiesTasks {
     /// `cancel` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub cancel: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `list` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub list: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `requests` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub requests: ::core::option::Option<ClientCapabilitiesTasksRequests>,
 }
 /// `ClientCapabilitiesTasksRequests` (MCP 2025-11-25).
@@ -425,10 +529,18 @@ pub struct ClientCapabilitiesTasks {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ClientCapabilitiesTasksRequests {
     /// `elicitation` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub elicitation: ::core::option::Option<ClientCapabilitiesTasksRequestsElicitation>,
     /// `sampling` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub sampling: ::core::option::Option<ClientCapabilitiesTasksRequestsSampling>,
 }
 /// `ClientCapabilitiesTasksRequestsElicitation` (MCP 2025-11-25).
@@ -439,7 +551,11 @@ pub struct ClientCapabilitiesTasksRequests {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ClientCapabilitiesTasksRequestsElicitation {
     /// `create` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub create: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
@@ -455,7 +571,8 @@ pub struct ClientCapabilitiesTasksRequestsSampling {
     #[serde(
         rename = "createMessage",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub create_message: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -1134,13 +1251,18 @@ pub struct CompleteRequestParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<CompleteRequestParamsMeta>,
     /// `argument` member (required).
     pub argument: CompleteRequestParamsArgument,
     /// `context` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub context: ::core::option::Option<CompleteRequestParamsContext>,
     /// `ref` member (required).
     pub r#ref: CompleteRequestParamsRef,
@@ -1165,7 +1287,11 @@ pub struct CompleteRequestParamsArgument {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct CompleteRequestParamsContext {
     /// `arguments` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub arguments: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
@@ -1181,7 +1307,8 @@ pub struct CompleteRequestParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -1303,7 +1430,8 @@ pub struct CompleteResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -1322,11 +1450,16 @@ pub struct CompleteResultCompletion {
     #[serde(
         rename = "hasMore",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub has_more: ::core::option::Option<bool>,
     /// `total` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub total: ::core::option::Option<i64>,
     /// `values` member (required).
     pub values: ::std::vec::Vec<::std::string::String>,
@@ -1491,14 +1624,16 @@ pub struct CreateMessageRequestParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<CreateMessageRequestParamsMeta>,
     /// `includeContext` member (optional).
     #[serde(
         rename = "includeContext",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub include_context: ::core::option::Option<
         CreateMessageRequestParamsIncludeContext,
@@ -1509,7 +1644,11 @@ pub struct CreateMessageRequestParams {
     /// `messages` member (required).
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// `metadata` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub metadata: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
@@ -1517,38 +1656,54 @@ pub struct CreateMessageRequestParams {
     #[serde(
         rename = "modelPreferences",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub model_preferences: ::core::option::Option<ModelPreferences>,
     /// `stopSequences` member (optional).
     #[serde(
         rename = "stopSequences",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub stop_sequences: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// `systemPrompt` member (optional).
     #[serde(
         rename = "systemPrompt",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub system_prompt: ::core::option::Option<::std::string::String>,
     /// `task` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub task: ::core::option::Option<TaskMetadata>,
     /// `temperature` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub temperature: ::core::option::Option<::serde_json::Number>,
     /// `toolChoice` member (optional).
     #[serde(
         rename = "toolChoice",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub tool_choice: ::core::option::Option<ToolChoice>,
     /// `tools` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub tools: ::core::option::Option<::std::vec::Vec<Tool>>,
 }
 /// `CreateMessageRequestParamsIncludeContext` (MCP 2025-11-25).
@@ -1590,7 +1745,8 @@ pub struct CreateMessageRequestParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -1608,7 +1764,8 @@ pub struct CreateMessageResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -1623,7 +1780,8 @@ pub struct CreateMessageResult {
     #[serde(
         rename = "stopReason",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub stop_reason: ::core::option::Option<::std::string::String>,
 }
@@ -1786,7 +1944,8 @@ pub struct CreateTaskResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -1826,19 +1985,28 @@ pub struct ElicitRequestFormParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<ElicitRequestFormParamsMeta>,
     /// `message` member (required).
     pub message: ::std::string::String,
     /// `mode` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub mode: ::core::option::Option<ModeForm>,
     /// `requestedSchema` member (required).
     #[serde(rename = "requestedSchema")]
     pub requested_schema: ElicitRequestFormParamsRequestedSchema,
     /// `task` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub task: ::core::option::Option<TaskMetadata>,
 }
 /// `ElicitRequestFormParamsMeta` (MCP 2025-11-25).
@@ -1852,7 +2020,8 @@ pub struct ElicitRequestFormParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -1870,7 +2039,8 @@ pub struct ElicitRequestFormParamsRequestedSchema {
     #[serde(
         rename = "$schema",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub schema: ::core::option::Option<::std::string::String>,
     /// `properties` member (required).
@@ -1879,7 +2049,11 @@ pub struct ElicitRequestFormParamsRequestedSchema {
         PrimitiveSchemaDefinition,
     >,
     /// `required` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// `type` member (required).
     pub r#type: TypeObject,
@@ -1993,7 +2167,8 @@ pub struct ElicitRequestURLParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<ElicitRequestURLParamsMeta>,
     /// `elicitationId` member (required).
@@ -2004,7 +2179,11 @@ pub struct ElicitRequestURLParams {
     /// `mode` member (required).
     pub mode: ModeUrl,
     /// `task` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub task: ::core::option::Option<TaskMetadata>,
     /// `url` member (required).
     pub url: ::std::string::String,
@@ -2020,7 +2199,8 @@ pub struct ElicitRequestURLParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -2038,7 +2218,8 @@ pub struct ElicitResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -2046,7 +2227,11 @@ pub struct ElicitResult {
     /// `action` member (required).
     pub action: ElicitResultAction,
     /// `content` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub content: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
     >,
@@ -2217,13 +2402,18 @@ pub struct EmbeddedResource {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `resource` member (required).
     pub resource: EmbeddedResourceResource,
@@ -2534,11 +2724,16 @@ pub struct GetPromptRequestParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<GetPromptRequestParamsMeta>,
     /// `arguments` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub arguments: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
@@ -2556,7 +2751,8 @@ pub struct GetPromptRequestParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -2574,13 +2770,18 @@ pub struct GetPromptResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `messages` member (required).
     pub messages: ::std::vec::Vec<PromptMessage>,
@@ -2623,7 +2824,8 @@ pub struct GetTaskPayloadResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -2670,7 +2872,8 @@ pub struct GetTaskResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -2685,7 +2888,8 @@ pub struct GetTaskResult {
     #[serde(
         rename = "pollInterval",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub poll_interval: ::core::option::Option<i64>,
     /// `status` member (required).
@@ -2694,13 +2898,15 @@ pub struct GetTaskResult {
     #[serde(
         rename = "statusMessage",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub status_message: ::core::option::Option<::std::string::String>,
     /// `taskId` member (required).
     #[serde(rename = "taskId")]
     pub task_id: ::std::string::String,
     /// `ttl` member (required, may be null).
+    #[serde(deserialize_with = "::mcpwire_types::support::nullable")]
     pub ttl: ::core::option::Option<i64>,
     /// Members not declared by the schema, which it explicitly admits.
     #[serde(flatten)]
@@ -2717,16 +2923,25 @@ pub struct Icon {
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `sizes` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub sizes: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// `src` member (required).
     pub src: ::std::string::String,
     /// `theme` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub theme: ::core::option::Option<IconTheme>,
 }
 /// `IconTheme` (MCP 2025-11-25).
@@ -2761,7 +2976,11 @@ impl IconTheme {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Icons {
     /// `icons` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
 }
 /// `ImageContent` (MCP 2025-11-25).
@@ -2775,13 +2994,18 @@ pub struct ImageContent {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `data` member (required).
     pub data: ::std::string::String,
@@ -2799,15 +3023,27 @@ pub struct ImageContent {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Implementation {
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `icons` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `version` member (required).
     pub version: ::std::string::String,
@@ -2815,7 +3051,8 @@ pub struct Implementation {
     #[serde(
         rename = "websiteUrl",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub website_url: ::core::option::Option<::std::string::String>,
 }
@@ -2846,7 +3083,8 @@ pub struct InitializeRequestParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<InitializeRequestParamsMeta>,
     /// `capabilities` member (required).
@@ -2869,7 +3107,8 @@ pub struct InitializeRequestParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -2887,7 +3126,8 @@ pub struct InitializeResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -2895,7 +3135,11 @@ pub struct InitializeResult {
     /// `capabilities` member (required).
     pub capabilities: ServerCapabilities,
     /// `instructions` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub instructions: ::core::option::Option<::std::string::String>,
     /// `protocolVersion` member (required).
     #[serde(rename = "protocolVersion")]
@@ -2916,7 +3160,11 @@ pub struct InitializedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsInitialized,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<NotificationParams>,
 }
 /// `JSONRPCErrorResponse` (MCP 2025-11-25).
@@ -2929,7 +3177,11 @@ pub struct JSONRPCErrorResponse {
     /// `error` member (required).
     pub error: Error,
     /// `id` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub id: ::core::option::Option<RequestId>,
     /// `jsonrpc` member (required).
     pub jsonrpc: Jsonrpc2_0,
@@ -3059,7 +3311,11 @@ pub struct JSONRPCNotification {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
@@ -3078,7 +3334,11 @@ pub struct JSONRPCRequest {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
@@ -3243,10 +3503,18 @@ impl ::schemars::JsonSchema for Jsonrpc2_0 {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct LegacyTitledEnumSchema {
     /// `default` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub default: ::core::option::Option<::std::string::String>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `enum` member (required).
     pub r#enum: ::std::vec::Vec<::std::string::String>,
@@ -3254,11 +3522,16 @@ pub struct LegacyTitledEnumSchema {
     #[serde(
         rename = "enumNames",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub enum_names: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
     pub r#type: TypeString,
@@ -3277,7 +3550,11 @@ pub struct ListPromptsRequest {
     /// `method` member (required).
     pub method: MethodPromptsList,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<PaginatedRequestParams>,
 }
 /// `ListPromptsResult` (MCP 2025-11-25).
@@ -3291,7 +3568,8 @@ pub struct ListPromptsResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -3300,7 +3578,8 @@ pub struct ListPromptsResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// `prompts` member (required).
@@ -3320,7 +3599,11 @@ pub struct ListResourceTemplatesRequest {
     /// `method` member (required).
     pub method: MethodResourcesTemplatesList,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<PaginatedRequestParams>,
 }
 /// `ListResourceTemplatesResult` (MCP 2025-11-25).
@@ -3334,7 +3617,8 @@ pub struct ListResourceTemplatesResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -3343,7 +3627,8 @@ pub struct ListResourceTemplatesResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// `resourceTemplates` member (required).
@@ -3364,7 +3649,11 @@ pub struct ListResourcesRequest {
     /// `method` member (required).
     pub method: MethodResourcesList,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<PaginatedRequestParams>,
 }
 /// `ListResourcesResult` (MCP 2025-11-25).
@@ -3378,7 +3667,8 @@ pub struct ListResourcesResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -3387,7 +3677,8 @@ pub struct ListResourcesResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// `resources` member (required).
@@ -3407,7 +3698,11 @@ pub struct ListRootsRequest {
     /// `method` member (required).
     pub method: MethodRootsList,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<RequestParams>,
 }
 /// `ListRootsResult` (MCP 2025-11-25).
@@ -3421,7 +3716,8 @@ pub struct ListRootsResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -3443,7 +3739,11 @@ pub struct ListTasksRequest {
     /// `method` member (required).
     pub method: MethodTasksList,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<PaginatedRequestParams>,
 }
 /// `ListTasksResult` (MCP 2025-11-25).
@@ -3457,7 +3757,8 @@ pub struct ListTasksResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -3466,7 +3767,8 @@ pub struct ListTasksResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// `tasks` member (required).
@@ -3486,7 +3788,11 @@ pub struct ListToolsRequest {
     /// `method` member (required).
     pub method: MethodToolsList,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<PaginatedRequestParams>,
 }
 /// `ListToolsResult` (MCP 2025-11-25).
@@ -3500,7 +3806,8 @@ pub struct ListToolsResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -3509,7 +3816,8 @@ pub struct ListToolsResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// `tools` member (required).
@@ -3588,7 +3896,8 @@ pub struct LoggingMessageNotificationParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -3598,7 +3907,11 @@ pub struct LoggingMessageNotificationParams {
     /// `level` member (required).
     pub level: LoggingLevel,
     /// `logger` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub logger: ::core::option::Option<::std::string::String>,
 }
 /// `MethodCompletionComplete` (MCP 2025-11-25).
@@ -4955,7 +5268,11 @@ impl ::schemars::JsonSchema for ModeUrl {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ModelHint {
     /// `name` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub name: ::core::option::Option<::std::string::String>,
 }
 /// `ModelPreferences` (MCP 2025-11-25).
@@ -4969,24 +5286,31 @@ pub struct ModelPreferences {
     #[serde(
         rename = "costPriority",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub cost_priority: ::core::option::Option<::serde_json::Number>,
     /// `hints` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub hints: ::core::option::Option<::std::vec::Vec<ModelHint>>,
     /// `intelligencePriority` member (optional).
     #[serde(
         rename = "intelligencePriority",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub intelligence_priority: ::core::option::Option<::serde_json::Number>,
     /// `speedPriority` member (optional).
     #[serde(
         rename = "speedPriority",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub speed_priority: ::core::option::Option<::serde_json::Number>,
 }
@@ -5103,7 +5427,11 @@ pub struct Notification {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
@@ -5119,7 +5447,8 @@ pub struct NotificationParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -5133,19 +5462,39 @@ pub struct NotificationParams {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct NumberSchema {
     /// `default` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub default: ::core::option::Option<::serde_json::Number>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `maximum` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub maximum: ::core::option::Option<::serde_json::Number>,
     /// `minimum` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub minimum: ::core::option::Option<::serde_json::Number>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
     pub r#type: NumberSchemaType,
@@ -5188,7 +5537,11 @@ pub struct PaginatedRequest {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<PaginatedRequestParams>,
 }
 /// `PaginatedRequestParams` (MCP 2025-11-25).
@@ -5202,11 +5555,16 @@ pub struct PaginatedRequestParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<PaginatedRequestParamsMeta>,
     /// `cursor` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub cursor: ::core::option::Option<::std::string::String>,
 }
 /// `PaginatedRequestParamsMeta` (MCP 2025-11-25).
@@ -5220,7 +5578,8 @@ pub struct PaginatedRequestParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -5238,7 +5597,8 @@ pub struct PaginatedResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -5247,7 +5607,8 @@ pub struct PaginatedResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
 }
@@ -5265,7 +5626,11 @@ pub struct PingRequest {
     /// `method` member (required).
     pub method: MethodPing,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<RequestParams>,
 }
 /// `PrimitiveSchemaDefinition` (MCP 2025-11-25).
@@ -5522,13 +5887,18 @@ pub struct ProgressNotificationParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `message` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub message: ::core::option::Option<::std::string::String>,
     /// `progress` member (required).
     pub progress: ::serde_json::Number,
@@ -5536,7 +5906,11 @@ pub struct ProgressNotificationParams {
     #[serde(rename = "progressToken")]
     pub progress_token: ProgressToken,
     /// `total` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub total: ::core::option::Option<::serde_json::Number>,
 }
 /// `ProgressToken` (MCP 2025-11-25).
@@ -5626,24 +6000,41 @@ pub struct Prompt {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `arguments` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub arguments: ::core::option::Option<::std::vec::Vec<PromptArgument>>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `icons` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
 }
 /// `PromptArgument` (MCP 2025-11-25).
@@ -5654,15 +6045,27 @@ pub struct Prompt {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PromptArgument {
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `required` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub required: ::core::option::Option<bool>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
 }
 /// `PromptListChangedNotification` (MCP 2025-11-25).
@@ -5677,7 +6080,11 @@ pub struct PromptListChangedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsPromptsListChanged,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<NotificationParams>,
 }
 /// `PromptMessage` (MCP 2025-11-25).
@@ -5702,7 +6109,11 @@ pub struct PromptReference {
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
     pub r#type: TypeRefPrompt,
@@ -5734,7 +6145,8 @@ pub struct ReadResourceRequestParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<ReadResourceRequestParamsMeta>,
     /// `uri` member (required).
@@ -5751,7 +6163,8 @@ pub struct ReadResourceRequestParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -5769,7 +6182,8 @@ pub struct ReadResourceResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -5895,7 +6309,11 @@ pub struct Request {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
@@ -5987,7 +6405,8 @@ pub struct RequestParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<RequestParamsMeta>,
 }
@@ -6002,7 +6421,8 @@ pub struct RequestParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -6020,34 +6440,56 @@ pub struct Resource {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `icons` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
     /// `mimeType` member (optional).
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `size` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub size: ::core::option::Option<i64>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `uri` member (required).
     pub uri: ::std::string::String,
@@ -6063,7 +6505,8 @@ pub struct ResourceContents {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -6072,7 +6515,8 @@ pub struct ResourceContents {
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `uri` member (required).
@@ -6089,34 +6533,56 @@ pub struct ResourceLink {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `icons` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
     /// `mimeType` member (optional).
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `size` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub size: ::core::option::Option<i64>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
     pub r#type: TypeResourceLink,
@@ -6135,7 +6601,11 @@ pub struct ResourceListChangedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsResourcesListChanged,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<NotificationParams>,
 }
 /// `ResourceRequestParams` (MCP 2025-11-25).
@@ -6149,7 +6619,8 @@ pub struct ResourceRequestParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<ResourceRequestParamsMeta>,
     /// `uri` member (required).
@@ -6166,7 +6637,8 @@ pub struct ResourceRequestParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -6184,31 +6656,49 @@ pub struct ResourceTemplate {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `icons` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
     /// `mimeType` member (optional).
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `uriTemplate` member (required).
     #[serde(rename = "uriTemplate")]
@@ -6251,7 +6741,8 @@ pub struct ResourceUpdatedNotificationParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -6270,7 +6761,8 @@ pub struct Result {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -6314,13 +6806,18 @@ pub struct Root {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `name` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub name: ::core::option::Option<::std::string::String>,
     /// `uri` member (required).
     pub uri: ::std::string::String,
@@ -6337,7 +6834,11 @@ pub struct RootsListChangedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsRootsListChanged,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<NotificationParams>,
 }
 /// `SamplingMessage` (MCP 2025-11-25).
@@ -6351,7 +6852,8 @@ pub struct SamplingMessage {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -6651,12 +7153,20 @@ impl ::schemars::JsonSchema for SamplingMessageContentBlock {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// `completions` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub completions: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `experimental` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub experimental: ::core::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -6664,21 +7174,41 @@ pub struct ServerCapabilities {
         >,
     >,
     /// `logging` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub logging: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `prompts` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub prompts: ::core::option::Option<ServerCapabilitiesPrompts>,
     /// `resources` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub resources: ::core::option::Option<ServerCapabilitiesResources>,
     /// `tasks` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub tasks: ::core::option::Option<ServerCapabilitiesTasks>,
     /// `tools` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub tools: ::core::option::Option<ServerCapabilitiesTools>,
 }
 /// `ServerCapabilitiesPrompts` (MCP 2025-11-25).
@@ -6692,7 +7222,8 @@ pub struct ServerCapabilitiesPrompts {
     #[serde(
         rename = "listChanged",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub list_changed: ::core::option::Option<bool>,
 }
@@ -6707,11 +7238,16 @@ pub struct ServerCapabilitiesResources {
     #[serde(
         rename = "listChanged",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub list_changed: ::core::option::Option<bool>,
     /// `subscribe` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub subscribe: ::core::option::Option<bool>,
 }
 /// `ServerCapabilitiesTasks` (MCP 2025-11-25).
@@ -6722,17 +7258,29 @@ pub struct ServerCapabilitiesResources {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ServerCapabilitiesTasks {
     /// `cancel` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub cancel: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `list` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub list: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `requests` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub requests: ::core::option::Option<ServerCapabilitiesTasksRequests>,
 }
 /// `ServerCapabilitiesTasksRequests` (MCP 2025-11-25).
@@ -6743,7 +7291,11 @@ pub struct ServerCapabilitiesTasks {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ServerCapabilitiesTasksRequests {
     /// `tools` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub tools: ::core::option::Option<ServerCapabilitiesTasksRequestsTools>,
 }
 /// `ServerCapabilitiesTasksRequestsTools` (MCP 2025-11-25).
@@ -6754,7 +7306,11 @@ pub struct ServerCapabilitiesTasksRequests {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ServerCapabilitiesTasksRequestsTools {
     /// `call` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub call: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
@@ -6770,7 +7326,8 @@ pub struct ServerCapabilitiesTools {
     #[serde(
         rename = "listChanged",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub list_changed: ::core::option::Option<bool>,
 }
@@ -7445,7 +8002,8 @@ pub struct SetLevelRequestParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<SetLevelRequestParamsMeta>,
     /// `level` member (required).
@@ -7462,7 +8020,8 @@ pub struct SetLevelRequestParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -7573,30 +8132,48 @@ impl ::schemars::JsonSchema for SingleSelectEnumSchema {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct StringSchema {
     /// `default` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub default: ::core::option::Option<::std::string::String>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `format` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub format: ::core::option::Option<StringSchemaFormat>,
     /// `maxLength` member (optional).
     #[serde(
         rename = "maxLength",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub max_length: ::core::option::Option<i64>,
     /// `minLength` member (optional).
     #[serde(
         rename = "minLength",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub min_length: ::core::option::Option<i64>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
     pub r#type: TypeString,
@@ -7660,7 +8237,8 @@ pub struct SubscribeRequestParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<SubscribeRequestParamsMeta>,
     /// `uri` member (required).
@@ -7677,7 +8255,8 @@ pub struct SubscribeRequestParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -7701,7 +8280,8 @@ pub struct Task {
     #[serde(
         rename = "pollInterval",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub poll_interval: ::core::option::Option<i64>,
     /// `status` member (required).
@@ -7710,13 +8290,15 @@ pub struct Task {
     #[serde(
         rename = "statusMessage",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub status_message: ::core::option::Option<::std::string::String>,
     /// `taskId` member (required).
     #[serde(rename = "taskId")]
     pub task_id: ::std::string::String,
     /// `ttl` member (required, may be null).
+    #[serde(deserialize_with = "::mcpwire_types::support::nullable")]
     pub ttl: ::core::option::Option<i64>,
 }
 /// `TaskAugmentedRequestParams` (MCP 2025-11-25).
@@ -7730,11 +8312,16 @@ pub struct TaskAugmentedRequestParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<TaskAugmentedRequestParamsMeta>,
     /// `task` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub task: ::core::option::Option<TaskMetadata>,
 }
 /// `TaskAugmentedRequestParamsMeta` (MCP 2025-11-25).
@@ -7748,7 +8335,8 @@ pub struct TaskAugmentedRequestParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -7763,7 +8351,11 @@ pub struct TaskAugmentedRequestParamsMeta {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct TaskMetadata {
     /// `ttl` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub ttl: ::core::option::Option<i64>,
 }
 /// `TaskStatus` (MCP 2025-11-25).
@@ -7827,7 +8419,8 @@ pub struct TaskStatusNotificationParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -7842,7 +8435,8 @@ pub struct TaskStatusNotificationParams {
     #[serde(
         rename = "pollInterval",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub poll_interval: ::core::option::Option<i64>,
     /// `status` member (required).
@@ -7851,13 +8445,15 @@ pub struct TaskStatusNotificationParams {
     #[serde(
         rename = "statusMessage",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub status_message: ::core::option::Option<::std::string::String>,
     /// `taskId` member (required).
     #[serde(rename = "taskId")]
     pub task_id: ::std::string::String,
     /// `ttl` member (required, may be null).
+    #[serde(deserialize_with = "::mcpwire_types::support::nullable")]
     pub ttl: ::core::option::Option<i64>,
 }
 /// `TextContent` (MCP 2025-11-25).
@@ -7871,13 +8467,18 @@ pub struct TextContent {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `text` member (required).
     pub text: ::std::string::String,
@@ -7895,7 +8496,8 @@ pub struct TextResourceContents {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -7904,7 +8506,8 @@ pub struct TextResourceContents {
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `text` member (required).
@@ -7920,10 +8523,18 @@ pub struct TextResourceContents {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct TitledMultiSelectEnumSchema {
     /// `default` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub default: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `items` member (required).
     pub items: TitledMultiSelectEnumSchemaItems,
@@ -7931,18 +8542,24 @@ pub struct TitledMultiSelectEnumSchema {
     #[serde(
         rename = "maxItems",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub max_items: ::core::option::Option<i64>,
     /// `minItems` member (optional).
     #[serde(
         rename = "minItems",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub min_items: ::core::option::Option<i64>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
     pub r#type: TypeArray,
@@ -7978,16 +8595,28 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct TitledSingleSelectEnumSchema {
     /// `default` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub default: ::core::option::Option<::std::string::String>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `oneOf` member (required).
     #[serde(rename = "oneOf")]
     pub one_of: ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
     pub r#type: TypeString,
@@ -8015,22 +8644,39 @@ pub struct Tool {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<ToolAnnotations>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `execution` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub execution: ::core::option::Option<ToolExecution>,
     /// `icons` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
     /// `inputSchema` member (required).
     #[serde(rename = "inputSchema")]
@@ -8041,11 +8687,16 @@ pub struct Tool {
     #[serde(
         rename = "outputSchema",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub output_schema: ::core::option::Option<ToolOutputSchema>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
 }
 /// `ToolAnnotations` (MCP 2025-11-25).
@@ -8059,32 +8710,40 @@ pub struct ToolAnnotations {
     #[serde(
         rename = "destructiveHint",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub destructive_hint: ::core::option::Option<bool>,
     /// `idempotentHint` member (optional).
     #[serde(
         rename = "idempotentHint",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub idempotent_hint: ::core::option::Option<bool>,
     /// `openWorldHint` member (optional).
     #[serde(
         rename = "openWorldHint",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub open_world_hint: ::core::option::Option<bool>,
     /// `readOnlyHint` member (optional).
     #[serde(
         rename = "readOnlyHint",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub read_only_hint: ::core::option::Option<bool>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
 }
 /// `ToolChoice` (MCP 2025-11-25).
@@ -8095,7 +8754,11 @@ pub struct ToolAnnotations {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ToolChoice {
     /// `mode` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub mode: ::core::option::Option<ToolChoiceMode>,
 }
 /// `ToolChoiceMode` (MCP 2025-11-25).
@@ -8137,7 +8800,8 @@ pub struct ToolExecution {
     #[serde(
         rename = "taskSupport",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub task_support: ::core::option::Option<ToolExecutionTaskSupport>,
 }
@@ -8180,11 +8844,16 @@ pub struct ToolInputSchema {
     #[serde(
         rename = "$schema",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub schema: ::core::option::Option<::std::string::String>,
     /// `properties` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub properties: ::core::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -8192,7 +8861,11 @@ pub struct ToolInputSchema {
         >,
     >,
     /// `required` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// `type` member (required).
     pub r#type: TypeObject,
@@ -8209,7 +8882,11 @@ pub struct ToolListChangedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsToolsListChanged,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<NotificationParams>,
 }
 /// `ToolOutputSchema` (MCP 2025-11-25).
@@ -8223,11 +8900,16 @@ pub struct ToolOutputSchema {
     #[serde(
         rename = "$schema",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub schema: ::core::option::Option<::std::string::String>,
     /// `properties` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub properties: ::core::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -8235,7 +8917,11 @@ pub struct ToolOutputSchema {
         >,
     >,
     /// `required` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// `type` member (required).
     pub r#type: TypeObject,
@@ -8251,7 +8937,8 @@ pub struct ToolResultContent {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -8262,14 +8949,16 @@ pub struct ToolResultContent {
     #[serde(
         rename = "isError",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub is_error: ::core::option::Option<bool>,
     /// `structuredContent` member (optional).
     #[serde(
         rename = "structuredContent",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub structured_content: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -8291,7 +8980,8 @@ pub struct ToolUseContent {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -8835,7 +9525,11 @@ pub struct URLElicitationRequiredError {
     /// `error` member (required).
     pub error: URLElicitationRequiredErrorError,
     /// `id` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub id: ::core::option::Option<RequestId>,
     /// `jsonrpc` member (required).
     pub jsonrpc: Jsonrpc2_0,
@@ -8894,7 +9588,8 @@ pub struct UnsubscribeRequestParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<UnsubscribeRequestParamsMeta>,
     /// `uri` member (required).
@@ -8911,7 +9606,8 @@ pub struct UnsubscribeRequestParamsMeta {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -8926,10 +9622,18 @@ pub struct UnsubscribeRequestParamsMeta {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct UntitledMultiSelectEnumSchema {
     /// `default` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub default: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `items` member (required).
     pub items: UntitledMultiSelectEnumSchemaItems,
@@ -8937,18 +9641,24 @@ pub struct UntitledMultiSelectEnumSchema {
     #[serde(
         rename = "maxItems",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub max_items: ::core::option::Option<i64>,
     /// `minItems` member (optional).
     #[serde(
         rename = "minItems",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub min_items: ::core::option::Option<i64>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
     pub r#type: TypeArray,
@@ -8973,15 +9683,27 @@ pub struct UntitledMultiSelectEnumSchemaItems {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct UntitledSingleSelectEnumSchema {
     /// `default` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub default: ::core::option::Option<::std::string::String>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `enum` member (required).
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
     pub r#type: TypeString,

@@ -8,17 +8,26 @@
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Annotations {
     /// `audience` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub audience: ::core::option::Option<::std::vec::Vec<Role>>,
     /// `lastModified` member (optional).
     #[serde(
         rename = "lastModified",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub last_modified: ::core::option::Option<::std::string::String>,
     /// `priority` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub priority: ::core::option::Option<::serde_json::Number>,
 }
 /// `AudioContent` (MCP 2026-07-28).
@@ -32,11 +41,16 @@ pub struct AudioContent {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<MetaObject>,
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `data` member (required).
     pub data: ::std::string::String,
@@ -56,7 +70,11 @@ pub struct BaseMetadata {
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
 }
 /// `BlobResourceContents` (MCP 2026-07-28).
@@ -70,7 +88,8 @@ pub struct BlobResourceContents {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<MetaObject>,
     /// `blob` member (required).
@@ -79,7 +98,8 @@ pub struct BlobResourceContents {
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `uri` member (required).
@@ -93,13 +113,25 @@ pub struct BlobResourceContents {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct BooleanSchema {
     /// `default` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub default: ::core::option::Option<bool>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
     pub r#type: TypeBoolean,
@@ -115,7 +147,8 @@ pub struct CacheableResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<ResultMetaObject>,
     /// `cacheScope` member (required).
@@ -179,7 +212,11 @@ pub struct CallToolRequestParams {
     #[serde(rename = "_meta")]
     pub meta: RequestMetaObject,
     /// `arguments` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub arguments: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
@@ -187,7 +224,8 @@ pub struct CallToolRequestParams {
     #[serde(
         rename = "inputResponses",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub input_responses: ::core::option::Option<InputResponses>,
     /// `name` member (required).
@@ -196,7 +234,8 @@ pub struct CallToolRequestParams {
     #[serde(
         rename = "requestState",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub request_state: ::core::option::Option<::std::string::String>,
 }
@@ -211,7 +250,8 @@ pub struct CallToolResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<ResultMetaObject>,
     /// `content` member (required).
@@ -220,7 +260,8 @@ pub struct CallToolResult {
     #[serde(
         rename = "isError",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub is_error: ::core::option::Option<bool>,
     /// `resultType` member (required).
@@ -352,11 +393,16 @@ pub struct CancelledNotificationParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<NotificationMetaObject>,
     /// `reason` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub reason: ::core::option::Option<::std::string::String>,
     /// `requestId` member (required).
     #[serde(rename = "requestId")]
@@ -370,25 +416,45 @@ pub struct CancelledNotificationParams {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// `elicitation` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub elicitation: ::core::option::Option<ClientCapabilitiesElicitation>,
     /// `experimental` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub experimental: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, JSONObject>,
     >,
     /// `extensions` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub extensions: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, JSONObject>,
     >,
     /// `roots` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub roots: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `sampling` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub sampling: ::core::option::Option<ClientCapabilitiesSampling>,
 }
 /// `ClientCapabilitiesElicitation` (MCP 2026-07-28).
@@ -399,10 +465,18 @@ pub struct ClientCapabilities {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ClientCapabilitiesElicitation {
     /// `form` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub form: ::core::option::Option<JSONObject>,
     /// `url` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub url: ::core::option::Option<JSONObject>,
 }
 /// `ClientCapabilitiesSampling` (MCP 2026-07-28).
@@ -413,10 +487,18 @@ pub struct ClientCapabilitiesElicitation {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ClientCapabilitiesSampling {
     /// `context` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub context: ::core::option::Option<JSONObject>,
     /// `tools` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub tools: ::core::option::Option<JSONObject>,
 }
 /// `ClientNotification` (MCP 2026-07-28).
@@ -996,7 +1078,11 @@ pub struct CompleteRequestParams {
     /// `argument` member (required).
     pub argument: CompleteRequestParamsArgument,
     /// `context` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub context: ::core::option::Option<CompleteRequestParamsContext>,
     /// `ref` member (required).
     pub r#ref: CompleteRequestParamsRef,
@@ -1021,7 +1107,11 @@ pub struct CompleteRequestParamsArgument {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct CompleteRequestParamsContext {
     /// `arguments` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub arguments: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
@@ -1141,7 +1231,8 @@ pub struct CompleteResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<ResultMetaObject>,
     /// `completion` member (required).
@@ -1161,11 +1252,16 @@ pub struct CompleteResultCompletion {
     #[serde(
         rename = "hasMore",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub has_more: ::core::option::Option<bool>,
     /// `total` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub total: ::core::option::Option<i64>,
     /// `values` member (required).
     pub values: ::std::vec::Vec<::std::string::String>,
@@ -1340,7 +1436,8 @@ pub struct CreateMessageRequestParams {
     #[serde(
         rename = "includeContext",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub include_context: ::core::option::Option<
         CreateMessageRequestParamsIncludeContext,
@@ -1351,41 +1448,57 @@ pub struct CreateMessageRequestParams {
     /// `messages` member (required).
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// `metadata` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub metadata: ::core::option::Option<JSONObject>,
     /// `modelPreferences` member (optional).
     #[serde(
         rename = "modelPreferences",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub model_preferences: ::core::option::Option<ModelPreferences>,
     /// `stopSequences` member (optional).
     #[serde(
         rename = "stopSequences",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub stop_sequences: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// `systemPrompt` member (optional).
     #[serde(
         rename = "systemPrompt",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub system_prompt: ::core::option::Option<::std::string::String>,
     /// `temperature` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub temperature: ::core::option::Option<::serde_json::Number>,
     /// `toolChoice` member (optional).
     #[serde(
         rename = "toolChoice",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub tool_choice: ::core::option::Option<ToolChoice>,
     /// `tools` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub tools: ::core::option::Option<::std::vec::Vec<Tool>>,
 }
 /// `CreateMessageRequestParamsIncludeContext` (MCP 2026-07-28).
@@ -1427,7 +1540,8 @@ pub struct CreateMessageResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<MetaObject>,
     /// `content` member (required).
@@ -1440,7 +1554,8 @@ pub struct CreateMessageResult {
     #[serde(
         rename = "stopReason",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub stop_reason: ::core::option::Option<::std::string::String>,
 }
@@ -1624,7 +1739,8 @@ pub struct DiscoverResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<ResultMetaObject>,
     /// `cacheScope` member (required).
@@ -1633,7 +1749,11 @@ pub struct DiscoverResult {
     /// `capabilities` member (required).
     pub capabilities: ServerCapabilities,
     /// `instructions` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub instructions: ::core::option::Option<::std::string::String>,
     /// `resultType` member (required).
     #[serde(rename = "resultType")]
@@ -1705,7 +1825,11 @@ pub struct ElicitRequestFormParams {
     /// `message` member (required).
     pub message: ::std::string::String,
     /// `mode` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub mode: ::core::option::Option<ModeForm>,
     /// `requestedSchema` member (required).
     #[serde(rename = "requestedSchema")]
@@ -1722,7 +1846,8 @@ pub struct ElicitRequestFormParamsRequestedSchema {
     #[serde(
         rename = "$schema",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub schema: ::core::option::Option<::std::string::String>,
     /// `properties` member (required).
@@ -1731,7 +1856,11 @@ pub struct ElicitRequestFormParamsRequestedSchema {
         PrimitiveSchemaDefinition,
     >,
     /// `required` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// `type` member (required).
     pub r#type: TypeObject,
@@ -1858,7 +1987,11 @@ pub struct ElicitResult {
     /// `action` member (required).
     pub action: ElicitResultAction,
     /// `content` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub content: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
     >,
@@ -2004,11 +2137,16 @@ pub struct EmbeddedResource {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<MetaObject>,
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `resource` member (required).
     pub resource: EmbeddedResourceResource,
@@ -2319,7 +2457,11 @@ pub struct GetPromptRequestParams {
     #[serde(rename = "_meta")]
     pub meta: RequestMetaObject,
     /// `arguments` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub arguments: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
@@ -2327,7 +2469,8 @@ pub struct GetPromptRequestParams {
     #[serde(
         rename = "inputResponses",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub input_responses: ::core::option::Option<InputResponses>,
     /// `name` member (required).
@@ -2336,7 +2479,8 @@ pub struct GetPromptRequestParams {
     #[serde(
         rename = "requestState",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub request_state: ::core::option::Option<::std::string::String>,
 }
@@ -2351,11 +2495,16 @@ pub struct GetPromptResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<ResultMetaObject>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `messages` member (required).
     pub messages: ::std::vec::Vec<PromptMessage>,
@@ -2465,7 +2614,11 @@ pub struct HeaderMismatchError {
     /// `error` member (required).
     pub error: HeaderMismatchErrorError,
     /// `id` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub id: ::core::option::Option<RequestId>,
     /// `jsonrpc` member (required).
     pub jsonrpc: Jsonrpc2_0,
@@ -2500,16 +2653,25 @@ pub struct Icon {
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `sizes` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub sizes: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// `src` member (required).
     pub src: ::std::string::String,
     /// `theme` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub theme: ::core::option::Option<IconTheme>,
 }
 /// `IconTheme` (MCP 2026-07-28).
@@ -2544,7 +2706,11 @@ impl IconTheme {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Icons {
     /// `icons` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
 }
 /// `ImageContent` (MCP 2026-07-28).
@@ -2558,11 +2724,16 @@ pub struct ImageContent {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<MetaObject>,
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `data` member (required).
     pub data: ::std::string::String,
@@ -2580,15 +2751,27 @@ pub struct ImageContent {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Implementation {
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `icons` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `version` member (required).
     pub version: ::std::string::String,
@@ -2596,7 +2779,8 @@ pub struct Implementation {
     #[serde(
         rename = "websiteUrl",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub website_url: ::core::option::Option<::std::string::String>,
 }
@@ -2740,21 +2924,24 @@ pub struct InputRequiredResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<ResultMetaObject>,
     /// `inputRequests` member (optional).
     #[serde(
         rename = "inputRequests",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub input_requests: ::core::option::Option<InputRequests>,
     /// `requestState` member (optional).
     #[serde(
         rename = "requestState",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub request_state: ::core::option::Option<::std::string::String>,
     /// `resultType` member (required).
@@ -2873,14 +3060,16 @@ pub struct InputResponseRequestParams {
     #[serde(
         rename = "inputResponses",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub input_responses: ::core::option::Option<InputResponses>,
     /// `requestState` member (optional).
     #[serde(
         rename = "requestState",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub request_state: ::core::option::Option<::std::string::String>,
 }
@@ -2969,7 +3158,11 @@ pub struct JSONRPCErrorResponse {
     /// `error` member (required).
     pub error: Error,
     /// `id` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub id: ::core::option::Option<RequestId>,
     /// `jsonrpc` member (required).
     pub jsonrpc: Jsonrpc2_0,
@@ -3104,7 +3297,11 @@ pub struct JSONRPCNotification {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
@@ -3123,7 +3320,11 @@ pub struct JSONRPCRequest {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
@@ -3408,10 +3609,18 @@ impl ::schemars::JsonSchema for Jsonrpc2_0 {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct LegacyTitledEnumSchema {
     /// `default` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub default: ::core::option::Option<::std::string::String>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `enum` member (required).
     pub r#enum: ::std::vec::Vec<::std::string::String>,
@@ -3419,11 +3628,16 @@ pub struct LegacyTitledEnumSchema {
     #[serde(
         rename = "enumNames",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub enum_names: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
     pub r#type: TypeString,
@@ -3455,7 +3669,8 @@ pub struct ListPromptsResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<ResultMetaObject>,
     /// `cacheScope` member (required).
@@ -3465,7 +3680,8 @@ pub struct ListPromptsResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// `prompts` member (required).
@@ -3542,7 +3758,8 @@ pub struct ListResourceTemplatesResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<ResultMetaObject>,
     /// `cacheScope` member (required).
@@ -3552,7 +3769,8 @@ pub struct ListResourceTemplatesResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// `resourceTemplates` member (required).
@@ -3630,7 +3848,8 @@ pub struct ListResourcesResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<ResultMetaObject>,
     /// `cacheScope` member (required).
@@ -3640,7 +3859,8 @@ pub struct ListResourcesResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// `resources` member (required).
@@ -3700,7 +3920,11 @@ pub struct ListRootsRequest {
     /// `method` member (required).
     pub method: MethodRootsList,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<ListRootsRequestParams>,
 }
 /// `ListRootsRequestParams` (MCP 2026-07-28).
@@ -3714,7 +3938,8 @@ pub struct ListRootsRequestParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<MetaObject>,
 }
@@ -3755,7 +3980,8 @@ pub struct ListToolsResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<ResultMetaObject>,
     /// `cacheScope` member (required).
@@ -3765,7 +3991,8 @@ pub struct ListToolsResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// `resultType` member (required).
@@ -3888,7 +4115,8 @@ pub struct LoggingMessageNotificationParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<NotificationMetaObject>,
     /// `data` member (required).
@@ -3896,7 +4124,11 @@ pub struct LoggingMessageNotificationParams {
     /// `level` member (required).
     pub level: LoggingLevel,
     /// `logger` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub logger: ::core::option::Option<::std::string::String>,
 }
 /// `MetaObject` (MCP 2026-07-28).
@@ -4796,7 +5028,11 @@ pub struct MissingRequiredClientCapabilityError {
     /// `error` member (required).
     pub error: MissingRequiredClientCapabilityErrorError,
     /// `id` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub id: ::core::option::Option<RequestId>,
     /// `jsonrpc` member (required).
     pub jsonrpc: Jsonrpc2_0,
@@ -4914,7 +5150,11 @@ impl ::schemars::JsonSchema for ModeUrl {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ModelHint {
     /// `name` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub name: ::core::option::Option<::std::string::String>,
 }
 /// `ModelPreferences` (MCP 2026-07-28).
@@ -4928,24 +5168,31 @@ pub struct ModelPreferences {
     #[serde(
         rename = "costPriority",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub cost_priority: ::core::option::Option<::serde_json::Number>,
     /// `hints` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub hints: ::core::option::Option<::std::vec::Vec<ModelHint>>,
     /// `intelligencePriority` member (optional).
     #[serde(
         rename = "intelligencePriority",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub intelligence_priority: ::core::option::Option<::serde_json::Number>,
     /// `speedPriority` member (optional).
     #[serde(
         rename = "speedPriority",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub speed_priority: ::core::option::Option<::serde_json::Number>,
 }
@@ -5062,7 +5309,11 @@ pub struct Notification {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
@@ -5078,7 +5329,8 @@ pub struct NotificationMetaObject {
     #[serde(
         rename = "io.modelcontextprotocol/subscriptionId",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub io_modelcontextprotocol_subscription_id: ::core::option::Option<RequestId>,
 }
@@ -5093,7 +5345,8 @@ pub struct NotificationParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<NotificationMetaObject>,
 }
@@ -5105,19 +5358,39 @@ pub struct NotificationParams {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct NumberSchema {
     /// `default` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub default: ::core::option::Option<::serde_json::Number>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `maximum` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub maximum: ::core::option::Option<::serde_json::Number>,
     /// `minimum` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub minimum: ::core::option::Option<::serde_json::Number>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
     pub r#type: NumberSchemaType,
@@ -5173,7 +5446,11 @@ pub struct PaginatedRequestParams {
     #[serde(rename = "_meta")]
     pub meta: RequestMetaObject,
     /// `cursor` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub cursor: ::core::option::Option<::std::string::String>,
 }
 /// `PaginatedResult` (MCP 2026-07-28).
@@ -5187,14 +5464,16 @@ pub struct PaginatedResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<ResultMetaObject>,
     /// `nextCursor` member (optional).
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// `resultType` member (required).
@@ -5474,11 +5753,16 @@ pub struct ProgressNotificationParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<NotificationMetaObject>,
     /// `message` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub message: ::core::option::Option<::std::string::String>,
     /// `progress` member (required).
     pub progress: ::serde_json::Number,
@@ -5486,7 +5770,11 @@ pub struct ProgressNotificationParams {
     #[serde(rename = "progressToken")]
     pub progress_token: ProgressToken,
     /// `total` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub total: ::core::option::Option<::serde_json::Number>,
 }
 /// `ProgressToken` (MCP 2026-07-28).
@@ -5576,22 +5864,39 @@ pub struct Prompt {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<MetaObject>,
     /// `arguments` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub arguments: ::core::option::Option<::std::vec::Vec<PromptArgument>>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `icons` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
 }
 /// `PromptArgument` (MCP 2026-07-28).
@@ -5602,15 +5907,27 @@ pub struct Prompt {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PromptArgument {
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `required` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub required: ::core::option::Option<bool>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
 }
 /// `PromptListChangedNotification` (MCP 2026-07-28).
@@ -5625,7 +5942,11 @@ pub struct PromptListChangedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsPromptsListChanged,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<NotificationParams>,
 }
 /// `PromptMessage` (MCP 2026-07-28).
@@ -5650,7 +5971,11 @@ pub struct PromptReference {
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
     pub r#type: TypeRefPrompt,
@@ -5685,14 +6010,16 @@ pub struct ReadResourceRequestParams {
     #[serde(
         rename = "inputResponses",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub input_responses: ::core::option::Option<InputResponses>,
     /// `requestState` member (optional).
     #[serde(
         rename = "requestState",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub request_state: ::core::option::Option<::std::string::String>,
     /// `uri` member (required).
@@ -5709,7 +6036,8 @@ pub struct ReadResourceResult {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<ResultMetaObject>,
     /// `cacheScope` member (required).
@@ -5959,7 +6287,11 @@ pub struct Request {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
@@ -6054,14 +6386,16 @@ pub struct RequestMetaObject {
     #[serde(
         rename = "io.modelcontextprotocol/clientInfo",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub io_modelcontextprotocol_client_info: ::core::option::Option<Implementation>,
     /// `io.modelcontextprotocol/logLevel` member (optional).
     #[serde(
         rename = "io.modelcontextprotocol/logLevel",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub io_modelcontextprotocol_log_level: ::core::option::Option<LoggingLevel>,
     /// `io.modelcontextprotocol/protocolVersion` member (required).
@@ -6071,7 +6405,8 @@ pub struct RequestMetaObject {
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
 }
@@ -6097,32 +6432,54 @@ pub struct Resource {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<MetaObject>,
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `icons` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
     /// `mimeType` member (optional).
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `size` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub size: ::core::option::Option<i64>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `uri` member (required).
     pub uri: ::std::string::String,
@@ -6138,14 +6495,16 @@ pub struct ResourceContents {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<MetaObject>,
     /// `mimeType` member (optional).
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `uri` member (required).
@@ -6162,32 +6521,54 @@ pub struct ResourceLink {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<MetaObject>,
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `icons` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
     /// `mimeType` member (optional).
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `size` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub size: ::core::option::Option<i64>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
     pub r#type: TypeResourceLink,
@@ -6206,7 +6587,11 @@ pub struct ResourceListChangedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsResourcesListChanged,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<NotificationParams>,
 }
 /// `ResourceRequestParams` (MCP 2026-07-28).
@@ -6233,29 +6618,47 @@ pub struct ResourceTemplate {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<MetaObject>,
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `icons` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
     /// `mimeType` member (optional).
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `uriTemplate` member (required).
     #[serde(rename = "uriTemplate")]
@@ -6298,7 +6701,8 @@ pub struct ResourceUpdatedNotificationParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<NotificationMetaObject>,
     /// `uri` member (required).
@@ -6315,7 +6719,8 @@ pub struct Result {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<ResultMetaObject>,
     /// `resultType` member (required).
@@ -6336,7 +6741,8 @@ pub struct ResultMetaObject {
     #[serde(
         rename = "io.modelcontextprotocol/serverInfo",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub io_modelcontextprotocol_server_info: ::core::option::Option<Implementation>,
 }
@@ -6380,11 +6786,16 @@ pub struct Root {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<MetaObject>,
     /// `name` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub name: ::core::option::Option<::std::string::String>,
     /// `uri` member (required).
     pub uri: ::std::string::String,
@@ -6400,7 +6811,8 @@ pub struct SamplingMessage {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<MetaObject>,
     /// `content` member (required).
@@ -6698,29 +7110,57 @@ impl ::schemars::JsonSchema for SamplingMessageContentBlock {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// `completions` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub completions: ::core::option::Option<JSONObject>,
     /// `experimental` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub experimental: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, JSONObject>,
     >,
     /// `extensions` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub extensions: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, JSONObject>,
     >,
     /// `logging` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub logging: ::core::option::Option<JSONObject>,
     /// `prompts` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub prompts: ::core::option::Option<ServerCapabilitiesPrompts>,
     /// `resources` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub resources: ::core::option::Option<ServerCapabilitiesResources>,
     /// `tools` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub tools: ::core::option::Option<ServerCapabilitiesTools>,
 }
 /// `ServerCapabilitiesPrompts` (MCP 2026-07-28).
@@ -6734,7 +7174,8 @@ pub struct ServerCapabilitiesPrompts {
     #[serde(
         rename = "listChanged",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub list_changed: ::core::option::Option<bool>,
 }
@@ -6749,11 +7190,16 @@ pub struct ServerCapabilitiesResources {
     #[serde(
         rename = "listChanged",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub list_changed: ::core::option::Option<bool>,
     /// `subscribe` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub subscribe: ::core::option::Option<bool>,
 }
 /// `ServerCapabilitiesTools` (MCP 2026-07-28).
@@ -6767,7 +7213,8 @@ pub struct ServerCapabilitiesTools {
     #[serde(
         rename = "listChanged",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub list_changed: ::core::option::Option<bool>,
 }
@@ -7296,30 +7743,48 @@ impl ::schemars::JsonSchema for SingleSelectEnumSchema {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct StringSchema {
     /// `default` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub default: ::core::option::Option<::std::string::String>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `format` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub format: ::core::option::Option<StringSchemaFormat>,
     /// `maxLength` member (optional).
     #[serde(
         rename = "maxLength",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub max_length: ::core::option::Option<i64>,
     /// `minLength` member (optional).
     #[serde(
         rename = "minLength",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub min_length: ::core::option::Option<i64>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
     pub r#type: TypeString,
@@ -7367,14 +7832,16 @@ pub struct SubscriptionFilter {
     #[serde(
         rename = "promptsListChanged",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub prompts_list_changed: ::core::option::Option<bool>,
     /// `resourceSubscriptions` member (optional).
     #[serde(
         rename = "resourceSubscriptions",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub resource_subscriptions: ::core::option::Option<
         ::std::vec::Vec<::std::string::String>,
@@ -7383,14 +7850,16 @@ pub struct SubscriptionFilter {
     #[serde(
         rename = "resourcesListChanged",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub resources_list_changed: ::core::option::Option<bool>,
     /// `toolsListChanged` member (optional).
     #[serde(
         rename = "toolsListChanged",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub tools_list_changed: ::core::option::Option<bool>,
 }
@@ -7419,7 +7888,8 @@ pub struct SubscriptionsAcknowledgedNotificationParams {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<NotificationMetaObject>,
     /// `notifications` member (required).
@@ -7479,7 +7949,8 @@ pub struct SubscriptionsListenResultMetaObject {
     #[serde(
         rename = "io.modelcontextprotocol/serverInfo",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub io_modelcontextprotocol_server_info: ::core::option::Option<Implementation>,
     /// `io.modelcontextprotocol/subscriptionId` member (required).
@@ -7511,11 +7982,16 @@ pub struct TextContent {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<MetaObject>,
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<Annotations>,
     /// `text` member (required).
     pub text: ::std::string::String,
@@ -7533,14 +8009,16 @@ pub struct TextResourceContents {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<MetaObject>,
     /// `mimeType` member (optional).
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `text` member (required).
@@ -7556,10 +8034,18 @@ pub struct TextResourceContents {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct TitledMultiSelectEnumSchema {
     /// `default` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub default: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `items` member (required).
     pub items: TitledMultiSelectEnumSchemaItems,
@@ -7567,18 +8053,24 @@ pub struct TitledMultiSelectEnumSchema {
     #[serde(
         rename = "maxItems",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub max_items: ::core::option::Option<i64>,
     /// `minItems` member (optional).
     #[serde(
         rename = "minItems",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub min_items: ::core::option::Option<i64>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
     pub r#type: TypeArray,
@@ -7614,16 +8106,28 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct TitledSingleSelectEnumSchema {
     /// `default` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub default: ::core::option::Option<::std::string::String>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `oneOf` member (required).
     #[serde(rename = "oneOf")]
     pub one_of: ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
     pub r#type: TypeString,
@@ -7651,17 +8155,30 @@ pub struct Tool {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<MetaObject>,
     /// `annotations` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub annotations: ::core::option::Option<ToolAnnotations>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `icons` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
     /// `inputSchema` member (required).
     #[serde(rename = "inputSchema")]
@@ -7672,11 +8189,16 @@ pub struct Tool {
     #[serde(
         rename = "outputSchema",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub output_schema: ::core::option::Option<ToolOutputSchema>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
 }
 /// `ToolAnnotations` (MCP 2026-07-28).
@@ -7690,32 +8212,40 @@ pub struct ToolAnnotations {
     #[serde(
         rename = "destructiveHint",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub destructive_hint: ::core::option::Option<bool>,
     /// `idempotentHint` member (optional).
     #[serde(
         rename = "idempotentHint",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub idempotent_hint: ::core::option::Option<bool>,
     /// `openWorldHint` member (optional).
     #[serde(
         rename = "openWorldHint",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub open_world_hint: ::core::option::Option<bool>,
     /// `readOnlyHint` member (optional).
     #[serde(
         rename = "readOnlyHint",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub read_only_hint: ::core::option::Option<bool>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
 }
 /// `ToolChoice` (MCP 2026-07-28).
@@ -7726,7 +8256,11 @@ pub struct ToolAnnotations {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ToolChoice {
     /// `mode` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub mode: ::core::option::Option<ToolChoiceMode>,
 }
 /// `ToolChoiceMode` (MCP 2026-07-28).
@@ -7768,7 +8302,8 @@ pub struct ToolInputSchema {
     #[serde(
         rename = "$schema",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub schema: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
@@ -7789,7 +8324,11 @@ pub struct ToolListChangedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsToolsListChanged,
     /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub params: ::core::option::Option<NotificationParams>,
 }
 /// `ToolOutputSchema` (MCP 2026-07-28).
@@ -7803,7 +8342,8 @@ pub struct ToolOutputSchema {
     #[serde(
         rename = "$schema",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub schema: ::core::option::Option<::std::string::String>,
     /// Members not declared by the schema, which it explicitly admits.
@@ -7821,7 +8361,8 @@ pub struct ToolResultContent {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<MetaObject>,
     /// `content` member (required).
@@ -7830,7 +8371,8 @@ pub struct ToolResultContent {
     #[serde(
         rename = "isError",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub is_error: ::core::option::Option<bool>,
     /// `structuredContent` member (optional).
@@ -7858,7 +8400,8 @@ pub struct ToolUseContent {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub meta: ::core::option::Option<MetaObject>,
     /// `id` member (required).
@@ -8400,7 +8943,11 @@ pub struct UnsupportedProtocolVersionError {
     /// `error` member (required).
     pub error: UnsupportedProtocolVersionErrorError,
     /// `id` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub id: ::core::option::Option<RequestId>,
     /// `jsonrpc` member (required).
     pub jsonrpc: Jsonrpc2_0,
@@ -8439,10 +8986,18 @@ pub struct UnsupportedProtocolVersionErrorErrorData {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct UntitledMultiSelectEnumSchema {
     /// `default` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub default: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `items` member (required).
     pub items: UntitledMultiSelectEnumSchemaItems,
@@ -8450,18 +9005,24 @@ pub struct UntitledMultiSelectEnumSchema {
     #[serde(
         rename = "maxItems",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub max_items: ::core::option::Option<i64>,
     /// `minItems` member (optional).
     #[serde(
         rename = "minItems",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
     )]
     pub min_items: ::core::option::Option<i64>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
     pub r#type: TypeArray,
@@ -8486,15 +9047,27 @@ pub struct UntitledMultiSelectEnumSchemaItems {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct UntitledSingleSelectEnumSchema {
     /// `default` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub default: ::core::option::Option<::std::string::String>,
     /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub description: ::core::option::Option<::std::string::String>,
     /// `enum` member (required).
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::mcpwire_types::support::non_null"
+    )]
     pub title: ::core::option::Option<::std::string::String>,
     /// `type` member (required).
     pub r#type: TypeString,

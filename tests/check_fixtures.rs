@@ -1,0 +1,274 @@
+//! `mcpwire check` against fixture servers, one per real defect class
+//! (tests/fixtures/servers/faulty_mcp_server.py): each run exits 1 and names the right rule;
+//! the same script without a defect passes; a crashing and a hanging server are reported and
+//! restarted, not hung on; a server that cannot be checked exits 2 with a clear message.
+
+#[path = "check_support/mod.rs"]
+mod check_support;
+
+use std::time::Duration;
+
+use check_support::{Run, check, fixture};
+
+/// Checks the fixture server with `defect` (over stdio, MCP `version`), 20 generated cases
+/// and a 5 s reply timeout unless `extra` sets them.
+fn check_defect(defect: &str, version: &str, extra: &[&str]) -> Run {
+    let script = fixture("faulty_mcp_server.py");
+    let mut args = vec!["--stdio", "--mcp-version", version, "--format", "json"];
+    args.extend(extra);
+    for (flag, default) in [("--cases", "20"), ("--timeout", "5")] {
+        if !extra.contains(&flag) {
+            args.extend([flag, default]);
+        }
+    }
+    args.extend(["--", "python3", &script]);
+    if !defect.is_empty() {
+        args.push(defect);
+    }
+    check(&args)
+}
+
+/// The run exits 1 and reports `kind` under `rule`.
+fn assert_caught(run: &Run, kind: &str, rule: &str) {
+    assert_eq!(
+        run.code, 1,
+        "exit code\nstdout:\n{}\nstderr:\n{}",
+        run.stdout, run.stderr
+    );
+    let kinds = run.failure_kinds();
+    assert!(
+        kinds.iter().any(|(k, r)| k == kind && r.starts_with(rule)),
+        "expected {kind} under {rule}, got {kinds:?}"
+    );
+    assert_eq!(run.json()["passed"], false);
+}
+
+#[test]
+fn the_fixture_without_a_defect_passes() {
+    for version in ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] {
+        let run = check_defect("", version, &[]);
+        assert_eq!(run.code, 0, "{version}: {}", run.stdout);
+        assert_eq!(run.json()["profile"], format!("mcp-{version}"));
+    }
+}
+
+macro_rules! defect {
+    ($name:ident, $defect:literal, $version:literal, $kind:literal, $rule:literal) => {
+        #[test]
+        fn $name() {
+            assert_caught(&check_defect($defect, $version, &[]), $kind, $rule);
+        }
+    };
+}
+
+defect!(
+    no_reply_to_envelope_errors,
+    "silent-envelope-errors",
+    "2025-11-25",
+    "missing-reply",
+    "wire rule 2"
+);
+defect!(
+    null_instead_of_the_readable_id,
+    "null-id",
+    "2025-11-25",
+    "id-lost-although-recoverable",
+    "wire rule 4"
+);
+defect!(
+    invented_id,
+    "invented-id",
+    "2025-11-25",
+    "fabricated-id",
+    "wire rule 4"
+);
+defect!(
+    parse_error_for_valid_json,
+    "parse-error-for-valid-json",
+    "2025-11-25",
+    "unexpected-code",
+    "wire rule 6"
+);
+defect!(
+    reply_to_notifications,
+    "reply-to-notifications",
+    "2025-11-25",
+    "reply-to-notification",
+    "wire rule 7"
+);
+defect!(
+    ids_through_f64,
+    "f64-ids",
+    "2025-11-25",
+    "id-type-or-precision-changed",
+    "wire rule 4"
+);
+defect!(
+    ids_echoed_as_strings,
+    "string-ids",
+    "2025-11-25",
+    "id-type-or-precision-changed",
+    "wire rule 4"
+);
+defect!(
+    bad_ids_turned_into_notifications,
+    "bad-ids-as-notifications",
+    "2025-11-25",
+    "missing-reply",
+    "wire rule 4"
+);
+defect!(
+    batch_replies_as_separate_lines,
+    "batch-as-lines",
+    "2025-03-26",
+    "batch-replies-as-lines",
+    "wire rule 9"
+);
+defect!(
+    missing_jsonrpc,
+    "missing-jsonrpc",
+    "2025-11-25",
+    "jsonrpc-missing-or-wrong",
+    "wire rule 10"
+);
+defect!(
+    error_as_a_string,
+    "error-as-string",
+    "2025-11-25",
+    "error-object-malformed",
+    "wire rule 10"
+);
+defect!(
+    invalid_params_for_unknown_methods,
+    "invalid-params-for-unknown",
+    "2025-11-25",
+    "unexpected-code",
+    "wire rule 7"
+);
+defect!(
+    reply_to_responses,
+    "reply-to-responses",
+    "2025-11-25",
+    "reply-to-response",
+    "wire rule 8"
+);
+defect!(
+    id_always_omitted,
+    "omit-id",
+    "2025-11-25",
+    "id-lost-although-recoverable",
+    "wire rule 4"
+);
+defect!(
+    id_always_omitted_where_null_is_required,
+    "omit-id",
+    "2025-06-18",
+    "no-id-spelled-wrong",
+    "wire rule 10"
+);
+
+#[test]
+fn a_crashing_server_is_restarted_and_reported() {
+    let run = check_defect("crash", "2025-11-25", &[]);
+    assert_caught(&run, "server-exited", "server liveness");
+    let report = run.json();
+    assert!(
+        report["restarts"].as_u64().unwrap() >= 1,
+        "restarted: {report}"
+    );
+    let failure = &report["failures"][0];
+    assert!(
+        failure["message"]
+            .as_str()
+            .unwrap()
+            .contains("server exited"),
+        "{failure}"
+    );
+    // Every case still ran: the server came back after each crash.
+    assert_eq!(
+        report["cases"],
+        report["fixed_cases"].as_u64().unwrap() + 20
+    );
+}
+
+#[test]
+fn a_hanging_server_is_reported_not_hung_on() {
+    let run = check_defect("hang", "2025-11-25", &["--timeout", "0.5", "--cases", "0"]);
+    assert_caught(&run, "no-reply-within-timeout", "server liveness");
+    let message = run.json()["failures"][0]["message"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        message.starts_with("no reply within 0.5s to id mcpwire-sentinel-"),
+        "{message}"
+    );
+    assert!(
+        run.elapsed < Duration::from_secs(60),
+        "took {:?}",
+        run.elapsed
+    );
+}
+
+#[test]
+fn a_command_that_cannot_start_exits_2() {
+    let run = check(&["--stdio", "--", "/nonexistent/mcp-server", "--flag"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("cannot start the server command `/nonexistent/mcp-server --flag`"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.is_empty());
+}
+
+#[test]
+fn a_server_that_never_answers_initialize_exits_2() {
+    let run = check(&[
+        "--stdio",
+        "--startup-timeout",
+        "0.5",
+        "--",
+        "python3",
+        "-c",
+        "import time; time.sleep(30)",
+    ]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("did not answer initialize: no reply within 0.5s"),
+        "{}",
+        run.stderr
+    );
+    let run = check(&["--stdio", "--", "python3", "-c", "print('not json')"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("did not answer initialize: server exited"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn an_unreachable_url_exits_2() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    drop(listener);
+    let run = check(&["--http", &url, "--timeout", "2"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr
+            .contains(&format!("cannot reach the server at {url}")),
+        "{}",
+        run.stderr
+    );
+    let run = check(&["--http", "https://127.0.0.1:1/mcp"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("only http:// URLs are supported"),
+        "{}",
+        run.stderr
+    );
+}

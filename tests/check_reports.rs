@@ -1,0 +1,301 @@
+//! `mcpwire check` reports: the table, JSON and JUnit outputs agree; `--expect-failures` marks
+//! stale and unlisted kinds; failures are shrunk and reproducible by seed; the HTTP transport's
+//! statuses are checked.
+
+#[path = "check_support/mod.rs"]
+mod check_support;
+
+use std::collections::BTreeMap;
+use std::process::Command;
+
+use check_support::{HttpServer, Run, check, fixture};
+use serde_json::Value;
+
+fn check_stdio(defect: &str, extra: &[&str]) -> Run {
+    let script = fixture("faulty_mcp_server.py");
+    let mut args = vec!["--stdio", "--timeout", "5"];
+    args.extend(extra);
+    args.extend(["--", "python3", &script, defect]);
+    check(&args)
+}
+
+/// `rule -> (passed, failed)` from the JSON report.
+fn json_counts(report: &Value) -> BTreeMap<String, (u64, u64)> {
+    report["rules"]
+        .as_array()
+        .expect("rules")
+        .iter()
+        .map(|r| {
+            (
+                r["rule"].as_str().unwrap().to_owned(),
+                (r["passed"].as_u64().unwrap(), r["failed"].as_u64().unwrap()),
+            )
+        })
+        .collect()
+}
+
+/// `rule -> (passed, failed)` from the table's rows.
+fn table_counts(table: &str) -> BTreeMap<String, (u64, u64)> {
+    table
+        .lines()
+        .skip_while(|line| !line.starts_with("rule "))
+        .skip(1)
+        .take_while(|line| !line.trim().is_empty())
+        .map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let n = fields.len();
+            (
+                fields[..n - 2].join(" "),
+                (
+                    fields[n - 2].parse().unwrap(),
+                    fields[n - 1].parse().unwrap(),
+                ),
+            )
+        })
+        .collect()
+}
+
+/// `suite -> (passed, failed)` from the JUnit XML, parsed by Python's XML parser: the
+/// `tests`/`failures` attributes, checked against the `<testcase>` and `<failure>` elements.
+fn junit_counts(xml: &str) -> BTreeMap<String, (u64, u64)> {
+    let script = r#"
+import json, sys, xml.etree.ElementTree as ET
+root = ET.fromstring(sys.stdin.buffer.read())
+out = {}
+for suite in root.iter("testsuite"):
+    cases = suite.findall("testcase")
+    failed = sum(1 for c in cases if c.find("failure") is not None)
+    assert int(suite.get("tests")) == len(cases), suite.get("name")
+    assert int(suite.get("failures")) == failed, suite.get("name")
+    out[suite.get("name")] = [len(cases) - failed, failed]
+print(json.dumps(out))
+"#;
+    let mut child = Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(xml.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "the JUnit XML parses:\n{xml}");
+    let parsed: BTreeMap<String, (u64, u64)> = serde_json::from_slice(&output.stdout).unwrap();
+    parsed
+}
+
+#[test]
+fn table_json_and_junit_carry_the_same_counts() {
+    let args = ["--cases", "30", "--seed", "3"];
+    let table = check_stdio("reply-to-notifications", &args);
+    let json = check_stdio(
+        "reply-to-notifications",
+        &[&args[..], &["--format", "json"]].concat(),
+    );
+    let junit = check_stdio(
+        "reply-to-notifications",
+        &[&args[..], &["--format", "junit"]].concat(),
+    );
+    for run in [&table, &json, &junit] {
+        assert_eq!(run.code, 1, "{run:?}");
+        assert!(
+            run.stderr.is_empty(),
+            "no progress bar off a terminal: {}",
+            run.stderr
+        );
+    }
+    assert!(!table.stdout.contains('\x1b'), "no colour off a terminal");
+    let from_json = json_counts(&json.json());
+    assert!(from_json.values().any(|&(_, failed)| failed > 0));
+    assert_eq!(table_counts(&table.stdout), from_json);
+    assert_eq!(junit_counts(&junit.stdout), from_json);
+    assert!(
+        table
+            .stdout
+            .contains("FAIL reply-to-notification [wire rule 7"),
+        "{}",
+        table.stdout
+    );
+    assert!(
+        junit
+            .stdout
+            .contains("<failure type=\"reply-to-notification\"")
+    );
+}
+
+#[test]
+fn expect_failures_passes_listed_kinds_and_fails_stale_or_unlisted_ones() {
+    let dir = std::env::temp_dir().join(format!("mcpwire-check-expect-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    let exact = file(
+        "exact.txt",
+        "# known defects\nid-lost-although-recoverable  # null ids\n",
+    );
+    let stale = file(
+        "stale.txt",
+        "id-lost-although-recoverable\nreply-to-notification\n",
+    );
+    let empty = file("empty.txt", "\n# nothing known\n");
+
+    let run = check_stdio(
+        "null-id",
+        &[
+            "--cases",
+            "10",
+            "--format",
+            "json",
+            "--expect-failures",
+            &exact,
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert_eq!(run.json()["failures"][0]["known"], true);
+
+    let run = check_stdio(
+        "null-id",
+        &[
+            "--cases",
+            "10",
+            "--format",
+            "json",
+            "--expect-failures",
+            &stale,
+        ],
+    );
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.json()["stale"],
+        serde_json::json!(["reply-to-notification"])
+    );
+    assert_eq!(run.json()["unexpected"], serde_json::json!([]));
+
+    let run = check_stdio("null-id", &["--cases", "10", "--expect-failures", &stale]);
+    assert!(
+        run.stdout
+            .contains("stale expectation: reply-to-notification"),
+        "{}",
+        run.stdout
+    );
+
+    let run = check_stdio(
+        "null-id",
+        &[
+            "--cases",
+            "10",
+            "--format",
+            "json",
+            "--expect-failures",
+            &empty,
+        ],
+    );
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.json()["unexpected"],
+        serde_json::json!(["id-lost-although-recoverable"])
+    );
+
+    let run = check_stdio(
+        "null-id",
+        &[
+            "--expect-failures",
+            &dir.join("missing.txt").display().to_string(),
+        ],
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("cannot read the expect-failures file"),
+        "{}",
+        run.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn generated_failures_are_shrunk_and_reproducible_by_seed() {
+    let args = [
+        "--no-fixed",
+        "--cases",
+        "60",
+        "--seed",
+        "11",
+        "--format",
+        "json",
+    ];
+    let first = check_stdio("f64-ids", &args);
+    assert_eq!(first.code, 1, "{}", first.stdout);
+    let report = first.json();
+    let group = report["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["kind"] == "id-type-or-precision-changed")
+        .unwrap_or_else(|| panic!("found: {report}"));
+    let shrunk_from = group["shrunk_from"]
+        .as_u64()
+        .expect("the example was shrunk");
+    assert!(
+        group["input_len"].as_u64().unwrap() < shrunk_from,
+        "{group}"
+    );
+    assert!(
+        !group["observed"].as_array().unwrap().is_empty(),
+        "the shrunk input still fails: {group}"
+    );
+
+    let second = check_stdio("f64-ids", &args);
+    assert_eq!(
+        first.json()["failures"],
+        second.json()["failures"],
+        "same seed, same report"
+    );
+}
+
+fn check_http_fixture(defect: &str) -> Run {
+    let server = HttpServer::start("python3", &[&fixture("faulty_mcp_http_server.py"), defect]);
+    check(&[
+        "--http",
+        &server.url,
+        "--cases",
+        "20",
+        "--timeout",
+        "5",
+        "--format",
+        "json",
+    ])
+}
+
+#[test]
+fn http_statuses_and_content_types_are_checked() {
+    let run = check_http_fixture("correct");
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    let run = check_http_fixture("http-200-for-notifications");
+    assert_eq!(run.code, 1);
+    assert!(
+        run.failure_kinds()
+            .contains(&("http-status".into(), "HTTP transport".into())),
+        "{}",
+        run.stdout
+    );
+    let run = check_http_fixture("http-text-plain");
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.failure_kinds(),
+        vec![("http-content-type".into(), "HTTP transport".into())]
+    );
+    let run = check_http_fixture("f64-ids");
+    assert!(
+        run.failure_kinds()
+            .iter()
+            .any(|(kind, _)| kind == "id-type-or-precision-changed")
+    );
+}
