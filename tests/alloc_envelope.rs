@@ -77,7 +77,10 @@ fn request_without_allocating(frame: &[u8]) -> (String, String) {
     let profile = profile();
     let (decoded, allocations, bytes) = counting(|| decode(frame, &profile));
     let Decoded::Single(Message::Request { id, method, .. }) = &decoded else {
-        panic!("{} should be a request, got {decoded:?}", String::from_utf8_lossy(frame));
+        panic!(
+            "{} should be a request, got {decoded:?}",
+            String::from_utf8_lossy(frame)
+        );
     };
     assert_eq!(
         (allocations, bytes),
@@ -85,9 +88,15 @@ fn request_without_allocating(frame: &[u8]) -> (String, String) {
         "decoding {} allocated",
         String::from_utf8_lossy(frame)
     );
-    assert!(borrowed_from(frame, id.raw()), "the id is not borrowed from the frame");
+    assert!(
+        borrowed_from(frame, id.raw()),
+        "the id is not borrowed from the frame"
+    );
     assert!(matches!(method, Cow::Borrowed(_)), "the method was copied");
-    assert!(borrowed_from(frame, method), "the method is not borrowed from the frame");
+    assert!(
+        borrowed_from(frame, method),
+        "the method is not borrowed from the frame"
+    );
     (id.raw().to_owned(), method.to_string())
 }
 
@@ -106,7 +115,10 @@ fn requests_decode_without_allocating() {
         (br#"{"jsonrpc":"2.0","params":{"a":{"b":{"c":[[[[]]]]}}},"id":7,"method":"x/y"}"#, "7", "x/y"),
     ];
     for (frame, id, method) in cases {
-        assert_eq!(request_without_allocating(frame), (id.to_owned(), method.to_owned()));
+        assert_eq!(
+            request_without_allocating(frame),
+            (id.to_owned(), method.to_owned())
+        );
     }
 }
 
@@ -117,7 +129,11 @@ fn notifications_responses_and_invalid_messages_decode_without_allocating() {
     let frame = br#"{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}"#;
     let (decoded, allocations, _) = counting(|| decode(frame, &profile));
     assert_eq!(allocations, 0);
-    let Decoded::Single(Message::Notification { method: Cow::Borrowed(method), .. }) = decoded else {
+    let Decoded::Single(Message::Notification {
+        method: Cow::Borrowed(method),
+        ..
+    }) = decoded
+    else {
         panic!("a notification with a borrowed method, got {decoded:?}");
     };
     assert!(borrowed_from(frame, method));
@@ -126,7 +142,9 @@ fn notifications_responses_and_invalid_messages_decode_without_allocating() {
     let frame = br#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"echo","inputSchema":{"type":"object"}}]}}"#;
     let (decoded, allocations, _) = counting(|| decode(frame, &profile));
     assert_eq!(allocations, 0);
-    let Decoded::Single(Message::Response(response)) = decoded else { panic!("a response, got {decoded:?}") };
+    let Decoded::Single(Message::Response(response)) = decoded else {
+        panic!("a response, got {decoded:?}")
+    };
     let (Some(id), ResponseBody::Result(result)) = (response.id, response.body) else {
         panic!("a success with an id")
     };
@@ -147,7 +165,10 @@ fn notifications_responses_and_invalid_messages_decode_without_allocating() {
     let frame = br#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#;
     let (decoded, allocations, _) = counting(|| decode(frame, &profile));
     assert_eq!(allocations, 0);
-    assert!(matches!(decoded, Decoded::Single(Message::Invalid { id: None, .. })), "{decoded:?}");
+    assert!(
+        matches!(decoded, Decoded::Single(Message::Invalid { id: None, .. })),
+        "{decoded:?}"
+    );
 }
 
 #[test]
@@ -156,12 +177,21 @@ fn an_escaped_method_costs_exactly_its_own_copy() {
     let profile = profile();
     let frame = br#"{"jsonrpc":"2.0","id":1,"method":"tools\/call"}"#;
     let (decoded, allocations, bytes) = counting(|| decode(frame, &profile));
-    let Decoded::Single(Message::Request { id, method: Cow::Owned(method), .. }) = decoded else {
+    let Decoded::Single(Message::Request {
+        id,
+        method: Cow::Owned(method),
+        ..
+    }) = decoded
+    else {
         panic!("a request with an unescaped method, got {decoded:?}")
     };
     assert_eq!((id.raw(), method.as_str()), ("1", "tools/call"));
     assert_eq!(allocations, 1, "only the unescaped method is allocated");
-    assert!(bytes <= frame.len() as u64, "{bytes} bytes for a {}-byte method", method.len());
+    assert!(
+        bytes <= frame.len() as u64,
+        "{bytes} bytes for a {}-byte method",
+        method.len()
+    );
 }
 
 #[test]

@@ -9,7 +9,8 @@
 //! - `--no-write`: print the report without writing `BENCHMARKS.md`.
 //! - `-- <args>`: passed on to the criterion harness (e.g. a filter such as `decode_ping`).
 //!
-//! Environment: `CARGO_TARGET_DIR` is honoured for both workspaces.
+//! Environment: `CARGO_TARGET_DIR` is honoured for both workspaces; `MCPWIRE_ROOT` names another
+//! checkout to benchmark (default: the workspace this xtask was built from).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -91,7 +92,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
 }
 
 fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_owned()
+    match std::env::var_os("MCPWIRE_ROOT") {
+        Some(root) => PathBuf::from(root),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_owned(),
+    }
 }
 
 /// Target directories of the two workspaces.

@@ -20,6 +20,7 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
     })?;
 
     let mut variants = Vec::new();
+    let mut name_arms = Vec::new();
     let mut decode_arms = Vec::new();
     let mut schema_parts = Vec::new();
     for v in &u.variants {
@@ -28,6 +29,7 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
         let doc = format!(" The `{}` alternative.", v.name);
         if v.ty == Ty::Null {
             variants.push(quote! { #[doc = #doc] #vname, });
+            name_arms.push(quote! { Self::#vname => #vname_str, });
             decode_arms.push(quote! { #support::decode_null::<D::Error>(value, #name_str, #vname_str, reason).map(|()| Self::#vname) });
             schema_parts.push(quote! { ::schemars::json_schema!({ "type": "null" }) });
             continue;
@@ -42,12 +44,14 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
             (inner.clone(), quote! { Self::#vname })
         };
         variants.push(quote! { #[doc = #doc] #vname(#field_ty), });
+        name_arms.push(quote! { Self::#vname(_) => #vname_str, });
         decode_arms.push(quote! {
             #support::decode_variant::<#inner, D::Error>(value, #name_str, #vname_str, reason).map(#wrap)
         });
         schema_parts.push(quote! { generator.subschema_for::<#inner>() });
     }
     if u.unknown_method {
+        name_arms.push(quote! { Self::Unknown(_) => "Unknown", });
         variants.push(quote! {
             /// A method this version does not define; the raw members are kept.
             Unknown(#support::UnknownMethod),
@@ -92,6 +96,13 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
         #large
         pub enum #name {
             #(#variants)*
+        }
+
+        impl #name {
+            /// The name of the variant this value holds (the schema definition it decoded as).
+            pub fn variant_name(&self) -> &'static str {
+                match self { #(#name_arms)* }
+            }
         }
 
         impl<'de> ::serde::Deserialize<'de> for #name {

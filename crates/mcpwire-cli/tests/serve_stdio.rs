@@ -167,3 +167,24 @@ fn batches_are_served_only_where_the_profile_has_them() {
         [r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#]
     );
 }
+
+/// Found by `mcpwire check --seed 5 --cases 1000`: a method the version in force lacks is
+/// -32601 whatever its params hold, even params past the depth limit.
+#[test]
+fn a_method_the_version_lacks_is_not_found_before_its_params_are_read() {
+    let deep = format!("{}{}", "[".repeat(100), "]".repeat(100));
+    let input = format!(r#"{{"jsonrpc":"2.0","id":7,"method":"ping","params":{{"x":{deep}}}}}"#);
+    let (_, lines) = serve(&["--profile", "mcp-2026-07-28"], input.as_bytes());
+    assert_eq!(
+        lines,
+        [r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"Method not found"}}"#]
+    );
+    // Where the version has `ping`, the same params are refused by the depth limit.
+    let (_, lines) = serve(&["--profile", "mcp-2025-11-25"], input.as_bytes());
+    assert_eq!(lines.len(), 1);
+    assert!(
+        lines[0].starts_with(r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32602"#),
+        "{}",
+        lines[0]
+    );
+}

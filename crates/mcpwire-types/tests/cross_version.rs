@@ -291,3 +291,12 @@ fn jsonrpc_base_types_discriminate_batches_and_responses() {
     );
     assert!(serde_json::from_str::<RequestId>("true").is_err());
 }
+
+#[test]
+fn unions_name_the_variant_they_hold() {
+    let typed: v2025_06_18::ClientRequest =
+        serde_json::from_value(json!({"method": "tools/list"})).unwrap();
+    assert_eq!(typed.variant_name(), "ListToolsRequest");
+    let typed: v2025_06_18::ClientRequest = serde_json::from_value(json!({"method": "x"})).unwrap();
+    assert_eq!(typed.variant_name(), "Unknown");
+}

@@ -12,6 +12,15 @@ pub enum Content {
     /// The `ImageContent` alternative.
     ImageContent(ImageContent),
 }
+impl Content {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextContent(_) => "TextContent",
+            Self::ImageContent(_) => "ImageContent",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Content {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,

@@ -14,6 +14,16 @@ pub enum AnyResult {
     /// The `CountResult` alternative.
     CountResult(CountResult),
 }
+impl AnyResult {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::Result(_) => "Result",
+            Self::ListResult(_) => "ListResult",
+            Self::CountResult(_) => "CountResult",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for AnyResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,

@@ -32,6 +32,17 @@ pub enum Message {
     /// The `Array2` alternative.
     Array2(::std::vec::Vec<Reply>),
 }
+impl Message {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::Call(_) => "Call",
+            Self::Reply(_) => "Reply",
+            Self::Array(_) => "Array",
+            Self::Array2(_) => "Array2",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Message {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,

@@ -14,6 +14,16 @@ pub enum ClientRequest {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
+impl ClientRequest {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::PingRequest(_) => "PingRequest",
+            Self::ListToolsRequest(_) => "ListToolsRequest",
+            Self::Unknown(_) => "Unknown",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,

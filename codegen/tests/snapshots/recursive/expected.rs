@@ -22,6 +22,18 @@ pub enum JSONValue {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
+impl JSONValue {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::JSONObject(_) => "JSONObject",
+            Self::Array(_) => "Array",
+            Self::String(_) => "String",
+            Self::Integer(_) => "Integer",
+            Self::Boolean(_) => "Boolean",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for JSONValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,

@@ -16,6 +16,17 @@ pub enum Scalar {
     /// The `Null` alternative.
     Null,
 }
+impl Scalar {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::String(_) => "String",
+            Self::Number(_) => "Number",
+            Self::Boolean(_) => "Boolean",
+            Self::Null => "Null",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Scalar {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -114,6 +125,15 @@ pub enum Token {
     String(::std::string::String),
     /// The `Integer` alternative.
     Integer(i64),
+}
+impl Token {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::String(_) => "String",
+            Self::Integer(_) => "Integer",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for Token {
     fn deserialize<D: ::serde::Deserializer<'de>>(

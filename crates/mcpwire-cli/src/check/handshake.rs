@@ -19,14 +19,20 @@ pub const INITIALIZE_ID: &str = "mcpwire-check-initialize";
 /// assert!(!has_handshake(&MCP_2026_07_28));
 /// ```
 pub fn has_handshake(facts: &ProfileFacts) -> bool {
-    facts
-        .protocol_version
-        .is_some_and(|version| version < "2026-07-28")
+    defines_request(facts, "initialize")
 }
 
-/// Whether the profile has `ping`, the sentinel of choice (the MCP versions with a handshake).
+/// Whether the profile has `ping`, the sentinel of choice.
 pub fn has_ping(facts: &ProfileFacts) -> bool {
-    has_handshake(facts)
+    defines_request(facts, "ping")
+}
+
+/// Whether the profile's generated method table lists `method` as a request.
+fn defines_request(facts: &ProfileFacts, method: &str) -> bool {
+    facts
+        .protocol_version
+        .and_then(|v| mcpwire_types::mcp::method_kind(v, method))
+        == Some(mcpwire_types::support::MethodKind::Request)
 }
 
 /// The newest MCP version with a handshake: the default `--mcp-version`.

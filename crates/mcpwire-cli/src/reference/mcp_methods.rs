@@ -21,15 +21,13 @@ use super::ReferenceState;
 /// The name the reference server reports about itself.
 const SERVER_NAME: &str = "mcpwire-reference";
 
-/// Raw params as the router hands them over: absent or `null` is `None`.
-type Raw = Option<Box<RawValue>>;
+/// Params as the router's fallback hands them over, undecoded.
+type Raw<'a> = Option<RawParams<'a>>;
 
 /// What one MCP version's generated types contribute to the reference server.
 trait Version {
     /// The version's profile facts.
     const FACTS: &'static ProfileFacts;
-    /// The version's generated method table.
-    fn method_kind(method: &str) -> MethodKind;
     /// Params of `tools/list`.
     type ListParams: DeserializeOwned;
     /// Result of `tools/list`.
@@ -75,9 +73,6 @@ macro_rules! handshake_version {
         struct $marker;
         impl Version for $marker {
             const FACTS: &'static ProfileFacts = &facts::$facts;
-            fn method_kind(method: &str) -> MethodKind {
-                $module::method_kind(method)
-            }
             type ListParams = Option<$module::$list_params>;
             type ListResult = $module::ListToolsResult;
             type CallParams = $module::CallToolRequestParams;
@@ -100,18 +95,35 @@ macro_rules! handshake_version {
     };
 }
 
-handshake_version!(V2024_11_05, v2024_11_05, MCP_2024_11_05, list_params = ListToolsRequestParams);
-handshake_version!(V2025_03_26, v2025_03_26, MCP_2025_03_26, list_params = ListToolsRequestParams);
-handshake_version!(V2025_06_18, v2025_06_18, MCP_2025_06_18, list_params = ListToolsRequestParams);
-handshake_version!(V2025_11_25, v2025_11_25, MCP_2025_11_25, list_params = PaginatedRequestParams);
+handshake_version!(
+    V2024_11_05,
+    v2024_11_05,
+    MCP_2024_11_05,
+    list_params = ListToolsRequestParams
+);
+handshake_version!(
+    V2025_03_26,
+    v2025_03_26,
+    MCP_2025_03_26,
+    list_params = ListToolsRequestParams
+);
+handshake_version!(
+    V2025_06_18,
+    v2025_06_18,
+    MCP_2025_06_18,
+    list_params = ListToolsRequestParams
+);
+handshake_version!(
+    V2025_11_25,
+    v2025_11_25,
+    MCP_2025_11_25,
+    list_params = PaginatedRequestParams
+);
 
 struct V2026_07_28;
 
 impl Version for V2026_07_28 {
     const FACTS: &'static ProfileFacts = &facts::MCP_2026_07_28;
-    fn method_kind(method: &str) -> MethodKind {
-        v2026_07_28::method_kind(method)
-    }
     type ListParams = v2026_07_28::PaginatedRequestParams;
     type ListResult = v2026_07_28::ListToolsResult;
     type CallParams = v2026_07_28::CallToolRequestParams;
@@ -161,49 +173,45 @@ macro_rules! for_version {
     }};
 }
 
-/// Registers `initialize`, `notifications/initialized`, `ping`, `server/discover`,
-/// `tools/list` and `tools/call`.
+/// Registers `notifications/initialized`, and the fallback that serves `initialize`, `ping`,
+/// `server/discover`, `tools/list` and `tools/call`.
+///
+/// These go through the fallback, which sees the params undecoded, because whether a method
+/// exists depends on the version in force: a method the version lacks is -32601 whatever its
+/// params hold (even params past the depth limit).
 pub(crate) fn register(router: Router<ReferenceState>) -> Router<ReferenceState> {
     router
-        .request("initialize", initialize)
         .notification(
             "notifications/initialized",
             |state: &mut ReferenceState, _: Value, _: &mut Context<'_>| {
                 state.notifications_seen += 1;
             },
         )
-        .request(
-            "ping",
-            |_: &mut ReferenceState, raw: Raw, ctx: &mut Context<'_>| {
-                let facts = types_for(ctx, "ping")?;
-                for_version!(facts, ping(raw, ctx)).unwrap_or_else(|| Err(not_found()))
-            },
-        )
-        .request(
-            "server/discover",
-            |_: &mut ReferenceState, raw: Raw, ctx: &mut Context<'_>| {
-                let facts = types_for(ctx, "server/discover")?;
-                if facts.name == V2026_07_28::FACTS.name {
-                    discover::<V2026_07_28>(raw, ctx)
-                } else {
-                    Err(not_found())
-                }
-            },
-        )
-        .request(
-            "tools/list",
-            |_: &mut ReferenceState, raw: Raw, ctx: &mut Context<'_>| {
-                let facts = types_for(ctx, "tools/list")?;
-                for_version!(facts, tools_list(raw, ctx)).unwrap_or_else(|| Err(not_found()))
-            },
-        )
-        .request(
-            "tools/call",
-            |_: &mut ReferenceState, raw: Raw, ctx: &mut Context<'_>| {
-                let facts = types_for(ctx, "tools/call")?;
-                for_version!(facts, tools_call(raw, ctx)).unwrap_or_else(|| Err(not_found()))
-            },
-        )
+        .fallback(call)
+}
+
+/// Serves one MCP request under the version in force.
+fn call(
+    state: &mut ReferenceState,
+    raw: Option<RawParams<'_>>,
+    ctx: &mut Context<'_>,
+) -> Result<Box<RawValue>, RpcError> {
+    let method = ctx.method();
+    if method == "initialize" {
+        // Accepted under any MCP profile: it is how a client of an older version negotiates.
+        return initialize(state, raw, ctx);
+    }
+    let facts = types_for(ctx, method)?;
+    let reply = match method {
+        "ping" => for_version!(facts, ping(raw, ctx)),
+        "tools/list" => for_version!(facts, tools_list(raw, ctx)),
+        "tools/call" => for_version!(facts, tools_call(raw, ctx)),
+        "server/discover" if facts.name == V2026_07_28::FACTS.name => {
+            Some(discover::<V2026_07_28>(raw, ctx))
+        }
+        _ => None,
+    };
+    reply.unwrap_or_else(|| Err(not_found()))
 }
 
 /// The MCP version whose types serve `method` under the current profile: the profile's own
@@ -222,10 +230,7 @@ fn types_for(ctx: &Context<'_>, method: &str) -> Result<&'static ProfileFacts, R
 }
 
 fn kind_of(facts: &ProfileFacts, method: &str) -> Option<MethodKind> {
-    fn kind<V: Version>(method: &str) -> MethodKind {
-        V::method_kind(method)
-    }
-    for_version!(facts, kind(method))
+    mcpwire_types::mcp::method_kind(facts.protocol_version?, method)
 }
 
 /// The newest MCP version satisfying `keep`.
@@ -238,9 +243,8 @@ fn not_found() -> RpcError {
 }
 
 /// Decodes raw params as `T`, answering -32602 with the failing JSON pointer.
-fn params<T: DeserializeOwned>(raw: &Raw, ctx: &Context<'_>) -> Result<T, RpcError> {
-    let parsed = raw.as_deref().and_then(|r| RawParams::parse(r.get()));
-    decode_params(parsed, ctx.profile().limits().max_params_depth)
+fn params<T: DeserializeOwned>(raw: Raw<'_>, ctx: &Context<'_>) -> Result<T, RpcError> {
+    decode_params(raw, ctx.profile().limits().max_params_depth)
 }
 
 /// Builds a result of type `T` from JSON, proving it matches the version's schema type.
@@ -250,7 +254,8 @@ fn typed<V: Version, T: Serialize + DeserializeOwned>(value: Value) -> Result<T,
         members.extend(V::result_members());
     }
     serde_json::from_value(value).map_err(|e| {
-        RpcError::internal_error().with_data(&format!("reference server built an invalid result: {e}"))
+        RpcError::internal_error()
+            .with_data(&format!("reference server built an invalid result: {e}"))
     })
 }
 
@@ -286,7 +291,7 @@ fn server_info() -> Value {
 
 fn initialize(
     state: &mut ReferenceState,
-    raw: Raw,
+    raw: Raw<'_>,
     ctx: &mut Context<'_>,
 ) -> Result<Box<RawValue>, RpcError> {
     if ctx.profile().protocol_version().is_none() {
@@ -294,28 +299,31 @@ fn initialize(
     }
     // The version asked for, when this server has its handshake; else the newest that has one.
     let requested = raw
-        .as_deref()
         .and_then(|r| serde_json::from_str::<Value>(r.get()).ok())
         .and_then(|v| v.get("protocolVersion")?.as_str().map(str::to_owned));
     let has_handshake = |f: &ProfileFacts| kind_of(f, "initialize") == Some(MethodKind::Request);
     let chosen = requested
         .as_deref()
-        .and_then(|r| facts::MCP_VERSIONS.iter().find(|f| f.protocol_version == Some(r)))
+        .and_then(|r| {
+            facts::MCP_VERSIONS
+                .iter()
+                .find(|f| f.protocol_version == Some(r))
+        })
         .filter(|f| has_handshake(f))
         .or_else(|| newest_where(has_handshake))
         .ok_or_else(not_found)?;
     let reply = match chosen.name {
-        n if n == V2024_11_05::FACTS.name => handshake::<V2024_11_05>(&raw, ctx),
-        n if n == V2025_03_26::FACTS.name => handshake::<V2025_03_26>(&raw, ctx),
-        n if n == V2025_06_18::FACTS.name => handshake::<V2025_06_18>(&raw, ctx),
-        _ => handshake::<V2025_11_25>(&raw, ctx),
+        n if n == V2024_11_05::FACTS.name => handshake::<V2024_11_05>(raw, ctx),
+        n if n == V2025_03_26::FACTS.name => handshake::<V2025_03_26>(raw, ctx),
+        n if n == V2025_06_18::FACTS.name => handshake::<V2025_06_18>(raw, ctx),
+        _ => handshake::<V2025_11_25>(raw, ctx),
     }?;
     state.negotiated_version = chosen.protocol_version;
     ctx.set_profile(ctx.profile().with_facts(chosen));
     Ok(reply)
 }
 
-fn handshake<V: Handshake>(raw: &Raw, ctx: &Context<'_>) -> Result<Box<RawValue>, RpcError> {
+fn handshake<V: Handshake>(raw: Raw<'_>, ctx: &Context<'_>) -> Result<Box<RawValue>, RpcError> {
     // Decoding proves the request is a valid `initialize` of the chosen version.
     let _: V::InitializeParams = params(raw, ctx)?;
     let result: V::InitializeResult = typed::<V, _>(json!({
@@ -326,14 +334,14 @@ fn handshake<V: Handshake>(raw: &Raw, ctx: &Context<'_>) -> Result<Box<RawValue>
     to_raw(&result)
 }
 
-fn ping<V: Version>(raw: Raw, ctx: &mut Context<'_>) -> Result<Box<RawValue>, RpcError> {
-    let _: Option<Value> = params(&raw, ctx)?;
+fn ping<V: Version>(raw: Raw<'_>, ctx: &mut Context<'_>) -> Result<Box<RawValue>, RpcError> {
+    let _: Option<Value> = params(raw, ctx)?;
     let result: V::EmptyResult = typed::<V, _>(json!({}))?;
     to_raw(&result)
 }
 
-fn discover<V: Discovery>(raw: Raw, ctx: &mut Context<'_>) -> Result<Box<RawValue>, RpcError> {
-    let request: V::DiscoverParams = params(&raw, ctx)?;
+fn discover<V: Discovery>(raw: Raw<'_>, ctx: &mut Context<'_>) -> Result<Box<RawValue>, RpcError> {
+    let request: V::DiscoverParams = params(raw, ctx)?;
     check_stated_version(Some(V::stated_version_of_discover(&request)))?;
     let supported: Vec<&str> = facts::MCP_VERSIONS
         .iter()
@@ -363,15 +371,15 @@ fn echo_tool() -> Value {
     })
 }
 
-fn tools_list<V: Version>(raw: Raw, ctx: &mut Context<'_>) -> Result<Box<RawValue>, RpcError> {
-    let request: V::ListParams = params(&raw, ctx)?;
+fn tools_list<V: Version>(raw: Raw<'_>, ctx: &mut Context<'_>) -> Result<Box<RawValue>, RpcError> {
+    let request: V::ListParams = params(raw, ctx)?;
     check_stated_version(V::stated_version_of_list(&request))?;
     let result: V::ListResult = typed::<V, _>(json!({ "tools": [echo_tool()] }))?;
     to_raw(&result)
 }
 
-fn tools_call<V: Version>(raw: Raw, ctx: &mut Context<'_>) -> Result<Box<RawValue>, RpcError> {
-    let request: V::CallParams = params(&raw, ctx)?;
+fn tools_call<V: Version>(raw: Raw<'_>, ctx: &mut Context<'_>) -> Result<Box<RawValue>, RpcError> {
+    let request: V::CallParams = params(raw, ctx)?;
     check_stated_version(V::stated_version_of_call(&request))?;
     let (name, arguments) = V::tool_call(&request);
     if name != "echo" {
@@ -380,7 +388,10 @@ fn tools_call<V: Version>(raw: Raw, ctx: &mut Context<'_>) -> Result<Box<RawValu
             "reason": format!("unknown tool `{name}`; this server has `echo`"),
         })));
     }
-    let Some(text) = arguments.and_then(|a| a.get("text")).and_then(Value::as_str) else {
+    let Some(text) = arguments
+        .and_then(|a| a.get("text"))
+        .and_then(Value::as_str)
+    else {
         return Err(RpcError::invalid_params().with_data(&json!({
             "pointer": "/arguments/text",
             "reason": "the `echo` tool needs a string argument `text`",
@@ -393,6 +404,7 @@ fn tools_call<V: Version>(raw: Raw, ctx: &mut Context<'_>) -> Result<Box<RawValu
 }
 
 fn to_raw<T: Serialize>(value: &T) -> Result<Box<RawValue>, RpcError> {
-    serde_json::value::to_raw_value(value)
-        .map_err(|e| RpcError::internal_error().with_data(&format!("result does not serialize: {e}")))
+    serde_json::value::to_raw_value(value).map_err(|e| {
+        RpcError::internal_error().with_data(&format!("result does not serialize: {e}"))
+    })
 }

@@ -68,7 +68,10 @@ fn arithmetic(
     {
         return Ok(Number::from(r));
     }
-    let (x, y) = (a.as_f64().unwrap_or(f64::NAN), b.as_f64().unwrap_or(f64::NAN));
+    let (x, y) = (
+        a.as_f64().unwrap_or(f64::NAN),
+        b.as_f64().unwrap_or(f64::NAN),
+    );
     Number::from_f64(float_op(x, y))
         .ok_or_else(|| RpcError::invalid_params().with_data("result is not a finite number"))
 }

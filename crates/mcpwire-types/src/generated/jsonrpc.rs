@@ -16,6 +16,15 @@ pub enum BatchRequestItem {
     /// The `Notification` alternative.
     Notification(Notification),
 }
+impl BatchRequestItem {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::Request(_) => "Request",
+            Self::Notification(_) => "Notification",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for BatchRequestItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -421,6 +430,18 @@ pub enum Message {
     /// The `BatchResponse` alternative.
     BatchResponse(BatchResponse),
 }
+impl Message {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::Request(_) => "Request",
+            Self::Notification(_) => "Notification",
+            Self::BatchRequest(_) => "BatchRequest",
+            Self::Response(_) => "Response",
+            Self::BatchResponse(_) => "BatchResponse",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Message {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -587,6 +608,15 @@ pub enum Params {
     /// The `Array` alternative.
     Array(::std::vec::Vec<::serde_json::Value>),
 }
+impl Params {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::Object(_) => "Object",
+            Self::Array(_) => "Array",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Params {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -706,6 +736,16 @@ pub enum RequestId {
     /// The `Null` alternative.
     Null,
 }
+impl RequestId {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::String(_) => "String",
+            Self::Number(_) => "Number",
+            Self::Null => "Null",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for RequestId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -794,6 +834,15 @@ pub enum Response {
     ResultResponse(ResultResponse),
     /// The `ErrorResponse` alternative.
     ErrorResponse(ErrorResponse),
+}
+impl Response {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::ResultResponse(_) => "ResultResponse",
+            Self::ErrorResponse(_) => "ErrorResponse",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for Response {
     fn deserialize<D: ::serde::Deserializer<'de>>(

@@ -131,6 +131,16 @@ pub enum CallToolResultContentItem {
     /// The `EmbeddedResource` alternative.
     EmbeddedResource(EmbeddedResource),
 }
+impl CallToolResultContentItem {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextContent(_) => "TextContent",
+            Self::ImageContent(_) => "ImageContent",
+            Self::EmbeddedResource(_) => "EmbeddedResource",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for CallToolResultContentItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -329,6 +339,18 @@ pub enum ClientNotification {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
+impl ClientNotification {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::CancelledNotification(_) => "CancelledNotification",
+            Self::InitializedNotification(_) => "InitializedNotification",
+            Self::ProgressNotification(_) => "ProgressNotification",
+            Self::RootsListChangedNotification(_) => "RootsListChangedNotification",
+            Self::Unknown(_) => "Unknown",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -485,6 +507,27 @@ pub enum ClientRequest {
     CompleteRequest(CompleteRequest),
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
+}
+impl ClientRequest {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::InitializeRequest(_) => "InitializeRequest",
+            Self::PingRequest(_) => "PingRequest",
+            Self::ListResourcesRequest(_) => "ListResourcesRequest",
+            Self::ListResourceTemplatesRequest(_) => "ListResourceTemplatesRequest",
+            Self::ReadResourceRequest(_) => "ReadResourceRequest",
+            Self::SubscribeRequest(_) => "SubscribeRequest",
+            Self::UnsubscribeRequest(_) => "UnsubscribeRequest",
+            Self::ListPromptsRequest(_) => "ListPromptsRequest",
+            Self::GetPromptRequest(_) => "GetPromptRequest",
+            Self::ListToolsRequest(_) => "ListToolsRequest",
+            Self::CallToolRequest(_) => "CallToolRequest",
+            Self::SetLevelRequest(_) => "SetLevelRequest",
+            Self::CompleteRequest(_) => "CompleteRequest",
+            Self::Unknown(_) => "Unknown",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -709,6 +752,16 @@ pub enum ClientResult {
     /// The `ListRootsResult` alternative.
     ListRootsResult(ListRootsResult),
 }
+impl ClientResult {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::Result(_) => "Result",
+            Self::CreateMessageResult(_) => "CreateMessageResult",
+            Self::ListRootsResult(_) => "ListRootsResult",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -833,6 +886,15 @@ pub enum CompleteRequestParamsRef {
     PromptReference(PromptReference),
     /// The `ResourceReference` alternative.
     ResourceReference(ResourceReference),
+}
+impl CompleteRequestParamsRef {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::PromptReference(_) => "PromptReference",
+            Self::ResourceReference(_) => "ResourceReference",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1118,6 +1180,15 @@ pub enum CreateMessageResultContent {
     /// The `ImageContent` alternative.
     ImageContent(ImageContent),
 }
+impl CreateMessageResultContent {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextContent(_) => "TextContent",
+            Self::ImageContent(_) => "ImageContent",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -1266,6 +1337,15 @@ pub enum EmbeddedResourceResource {
     TextResourceContents(TextResourceContents),
     /// The `BlobResourceContents` alternative.
     BlobResourceContents(BlobResourceContents),
+}
+impl EmbeddedResourceResource {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextResourceContents(_) => "TextResourceContents",
+            Self::BlobResourceContents(_) => "BlobResourceContents",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1607,6 +1687,17 @@ pub enum JSONRPCMessage {
     JSONRPCResponse(JSONRPCResponse),
     /// The `JSONRPCError` alternative.
     JSONRPCError(JSONRPCError),
+}
+impl JSONRPCMessage {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::JSONRPCRequest(_) => "JSONRPCRequest",
+            Self::JSONRPCNotification(_) => "JSONRPCNotification",
+            Self::JSONRPCResponse(_) => "JSONRPCResponse",
+            Self::JSONRPCError(_) => "JSONRPCError",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -3474,6 +3565,15 @@ pub enum ProgressToken {
     /// The `Integer` alternative.
     Integer(i64),
 }
+impl ProgressToken {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::String(_) => "String",
+            Self::Integer(_) => "Integer",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ProgressToken {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -3650,6 +3750,16 @@ pub enum PromptMessageContent {
     /// The `EmbeddedResource` alternative.
     EmbeddedResource(EmbeddedResource),
 }
+impl PromptMessageContent {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextContent(_) => "TextContent",
+            Self::ImageContent(_) => "ImageContent",
+            Self::EmbeddedResource(_) => "EmbeddedResource",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for PromptMessageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -3814,6 +3924,15 @@ pub enum ReadResourceResultContentsItem {
     /// The `BlobResourceContents` alternative.
     BlobResourceContents(BlobResourceContents),
 }
+impl ReadResourceResultContentsItem {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextResourceContents(_) => "TextResourceContents",
+            Self::BlobResourceContents(_) => "BlobResourceContents",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -3927,6 +4046,15 @@ pub enum RequestId {
     String(::std::string::String),
     /// The `Integer` alternative.
     Integer(i64),
+}
+impl RequestId {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::String(_) => "String",
+            Self::Integer(_) => "Integer",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for RequestId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -4361,6 +4489,15 @@ pub enum SamplingMessageContent {
     /// The `ImageContent` alternative.
     ImageContent(ImageContent),
 }
+impl SamplingMessageContent {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextContent(_) => "TextContent",
+            Self::ImageContent(_) => "ImageContent",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -4580,6 +4717,21 @@ pub enum ServerNotification {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
+impl ServerNotification {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::CancelledNotification(_) => "CancelledNotification",
+            Self::ProgressNotification(_) => "ProgressNotification",
+            Self::ResourceListChangedNotification(_) => "ResourceListChangedNotification",
+            Self::ResourceUpdatedNotification(_) => "ResourceUpdatedNotification",
+            Self::PromptListChangedNotification(_) => "PromptListChangedNotification",
+            Self::ToolListChangedNotification(_) => "ToolListChangedNotification",
+            Self::LoggingMessageNotification(_) => "LoggingMessageNotification",
+            Self::Unknown(_) => "Unknown",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -4759,6 +4911,17 @@ pub enum ServerRequest {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
+impl ServerRequest {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::PingRequest(_) => "PingRequest",
+            Self::CreateMessageRequest(_) => "CreateMessageRequest",
+            Self::ListRootsRequest(_) => "ListRootsRequest",
+            Self::Unknown(_) => "Unknown",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -4889,6 +5052,23 @@ pub enum ServerResult {
     CallToolResult(CallToolResult),
     /// The `CompleteResult` alternative.
     CompleteResult(CompleteResult),
+}
+impl ServerResult {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::Result(_) => "Result",
+            Self::InitializeResult(_) => "InitializeResult",
+            Self::ListResourcesResult(_) => "ListResourcesResult",
+            Self::ListResourceTemplatesResult(_) => "ListResourceTemplatesResult",
+            Self::ReadResourceResult(_) => "ReadResourceResult",
+            Self::ListPromptsResult(_) => "ListPromptsResult",
+            Self::GetPromptResult(_) => "GetPromptResult",
+            Self::ListToolsResult(_) => "ListToolsResult",
+            Self::CallToolResult(_) => "CallToolResult",
+            Self::CompleteResult(_) => "CompleteResult",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(

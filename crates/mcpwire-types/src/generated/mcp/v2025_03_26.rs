@@ -140,6 +140,17 @@ pub enum CallToolResultContentItem {
     /// The `EmbeddedResource` alternative.
     EmbeddedResource(EmbeddedResource),
 }
+impl CallToolResultContentItem {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextContent(_) => "TextContent",
+            Self::ImageContent(_) => "ImageContent",
+            Self::AudioContent(_) => "AudioContent",
+            Self::EmbeddedResource(_) => "EmbeddedResource",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for CallToolResultContentItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -347,6 +358,18 @@ pub enum ClientNotification {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
+impl ClientNotification {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::CancelledNotification(_) => "CancelledNotification",
+            Self::InitializedNotification(_) => "InitializedNotification",
+            Self::ProgressNotification(_) => "ProgressNotification",
+            Self::RootsListChangedNotification(_) => "RootsListChangedNotification",
+            Self::Unknown(_) => "Unknown",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -503,6 +526,27 @@ pub enum ClientRequest {
     CompleteRequest(CompleteRequest),
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
+}
+impl ClientRequest {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::InitializeRequest(_) => "InitializeRequest",
+            Self::PingRequest(_) => "PingRequest",
+            Self::ListResourcesRequest(_) => "ListResourcesRequest",
+            Self::ListResourceTemplatesRequest(_) => "ListResourceTemplatesRequest",
+            Self::ReadResourceRequest(_) => "ReadResourceRequest",
+            Self::SubscribeRequest(_) => "SubscribeRequest",
+            Self::UnsubscribeRequest(_) => "UnsubscribeRequest",
+            Self::ListPromptsRequest(_) => "ListPromptsRequest",
+            Self::GetPromptRequest(_) => "GetPromptRequest",
+            Self::ListToolsRequest(_) => "ListToolsRequest",
+            Self::CallToolRequest(_) => "CallToolRequest",
+            Self::SetLevelRequest(_) => "SetLevelRequest",
+            Self::CompleteRequest(_) => "CompleteRequest",
+            Self::Unknown(_) => "Unknown",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -727,6 +771,16 @@ pub enum ClientResult {
     /// The `ListRootsResult` alternative.
     ListRootsResult(ListRootsResult),
 }
+impl ClientResult {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::Result(_) => "Result",
+            Self::CreateMessageResult(_) => "CreateMessageResult",
+            Self::ListRootsResult(_) => "ListRootsResult",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -851,6 +905,15 @@ pub enum CompleteRequestParamsRef {
     PromptReference(PromptReference),
     /// The `ResourceReference` alternative.
     ResourceReference(ResourceReference),
+}
+impl CompleteRequestParamsRef {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::PromptReference(_) => "PromptReference",
+            Self::ResourceReference(_) => "ResourceReference",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1138,6 +1201,16 @@ pub enum CreateMessageResultContent {
     /// The `AudioContent` alternative.
     AudioContent(AudioContent),
 }
+impl CreateMessageResultContent {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextContent(_) => "TextContent",
+            Self::ImageContent(_) => "ImageContent",
+            Self::AudioContent(_) => "AudioContent",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -1272,6 +1345,15 @@ pub enum EmbeddedResourceResource {
     TextResourceContents(TextResourceContents),
     /// The `BlobResourceContents` alternative.
     BlobResourceContents(BlobResourceContents),
+}
+impl EmbeddedResourceResource {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextResourceContents(_) => "TextResourceContents",
+            Self::BlobResourceContents(_) => "BlobResourceContents",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1560,6 +1642,15 @@ pub enum JSONRPCBatchRequestItem {
     /// The `JSONRPCNotification` alternative.
     JSONRPCNotification(JSONRPCNotification),
 }
+impl JSONRPCBatchRequestItem {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::JSONRPCRequest(_) => "JSONRPCRequest",
+            Self::JSONRPCNotification(_) => "JSONRPCNotification",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for JSONRPCBatchRequestItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -1641,6 +1732,15 @@ pub enum JSONRPCBatchResponseItem {
     JSONRPCResponse(JSONRPCResponse),
     /// The `JSONRPCError` alternative.
     JSONRPCError(JSONRPCError),
+}
+impl JSONRPCBatchResponseItem {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::JSONRPCResponse(_) => "JSONRPCResponse",
+            Self::JSONRPCError(_) => "JSONRPCError",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for JSONRPCBatchResponseItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1780,6 +1880,19 @@ pub enum JSONRPCMessage {
     JSONRPCError(JSONRPCError),
     /// The `JSONRPCBatchResponse` alternative.
     JSONRPCBatchResponse(JSONRPCBatchResponse),
+}
+impl JSONRPCMessage {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::JSONRPCRequest(_) => "JSONRPCRequest",
+            Self::JSONRPCNotification(_) => "JSONRPCNotification",
+            Self::JSONRPCBatchRequest(_) => "JSONRPCBatchRequest",
+            Self::JSONRPCResponse(_) => "JSONRPCResponse",
+            Self::JSONRPCError(_) => "JSONRPCError",
+            Self::JSONRPCBatchResponse(_) => "JSONRPCBatchResponse",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -3690,6 +3803,15 @@ pub enum ProgressToken {
     /// The `Integer` alternative.
     Integer(i64),
 }
+impl ProgressToken {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::String(_) => "String",
+            Self::Integer(_) => "Integer",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ProgressToken {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -3868,6 +3990,17 @@ pub enum PromptMessageContent {
     /// The `EmbeddedResource` alternative.
     EmbeddedResource(EmbeddedResource),
 }
+impl PromptMessageContent {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextContent(_) => "TextContent",
+            Self::ImageContent(_) => "ImageContent",
+            Self::AudioContent(_) => "AudioContent",
+            Self::EmbeddedResource(_) => "EmbeddedResource",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for PromptMessageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -4041,6 +4174,15 @@ pub enum ReadResourceResultContentsItem {
     /// The `BlobResourceContents` alternative.
     BlobResourceContents(BlobResourceContents),
 }
+impl ReadResourceResultContentsItem {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextResourceContents(_) => "TextResourceContents",
+            Self::BlobResourceContents(_) => "BlobResourceContents",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -4154,6 +4296,15 @@ pub enum RequestId {
     String(::std::string::String),
     /// The `Integer` alternative.
     Integer(i64),
+}
+impl RequestId {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::String(_) => "String",
+            Self::Integer(_) => "Integer",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for RequestId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -4546,6 +4697,16 @@ pub enum SamplingMessageContent {
     /// The `AudioContent` alternative.
     AudioContent(AudioContent),
 }
+impl SamplingMessageContent {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextContent(_) => "TextContent",
+            Self::ImageContent(_) => "ImageContent",
+            Self::AudioContent(_) => "AudioContent",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -4782,6 +4943,21 @@ pub enum ServerNotification {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
+impl ServerNotification {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::CancelledNotification(_) => "CancelledNotification",
+            Self::ProgressNotification(_) => "ProgressNotification",
+            Self::ResourceListChangedNotification(_) => "ResourceListChangedNotification",
+            Self::ResourceUpdatedNotification(_) => "ResourceUpdatedNotification",
+            Self::PromptListChangedNotification(_) => "PromptListChangedNotification",
+            Self::ToolListChangedNotification(_) => "ToolListChangedNotification",
+            Self::LoggingMessageNotification(_) => "LoggingMessageNotification",
+            Self::Unknown(_) => "Unknown",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -4961,6 +5137,17 @@ pub enum ServerRequest {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
+impl ServerRequest {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::PingRequest(_) => "PingRequest",
+            Self::CreateMessageRequest(_) => "CreateMessageRequest",
+            Self::ListRootsRequest(_) => "ListRootsRequest",
+            Self::Unknown(_) => "Unknown",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -5091,6 +5278,23 @@ pub enum ServerResult {
     CallToolResult(CallToolResult),
     /// The `CompleteResult` alternative.
     CompleteResult(CompleteResult),
+}
+impl ServerResult {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::Result(_) => "Result",
+            Self::InitializeResult(_) => "InitializeResult",
+            Self::ListResourcesResult(_) => "ListResourcesResult",
+            Self::ListResourceTemplatesResult(_) => "ListResourceTemplatesResult",
+            Self::ReadResourceResult(_) => "ReadResourceResult",
+            Self::ListPromptsResult(_) => "ListPromptsResult",
+            Self::GetPromptResult(_) => "GetPromptResult",
+            Self::ListToolsResult(_) => "ListToolsResult",
+            Self::CallToolResult(_) => "CallToolResult",
+            Self::CompleteResult(_) => "CompleteResult",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(

@@ -319,6 +319,18 @@ pub enum ClientNotification {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
+impl ClientNotification {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::CancelledNotification(_) => "CancelledNotification",
+            Self::InitializedNotification(_) => "InitializedNotification",
+            Self::ProgressNotification(_) => "ProgressNotification",
+            Self::RootsListChangedNotification(_) => "RootsListChangedNotification",
+            Self::Unknown(_) => "Unknown",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -475,6 +487,27 @@ pub enum ClientRequest {
     CompleteRequest(CompleteRequest),
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
+}
+impl ClientRequest {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::InitializeRequest(_) => "InitializeRequest",
+            Self::PingRequest(_) => "PingRequest",
+            Self::ListResourcesRequest(_) => "ListResourcesRequest",
+            Self::ListResourceTemplatesRequest(_) => "ListResourceTemplatesRequest",
+            Self::ReadResourceRequest(_) => "ReadResourceRequest",
+            Self::SubscribeRequest(_) => "SubscribeRequest",
+            Self::UnsubscribeRequest(_) => "UnsubscribeRequest",
+            Self::ListPromptsRequest(_) => "ListPromptsRequest",
+            Self::GetPromptRequest(_) => "GetPromptRequest",
+            Self::ListToolsRequest(_) => "ListToolsRequest",
+            Self::CallToolRequest(_) => "CallToolRequest",
+            Self::SetLevelRequest(_) => "SetLevelRequest",
+            Self::CompleteRequest(_) => "CompleteRequest",
+            Self::Unknown(_) => "Unknown",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -701,6 +734,17 @@ pub enum ClientResult {
     /// The `ElicitResult` alternative.
     ElicitResult(ElicitResult),
 }
+impl ClientResult {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::Result(_) => "Result",
+            Self::CreateMessageResult(_) => "CreateMessageResult",
+            Self::ListRootsResult(_) => "ListRootsResult",
+            Self::ElicitResult(_) => "ElicitResult",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -857,6 +901,15 @@ pub enum CompleteRequestParamsRef {
     /// The `ResourceTemplateReference` alternative.
     ResourceTemplateReference(ResourceTemplateReference),
 }
+impl CompleteRequestParamsRef {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::PromptReference(_) => "PromptReference",
+            Self::ResourceTemplateReference(_) => "ResourceTemplateReference",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -1011,6 +1064,18 @@ pub enum ContentBlock {
     ResourceLink(ResourceLink),
     /// The `EmbeddedResource` alternative.
     EmbeddedResource(EmbeddedResource),
+}
+impl ContentBlock {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextContent(_) => "TextContent",
+            Self::ImageContent(_) => "ImageContent",
+            Self::AudioContent(_) => "AudioContent",
+            Self::ResourceLink(_) => "ResourceLink",
+            Self::EmbeddedResource(_) => "EmbeddedResource",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1276,6 +1341,16 @@ pub enum CreateMessageResultContent {
     /// The `AudioContent` alternative.
     AudioContent(AudioContent),
 }
+impl CreateMessageResultContent {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextContent(_) => "TextContent",
+            Self::ImageContent(_) => "ImageContent",
+            Self::AudioContent(_) => "AudioContent",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -1498,6 +1573,16 @@ pub enum ElicitResultContentValue {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
+impl ElicitResultContentValue {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::String(_) => "String",
+            Self::Integer(_) => "Integer",
+            Self::Boolean(_) => "Boolean",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -1613,6 +1698,15 @@ pub enum EmbeddedResourceResource {
     TextResourceContents(TextResourceContents),
     /// The `BlobResourceContents` alternative.
     BlobResourceContents(BlobResourceContents),
+}
+impl EmbeddedResourceResource {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextResourceContents(_) => "TextResourceContents",
+            Self::BlobResourceContents(_) => "BlobResourceContents",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1962,6 +2056,17 @@ pub enum JSONRPCMessage {
     JSONRPCResponse(JSONRPCResponse),
     /// The `JSONRPCError` alternative.
     JSONRPCError(JSONRPCError),
+}
+impl JSONRPCMessage {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::JSONRPCRequest(_) => "JSONRPCRequest",
+            Self::JSONRPCNotification(_) => "JSONRPCNotification",
+            Self::JSONRPCResponse(_) => "JSONRPCResponse",
+            Self::JSONRPCError(_) => "JSONRPCError",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -3870,6 +3975,17 @@ pub enum PrimitiveSchemaDefinition {
     /// The `EnumSchema` alternative.
     EnumSchema(EnumSchema),
 }
+impl PrimitiveSchemaDefinition {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::StringSchema(_) => "StringSchema",
+            Self::NumberSchema(_) => "NumberSchema",
+            Self::BooleanSchema(_) => "BooleanSchema",
+            Self::EnumSchema(_) => "EnumSchema",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -4036,6 +4152,15 @@ pub enum ProgressToken {
     String(::std::string::String),
     /// The `Integer` alternative.
     Integer(i64),
+}
+impl ProgressToken {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::String(_) => "String",
+            Self::Integer(_) => "Integer",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for ProgressToken {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -4275,6 +4400,15 @@ pub enum ReadResourceResultContentsItem {
     /// The `BlobResourceContents` alternative.
     BlobResourceContents(BlobResourceContents),
 }
+impl ReadResourceResultContentsItem {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextResourceContents(_) => "TextResourceContents",
+            Self::BlobResourceContents(_) => "BlobResourceContents",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -4388,6 +4522,15 @@ pub enum RequestId {
     String(::std::string::String),
     /// The `Integer` alternative.
     Integer(i64),
+}
+impl RequestId {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::String(_) => "String",
+            Self::Integer(_) => "Integer",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for RequestId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -4855,6 +4998,16 @@ pub enum SamplingMessageContent {
     /// The `AudioContent` alternative.
     AudioContent(AudioContent),
 }
+impl SamplingMessageContent {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextContent(_) => "TextContent",
+            Self::ImageContent(_) => "ImageContent",
+            Self::AudioContent(_) => "AudioContent",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -5091,6 +5244,21 @@ pub enum ServerNotification {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
+impl ServerNotification {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::CancelledNotification(_) => "CancelledNotification",
+            Self::ProgressNotification(_) => "ProgressNotification",
+            Self::ResourceListChangedNotification(_) => "ResourceListChangedNotification",
+            Self::ResourceUpdatedNotification(_) => "ResourceUpdatedNotification",
+            Self::PromptListChangedNotification(_) => "PromptListChangedNotification",
+            Self::ToolListChangedNotification(_) => "ToolListChangedNotification",
+            Self::LoggingMessageNotification(_) => "LoggingMessageNotification",
+            Self::Unknown(_) => "Unknown",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -5272,6 +5440,18 @@ pub enum ServerRequest {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
+impl ServerRequest {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::PingRequest(_) => "PingRequest",
+            Self::CreateMessageRequest(_) => "CreateMessageRequest",
+            Self::ListRootsRequest(_) => "ListRootsRequest",
+            Self::ElicitRequest(_) => "ElicitRequest",
+            Self::Unknown(_) => "Unknown",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -5412,6 +5592,23 @@ pub enum ServerResult {
     CallToolResult(CallToolResult),
     /// The `CompleteResult` alternative.
     CompleteResult(CompleteResult),
+}
+impl ServerResult {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::Result(_) => "Result",
+            Self::InitializeResult(_) => "InitializeResult",
+            Self::ListResourcesResult(_) => "ListResourcesResult",
+            Self::ListResourceTemplatesResult(_) => "ListResourceTemplatesResult",
+            Self::ReadResourceResult(_) => "ReadResourceResult",
+            Self::ListPromptsResult(_) => "ListPromptsResult",
+            Self::GetPromptResult(_) => "GetPromptResult",
+            Self::ListToolsResult(_) => "ListToolsResult",
+            Self::CallToolResult(_) => "CallToolResult",
+            Self::CompleteResult(_) => "CompleteResult",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(

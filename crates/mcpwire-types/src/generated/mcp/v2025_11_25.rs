@@ -599,6 +599,19 @@ pub enum ClientNotification {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
+impl ClientNotification {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::CancelledNotification(_) => "CancelledNotification",
+            Self::InitializedNotification(_) => "InitializedNotification",
+            Self::ProgressNotification(_) => "ProgressNotification",
+            Self::TaskStatusNotification(_) => "TaskStatusNotification",
+            Self::RootsListChangedNotification(_) => "RootsListChangedNotification",
+            Self::Unknown(_) => "Unknown",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -777,6 +790,31 @@ pub enum ClientRequest {
     CompleteRequest(CompleteRequest),
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
+}
+impl ClientRequest {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::InitializeRequest(_) => "InitializeRequest",
+            Self::PingRequest(_) => "PingRequest",
+            Self::ListResourcesRequest(_) => "ListResourcesRequest",
+            Self::ListResourceTemplatesRequest(_) => "ListResourceTemplatesRequest",
+            Self::ReadResourceRequest(_) => "ReadResourceRequest",
+            Self::SubscribeRequest(_) => "SubscribeRequest",
+            Self::UnsubscribeRequest(_) => "UnsubscribeRequest",
+            Self::ListPromptsRequest(_) => "ListPromptsRequest",
+            Self::GetPromptRequest(_) => "GetPromptRequest",
+            Self::ListToolsRequest(_) => "ListToolsRequest",
+            Self::CallToolRequest(_) => "CallToolRequest",
+            Self::GetTaskRequest(_) => "GetTaskRequest",
+            Self::GetTaskPayloadRequest(_) => "GetTaskPayloadRequest",
+            Self::CancelTaskRequest(_) => "CancelTaskRequest",
+            Self::ListTasksRequest(_) => "ListTasksRequest",
+            Self::SetLevelRequest(_) => "SetLevelRequest",
+            Self::CompleteRequest(_) => "CompleteRequest",
+            Self::Unknown(_) => "Unknown",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1051,6 +1089,21 @@ pub enum ClientResult {
     ListRootsResult(ListRootsResult),
     /// The `ElicitResult` alternative.
     ElicitResult(ElicitResult),
+}
+impl ClientResult {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::Result(_) => "Result",
+            Self::GetTaskResult(_) => "GetTaskResult",
+            Self::GetTaskPayloadResult(_) => "GetTaskPayloadResult",
+            Self::CancelTaskResult(_) => "CancelTaskResult",
+            Self::ListTasksResult(_) => "ListTasksResult",
+            Self::CreateMessageResult(_) => "CreateMessageResult",
+            Self::ListRootsResult(_) => "ListRootsResult",
+            Self::ElicitResult(_) => "ElicitResult",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1328,6 +1381,15 @@ pub enum CompleteRequestParamsRef {
     /// The `ResourceTemplateReference` alternative.
     ResourceTemplateReference(ResourceTemplateReference),
 }
+impl CompleteRequestParamsRef {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::PromptReference(_) => "PromptReference",
+            Self::ResourceTemplateReference(_) => "ResourceTemplateReference",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -1482,6 +1544,18 @@ pub enum ContentBlock {
     ResourceLink(ResourceLink),
     /// The `EmbeddedResource` alternative.
     EmbeddedResource(EmbeddedResource),
+}
+impl ContentBlock {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextContent(_) => "TextContent",
+            Self::ImageContent(_) => "ImageContent",
+            Self::AudioContent(_) => "AudioContent",
+            Self::ResourceLink(_) => "ResourceLink",
+            Self::EmbeddedResource(_) => "EmbeddedResource",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1806,6 +1880,19 @@ pub enum CreateMessageResultContent {
     /// The `Array` alternative.
     Array(::std::vec::Vec<SamplingMessageContentBlock>),
 }
+impl CreateMessageResultContent {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextContent(_) => "TextContent",
+            Self::ImageContent(_) => "ImageContent",
+            Self::AudioContent(_) => "AudioContent",
+            Self::ToolUseContent(_) => "ToolUseContent",
+            Self::ToolResultContent(_) => "ToolResultContent",
+            Self::Array(_) => "Array",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -2071,6 +2158,15 @@ pub enum ElicitRequestParams {
     /// The `ElicitRequestFormParams` alternative.
     ElicitRequestFormParams(ElicitRequestFormParams),
 }
+impl ElicitRequestParams {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::ElicitRequestURLParams(_) => "ElicitRequestURLParams",
+            Self::ElicitRequestFormParams(_) => "ElicitRequestFormParams",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -2281,6 +2377,17 @@ pub enum ElicitResultContentValue {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
+impl ElicitResultContentValue {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::Array(_) => "Array",
+            Self::String(_) => "String",
+            Self::Integer(_) => "Integer",
+            Self::Boolean(_) => "Boolean",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -2433,6 +2540,15 @@ pub enum EmbeddedResourceResource {
     /// The `BlobResourceContents` alternative.
     BlobResourceContents(BlobResourceContents),
 }
+impl EmbeddedResourceResource {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextResourceContents(_) => "TextResourceContents",
+            Self::BlobResourceContents(_) => "BlobResourceContents",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -2529,6 +2645,18 @@ pub enum EnumSchema {
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
     /// The `LegacyTitledEnumSchema` alternative.
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
+}
+impl EnumSchema {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::UntitledSingleSelectEnumSchema(_) => "UntitledSingleSelectEnumSchema",
+            Self::TitledSingleSelectEnumSchema(_) => "TitledSingleSelectEnumSchema",
+            Self::UntitledMultiSelectEnumSchema(_) => "UntitledMultiSelectEnumSchema",
+            Self::TitledMultiSelectEnumSchema(_) => "TitledMultiSelectEnumSchema",
+            Self::LegacyTitledEnumSchema(_) => "LegacyTitledEnumSchema",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for EnumSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -3203,6 +3331,17 @@ pub enum JSONRPCMessage {
     /// The `JSONRPCErrorResponse` alternative.
     JSONRPCErrorResponse(JSONRPCErrorResponse),
 }
+impl JSONRPCMessage {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::JSONRPCRequest(_) => "JSONRPCRequest",
+            Self::JSONRPCNotification(_) => "JSONRPCNotification",
+            Self::JSONRPCResultResponse(_) => "JSONRPCResultResponse",
+            Self::JSONRPCErrorResponse(_) => "JSONRPCErrorResponse",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -3355,6 +3494,15 @@ pub enum JSONRPCResponse {
     JSONRPCResultResponse(JSONRPCResultResponse),
     /// The `JSONRPCErrorResponse` alternative.
     JSONRPCErrorResponse(JSONRPCErrorResponse),
+}
+impl JSONRPCResponse {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::JSONRPCResultResponse(_) => "JSONRPCResultResponse",
+            Self::JSONRPCErrorResponse(_) => "JSONRPCErrorResponse",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -5327,6 +5475,15 @@ pub enum MultiSelectEnumSchema {
     /// The `TitledMultiSelectEnumSchema` alternative.
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
 }
+impl MultiSelectEnumSchema {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::UntitledMultiSelectEnumSchema(_) => "UntitledMultiSelectEnumSchema",
+            Self::TitledMultiSelectEnumSchema(_) => "TitledMultiSelectEnumSchema",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -5658,6 +5815,21 @@ pub enum PrimitiveSchemaDefinition {
     /// The `LegacyTitledEnumSchema` alternative.
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
 }
+impl PrimitiveSchemaDefinition {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::StringSchema(_) => "StringSchema",
+            Self::NumberSchema(_) => "NumberSchema",
+            Self::BooleanSchema(_) => "BooleanSchema",
+            Self::UntitledSingleSelectEnumSchema(_) => "UntitledSingleSelectEnumSchema",
+            Self::TitledSingleSelectEnumSchema(_) => "TitledSingleSelectEnumSchema",
+            Self::UntitledMultiSelectEnumSchema(_) => "UntitledMultiSelectEnumSchema",
+            Self::TitledMultiSelectEnumSchema(_) => "TitledMultiSelectEnumSchema",
+            Self::LegacyTitledEnumSchema(_) => "LegacyTitledEnumSchema",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -5925,6 +6097,15 @@ pub enum ProgressToken {
     String(::std::string::String),
     /// The `Integer` alternative.
     Integer(i64),
+}
+impl ProgressToken {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::String(_) => "String",
+            Self::Integer(_) => "Integer",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for ProgressToken {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -6204,6 +6385,15 @@ pub enum ReadResourceResultContentsItem {
     /// The `BlobResourceContents` alternative.
     BlobResourceContents(BlobResourceContents),
 }
+impl ReadResourceResultContentsItem {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextResourceContents(_) => "TextResourceContents",
+            Self::BlobResourceContents(_) => "BlobResourceContents",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -6330,6 +6520,15 @@ pub enum RequestId {
     String(::std::string::String),
     /// The `Integer` alternative.
     Integer(i64),
+}
+impl RequestId {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::String(_) => "String",
+            Self::Integer(_) => "Integer",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for RequestId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -6884,6 +7083,19 @@ pub enum SamplingMessageContent {
     /// The `Array` alternative.
     Array(::std::vec::Vec<SamplingMessageContentBlock>),
 }
+impl SamplingMessageContent {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextContent(_) => "TextContent",
+            Self::ImageContent(_) => "ImageContent",
+            Self::AudioContent(_) => "AudioContent",
+            Self::ToolUseContent(_) => "ToolUseContent",
+            Self::ToolResultContent(_) => "ToolResultContent",
+            Self::Array(_) => "Array",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -7028,6 +7240,18 @@ pub enum SamplingMessageContentBlock {
     ToolUseContent(ToolUseContent),
     /// The `ToolResultContent` alternative.
     ToolResultContent(ToolResultContent),
+}
+impl SamplingMessageContentBlock {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextContent(_) => "TextContent",
+            Self::ImageContent(_) => "ImageContent",
+            Self::AudioContent(_) => "AudioContent",
+            Self::ToolUseContent(_) => "ToolUseContent",
+            Self::ToolResultContent(_) => "ToolResultContent",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -7360,6 +7584,23 @@ pub enum ServerNotification {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
+impl ServerNotification {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::CancelledNotification(_) => "CancelledNotification",
+            Self::ProgressNotification(_) => "ProgressNotification",
+            Self::ResourceListChangedNotification(_) => "ResourceListChangedNotification",
+            Self::ResourceUpdatedNotification(_) => "ResourceUpdatedNotification",
+            Self::PromptListChangedNotification(_) => "PromptListChangedNotification",
+            Self::ToolListChangedNotification(_) => "ToolListChangedNotification",
+            Self::TaskStatusNotification(_) => "TaskStatusNotification",
+            Self::LoggingMessageNotification(_) => "LoggingMessageNotification",
+            Self::ElicitationCompleteNotification(_) => "ElicitationCompleteNotification",
+            Self::Unknown(_) => "Unknown",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -7577,6 +7818,22 @@ pub enum ServerRequest {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
+impl ServerRequest {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::PingRequest(_) => "PingRequest",
+            Self::GetTaskRequest(_) => "GetTaskRequest",
+            Self::GetTaskPayloadRequest(_) => "GetTaskPayloadRequest",
+            Self::CancelTaskRequest(_) => "CancelTaskRequest",
+            Self::ListTasksRequest(_) => "ListTasksRequest",
+            Self::CreateMessageRequest(_) => "CreateMessageRequest",
+            Self::ListRootsRequest(_) => "ListRootsRequest",
+            Self::ElicitRequest(_) => "ElicitRequest",
+            Self::Unknown(_) => "Unknown",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -7764,6 +8021,27 @@ pub enum ServerResult {
     ListTasksResult(ListTasksResult),
     /// The `CompleteResult` alternative.
     CompleteResult(CompleteResult),
+}
+impl ServerResult {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::Result(_) => "Result",
+            Self::InitializeResult(_) => "InitializeResult",
+            Self::ListResourcesResult(_) => "ListResourcesResult",
+            Self::ListResourceTemplatesResult(_) => "ListResourceTemplatesResult",
+            Self::ReadResourceResult(_) => "ReadResourceResult",
+            Self::ListPromptsResult(_) => "ListPromptsResult",
+            Self::GetPromptResult(_) => "GetPromptResult",
+            Self::ListToolsResult(_) => "ListToolsResult",
+            Self::CallToolResult(_) => "CallToolResult",
+            Self::GetTaskResult(_) => "GetTaskResult",
+            Self::GetTaskPayloadResult(_) => "GetTaskPayloadResult",
+            Self::CancelTaskResult(_) => "CancelTaskResult",
+            Self::ListTasksResult(_) => "ListTasksResult",
+            Self::CompleteResult(_) => "CompleteResult",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -8040,6 +8318,15 @@ pub enum SingleSelectEnumSchema {
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
     /// The `TitledSingleSelectEnumSchema` alternative.
     TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
+}
+impl SingleSelectEnumSchema {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::UntitledSingleSelectEnumSchema(_) => "UntitledSingleSelectEnumSchema",
+            Self::TitledSingleSelectEnumSchema(_) => "TitledSingleSelectEnumSchema",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for SingleSelectEnumSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(

@@ -303,6 +303,15 @@ pub enum CallToolResultResponseResult {
     /// The `CallToolResult` alternative.
     CallToolResult(CallToolResult),
 }
+impl CallToolResultResponseResult {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::InputRequiredResult(_) => "InputRequiredResult",
+            Self::CallToolResult(_) => "CallToolResult",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for CallToolResultResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -545,6 +554,24 @@ pub enum ClientRequest {
     CompleteRequest(CompleteRequest),
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
+}
+impl ClientRequest {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::DiscoverRequest(_) => "DiscoverRequest",
+            Self::ListResourcesRequest(_) => "ListResourcesRequest",
+            Self::ListResourceTemplatesRequest(_) => "ListResourceTemplatesRequest",
+            Self::ReadResourceRequest(_) => "ReadResourceRequest",
+            Self::SubscriptionsListenRequest(_) => "SubscriptionsListenRequest",
+            Self::ListPromptsRequest(_) => "ListPromptsRequest",
+            Self::GetPromptRequest(_) => "GetPromptRequest",
+            Self::ListToolsRequest(_) => "ListToolsRequest",
+            Self::CallToolRequest(_) => "CallToolRequest",
+            Self::CompleteRequest(_) => "CompleteRequest",
+            Self::Unknown(_) => "Unknown",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1129,6 +1156,15 @@ pub enum CompleteRequestParamsRef {
     /// The `ResourceTemplateReference` alternative.
     ResourceTemplateReference(ResourceTemplateReference),
 }
+impl CompleteRequestParamsRef {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::PromptReference(_) => "PromptReference",
+            Self::ResourceTemplateReference(_) => "ResourceTemplateReference",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -1298,6 +1334,18 @@ pub enum ContentBlock {
     ResourceLink(ResourceLink),
     /// The `EmbeddedResource` alternative.
     EmbeddedResource(EmbeddedResource),
+}
+impl ContentBlock {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextContent(_) => "TextContent",
+            Self::ImageContent(_) => "ImageContent",
+            Self::AudioContent(_) => "AudioContent",
+            Self::ResourceLink(_) => "ResourceLink",
+            Self::EmbeddedResource(_) => "EmbeddedResource",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1579,6 +1627,19 @@ pub enum CreateMessageResultContent {
     ToolResultContent(ToolResultContent),
     /// The `Array` alternative.
     Array(::std::vec::Vec<SamplingMessageContentBlock>),
+}
+impl CreateMessageResultContent {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextContent(_) => "TextContent",
+            Self::ImageContent(_) => "ImageContent",
+            Self::AudioContent(_) => "AudioContent",
+            Self::ToolUseContent(_) => "ToolUseContent",
+            Self::ToolResultContent(_) => "ToolResultContent",
+            Self::Array(_) => "Array",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1878,6 +1939,15 @@ pub enum ElicitRequestParams {
     /// The `ElicitRequestURLParams` alternative.
     ElicitRequestURLParams(ElicitRequestURLParams),
 }
+impl ElicitRequestParams {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::ElicitRequestFormParams(_) => "ElicitRequestFormParams",
+            Self::ElicitRequestURLParams(_) => "ElicitRequestURLParams",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -2041,6 +2111,17 @@ pub enum ElicitResultContentValue {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
+impl ElicitResultContentValue {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::Array(_) => "Array",
+            Self::String(_) => "String",
+            Self::Integer(_) => "Integer",
+            Self::Boolean(_) => "Boolean",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -2166,6 +2247,15 @@ pub enum EmbeddedResourceResource {
     /// The `BlobResourceContents` alternative.
     BlobResourceContents(BlobResourceContents),
 }
+impl EmbeddedResourceResource {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextResourceContents(_) => "TextResourceContents",
+            Self::BlobResourceContents(_) => "BlobResourceContents",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -2262,6 +2352,18 @@ pub enum EnumSchema {
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
     /// The `LegacyTitledEnumSchema` alternative.
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
+}
+impl EnumSchema {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::UntitledSingleSelectEnumSchema(_) => "UntitledSingleSelectEnumSchema",
+            Self::TitledSingleSelectEnumSchema(_) => "TitledSingleSelectEnumSchema",
+            Self::UntitledMultiSelectEnumSchema(_) => "UntitledMultiSelectEnumSchema",
+            Self::TitledMultiSelectEnumSchema(_) => "TitledMultiSelectEnumSchema",
+            Self::LegacyTitledEnumSchema(_) => "LegacyTitledEnumSchema",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for EnumSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -2539,6 +2641,15 @@ pub enum GetPromptResultResponseResult {
     /// The `GetPromptResult` alternative.
     GetPromptResult(GetPromptResult),
 }
+impl GetPromptResultResponseResult {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::InputRequiredResult(_) => "InputRequiredResult",
+            Self::GetPromptResult(_) => "GetPromptResult",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for GetPromptResultResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -2801,6 +2912,17 @@ pub enum InputRequest {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
+impl InputRequest {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::CreateMessageRequest(_) => "CreateMessageRequest",
+            Self::ListRootsRequest(_) => "ListRootsRequest",
+            Self::ElicitRequest(_) => "ElicitRequest",
+            Self::Unknown(_) => "Unknown",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for InputRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -2962,6 +3084,16 @@ pub enum InputResponse {
     ListRootsResult(ListRootsResult),
     /// The `ElicitResult` alternative.
     ElicitResult(ElicitResult),
+}
+impl InputResponse {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::CreateMessageResult(_) => "CreateMessageResult",
+            Self::ListRootsResult(_) => "ListRootsResult",
+            Self::ElicitResult(_) => "ElicitResult",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for InputResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -3184,6 +3316,17 @@ pub enum JSONRPCMessage {
     /// The `JSONRPCErrorResponse` alternative.
     JSONRPCErrorResponse(JSONRPCErrorResponse),
 }
+impl JSONRPCMessage {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::JSONRPCRequest(_) => "JSONRPCRequest",
+            Self::JSONRPCNotification(_) => "JSONRPCNotification",
+            Self::JSONRPCResultResponse(_) => "JSONRPCResultResponse",
+            Self::JSONRPCErrorResponse(_) => "JSONRPCErrorResponse",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -3342,6 +3485,15 @@ pub enum JSONRPCResponse {
     /// The `JSONRPCErrorResponse` alternative.
     JSONRPCErrorResponse(JSONRPCErrorResponse),
 }
+impl JSONRPCResponse {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::JSONRPCResultResponse(_) => "JSONRPCResultResponse",
+            Self::JSONRPCErrorResponse(_) => "JSONRPCErrorResponse",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -3464,6 +3616,18 @@ pub enum JSONValue {
     Integer(i64),
     /// The `Boolean` alternative.
     Boolean(bool),
+}
+impl JSONValue {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::JSONObject(_) => "JSONObject",
+            Self::JSONArray(_) => "JSONArray",
+            Self::String(_) => "String",
+            Self::Integer(_) => "Integer",
+            Self::Boolean(_) => "Boolean",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for JSONValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -5209,6 +5373,15 @@ pub enum MultiSelectEnumSchema {
     /// The `TitledMultiSelectEnumSchema` alternative.
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
 }
+impl MultiSelectEnumSchema {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::UntitledMultiSelectEnumSchema(_) => "UntitledMultiSelectEnumSchema",
+            Self::TitledMultiSelectEnumSchema(_) => "TitledMultiSelectEnumSchema",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -5524,6 +5697,21 @@ pub enum PrimitiveSchemaDefinition {
     /// The `LegacyTitledEnumSchema` alternative.
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
 }
+impl PrimitiveSchemaDefinition {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::StringSchema(_) => "StringSchema",
+            Self::NumberSchema(_) => "NumberSchema",
+            Self::BooleanSchema(_) => "BooleanSchema",
+            Self::UntitledSingleSelectEnumSchema(_) => "UntitledSingleSelectEnumSchema",
+            Self::TitledSingleSelectEnumSchema(_) => "TitledSingleSelectEnumSchema",
+            Self::UntitledMultiSelectEnumSchema(_) => "UntitledMultiSelectEnumSchema",
+            Self::TitledMultiSelectEnumSchema(_) => "TitledMultiSelectEnumSchema",
+            Self::LegacyTitledEnumSchema(_) => "LegacyTitledEnumSchema",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -5789,6 +5977,15 @@ pub enum ProgressToken {
     String(::std::string::String),
     /// The `Integer` alternative.
     Integer(i64),
+}
+impl ProgressToken {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::String(_) => "String",
+            Self::Integer(_) => "Integer",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for ProgressToken {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -6089,6 +6286,15 @@ pub enum ReadResourceResultContentsItem {
     /// The `BlobResourceContents` alternative.
     BlobResourceContents(BlobResourceContents),
 }
+impl ReadResourceResultContentsItem {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextResourceContents(_) => "TextResourceContents",
+            Self::BlobResourceContents(_) => "BlobResourceContents",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -6200,6 +6406,15 @@ pub enum ReadResourceResultResponseResult {
     /// The `ReadResourceResult` alternative.
     ReadResourceResult(ReadResourceResult),
 }
+impl ReadResourceResultResponseResult {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::InputRequiredResult(_) => "InputRequiredResult",
+            Self::ReadResourceResult(_) => "ReadResourceResult",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ReadResourceResultResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -6308,6 +6523,15 @@ pub enum RequestId {
     String(::std::string::String),
     /// The `Integer` alternative.
     Integer(i64),
+}
+impl RequestId {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::String(_) => "String",
+            Self::Integer(_) => "Integer",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for RequestId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -6841,6 +7065,19 @@ pub enum SamplingMessageContent {
     /// The `Array` alternative.
     Array(::std::vec::Vec<SamplingMessageContentBlock>),
 }
+impl SamplingMessageContent {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextContent(_) => "TextContent",
+            Self::ImageContent(_) => "ImageContent",
+            Self::AudioContent(_) => "AudioContent",
+            Self::ToolUseContent(_) => "ToolUseContent",
+            Self::ToolResultContent(_) => "ToolResultContent",
+            Self::Array(_) => "Array",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -6985,6 +7222,18 @@ pub enum SamplingMessageContentBlock {
     ToolUseContent(ToolUseContent),
     /// The `ToolResultContent` alternative.
     ToolResultContent(ToolResultContent),
+}
+impl SamplingMessageContentBlock {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::TextContent(_) => "TextContent",
+            Self::ImageContent(_) => "ImageContent",
+            Self::AudioContent(_) => "AudioContent",
+            Self::ToolUseContent(_) => "ToolUseContent",
+            Self::ToolResultContent(_) => "ToolResultContent",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -7245,6 +7494,24 @@ pub enum ServerNotification {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
+impl ServerNotification {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::CancelledNotification(_) => "CancelledNotification",
+            Self::ProgressNotification(_) => "ProgressNotification",
+            Self::ResourceListChangedNotification(_) => "ResourceListChangedNotification",
+            Self::SubscriptionsAcknowledgedNotification(_) => {
+                "SubscriptionsAcknowledgedNotification"
+            }
+            Self::ResourceUpdatedNotification(_) => "ResourceUpdatedNotification",
+            Self::PromptListChangedNotification(_) => "PromptListChangedNotification",
+            Self::ToolListChangedNotification(_) => "ToolListChangedNotification",
+            Self::LoggingMessageNotification(_) => "LoggingMessageNotification",
+            Self::Unknown(_) => "Unknown",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -7459,6 +7726,25 @@ pub enum ServerResult {
     /// The `CompleteResult` alternative.
     CompleteResult(CompleteResult),
 }
+impl ServerResult {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::Result(_) => "Result",
+            Self::InputRequiredResult(_) => "InputRequiredResult",
+            Self::DiscoverResult(_) => "DiscoverResult",
+            Self::ListResourcesResult(_) => "ListResourcesResult",
+            Self::ListResourceTemplatesResult(_) => "ListResourceTemplatesResult",
+            Self::ReadResourceResult(_) => "ReadResourceResult",
+            Self::SubscriptionsListenResult(_) => "SubscriptionsListenResult",
+            Self::ListPromptsResult(_) => "ListPromptsResult",
+            Self::GetPromptResult(_) => "GetPromptResult",
+            Self::ListToolsResult(_) => "ListToolsResult",
+            Self::CallToolResult(_) => "CallToolResult",
+            Self::CompleteResult(_) => "CompleteResult",
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -7651,6 +7937,15 @@ pub enum SingleSelectEnumSchema {
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
     /// The `TitledSingleSelectEnumSchema` alternative.
     TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
+}
+impl SingleSelectEnumSchema {
+    /// The name of the variant this value holds (the schema definition it decoded as).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Self::UntitledSingleSelectEnumSchema(_) => "UntitledSingleSelectEnumSchema",
+            Self::TitledSingleSelectEnumSchema(_) => "TitledSingleSelectEnumSchema",
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for SingleSelectEnumSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
