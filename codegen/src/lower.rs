@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{CodegenError, Result};
 use crate::model::{
-    ConstValue, Field, Kind, Module, StringEnum, Struct, Ty, TypeDef, Union, Variant,
+    ConstValue, Constraints, Field, Kind, Module, StringEnum, Struct, Ty, TypeDef, Union, Variant,
 };
 use crate::names::{pascal, pascal_fragment, snake, unique};
 use crate::schema::{Document, escape};
@@ -612,6 +612,7 @@ impl Lowerer<'_> {
                 required: required.contains(json_name),
                 nullable: lowered.nullable,
                 boxed: false,
+                constraints: Constraints::of(&props[json_name]),
             });
         }
         for (i, r) in required.iter().enumerate() {

@@ -84,6 +84,48 @@ pub struct Field {
     pub nullable: bool,
     /// Stored behind a `Box` because the type is recursive through this member.
     pub boxed: bool,
+    /// Value constraints of the member schema (used by the proptest strategies).
+    pub constraints: Constraints,
+}
+
+/// Value constraints of a member schema that do not change its Rust type but matter for
+/// generating valid values: numeric bounds, array and string lengths, string `format`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Constraints {
+    /// `minimum`.
+    pub minimum: Option<f64>,
+    /// `maximum`.
+    pub maximum: Option<f64>,
+    /// `minItems`.
+    pub min_items: Option<u64>,
+    /// `maxItems`.
+    pub max_items: Option<u64>,
+    /// `minLength`.
+    pub min_length: Option<u64>,
+    /// `maxLength`.
+    pub max_length: Option<u64>,
+    /// `format`.
+    pub format: Option<String>,
+}
+
+impl Constraints {
+    /// Reads the constraints of a member schema (its own keywords; `$ref` is not followed).
+    pub fn of(schema: &serde_json::Value) -> Self {
+        let num = |k: &str| schema.get(k).and_then(serde_json::Value::as_f64);
+        let count = |k: &str| schema.get(k).and_then(serde_json::Value::as_u64);
+        Self {
+            minimum: num("minimum"),
+            maximum: num("maximum"),
+            min_items: count("minItems"),
+            max_items: count("maxItems"),
+            min_length: count("minLength"),
+            max_length: count("maxLength"),
+            format: schema
+                .get("format")
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_owned),
+        }
+    }
 }
 
 /// A string enumeration.

@@ -3,6 +3,7 @@
 mod codes;
 mod consts;
 mod enums;
+mod strategies;
 mod structs;
 mod unions;
 
@@ -99,6 +100,7 @@ pub fn emit_items(ctx: &Context<'_>) -> Result<TokenStream> {
         out.extend(codes::emit_method_kind(ctx));
     }
     out.extend(codes::emit_registry(ctx));
+    out.extend(strategies::emit(ctx)?);
     Ok(out)
 }
 

@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 pub mod check;
+pub mod decode;
 pub mod http;
 pub mod profiles;
 pub mod reference;

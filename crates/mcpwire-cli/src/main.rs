@@ -21,6 +21,8 @@ enum Command {
     Profiles,
     /// Test any server's JSON-RPC envelope handling, over stdio or Streamable HTTP.
     Check(mcpwire_cli::check::CheckArgs),
+    /// Decode captured messages with one MCP version's generated types.
+    Decode(mcpwire_cli::decode::DecodeArgs),
 }
 
 #[derive(clap::Args)]
@@ -57,6 +59,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Serve(args) => serve(args),
         Command::Check(args) => mcpwire_cli::check::run(&args),
+        Command::Decode(args) => mcpwire_cli::decode::main(&args),
         Command::Profiles => {
             print!("{}", mcpwire_cli::profiles::table());
             ExitCode::SUCCESS

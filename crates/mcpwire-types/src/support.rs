@@ -8,6 +8,10 @@ use serde::de::{DeserializeOwned, Deserializer, Error as _};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+/// Proptest strategy helpers of the generated `strategies` modules.
+#[cfg(feature = "proptest")]
+pub mod strategy;
+
 /// Whether a method name is a request, a notification, or neither in a given version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MethodKind {
@@ -112,7 +116,8 @@ pub fn double_option<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
 }
 
 /// Decodes `value` as the variant chosen for a union; the error names the union, the variant,
-/// why it was chosen, and the path of the member that failed.
+/// why it was chosen, and the JSON pointer (relative to the union's value) of the member that
+/// failed, written as ``failed at `/params/name` `` so that [`error_pointer`] can find it.
 pub fn decode_variant<T: DeserializeOwned, E: serde::de::Error>(
     value: Value,
     union: &str,
@@ -120,12 +125,12 @@ pub fn decode_variant<T: DeserializeOwned, E: serde::de::Error>(
     reason: &str,
 ) -> Result<T, E> {
     serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = e.path().to_string();
+        let pointer = json_pointer(e.path());
         let inner = e.into_inner();
-        if path == "." {
+        if pointer.is_empty() {
             E::custom(format_args!("{union}: decoding as variant `{variant}` (chosen because {reason}) failed: {inner}"))
         } else {
-            E::custom(format_args!("{union}: decoding as variant `{variant}` (chosen because {reason}) failed at member `{path}`: {inner}"))
+            E::custom(format_args!("{union}: decoding as variant `{variant}` (chosen because {reason}) failed at `{pointer}`: {inner}"))
         }
     })
 }
@@ -170,11 +175,70 @@ pub fn any_of_schema(parts: Vec<schemars::Schema>) -> schemars::Schema {
     schemars::json_schema!({ "anyOf": parts })
 }
 
-/// Decodes `value` as `T` and encodes it back; the error names the failing member's path.
+/// Decodes `value` as `T` and encodes it back. The error says where, as ``at `/pointer`: …``
+/// (see [`error_pointer`]).
 pub fn roundtrip<T: DeserializeOwned + Serialize>(value: Value) -> Result<Value, String> {
     let decoded: T = serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = e.path().to_string();
-        format!("at `{path}`: {}", e.into_inner())
+        let pointer = json_pointer(e.path());
+        if pointer.is_empty() {
+            e.into_inner().to_string()
+        } else {
+            format!("at `{pointer}`: {}", e.into_inner())
+        }
     })?;
     serde_json::to_value(&decoded).map_err(|e| e.to_string())
+}
+
+/// Renders a serde path as an RFC 6901 JSON pointer (`""` for the whole value).
+///
+/// ```
+/// let value = serde_json::json!({"a/b": [1, "x"]});
+/// let err = serde_path_to_error::deserialize::<_, std::collections::BTreeMap<String, Vec<u8>>>(value)
+///     .unwrap_err();
+/// assert_eq!(mcpwire_types::support::json_pointer(err.path()), "/a~1b/1");
+/// ```
+pub fn json_pointer(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut pointer = String::new();
+    for segment in path.iter() {
+        let token = match segment {
+            Segment::Seq { index } => index.to_string(),
+            Segment::Map { key } => key.replace('~', "~0").replace('/', "~1"),
+            Segment::Enum { .. } | Segment::Unknown => continue,
+        };
+        pointer.push('/');
+        pointer.push_str(&token);
+    }
+    pointer
+}
+
+/// The JSON pointer a decode error of the generated types points at: the pointers its
+/// message gives (``at `/x` ``, one per nested union), joined, plus the member a
+/// ``missing field `name` `` is about.
+///
+/// ```
+/// use mcpwire_types::mcp::v2025_06_18::ClientRequest;
+/// use mcpwire_types::support::error_pointer;
+///
+/// let bad = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {}});
+/// let err = serde_json::from_value::<ClientRequest>(bad).unwrap_err().to_string();
+/// assert_eq!(error_pointer(&err), "/params/name");
+/// ```
+pub fn error_pointer(message: &str) -> String {
+    let mut pointer = String::new();
+    let mut rest = message;
+    while let Some(at) = rest.find("at `/") {
+        let tail = &rest[at + 4..];
+        let Some(end) = tail.find('`') else { break };
+        pointer.push_str(&tail[..end]);
+        rest = &tail[end..];
+    }
+    if let Some(at) = message.rfind("missing field `") {
+        let tail = &message[at + "missing field `".len()..];
+        if let Some(end) = tail.find('`') {
+            pointer.push('/');
+            pointer.push_str(&tail[..end].replace('~', "~0").replace('/', "~1"));
+        }
+    }
+    pointer
 }

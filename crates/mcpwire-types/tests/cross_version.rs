@@ -220,7 +220,8 @@ fn decode_errors_name_the_variant_and_the_member() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("`CallToolRequest`"), "{err}");
-    assert!(err.contains("params.name"), "{err}");
+    assert!(err.contains("at `/params/name`"), "{err}");
+    assert_eq!(mcpwire_types::support::error_pointer(&err), "/params/name");
     assert!(err.contains("`method` is \"tools/call\""), "{err}");
 
     let missing = json!({"type": "image", "data": "AA=="});
@@ -231,6 +232,7 @@ fn decode_errors_name_the_variant_and_the_member() {
         err.contains("`ImageContent`") && err.contains("mimeType"),
         "{err}"
     );
+    assert_eq!(mcpwire_types::support::error_pointer(&err), "/mimeType");
 
     let wrong_const =
         serde_json::from_value::<v2025_06_18::PingRequest>(json!({"method": "tools/list"}));

@@ -1097,3 +1097,306 @@ pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
         },
     )
 }
+/** Proptest strategies for every type of JSON-RPC 2.0: one function per type (the type name in
+ snake case), each value valid against the schema definition it comes from.*/
+#[cfg(feature = "proptest")]
+pub mod strategies {
+    #[allow(unused_imports)]
+    use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
+    use ::mcpwire_types::support::strategy as s;
+    /// Values of [`super::BatchRequest`].
+    pub fn batch_request() -> BoxedStrategy<super::BatchRequest> {
+        s::vec(
+            batch_request_item(),
+            ::core::option::Option::None,
+            ::core::option::Option::None,
+        )
+    }
+    /// Values of [`super::BatchRequestItem`].
+    pub fn batch_request_item() -> BoxedStrategy<super::BatchRequestItem> {
+        s::one_of(
+            ::std::vec![
+                request().prop_map(super::BatchRequestItem::Request).boxed(),
+                notification().prop_map(super::BatchRequestItem::Notification).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::BatchResponse`].
+    pub fn batch_response() -> BoxedStrategy<super::BatchResponse> {
+        s::vec(response(), ::core::option::Option::None, ::core::option::Option::None)
+    }
+    /// Values of [`super::CodeMinus32600`].
+    pub fn code_minus_32600() -> BoxedStrategy<super::CodeMinus32600> {
+        Just(super::CodeMinus32600).boxed()
+    }
+    /// Values of [`super::CodeMinus32601`].
+    pub fn code_minus_32601() -> BoxedStrategy<super::CodeMinus32601> {
+        Just(super::CodeMinus32601).boxed()
+    }
+    /// Values of [`super::CodeMinus32602`].
+    pub fn code_minus_32602() -> BoxedStrategy<super::CodeMinus32602> {
+        Just(super::CodeMinus32602).boxed()
+    }
+    /// Values of [`super::CodeMinus32603`].
+    pub fn code_minus_32603() -> BoxedStrategy<super::CodeMinus32603> {
+        Just(super::CodeMinus32603).boxed()
+    }
+    /// Values of [`super::CodeMinus32700`].
+    pub fn code_minus_32700() -> BoxedStrategy<super::CodeMinus32700> {
+        Just(super::CodeMinus32700).boxed()
+    }
+    /// Values of [`super::Error`].
+    pub fn error() -> BoxedStrategy<super::Error> {
+        (
+            (
+                s::integer(::core::option::Option::None, ::core::option::Option::None),
+                s::optional(s::any_json()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::Error {
+                code: f0,
+                data: f1,
+                message: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ErrorResponse`].
+    pub fn error_response() -> BoxedStrategy<super::ErrorResponse> {
+        ((error(), request_id(), jsonrpc_2_0()),)
+            .prop_map(|((f0, f1, f2),)| super::ErrorResponse {
+                error: f0,
+                id: f1,
+                jsonrpc: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::InternalError`].
+    pub fn internal_error() -> BoxedStrategy<super::InternalError> {
+        (
+            (
+                code_minus_32603(),
+                s::optional(s::any_json()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::InternalError {
+                code: f0,
+                data: f1,
+                message: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::InvalidParamsError`].
+    pub fn invalid_params_error() -> BoxedStrategy<super::InvalidParamsError> {
+        (
+            (
+                code_minus_32602(),
+                s::optional(s::any_json()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::InvalidParamsError {
+                code: f0,
+                data: f1,
+                message: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::InvalidRequestError`].
+    pub fn invalid_request_error() -> BoxedStrategy<super::InvalidRequestError> {
+        (
+            (
+                code_minus_32600(),
+                s::optional(s::any_json()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::InvalidRequestError {
+                code: f0,
+                data: f1,
+                message: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Jsonrpc2_0`].
+    pub fn jsonrpc_2_0() -> BoxedStrategy<super::Jsonrpc2_0> {
+        Just(super::Jsonrpc2_0).boxed()
+    }
+    /// Values of [`super::Message`].
+    pub fn message() -> BoxedStrategy<super::Message> {
+        s::one_of(
+            ::std::vec![
+                request().prop_map(super::Message::Request).boxed(), notification()
+                .prop_map(super::Message::Notification).boxed(), batch_request()
+                .prop_map(super::Message::BatchRequest).boxed(), response()
+                .prop_map(super::Message::Response).boxed(), batch_response()
+                .prop_map(super::Message::BatchResponse).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::MethodNotFoundError`].
+    pub fn method_not_found_error() -> BoxedStrategy<super::MethodNotFoundError> {
+        (
+            (
+                code_minus_32601(),
+                s::optional(s::any_json()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::MethodNotFoundError {
+                code: f0,
+                data: f1,
+                message: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Notification`].
+    pub fn notification() -> BoxedStrategy<super::Notification> {
+        (
+            (
+                jsonrpc_2_0(),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(params()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::Notification {
+                jsonrpc: f0,
+                method: f1,
+                params: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Params`].
+    pub fn params() -> BoxedStrategy<super::Params> {
+        s::one_of(
+            ::std::vec![
+                s::map(s::any_json()).prop_map(super::Params::Object).boxed(),
+                s::vec(s::any_json(), ::core::option::Option::None,
+                ::core::option::Option::None).prop_map(super::Params::Array).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::ParseError`].
+    pub fn parse_error() -> BoxedStrategy<super::ParseError> {
+        (
+            (
+                code_minus_32700(),
+                s::optional(s::any_json()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ParseError {
+                code: f0,
+                data: f1,
+                message: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Request`].
+    pub fn request() -> BoxedStrategy<super::Request> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(params()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::Request {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::RequestId`].
+    pub fn request_id() -> BoxedStrategy<super::RequestId> {
+        s::one_of(
+            ::std::vec![
+                s::string(::core::option::Option::None, ::core::option::Option::None,
+                ::core::option::Option::None).prop_map(super::RequestId::String).boxed(),
+                s::number(::core::option::Option::None, ::core::option::Option::None)
+                .prop_map(super::RequestId::Number).boxed(), Just(super::RequestId::Null)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::Response`].
+    pub fn response() -> BoxedStrategy<super::Response> {
+        s::one_of(
+            ::std::vec![
+                result_response().prop_map(super::Response::ResultResponse).boxed(),
+                error_response().prop_map(super::Response::ErrorResponse).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::ResultResponse`].
+    pub fn result_response() -> BoxedStrategy<super::ResultResponse> {
+        ((request_id(), jsonrpc_2_0(), s::any_json()),)
+            .prop_map(|((f0, f1, f2),)| super::ResultResponse {
+                id: f0,
+                jsonrpc: f1,
+                result: f2,
+            })
+            .boxed()
+    }
+    /// Encoded samples of the definition named `name`, each with the outcome of decoding
+    /// it back; `None` when there is no such definition.
+    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
+        ::core::option::Option::Some(
+            match name {
+                "BatchRequest" => s::sample(batch_request()),
+                "BatchResponse" => s::sample(batch_response()),
+                "Error" => s::sample(error()),
+                "ErrorResponse" => s::sample(error_response()),
+                "InternalError" => s::sample(internal_error()),
+                "InvalidParamsError" => s::sample(invalid_params_error()),
+                "InvalidRequestError" => s::sample(invalid_request_error()),
+                "Message" => s::sample(message()),
+                "MethodNotFoundError" => s::sample(method_not_found_error()),
+                "Notification" => s::sample(notification()),
+                "Params" => s::sample(params()),
+                "ParseError" => s::sample(parse_error()),
+                "Request" => s::sample(request()),
+                "RequestId" => s::sample(request_id()),
+                "Response" => s::sample(response()),
+                "ResultResponse" => s::sample(result_response()),
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
+}

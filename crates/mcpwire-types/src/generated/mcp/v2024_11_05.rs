@@ -6205,3 +6205,2529 @@ pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
         },
     )
 }
+/** Proptest strategies for every type of MCP 2024-11-05: one function per type (the type name in
+ snake case), each value valid against the schema definition it comes from.*/
+#[cfg(feature = "proptest")]
+pub mod strategies {
+    #[allow(unused_imports)]
+    use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
+    use ::mcpwire_types::support::strategy as s;
+    /// Values of [`super::Annotated`].
+    pub fn annotated() -> BoxedStrategy<super::Annotated> {
+        ((s::optional(annotated_annotations()),),)
+            .prop_map(|((f0,),)| super::Annotated {
+                annotations: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::AnnotatedAnnotations`].
+    pub fn annotated_annotations() -> BoxedStrategy<super::AnnotatedAnnotations> {
+        (
+            (
+                s::optional(
+                    s::vec(
+                        role(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::number(
+                        ::core::option::Option::Some(0f64),
+                        ::core::option::Option::Some(1f64),
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::AnnotatedAnnotations {
+                audience: f0,
+                priority: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::BlobResourceContents`].
+    pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
+        (
+            (
+                s::string(
+                    ::core::option::Option::Some("byte"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::BlobResourceContents {
+                blob: f0,
+                mime_type: f1,
+                uri: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CallToolRequest`].
+    pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
+        ((method_tools_call(), call_tool_request_params()),)
+            .prop_map(|((f0, f1),)| super::CallToolRequest {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CallToolRequestParams`].
+    pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::CallToolRequestParams {
+                arguments: f0,
+                name: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CallToolResult`].
+    pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::vec(
+                    call_tool_result_content_item(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(s::boolean()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::CallToolResult {
+                meta: f0,
+                content: f1,
+                is_error: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CallToolResultContentItem`].
+    pub fn call_tool_result_content_item() -> BoxedStrategy<
+        super::CallToolResultContentItem,
+    > {
+        s::one_of(
+            ::std::vec![
+                text_content().prop_map(super::CallToolResultContentItem::TextContent)
+                .boxed(), image_content()
+                .prop_map(super::CallToolResultContentItem::ImageContent).boxed(),
+                embedded_resource()
+                .prop_map(super::CallToolResultContentItem::EmbeddedResource).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::CancelledNotification`].
+    pub fn cancelled_notification() -> BoxedStrategy<super::CancelledNotification> {
+        ((method_notifications_cancelled(), cancelled_notification_params()),)
+            .prop_map(|((f0, f1),)| super::CancelledNotification {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CancelledNotificationParams`].
+    pub fn cancelled_notification_params() -> BoxedStrategy<
+        super::CancelledNotificationParams,
+    > {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                request_id(),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::CancelledNotificationParams {
+                reason: f0,
+                request_id: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ClientCapabilities`].
+    pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
+        (
+            (
+                s::optional(s::map(s::map(s::any_json()))),
+                s::optional(client_capabilities_roots()),
+                s::optional(s::map(s::any_json())),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ClientCapabilities {
+                experimental: f0,
+                roots: f1,
+                sampling: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ClientCapabilitiesRoots`].
+    pub fn client_capabilities_roots() -> BoxedStrategy<super::ClientCapabilitiesRoots> {
+        ((s::optional(s::boolean()),),)
+            .prop_map(|((f0,),)| super::ClientCapabilitiesRoots {
+                list_changed: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ClientNotification`].
+    pub fn client_notification() -> BoxedStrategy<super::ClientNotification> {
+        s::one_of(
+            ::std::vec![
+                cancelled_notification()
+                .prop_map(super::ClientNotification::CancelledNotification).boxed(),
+                initialized_notification()
+                .prop_map(super::ClientNotification::InitializedNotification).boxed(),
+                progress_notification()
+                .prop_map(super::ClientNotification::ProgressNotification).boxed(),
+                roots_list_changed_notification()
+                .prop_map(super::ClientNotification::RootsListChangedNotification)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::ClientRequest`].
+    pub fn client_request() -> BoxedStrategy<super::ClientRequest> {
+        s::one_of(
+            ::std::vec![
+                initialize_request().prop_map(super::ClientRequest::InitializeRequest)
+                .boxed(), ping_request().prop_map(super::ClientRequest::PingRequest)
+                .boxed(), list_resources_request()
+                .prop_map(super::ClientRequest::ListResourcesRequest).boxed(),
+                list_resource_templates_request()
+                .prop_map(super::ClientRequest::ListResourceTemplatesRequest).boxed(),
+                read_resource_request()
+                .prop_map(super::ClientRequest::ReadResourceRequest).boxed(),
+                subscribe_request().prop_map(super::ClientRequest::SubscribeRequest)
+                .boxed(), unsubscribe_request()
+                .prop_map(super::ClientRequest::UnsubscribeRequest).boxed(),
+                list_prompts_request().prop_map(super::ClientRequest::ListPromptsRequest)
+                .boxed(), get_prompt_request()
+                .prop_map(super::ClientRequest::GetPromptRequest).boxed(),
+                list_tools_request().prop_map(super::ClientRequest::ListToolsRequest)
+                .boxed(), call_tool_request()
+                .prop_map(super::ClientRequest::CallToolRequest).boxed(),
+                set_level_request().prop_map(super::ClientRequest::SetLevelRequest)
+                .boxed(), complete_request()
+                .prop_map(super::ClientRequest::CompleteRequest).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::ClientResult`].
+    pub fn client_result() -> BoxedStrategy<super::ClientResult> {
+        s::one_of(
+            ::std::vec![
+                result().prop_map(super::ClientResult::Result).boxed(),
+                create_message_result()
+                .prop_map(super::ClientResult::CreateMessageResult).boxed(),
+                list_roots_result().prop_map(super::ClientResult::ListRootsResult)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::CompleteRequest`].
+    pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
+        ((method_completion_complete(), complete_request_params()),)
+            .prop_map(|((f0, f1),)| super::CompleteRequest {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CompleteRequestParams`].
+    pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> {
+        ((complete_request_params_argument(), complete_request_params_ref()),)
+            .prop_map(|((f0, f1),)| super::CompleteRequestParams {
+                argument: f0,
+                r#ref: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CompleteRequestParamsArgument`].
+    pub fn complete_request_params_argument() -> BoxedStrategy<
+        super::CompleteRequestParamsArgument,
+    > {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::CompleteRequestParamsArgument {
+                name: f0,
+                value: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CompleteRequestParamsRef`].
+    pub fn complete_request_params_ref() -> BoxedStrategy<
+        super::CompleteRequestParamsRef,
+    > {
+        s::one_of(
+            ::std::vec![
+                prompt_reference()
+                .prop_map(super::CompleteRequestParamsRef::PromptReference).boxed(),
+                resource_reference()
+                .prop_map(super::CompleteRequestParamsRef::ResourceReference).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::CompleteResult`].
+    pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
+        ((s::optional(s::map(s::any_json())), complete_result_completion()),)
+            .prop_map(|((f0, f1),)| super::CompleteResult {
+                meta: f0,
+                completion: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CompleteResultCompletion`].
+    pub fn complete_result_completion() -> BoxedStrategy<
+        super::CompleteResultCompletion,
+    > {
+        (
+            (
+                s::optional(s::boolean()),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::vec(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::CompleteResultCompletion {
+                has_more: f0,
+                total: f1,
+                values: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CreateMessageRequest`].
+    pub fn create_message_request() -> BoxedStrategy<super::CreateMessageRequest> {
+        ((method_sampling_create_message(), create_message_request_params()),)
+            .prop_map(|((f0, f1),)| super::CreateMessageRequest {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CreateMessageRequestParams`].
+    pub fn create_message_request_params() -> BoxedStrategy<
+        super::CreateMessageRequestParams,
+    > {
+        (
+            (
+                s::optional(create_message_request_params_include_context()),
+                s::integer(::core::option::Option::None, ::core::option::Option::None),
+                s::vec(
+                    sampling_message(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(s::map(s::any_json())),
+                s::optional(model_preferences()),
+                s::optional(
+                    s::vec(
+                        s::string(
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        ),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::number(::core::option::Option::None, ::core::option::Option::None),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7),)| super::CreateMessageRequestParams {
+                include_context: f0,
+                max_tokens: f1,
+                messages: f2,
+                metadata: f3,
+                model_preferences: f4,
+                stop_sequences: f5,
+                system_prompt: f6,
+                temperature: f7,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CreateMessageRequestParamsIncludeContext`].
+    pub fn create_message_request_params_include_context() -> BoxedStrategy<
+        super::CreateMessageRequestParamsIncludeContext,
+    > {
+        s::select(
+            ::std::vec![
+                super::CreateMessageRequestParamsIncludeContext::AllServers,
+                super::CreateMessageRequestParamsIncludeContext::None,
+                super::CreateMessageRequestParamsIncludeContext::ThisServer
+            ],
+        )
+    }
+    /// Values of [`super::CreateMessageResult`].
+    pub fn create_message_result() -> BoxedStrategy<super::CreateMessageResult> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                create_message_result_content(),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                role(),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::CreateMessageResult {
+                meta: f0,
+                content: f1,
+                model: f2,
+                role: f3,
+                stop_reason: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CreateMessageResultContent`].
+    pub fn create_message_result_content() -> BoxedStrategy<
+        super::CreateMessageResultContent,
+    > {
+        s::one_of(
+            ::std::vec![
+                text_content().prop_map(super::CreateMessageResultContent::TextContent)
+                .boxed(), image_content()
+                .prop_map(super::CreateMessageResultContent::ImageContent).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::Cursor`].
+    pub fn cursor() -> BoxedStrategy<super::Cursor> {
+        s::string(
+            ::core::option::Option::None,
+            ::core::option::Option::None,
+            ::core::option::Option::None,
+        )
+    }
+    /// Values of [`super::EmbeddedResource`].
+    pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
+        (
+            (
+                s::optional(embedded_resource_annotations()),
+                embedded_resource_resource(),
+                type_resource(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::EmbeddedResource {
+                annotations: f0,
+                resource: f1,
+                r#type: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::EmbeddedResourceAnnotations`].
+    pub fn embedded_resource_annotations() -> BoxedStrategy<
+        super::EmbeddedResourceAnnotations,
+    > {
+        (
+            (
+                s::optional(
+                    s::vec(
+                        role(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::number(
+                        ::core::option::Option::Some(0f64),
+                        ::core::option::Option::Some(1f64),
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::EmbeddedResourceAnnotations {
+                audience: f0,
+                priority: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::EmbeddedResourceResource`].
+    pub fn embedded_resource_resource() -> BoxedStrategy<
+        super::EmbeddedResourceResource,
+    > {
+        s::one_of(
+            ::std::vec![
+                text_resource_contents()
+                .prop_map(super::EmbeddedResourceResource::TextResourceContents).boxed(),
+                blob_resource_contents()
+                .prop_map(super::EmbeddedResourceResource::BlobResourceContents).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::EmptyResult`].
+    pub fn empty_result() -> BoxedStrategy<super::EmptyResult> {
+        result()
+    }
+    /// Values of [`super::GetPromptRequest`].
+    pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
+        ((method_prompts_get(), get_prompt_request_params()),)
+            .prop_map(|((f0, f1),)| super::GetPromptRequest {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::GetPromptRequestParams`].
+    pub fn get_prompt_request_params() -> BoxedStrategy<super::GetPromptRequestParams> {
+        (
+            (
+                s::optional(
+                    s::map(
+                        s::string(
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        ),
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::GetPromptRequestParams {
+                arguments: f0,
+                name: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::GetPromptResult`].
+    pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::vec(
+                    prompt_message(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::GetPromptResult {
+                meta: f0,
+                description: f1,
+                messages: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ImageContent`].
+    pub fn image_content() -> BoxedStrategy<super::ImageContent> {
+        (
+            (
+                s::optional(image_content_annotations()),
+                s::string(
+                    ::core::option::Option::Some("byte"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                type_image(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::ImageContent {
+                annotations: f0,
+                data: f1,
+                mime_type: f2,
+                r#type: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ImageContentAnnotations`].
+    pub fn image_content_annotations() -> BoxedStrategy<super::ImageContentAnnotations> {
+        (
+            (
+                s::optional(
+                    s::vec(
+                        role(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::number(
+                        ::core::option::Option::Some(0f64),
+                        ::core::option::Option::Some(1f64),
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::ImageContentAnnotations {
+                audience: f0,
+                priority: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Implementation`].
+    pub fn implementation() -> BoxedStrategy<super::Implementation> {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::Implementation {
+                name: f0,
+                version: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::InitializeRequest`].
+    pub fn initialize_request() -> BoxedStrategy<super::InitializeRequest> {
+        ((method_initialize(), initialize_request_params()),)
+            .prop_map(|((f0, f1),)| super::InitializeRequest {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::InitializeRequestParams`].
+    pub fn initialize_request_params() -> BoxedStrategy<super::InitializeRequestParams> {
+        (
+            (
+                client_capabilities(),
+                implementation(),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::InitializeRequestParams {
+                capabilities: f0,
+                client_info: f1,
+                protocol_version: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::InitializeResult`].
+    pub fn initialize_result() -> BoxedStrategy<super::InitializeResult> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                server_capabilities(),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                implementation(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::InitializeResult {
+                meta: f0,
+                capabilities: f1,
+                instructions: f2,
+                protocol_version: f3,
+                server_info: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::InitializedNotification`].
+    pub fn initialized_notification() -> BoxedStrategy<super::InitializedNotification> {
+        (
+            (
+                method_notifications_initialized(),
+                s::optional(initialized_notification_params()),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::InitializedNotification {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::InitializedNotificationParams`].
+    pub fn initialized_notification_params() -> BoxedStrategy<
+        super::InitializedNotificationParams,
+    > {
+        ((s::optional(s::map(s::any_json())), s::extra(s::any_json(), &["_meta"])),)
+            .prop_map(|((f0, f1),)| super::InitializedNotificationParams {
+                meta: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::JSONRPCError`].
+    pub fn jsonrpcerror() -> BoxedStrategy<super::JSONRPCError> {
+        ((jsonrpcerror_error(), request_id(), jsonrpc_2_0()),)
+            .prop_map(|((f0, f1, f2),)| super::JSONRPCError {
+                error: f0,
+                id: f1,
+                jsonrpc: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::JSONRPCErrorError`].
+    pub fn jsonrpcerror_error() -> BoxedStrategy<super::JSONRPCErrorError> {
+        (
+            (
+                s::integer(::core::option::Option::None, ::core::option::Option::None),
+                s::optional(s::any_json()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::JSONRPCErrorError {
+                code: f0,
+                data: f1,
+                message: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::JSONRPCMessage`].
+    pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
+        s::one_of(
+            ::std::vec![
+                jsonrpcrequest().prop_map(super::JSONRPCMessage::JSONRPCRequest).boxed(),
+                jsonrpcnotification()
+                .prop_map(super::JSONRPCMessage::JSONRPCNotification).boxed(),
+                jsonrpcresponse().prop_map(super::JSONRPCMessage::JSONRPCResponse)
+                .boxed(), jsonrpcerror().prop_map(super::JSONRPCMessage::JSONRPCError)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::JSONRPCNotification`].
+    pub fn jsonrpcnotification() -> BoxedStrategy<super::JSONRPCNotification> {
+        (
+            (
+                jsonrpc_2_0(),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(jsonrpcnotification_params()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::JSONRPCNotification {
+                jsonrpc: f0,
+                method: f1,
+                params: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::JSONRPCNotificationParams`].
+    pub fn jsonrpcnotification_params() -> BoxedStrategy<
+        super::JSONRPCNotificationParams,
+    > {
+        ((s::optional(s::map(s::any_json())), s::extra(s::any_json(), &["_meta"])),)
+            .prop_map(|((f0, f1),)| super::JSONRPCNotificationParams {
+                meta: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::JSONRPCRequest`].
+    pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(jsonrpcrequest_params()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::JSONRPCRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::JSONRPCRequestParams`].
+    pub fn jsonrpcrequest_params() -> BoxedStrategy<super::JSONRPCRequestParams> {
+        (
+            (
+                s::optional(jsonrpcrequest_params_meta()),
+                s::extra(s::any_json(), &["_meta"]),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::JSONRPCRequestParams {
+                meta: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::JSONRPCRequestParamsMeta`].
+    pub fn jsonrpcrequest_params_meta() -> BoxedStrategy<
+        super::JSONRPCRequestParamsMeta,
+    > {
+        ((s::optional(progress_token()),),)
+            .prop_map(|((f0,),)| super::JSONRPCRequestParamsMeta {
+                progress_token: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::JSONRPCResponse`].
+    pub fn jsonrpcresponse() -> BoxedStrategy<super::JSONRPCResponse> {
+        ((request_id(), jsonrpc_2_0(), result()),)
+            .prop_map(|((f0, f1, f2),)| super::JSONRPCResponse {
+                id: f0,
+                jsonrpc: f1,
+                result: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Jsonrpc2_0`].
+    pub fn jsonrpc_2_0() -> BoxedStrategy<super::Jsonrpc2_0> {
+        Just(super::Jsonrpc2_0).boxed()
+    }
+    /// Values of [`super::ListPromptsRequest`].
+    pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
+        ((method_prompts_list(), s::optional(list_prompts_request_params())),)
+            .prop_map(|((f0, f1),)| super::ListPromptsRequest {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListPromptsRequestParams`].
+    pub fn list_prompts_request_params() -> BoxedStrategy<
+        super::ListPromptsRequestParams,
+    > {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::ListPromptsRequestParams {
+                cursor: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListPromptsResult`].
+    pub fn list_prompts_result() -> BoxedStrategy<super::ListPromptsResult> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::vec(
+                    prompt(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ListPromptsResult {
+                meta: f0,
+                next_cursor: f1,
+                prompts: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListResourceTemplatesRequest`].
+    pub fn list_resource_templates_request() -> BoxedStrategy<
+        super::ListResourceTemplatesRequest,
+    > {
+        (
+            (
+                method_resources_templates_list(),
+                s::optional(list_resource_templates_request_params()),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::ListResourceTemplatesRequest {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListResourceTemplatesRequestParams`].
+    pub fn list_resource_templates_request_params() -> BoxedStrategy<
+        super::ListResourceTemplatesRequestParams,
+    > {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::ListResourceTemplatesRequestParams {
+                cursor: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListResourceTemplatesResult`].
+    pub fn list_resource_templates_result() -> BoxedStrategy<
+        super::ListResourceTemplatesResult,
+    > {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::vec(
+                    resource_template(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ListResourceTemplatesResult {
+                meta: f0,
+                next_cursor: f1,
+                resource_templates: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListResourcesRequest`].
+    pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
+        ((method_resources_list(), s::optional(list_resources_request_params())),)
+            .prop_map(|((f0, f1),)| super::ListResourcesRequest {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListResourcesRequestParams`].
+    pub fn list_resources_request_params() -> BoxedStrategy<
+        super::ListResourcesRequestParams,
+    > {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::ListResourcesRequestParams {
+                cursor: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListResourcesResult`].
+    pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::vec(
+                    resource(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ListResourcesResult {
+                meta: f0,
+                next_cursor: f1,
+                resources: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListRootsRequest`].
+    pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
+        ((method_roots_list(), s::optional(list_roots_request_params())),)
+            .prop_map(|((f0, f1),)| super::ListRootsRequest {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListRootsRequestParams`].
+    pub fn list_roots_request_params() -> BoxedStrategy<super::ListRootsRequestParams> {
+        (
+            (
+                s::optional(list_roots_request_params_meta()),
+                s::extra(s::any_json(), &["_meta"]),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::ListRootsRequestParams {
+                meta: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListRootsRequestParamsMeta`].
+    pub fn list_roots_request_params_meta() -> BoxedStrategy<
+        super::ListRootsRequestParamsMeta,
+    > {
+        ((s::optional(progress_token()),),)
+            .prop_map(|((f0,),)| super::ListRootsRequestParamsMeta {
+                progress_token: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListRootsResult`].
+    pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::vec(
+                    root(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::ListRootsResult {
+                meta: f0,
+                roots: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListToolsRequest`].
+    pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
+        ((method_tools_list(), s::optional(list_tools_request_params())),)
+            .prop_map(|((f0, f1),)| super::ListToolsRequest {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListToolsRequestParams`].
+    pub fn list_tools_request_params() -> BoxedStrategy<super::ListToolsRequestParams> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::ListToolsRequestParams {
+                cursor: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListToolsResult`].
+    pub fn list_tools_result() -> BoxedStrategy<super::ListToolsResult> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::vec(
+                    tool(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ListToolsResult {
+                meta: f0,
+                next_cursor: f1,
+                tools: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::LoggingLevel`].
+    pub fn logging_level() -> BoxedStrategy<super::LoggingLevel> {
+        s::select(
+            ::std::vec![
+                super::LoggingLevel::Alert, super::LoggingLevel::Critical,
+                super::LoggingLevel::Debug, super::LoggingLevel::Emergency,
+                super::LoggingLevel::Error, super::LoggingLevel::Info,
+                super::LoggingLevel::Notice, super::LoggingLevel::Warning
+            ],
+        )
+    }
+    /// Values of [`super::LoggingMessageNotification`].
+    pub fn logging_message_notification() -> BoxedStrategy<
+        super::LoggingMessageNotification,
+    > {
+        ((method_notifications_message(), logging_message_notification_params()),)
+            .prop_map(|((f0, f1),)| super::LoggingMessageNotification {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::LoggingMessageNotificationParams`].
+    pub fn logging_message_notification_params() -> BoxedStrategy<
+        super::LoggingMessageNotificationParams,
+    > {
+        (
+            (
+                s::any_json(),
+                logging_level(),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::LoggingMessageNotificationParams {
+                data: f0,
+                level: f1,
+                logger: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::MethodCompletionComplete`].
+    pub fn method_completion_complete() -> BoxedStrategy<
+        super::MethodCompletionComplete,
+    > {
+        Just(super::MethodCompletionComplete).boxed()
+    }
+    /// Values of [`super::MethodInitialize`].
+    pub fn method_initialize() -> BoxedStrategy<super::MethodInitialize> {
+        Just(super::MethodInitialize).boxed()
+    }
+    /// Values of [`super::MethodLoggingSetLevel`].
+    pub fn method_logging_set_level() -> BoxedStrategy<super::MethodLoggingSetLevel> {
+        Just(super::MethodLoggingSetLevel).boxed()
+    }
+    /// Values of [`super::MethodNotificationsCancelled`].
+    pub fn method_notifications_cancelled() -> BoxedStrategy<
+        super::MethodNotificationsCancelled,
+    > {
+        Just(super::MethodNotificationsCancelled).boxed()
+    }
+    /// Values of [`super::MethodNotificationsInitialized`].
+    pub fn method_notifications_initialized() -> BoxedStrategy<
+        super::MethodNotificationsInitialized,
+    > {
+        Just(super::MethodNotificationsInitialized).boxed()
+    }
+    /// Values of [`super::MethodNotificationsMessage`].
+    pub fn method_notifications_message() -> BoxedStrategy<
+        super::MethodNotificationsMessage,
+    > {
+        Just(super::MethodNotificationsMessage).boxed()
+    }
+    /// Values of [`super::MethodNotificationsProgress`].
+    pub fn method_notifications_progress() -> BoxedStrategy<
+        super::MethodNotificationsProgress,
+    > {
+        Just(super::MethodNotificationsProgress).boxed()
+    }
+    /// Values of [`super::MethodNotificationsPromptsListChanged`].
+    pub fn method_notifications_prompts_list_changed() -> BoxedStrategy<
+        super::MethodNotificationsPromptsListChanged,
+    > {
+        Just(super::MethodNotificationsPromptsListChanged).boxed()
+    }
+    /// Values of [`super::MethodNotificationsResourcesListChanged`].
+    pub fn method_notifications_resources_list_changed() -> BoxedStrategy<
+        super::MethodNotificationsResourcesListChanged,
+    > {
+        Just(super::MethodNotificationsResourcesListChanged).boxed()
+    }
+    /// Values of [`super::MethodNotificationsResourcesUpdated`].
+    pub fn method_notifications_resources_updated() -> BoxedStrategy<
+        super::MethodNotificationsResourcesUpdated,
+    > {
+        Just(super::MethodNotificationsResourcesUpdated).boxed()
+    }
+    /// Values of [`super::MethodNotificationsRootsListChanged`].
+    pub fn method_notifications_roots_list_changed() -> BoxedStrategy<
+        super::MethodNotificationsRootsListChanged,
+    > {
+        Just(super::MethodNotificationsRootsListChanged).boxed()
+    }
+    /// Values of [`super::MethodNotificationsToolsListChanged`].
+    pub fn method_notifications_tools_list_changed() -> BoxedStrategy<
+        super::MethodNotificationsToolsListChanged,
+    > {
+        Just(super::MethodNotificationsToolsListChanged).boxed()
+    }
+    /// Values of [`super::MethodPing`].
+    pub fn method_ping() -> BoxedStrategy<super::MethodPing> {
+        Just(super::MethodPing).boxed()
+    }
+    /// Values of [`super::MethodPromptsGet`].
+    pub fn method_prompts_get() -> BoxedStrategy<super::MethodPromptsGet> {
+        Just(super::MethodPromptsGet).boxed()
+    }
+    /// Values of [`super::MethodPromptsList`].
+    pub fn method_prompts_list() -> BoxedStrategy<super::MethodPromptsList> {
+        Just(super::MethodPromptsList).boxed()
+    }
+    /// Values of [`super::MethodResourcesList`].
+    pub fn method_resources_list() -> BoxedStrategy<super::MethodResourcesList> {
+        Just(super::MethodResourcesList).boxed()
+    }
+    /// Values of [`super::MethodResourcesRead`].
+    pub fn method_resources_read() -> BoxedStrategy<super::MethodResourcesRead> {
+        Just(super::MethodResourcesRead).boxed()
+    }
+    /// Values of [`super::MethodResourcesSubscribe`].
+    pub fn method_resources_subscribe() -> BoxedStrategy<
+        super::MethodResourcesSubscribe,
+    > {
+        Just(super::MethodResourcesSubscribe).boxed()
+    }
+    /// Values of [`super::MethodResourcesTemplatesList`].
+    pub fn method_resources_templates_list() -> BoxedStrategy<
+        super::MethodResourcesTemplatesList,
+    > {
+        Just(super::MethodResourcesTemplatesList).boxed()
+    }
+    /// Values of [`super::MethodResourcesUnsubscribe`].
+    pub fn method_resources_unsubscribe() -> BoxedStrategy<
+        super::MethodResourcesUnsubscribe,
+    > {
+        Just(super::MethodResourcesUnsubscribe).boxed()
+    }
+    /// Values of [`super::MethodRootsList`].
+    pub fn method_roots_list() -> BoxedStrategy<super::MethodRootsList> {
+        Just(super::MethodRootsList).boxed()
+    }
+    /// Values of [`super::MethodSamplingCreateMessage`].
+    pub fn method_sampling_create_message() -> BoxedStrategy<
+        super::MethodSamplingCreateMessage,
+    > {
+        Just(super::MethodSamplingCreateMessage).boxed()
+    }
+    /// Values of [`super::MethodToolsCall`].
+    pub fn method_tools_call() -> BoxedStrategy<super::MethodToolsCall> {
+        Just(super::MethodToolsCall).boxed()
+    }
+    /// Values of [`super::MethodToolsList`].
+    pub fn method_tools_list() -> BoxedStrategy<super::MethodToolsList> {
+        Just(super::MethodToolsList).boxed()
+    }
+    /// Values of [`super::ModelHint`].
+    pub fn model_hint() -> BoxedStrategy<super::ModelHint> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::ModelHint { name: f0 })
+            .boxed()
+    }
+    /// Values of [`super::ModelPreferences`].
+    pub fn model_preferences() -> BoxedStrategy<super::ModelPreferences> {
+        (
+            (
+                s::optional(
+                    s::number(
+                        ::core::option::Option::Some(0f64),
+                        ::core::option::Option::Some(1f64),
+                    ),
+                ),
+                s::optional(
+                    s::vec(
+                        model_hint(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::number(
+                        ::core::option::Option::Some(0f64),
+                        ::core::option::Option::Some(1f64),
+                    ),
+                ),
+                s::optional(
+                    s::number(
+                        ::core::option::Option::Some(0f64),
+                        ::core::option::Option::Some(1f64),
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::ModelPreferences {
+                cost_priority: f0,
+                hints: f1,
+                intelligence_priority: f2,
+                speed_priority: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Notification`].
+    pub fn notification() -> BoxedStrategy<super::Notification> {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(notification_params()),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::Notification {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::NotificationParams`].
+    pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
+        ((s::optional(s::map(s::any_json())), s::extra(s::any_json(), &["_meta"])),)
+            .prop_map(|((f0, f1),)| super::NotificationParams {
+                meta: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PaginatedRequest`].
+    pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(paginated_request_params()),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::PaginatedRequest {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PaginatedRequestParams`].
+    pub fn paginated_request_params() -> BoxedStrategy<super::PaginatedRequestParams> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::PaginatedRequestParams {
+                cursor: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PaginatedResult`].
+    pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::PaginatedResult {
+                meta: f0,
+                next_cursor: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PingRequest`].
+    pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
+        ((method_ping(), s::optional(ping_request_params())),)
+            .prop_map(|((f0, f1),)| super::PingRequest {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PingRequestParams`].
+    pub fn ping_request_params() -> BoxedStrategy<super::PingRequestParams> {
+        ((s::optional(ping_request_params_meta()), s::extra(s::any_json(), &["_meta"])),)
+            .prop_map(|((f0, f1),)| super::PingRequestParams {
+                meta: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PingRequestParamsMeta`].
+    pub fn ping_request_params_meta() -> BoxedStrategy<super::PingRequestParamsMeta> {
+        ((s::optional(progress_token()),),)
+            .prop_map(|((f0,),)| super::PingRequestParamsMeta {
+                progress_token: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ProgressNotification`].
+    pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
+        ((method_notifications_progress(), progress_notification_params()),)
+            .prop_map(|((f0, f1),)| super::ProgressNotification {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ProgressNotificationParams`].
+    pub fn progress_notification_params() -> BoxedStrategy<
+        super::ProgressNotificationParams,
+    > {
+        (
+            (
+                s::number(::core::option::Option::None, ::core::option::Option::None),
+                progress_token(),
+                s::optional(
+                    s::number(::core::option::Option::None, ::core::option::Option::None),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ProgressNotificationParams {
+                progress: f0,
+                progress_token: f1,
+                total: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ProgressToken`].
+    pub fn progress_token() -> BoxedStrategy<super::ProgressToken> {
+        s::one_of(
+            ::std::vec![
+                s::string(::core::option::Option::None, ::core::option::Option::None,
+                ::core::option::Option::None).prop_map(super::ProgressToken::String)
+                .boxed(), s::integer(::core::option::Option::None,
+                ::core::option::Option::None).prop_map(super::ProgressToken::Integer)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::Prompt`].
+    pub fn prompt() -> BoxedStrategy<super::Prompt> {
+        (
+            (
+                s::optional(
+                    s::vec(
+                        prompt_argument(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::Prompt {
+                arguments: f0,
+                description: f1,
+                name: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PromptArgument`].
+    pub fn prompt_argument() -> BoxedStrategy<super::PromptArgument> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(s::boolean()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::PromptArgument {
+                description: f0,
+                name: f1,
+                required: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PromptListChangedNotification`].
+    pub fn prompt_list_changed_notification() -> BoxedStrategy<
+        super::PromptListChangedNotification,
+    > {
+        (
+            (
+                method_notifications_prompts_list_changed(),
+                s::optional(prompt_list_changed_notification_params()),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::PromptListChangedNotification {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PromptListChangedNotificationParams`].
+    pub fn prompt_list_changed_notification_params() -> BoxedStrategy<
+        super::PromptListChangedNotificationParams,
+    > {
+        ((s::optional(s::map(s::any_json())), s::extra(s::any_json(), &["_meta"])),)
+            .prop_map(|((f0, f1),)| super::PromptListChangedNotificationParams {
+                meta: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PromptMessage`].
+    pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
+        ((prompt_message_content(), role()),)
+            .prop_map(|((f0, f1),)| super::PromptMessage {
+                content: f0,
+                role: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PromptMessageContent`].
+    pub fn prompt_message_content() -> BoxedStrategy<super::PromptMessageContent> {
+        s::one_of(
+            ::std::vec![
+                text_content().prop_map(super::PromptMessageContent::TextContent)
+                .boxed(), image_content()
+                .prop_map(super::PromptMessageContent::ImageContent).boxed(),
+                embedded_resource()
+                .prop_map(super::PromptMessageContent::EmbeddedResource).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::PromptReference`].
+    pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                type_ref_prompt(),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::PromptReference {
+                name: f0,
+                r#type: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ReadResourceRequest`].
+    pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
+        ((method_resources_read(), read_resource_request_params()),)
+            .prop_map(|((f0, f1),)| super::ReadResourceRequest {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ReadResourceRequestParams`].
+    pub fn read_resource_request_params() -> BoxedStrategy<
+        super::ReadResourceRequestParams,
+    > {
+        (
+            (
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::ReadResourceRequestParams {
+                uri: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ReadResourceResult`].
+    pub fn read_resource_result() -> BoxedStrategy<super::ReadResourceResult> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::vec(
+                    read_resource_result_contents_item(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::ReadResourceResult {
+                meta: f0,
+                contents: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ReadResourceResultContentsItem`].
+    pub fn read_resource_result_contents_item() -> BoxedStrategy<
+        super::ReadResourceResultContentsItem,
+    > {
+        s::one_of(
+            ::std::vec![
+                text_resource_contents()
+                .prop_map(super::ReadResourceResultContentsItem::TextResourceContents)
+                .boxed(), blob_resource_contents()
+                .prop_map(super::ReadResourceResultContentsItem::BlobResourceContents)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::Request`].
+    pub fn request() -> BoxedStrategy<super::Request> {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(request_params()),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::Request {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::RequestId`].
+    pub fn request_id() -> BoxedStrategy<super::RequestId> {
+        s::one_of(
+            ::std::vec![
+                s::string(::core::option::Option::None, ::core::option::Option::None,
+                ::core::option::Option::None).prop_map(super::RequestId::String).boxed(),
+                s::integer(::core::option::Option::None, ::core::option::Option::None)
+                .prop_map(super::RequestId::Integer).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::RequestParams`].
+    pub fn request_params() -> BoxedStrategy<super::RequestParams> {
+        ((s::optional(request_params_meta()), s::extra(s::any_json(), &["_meta"])),)
+            .prop_map(|((f0, f1),)| super::RequestParams {
+                meta: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::RequestParamsMeta`].
+    pub fn request_params_meta() -> BoxedStrategy<super::RequestParamsMeta> {
+        ((s::optional(progress_token()),),)
+            .prop_map(|((f0,),)| super::RequestParamsMeta {
+                progress_token: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Resource`].
+    pub fn resource() -> BoxedStrategy<super::Resource> {
+        (
+            (
+                s::optional(resource_annotations()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::Resource {
+                annotations: f0,
+                description: f1,
+                mime_type: f2,
+                name: f3,
+                size: f4,
+                uri: f5,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResourceAnnotations`].
+    pub fn resource_annotations() -> BoxedStrategy<super::ResourceAnnotations> {
+        (
+            (
+                s::optional(
+                    s::vec(
+                        role(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::number(
+                        ::core::option::Option::Some(0f64),
+                        ::core::option::Option::Some(1f64),
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::ResourceAnnotations {
+                audience: f0,
+                priority: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResourceContents`].
+    pub fn resource_contents() -> BoxedStrategy<super::ResourceContents> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::ResourceContents {
+                mime_type: f0,
+                uri: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResourceListChangedNotification`].
+    pub fn resource_list_changed_notification() -> BoxedStrategy<
+        super::ResourceListChangedNotification,
+    > {
+        (
+            (
+                method_notifications_resources_list_changed(),
+                s::optional(resource_list_changed_notification_params()),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::ResourceListChangedNotification {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResourceListChangedNotificationParams`].
+    pub fn resource_list_changed_notification_params() -> BoxedStrategy<
+        super::ResourceListChangedNotificationParams,
+    > {
+        ((s::optional(s::map(s::any_json())), s::extra(s::any_json(), &["_meta"])),)
+            .prop_map(|((f0, f1),)| super::ResourceListChangedNotificationParams {
+                meta: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResourceReference`].
+    pub fn resource_reference() -> BoxedStrategy<super::ResourceReference> {
+        (
+            (
+                type_ref_resource(),
+                s::string(
+                    ::core::option::Option::Some("uri-template"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::ResourceReference {
+                r#type: f0,
+                uri: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResourceTemplate`].
+    pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
+        (
+            (
+                s::optional(resource_template_annotations()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::Some("uri-template"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::ResourceTemplate {
+                annotations: f0,
+                description: f1,
+                mime_type: f2,
+                name: f3,
+                uri_template: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResourceTemplateAnnotations`].
+    pub fn resource_template_annotations() -> BoxedStrategy<
+        super::ResourceTemplateAnnotations,
+    > {
+        (
+            (
+                s::optional(
+                    s::vec(
+                        role(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::number(
+                        ::core::option::Option::Some(0f64),
+                        ::core::option::Option::Some(1f64),
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::ResourceTemplateAnnotations {
+                audience: f0,
+                priority: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResourceUpdatedNotification`].
+    pub fn resource_updated_notification() -> BoxedStrategy<
+        super::ResourceUpdatedNotification,
+    > {
+        (
+            (
+                method_notifications_resources_updated(),
+                resource_updated_notification_params(),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::ResourceUpdatedNotification {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResourceUpdatedNotificationParams`].
+    pub fn resource_updated_notification_params() -> BoxedStrategy<
+        super::ResourceUpdatedNotificationParams,
+    > {
+        (
+            (
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::ResourceUpdatedNotificationParams {
+                uri: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Result`].
+    pub fn result() -> BoxedStrategy<super::Result> {
+        ((s::optional(s::map(s::any_json())), s::extra(s::any_json(), &["_meta"])),)
+            .prop_map(|((f0, f1),)| super::Result {
+                meta: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Role`].
+    pub fn role() -> BoxedStrategy<super::Role> {
+        s::select(::std::vec![super::Role::Assistant, super::Role::User])
+    }
+    /// Values of [`super::Root`].
+    pub fn root() -> BoxedStrategy<super::Root> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::Root { name: f0, uri: f1 })
+            .boxed()
+    }
+    /// Values of [`super::RootsListChangedNotification`].
+    pub fn roots_list_changed_notification() -> BoxedStrategy<
+        super::RootsListChangedNotification,
+    > {
+        (
+            (
+                method_notifications_roots_list_changed(),
+                s::optional(roots_list_changed_notification_params()),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::RootsListChangedNotification {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::RootsListChangedNotificationParams`].
+    pub fn roots_list_changed_notification_params() -> BoxedStrategy<
+        super::RootsListChangedNotificationParams,
+    > {
+        ((s::optional(s::map(s::any_json())), s::extra(s::any_json(), &["_meta"])),)
+            .prop_map(|((f0, f1),)| super::RootsListChangedNotificationParams {
+                meta: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::SamplingMessage`].
+    pub fn sampling_message() -> BoxedStrategy<super::SamplingMessage> {
+        ((sampling_message_content(), role()),)
+            .prop_map(|((f0, f1),)| super::SamplingMessage {
+                content: f0,
+                role: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::SamplingMessageContent`].
+    pub fn sampling_message_content() -> BoxedStrategy<super::SamplingMessageContent> {
+        s::one_of(
+            ::std::vec![
+                text_content().prop_map(super::SamplingMessageContent::TextContent)
+                .boxed(), image_content()
+                .prop_map(super::SamplingMessageContent::ImageContent).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::ServerCapabilities`].
+    pub fn server_capabilities() -> BoxedStrategy<super::ServerCapabilities> {
+        (
+            (
+                s::optional(s::map(s::map(s::any_json()))),
+                s::optional(s::map(s::any_json())),
+                s::optional(server_capabilities_prompts()),
+                s::optional(server_capabilities_resources()),
+                s::optional(server_capabilities_tools()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::ServerCapabilities {
+                experimental: f0,
+                logging: f1,
+                prompts: f2,
+                resources: f3,
+                tools: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ServerCapabilitiesPrompts`].
+    pub fn server_capabilities_prompts() -> BoxedStrategy<
+        super::ServerCapabilitiesPrompts,
+    > {
+        ((s::optional(s::boolean()),),)
+            .prop_map(|((f0,),)| super::ServerCapabilitiesPrompts {
+                list_changed: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ServerCapabilitiesResources`].
+    pub fn server_capabilities_resources() -> BoxedStrategy<
+        super::ServerCapabilitiesResources,
+    > {
+        ((s::optional(s::boolean()), s::optional(s::boolean())),)
+            .prop_map(|((f0, f1),)| super::ServerCapabilitiesResources {
+                list_changed: f0,
+                subscribe: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ServerCapabilitiesTools`].
+    pub fn server_capabilities_tools() -> BoxedStrategy<super::ServerCapabilitiesTools> {
+        ((s::optional(s::boolean()),),)
+            .prop_map(|((f0,),)| super::ServerCapabilitiesTools {
+                list_changed: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ServerNotification`].
+    pub fn server_notification() -> BoxedStrategy<super::ServerNotification> {
+        s::one_of(
+            ::std::vec![
+                cancelled_notification()
+                .prop_map(super::ServerNotification::CancelledNotification).boxed(),
+                progress_notification()
+                .prop_map(super::ServerNotification::ProgressNotification).boxed(),
+                resource_list_changed_notification()
+                .prop_map(super::ServerNotification::ResourceListChangedNotification)
+                .boxed(), resource_updated_notification()
+                .prop_map(super::ServerNotification::ResourceUpdatedNotification)
+                .boxed(), prompt_list_changed_notification()
+                .prop_map(super::ServerNotification::PromptListChangedNotification)
+                .boxed(), tool_list_changed_notification()
+                .prop_map(super::ServerNotification::ToolListChangedNotification)
+                .boxed(), logging_message_notification()
+                .prop_map(super::ServerNotification::LoggingMessageNotification).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::ServerRequest`].
+    pub fn server_request() -> BoxedStrategy<super::ServerRequest> {
+        s::one_of(
+            ::std::vec![
+                ping_request().prop_map(super::ServerRequest::PingRequest).boxed(),
+                create_message_request()
+                .prop_map(super::ServerRequest::CreateMessageRequest).boxed(),
+                list_roots_request().prop_map(super::ServerRequest::ListRootsRequest)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::ServerResult`].
+    pub fn server_result() -> BoxedStrategy<super::ServerResult> {
+        s::one_of(
+            ::std::vec![
+                result().prop_map(super::ServerResult::Result).boxed(),
+                initialize_result().prop_map(super::ServerResult::InitializeResult)
+                .boxed(), list_resources_result()
+                .prop_map(super::ServerResult::ListResourcesResult).boxed(),
+                list_resource_templates_result()
+                .prop_map(super::ServerResult::ListResourceTemplatesResult).boxed(),
+                read_resource_result().prop_map(super::ServerResult::ReadResourceResult)
+                .boxed(), list_prompts_result()
+                .prop_map(super::ServerResult::ListPromptsResult).boxed(),
+                get_prompt_result().prop_map(super::ServerResult::GetPromptResult)
+                .boxed(), list_tools_result()
+                .prop_map(super::ServerResult::ListToolsResult).boxed(),
+                call_tool_result().prop_map(super::ServerResult::CallToolResult).boxed(),
+                complete_result().prop_map(super::ServerResult::CompleteResult).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::SetLevelRequest`].
+    pub fn set_level_request() -> BoxedStrategy<super::SetLevelRequest> {
+        ((method_logging_set_level(), set_level_request_params()),)
+            .prop_map(|((f0, f1),)| super::SetLevelRequest {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::SetLevelRequestParams`].
+    pub fn set_level_request_params() -> BoxedStrategy<super::SetLevelRequestParams> {
+        ((logging_level(),),)
+            .prop_map(|((f0,),)| super::SetLevelRequestParams {
+                level: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::SubscribeRequest`].
+    pub fn subscribe_request() -> BoxedStrategy<super::SubscribeRequest> {
+        ((method_resources_subscribe(), subscribe_request_params()),)
+            .prop_map(|((f0, f1),)| super::SubscribeRequest {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::SubscribeRequestParams`].
+    pub fn subscribe_request_params() -> BoxedStrategy<super::SubscribeRequestParams> {
+        (
+            (
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::SubscribeRequestParams {
+                uri: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::TextContent`].
+    pub fn text_content() -> BoxedStrategy<super::TextContent> {
+        (
+            (
+                s::optional(text_content_annotations()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                type_text(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::TextContent {
+                annotations: f0,
+                text: f1,
+                r#type: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::TextContentAnnotations`].
+    pub fn text_content_annotations() -> BoxedStrategy<super::TextContentAnnotations> {
+        (
+            (
+                s::optional(
+                    s::vec(
+                        role(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::number(
+                        ::core::option::Option::Some(0f64),
+                        ::core::option::Option::Some(1f64),
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::TextContentAnnotations {
+                audience: f0,
+                priority: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::TextResourceContents`].
+    pub fn text_resource_contents() -> BoxedStrategy<super::TextResourceContents> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::TextResourceContents {
+                mime_type: f0,
+                text: f1,
+                uri: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Tool`].
+    pub fn tool() -> BoxedStrategy<super::Tool> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                tool_input_schema(),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::Tool {
+                description: f0,
+                input_schema: f1,
+                name: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ToolInputSchema`].
+    pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
+        (
+            (
+                s::optional(s::map(s::map(s::any_json()))),
+                s::optional(
+                    s::vec(
+                        s::string(
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        ),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                type_object(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ToolInputSchema {
+                properties: f0,
+                required: f1,
+                r#type: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ToolListChangedNotification`].
+    pub fn tool_list_changed_notification() -> BoxedStrategy<
+        super::ToolListChangedNotification,
+    > {
+        (
+            (
+                method_notifications_tools_list_changed(),
+                s::optional(tool_list_changed_notification_params()),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::ToolListChangedNotification {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ToolListChangedNotificationParams`].
+    pub fn tool_list_changed_notification_params() -> BoxedStrategy<
+        super::ToolListChangedNotificationParams,
+    > {
+        ((s::optional(s::map(s::any_json())), s::extra(s::any_json(), &["_meta"])),)
+            .prop_map(|((f0, f1),)| super::ToolListChangedNotificationParams {
+                meta: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::TypeImage`].
+    pub fn type_image() -> BoxedStrategy<super::TypeImage> {
+        Just(super::TypeImage).boxed()
+    }
+    /// Values of [`super::TypeObject`].
+    pub fn type_object() -> BoxedStrategy<super::TypeObject> {
+        Just(super::TypeObject).boxed()
+    }
+    /// Values of [`super::TypeRefPrompt`].
+    pub fn type_ref_prompt() -> BoxedStrategy<super::TypeRefPrompt> {
+        Just(super::TypeRefPrompt).boxed()
+    }
+    /// Values of [`super::TypeRefResource`].
+    pub fn type_ref_resource() -> BoxedStrategy<super::TypeRefResource> {
+        Just(super::TypeRefResource).boxed()
+    }
+    /// Values of [`super::TypeResource`].
+    pub fn type_resource() -> BoxedStrategy<super::TypeResource> {
+        Just(super::TypeResource).boxed()
+    }
+    /// Values of [`super::TypeText`].
+    pub fn type_text() -> BoxedStrategy<super::TypeText> {
+        Just(super::TypeText).boxed()
+    }
+    /// Values of [`super::UnsubscribeRequest`].
+    pub fn unsubscribe_request() -> BoxedStrategy<super::UnsubscribeRequest> {
+        ((method_resources_unsubscribe(), unsubscribe_request_params()),)
+            .prop_map(|((f0, f1),)| super::UnsubscribeRequest {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::UnsubscribeRequestParams`].
+    pub fn unsubscribe_request_params() -> BoxedStrategy<
+        super::UnsubscribeRequestParams,
+    > {
+        (
+            (
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::UnsubscribeRequestParams {
+                uri: f0,
+            })
+            .boxed()
+    }
+    /// Encoded samples of the definition named `name`, each with the outcome of decoding
+    /// it back; `None` when there is no such definition.
+    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
+        ::core::option::Option::Some(
+            match name {
+                "Annotated" => s::sample(annotated()),
+                "BlobResourceContents" => s::sample(blob_resource_contents()),
+                "CallToolRequest" => s::sample(call_tool_request()),
+                "CallToolResult" => s::sample(call_tool_result()),
+                "CancelledNotification" => s::sample(cancelled_notification()),
+                "ClientCapabilities" => s::sample(client_capabilities()),
+                "ClientNotification" => s::sample(client_notification()),
+                "ClientRequest" => s::sample(client_request()),
+                "ClientResult" => s::sample(client_result()),
+                "CompleteRequest" => s::sample(complete_request()),
+                "CompleteResult" => s::sample(complete_result()),
+                "CreateMessageRequest" => s::sample(create_message_request()),
+                "CreateMessageResult" => s::sample(create_message_result()),
+                "Cursor" => s::sample(cursor()),
+                "EmbeddedResource" => s::sample(embedded_resource()),
+                "EmptyResult" => s::sample(empty_result()),
+                "GetPromptRequest" => s::sample(get_prompt_request()),
+                "GetPromptResult" => s::sample(get_prompt_result()),
+                "ImageContent" => s::sample(image_content()),
+                "Implementation" => s::sample(implementation()),
+                "InitializeRequest" => s::sample(initialize_request()),
+                "InitializeResult" => s::sample(initialize_result()),
+                "InitializedNotification" => s::sample(initialized_notification()),
+                "JSONRPCError" => s::sample(jsonrpcerror()),
+                "JSONRPCMessage" => s::sample(jsonrpcmessage()),
+                "JSONRPCNotification" => s::sample(jsonrpcnotification()),
+                "JSONRPCRequest" => s::sample(jsonrpcrequest()),
+                "JSONRPCResponse" => s::sample(jsonrpcresponse()),
+                "ListPromptsRequest" => s::sample(list_prompts_request()),
+                "ListPromptsResult" => s::sample(list_prompts_result()),
+                "ListResourceTemplatesRequest" => {
+                    s::sample(list_resource_templates_request())
+                }
+                "ListResourceTemplatesResult" => {
+                    s::sample(list_resource_templates_result())
+                }
+                "ListResourcesRequest" => s::sample(list_resources_request()),
+                "ListResourcesResult" => s::sample(list_resources_result()),
+                "ListRootsRequest" => s::sample(list_roots_request()),
+                "ListRootsResult" => s::sample(list_roots_result()),
+                "ListToolsRequest" => s::sample(list_tools_request()),
+                "ListToolsResult" => s::sample(list_tools_result()),
+                "LoggingLevel" => s::sample(logging_level()),
+                "LoggingMessageNotification" => s::sample(logging_message_notification()),
+                "ModelHint" => s::sample(model_hint()),
+                "ModelPreferences" => s::sample(model_preferences()),
+                "Notification" => s::sample(notification()),
+                "PaginatedRequest" => s::sample(paginated_request()),
+                "PaginatedResult" => s::sample(paginated_result()),
+                "PingRequest" => s::sample(ping_request()),
+                "ProgressNotification" => s::sample(progress_notification()),
+                "ProgressToken" => s::sample(progress_token()),
+                "Prompt" => s::sample(prompt()),
+                "PromptArgument" => s::sample(prompt_argument()),
+                "PromptListChangedNotification" => {
+                    s::sample(prompt_list_changed_notification())
+                }
+                "PromptMessage" => s::sample(prompt_message()),
+                "PromptReference" => s::sample(prompt_reference()),
+                "ReadResourceRequest" => s::sample(read_resource_request()),
+                "ReadResourceResult" => s::sample(read_resource_result()),
+                "Request" => s::sample(request()),
+                "RequestId" => s::sample(request_id()),
+                "Resource" => s::sample(resource()),
+                "ResourceContents" => s::sample(resource_contents()),
+                "ResourceListChangedNotification" => {
+                    s::sample(resource_list_changed_notification())
+                }
+                "ResourceReference" => s::sample(resource_reference()),
+                "ResourceTemplate" => s::sample(resource_template()),
+                "ResourceUpdatedNotification" => {
+                    s::sample(resource_updated_notification())
+                }
+                "Result" => s::sample(result()),
+                "Role" => s::sample(role()),
+                "Root" => s::sample(root()),
+                "RootsListChangedNotification" => {
+                    s::sample(roots_list_changed_notification())
+                }
+                "SamplingMessage" => s::sample(sampling_message()),
+                "ServerCapabilities" => s::sample(server_capabilities()),
+                "ServerNotification" => s::sample(server_notification()),
+                "ServerRequest" => s::sample(server_request()),
+                "ServerResult" => s::sample(server_result()),
+                "SetLevelRequest" => s::sample(set_level_request()),
+                "SubscribeRequest" => s::sample(subscribe_request()),
+                "TextContent" => s::sample(text_content()),
+                "TextResourceContents" => s::sample(text_resource_contents()),
+                "Tool" => s::sample(tool()),
+                "ToolListChangedNotification" => {
+                    s::sample(tool_list_changed_notification())
+                }
+                "UnsubscribeRequest" => s::sample(unsubscribe_request()),
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
+}

@@ -10881,3 +10881,4732 @@ pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
         },
     )
 }
+/** Proptest strategies for every type of MCP 2025-11-25: one function per type (the type name in
+ snake case), each value valid against the schema definition it comes from.*/
+#[cfg(feature = "proptest")]
+pub mod strategies {
+    #[allow(unused_imports)]
+    use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
+    use ::mcpwire_types::support::strategy as s;
+    /// Values of [`super::Annotations`].
+    pub fn annotations() -> BoxedStrategy<super::Annotations> {
+        (
+            (
+                s::optional(
+                    s::vec(
+                        role(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::number(
+                        ::core::option::Option::Some(0f64),
+                        ::core::option::Option::Some(1f64),
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::Annotations {
+                audience: f0,
+                last_modified: f1,
+                priority: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::AudioContent`].
+    pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(annotations()),
+                s::string(
+                    ::core::option::Option::Some("byte"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                type_audio(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::AudioContent {
+                meta: f0,
+                annotations: f1,
+                data: f2,
+                mime_type: f3,
+                r#type: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::BaseMetadata`].
+    pub fn base_metadata() -> BoxedStrategy<super::BaseMetadata> {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::BaseMetadata {
+                name: f0,
+                title: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::BlobResourceContents`].
+    pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::string(
+                    ::core::option::Option::Some("byte"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::BlobResourceContents {
+                meta: f0,
+                blob: f1,
+                mime_type: f2,
+                uri: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::BooleanSchema`].
+    pub fn boolean_schema() -> BoxedStrategy<super::BooleanSchema> {
+        (
+            (
+                s::optional(s::boolean()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                type_boolean(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::BooleanSchema {
+                default: f0,
+                description: f1,
+                title: f2,
+                r#type: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CallToolRequest`].
+    pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
+        ((request_id(), jsonrpc_2_0(), method_tools_call(), call_tool_request_params()),)
+            .prop_map(|((f0, f1, f2, f3),)| super::CallToolRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CallToolRequestParams`].
+    pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams> {
+        (
+            (
+                s::optional(call_tool_request_params_meta()),
+                s::optional(s::map(s::any_json())),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(task_metadata()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::CallToolRequestParams {
+                meta: f0,
+                arguments: f1,
+                name: f2,
+                task: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CallToolRequestParamsMeta`].
+    pub fn call_tool_request_params_meta() -> BoxedStrategy<
+        super::CallToolRequestParamsMeta,
+    > {
+        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+            .prop_map(|((f0, f1),)| super::CallToolRequestParamsMeta {
+                progress_token: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CallToolResult`].
+    pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::vec(
+                    content_block(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(s::boolean()),
+                s::optional(s::map(s::any_json())),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::CallToolResult {
+                meta: f0,
+                content: f1,
+                is_error: f2,
+                structured_content: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CancelTaskRequest`].
+    pub fn cancel_task_request() -> BoxedStrategy<super::CancelTaskRequest> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                method_tasks_cancel(),
+                cancel_task_request_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::CancelTaskRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CancelTaskRequestParams`].
+    pub fn cancel_task_request_params() -> BoxedStrategy<
+        super::CancelTaskRequestParams,
+    > {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::CancelTaskRequestParams {
+                task_id: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CancelTaskResult`].
+    pub fn cancel_task_result() -> BoxedStrategy<super::CancelTaskResult> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                task_status(),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::extra(
+                    s::any_json(),
+                    &[
+                        "_meta",
+                        "createdAt",
+                        "lastUpdatedAt",
+                        "pollInterval",
+                        "status",
+                        "statusMessage",
+                        "taskId",
+                        "ttl",
+                    ],
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8),)| super::CancelTaskResult {
+                meta: f0,
+                created_at: f1,
+                last_updated_at: f2,
+                poll_interval: f3,
+                status: f4,
+                status_message: f5,
+                task_id: f6,
+                ttl: f7,
+                extra: f8,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CancelledNotification`].
+    pub fn cancelled_notification() -> BoxedStrategy<super::CancelledNotification> {
+        (
+            (
+                jsonrpc_2_0(),
+                method_notifications_cancelled(),
+                cancelled_notification_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::CancelledNotification {
+                jsonrpc: f0,
+                method: f1,
+                params: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CancelledNotificationParams`].
+    pub fn cancelled_notification_params() -> BoxedStrategy<
+        super::CancelledNotificationParams,
+    > {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(request_id()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::CancelledNotificationParams {
+                meta: f0,
+                reason: f1,
+                request_id: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ClientCapabilities`].
+    pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
+        (
+            (
+                s::optional(client_capabilities_elicitation()),
+                s::optional(s::map(s::map(s::any_json()))),
+                s::optional(client_capabilities_roots()),
+                s::optional(client_capabilities_sampling()),
+                s::optional(client_capabilities_tasks()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::ClientCapabilities {
+                elicitation: f0,
+                experimental: f1,
+                roots: f2,
+                sampling: f3,
+                tasks: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ClientCapabilitiesElicitation`].
+    pub fn client_capabilities_elicitation() -> BoxedStrategy<
+        super::ClientCapabilitiesElicitation,
+    > {
+        ((s::optional(s::map(s::any_json())), s::optional(s::map(s::any_json()))),)
+            .prop_map(|((f0, f1),)| super::ClientCapabilitiesElicitation {
+                form: f0,
+                url: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ClientCapabilitiesRoots`].
+    pub fn client_capabilities_roots() -> BoxedStrategy<super::ClientCapabilitiesRoots> {
+        ((s::optional(s::boolean()),),)
+            .prop_map(|((f0,),)| super::ClientCapabilitiesRoots {
+                list_changed: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ClientCapabilitiesSampling`].
+    pub fn client_capabilities_sampling() -> BoxedStrategy<
+        super::ClientCapabilitiesSampling,
+    > {
+        ((s::optional(s::map(s::any_json())), s::optional(s::map(s::any_json()))),)
+            .prop_map(|((f0, f1),)| super::ClientCapabilitiesSampling {
+                context: f0,
+                tools: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ClientCapabilitiesTasks`].
+    pub fn client_capabilities_tasks() -> BoxedStrategy<super::ClientCapabilitiesTasks> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(s::map(s::any_json())),
+                s::optional(client_capabilities_tasks_requests()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ClientCapabilitiesTasks {
+                cancel: f0,
+                list: f1,
+                requests: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ClientCapabilitiesTasksRequests`].
+    pub fn client_capabilities_tasks_requests() -> BoxedStrategy<
+        super::ClientCapabilitiesTasksRequests,
+    > {
+        (
+            (
+                s::optional(client_capabilities_tasks_requests_elicitation()),
+                s::optional(client_capabilities_tasks_requests_sampling()),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::ClientCapabilitiesTasksRequests {
+                elicitation: f0,
+                sampling: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ClientCapabilitiesTasksRequestsElicitation`].
+    pub fn client_capabilities_tasks_requests_elicitation() -> BoxedStrategy<
+        super::ClientCapabilitiesTasksRequestsElicitation,
+    > {
+        ((s::optional(s::map(s::any_json())),),)
+            .prop_map(|((f0,),)| super::ClientCapabilitiesTasksRequestsElicitation {
+                create: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ClientCapabilitiesTasksRequestsSampling`].
+    pub fn client_capabilities_tasks_requests_sampling() -> BoxedStrategy<
+        super::ClientCapabilitiesTasksRequestsSampling,
+    > {
+        ((s::optional(s::map(s::any_json())),),)
+            .prop_map(|((f0,),)| super::ClientCapabilitiesTasksRequestsSampling {
+                create_message: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ClientNotification`].
+    pub fn client_notification() -> BoxedStrategy<super::ClientNotification> {
+        s::one_of(
+            ::std::vec![
+                cancelled_notification()
+                .prop_map(super::ClientNotification::CancelledNotification).boxed(),
+                initialized_notification()
+                .prop_map(super::ClientNotification::InitializedNotification).boxed(),
+                progress_notification()
+                .prop_map(super::ClientNotification::ProgressNotification).boxed(),
+                task_status_notification()
+                .prop_map(super::ClientNotification::TaskStatusNotification).boxed(),
+                roots_list_changed_notification()
+                .prop_map(super::ClientNotification::RootsListChangedNotification)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::ClientRequest`].
+    pub fn client_request() -> BoxedStrategy<super::ClientRequest> {
+        s::one_of(
+            ::std::vec![
+                initialize_request().prop_map(super::ClientRequest::InitializeRequest)
+                .boxed(), ping_request().prop_map(super::ClientRequest::PingRequest)
+                .boxed(), list_resources_request()
+                .prop_map(super::ClientRequest::ListResourcesRequest).boxed(),
+                list_resource_templates_request()
+                .prop_map(super::ClientRequest::ListResourceTemplatesRequest).boxed(),
+                read_resource_request()
+                .prop_map(super::ClientRequest::ReadResourceRequest).boxed(),
+                subscribe_request().prop_map(super::ClientRequest::SubscribeRequest)
+                .boxed(), unsubscribe_request()
+                .prop_map(super::ClientRequest::UnsubscribeRequest).boxed(),
+                list_prompts_request().prop_map(super::ClientRequest::ListPromptsRequest)
+                .boxed(), get_prompt_request()
+                .prop_map(super::ClientRequest::GetPromptRequest).boxed(),
+                list_tools_request().prop_map(super::ClientRequest::ListToolsRequest)
+                .boxed(), call_tool_request()
+                .prop_map(super::ClientRequest::CallToolRequest).boxed(),
+                get_task_request().prop_map(super::ClientRequest::GetTaskRequest)
+                .boxed(), get_task_payload_request()
+                .prop_map(super::ClientRequest::GetTaskPayloadRequest).boxed(),
+                cancel_task_request().prop_map(super::ClientRequest::CancelTaskRequest)
+                .boxed(), list_tasks_request()
+                .prop_map(super::ClientRequest::ListTasksRequest).boxed(),
+                set_level_request().prop_map(super::ClientRequest::SetLevelRequest)
+                .boxed(), complete_request()
+                .prop_map(super::ClientRequest::CompleteRequest).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::ClientResult`].
+    pub fn client_result() -> BoxedStrategy<super::ClientResult> {
+        s::one_of(
+            ::std::vec![
+                result().prop_map(super::ClientResult::Result).boxed(), get_task_result()
+                .prop_map(super::ClientResult::GetTaskResult).boxed(),
+                get_task_payload_result()
+                .prop_map(super::ClientResult::GetTaskPayloadResult).boxed(),
+                cancel_task_result().prop_map(super::ClientResult::CancelTaskResult)
+                .boxed(), list_tasks_result()
+                .prop_map(super::ClientResult::ListTasksResult).boxed(),
+                create_message_result()
+                .prop_map(super::ClientResult::CreateMessageResult).boxed(),
+                list_roots_result().prop_map(super::ClientResult::ListRootsResult)
+                .boxed(), elicit_result().prop_map(super::ClientResult::ElicitResult)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::CodeMinus32042`].
+    pub fn code_minus_32042() -> BoxedStrategy<super::CodeMinus32042> {
+        Just(super::CodeMinus32042).boxed()
+    }
+    /// Values of [`super::CompleteRequest`].
+    pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                method_completion_complete(),
+                complete_request_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::CompleteRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CompleteRequestParams`].
+    pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> {
+        (
+            (
+                s::optional(complete_request_params_meta()),
+                complete_request_params_argument(),
+                s::optional(complete_request_params_context()),
+                complete_request_params_ref(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::CompleteRequestParams {
+                meta: f0,
+                argument: f1,
+                context: f2,
+                r#ref: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CompleteRequestParamsArgument`].
+    pub fn complete_request_params_argument() -> BoxedStrategy<
+        super::CompleteRequestParamsArgument,
+    > {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::CompleteRequestParamsArgument {
+                name: f0,
+                value: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CompleteRequestParamsContext`].
+    pub fn complete_request_params_context() -> BoxedStrategy<
+        super::CompleteRequestParamsContext,
+    > {
+        (
+            (
+                s::optional(
+                    s::map(
+                        s::string(
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        ),
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::CompleteRequestParamsContext {
+                arguments: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CompleteRequestParamsMeta`].
+    pub fn complete_request_params_meta() -> BoxedStrategy<
+        super::CompleteRequestParamsMeta,
+    > {
+        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+            .prop_map(|((f0, f1),)| super::CompleteRequestParamsMeta {
+                progress_token: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CompleteRequestParamsRef`].
+    pub fn complete_request_params_ref() -> BoxedStrategy<
+        super::CompleteRequestParamsRef,
+    > {
+        s::one_of(
+            ::std::vec![
+                prompt_reference()
+                .prop_map(super::CompleteRequestParamsRef::PromptReference).boxed(),
+                resource_template_reference()
+                .prop_map(super::CompleteRequestParamsRef::ResourceTemplateReference)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::CompleteResult`].
+    pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
+        ((s::optional(s::map(s::any_json())), complete_result_completion()),)
+            .prop_map(|((f0, f1),)| super::CompleteResult {
+                meta: f0,
+                completion: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CompleteResultCompletion`].
+    pub fn complete_result_completion() -> BoxedStrategy<
+        super::CompleteResultCompletion,
+    > {
+        (
+            (
+                s::optional(s::boolean()),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::vec(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::CompleteResultCompletion {
+                has_more: f0,
+                total: f1,
+                values: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ContentBlock`].
+    pub fn content_block() -> BoxedStrategy<super::ContentBlock> {
+        s::one_of(
+            ::std::vec![
+                text_content().prop_map(super::ContentBlock::TextContent).boxed(),
+                image_content().prop_map(super::ContentBlock::ImageContent).boxed(),
+                audio_content().prop_map(super::ContentBlock::AudioContent).boxed(),
+                resource_link().prop_map(super::ContentBlock::ResourceLink).boxed(),
+                embedded_resource().prop_map(super::ContentBlock::EmbeddedResource)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::CreateMessageRequest`].
+    pub fn create_message_request() -> BoxedStrategy<super::CreateMessageRequest> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                method_sampling_create_message(),
+                create_message_request_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::CreateMessageRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CreateMessageRequestParams`].
+    pub fn create_message_request_params() -> BoxedStrategy<
+        super::CreateMessageRequestParams,
+    > {
+        (
+            (
+                s::optional(create_message_request_params_meta()),
+                s::optional(create_message_request_params_include_context()),
+                s::integer(::core::option::Option::None, ::core::option::Option::None),
+                s::vec(
+                    sampling_message(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(s::map(s::any_json())),
+                s::optional(model_preferences()),
+                s::optional(
+                    s::vec(
+                        s::string(
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        ),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(task_metadata()),
+                s::optional(
+                    s::number(::core::option::Option::None, ::core::option::Option::None),
+                ),
+            ),
+            (
+                s::optional(tool_choice()),
+                s::optional(
+                    s::vec(
+                        tool(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8, f9), (f10, f11))| super::CreateMessageRequestParams {
+                meta: f0,
+                include_context: f1,
+                max_tokens: f2,
+                messages: f3,
+                metadata: f4,
+                model_preferences: f5,
+                stop_sequences: f6,
+                system_prompt: f7,
+                task: f8,
+                temperature: f9,
+                tool_choice: f10,
+                tools: f11,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CreateMessageRequestParamsIncludeContext`].
+    pub fn create_message_request_params_include_context() -> BoxedStrategy<
+        super::CreateMessageRequestParamsIncludeContext,
+    > {
+        s::select(
+            ::std::vec![
+                super::CreateMessageRequestParamsIncludeContext::AllServers,
+                super::CreateMessageRequestParamsIncludeContext::None,
+                super::CreateMessageRequestParamsIncludeContext::ThisServer
+            ],
+        )
+    }
+    /// Values of [`super::CreateMessageRequestParamsMeta`].
+    pub fn create_message_request_params_meta() -> BoxedStrategy<
+        super::CreateMessageRequestParamsMeta,
+    > {
+        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+            .prop_map(|((f0, f1),)| super::CreateMessageRequestParamsMeta {
+                progress_token: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CreateMessageResult`].
+    pub fn create_message_result() -> BoxedStrategy<super::CreateMessageResult> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                create_message_result_content(),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                role(),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::CreateMessageResult {
+                meta: f0,
+                content: f1,
+                model: f2,
+                role: f3,
+                stop_reason: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CreateMessageResultContent`].
+    pub fn create_message_result_content() -> BoxedStrategy<
+        super::CreateMessageResultContent,
+    > {
+        s::one_of(
+            ::std::vec![
+                text_content().prop_map(super::CreateMessageResultContent::TextContent)
+                .boxed(), image_content()
+                .prop_map(super::CreateMessageResultContent::ImageContent).boxed(),
+                audio_content().prop_map(super::CreateMessageResultContent::AudioContent)
+                .boxed(), tool_use_content()
+                .prop_map(super::CreateMessageResultContent::ToolUseContent).boxed(),
+                tool_result_content()
+                .prop_map(super::CreateMessageResultContent::ToolResultContent).boxed(),
+                s::vec(sampling_message_content_block(), ::core::option::Option::None,
+                ::core::option::Option::None)
+                .prop_map(super::CreateMessageResultContent::Array).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::CreateTaskResult`].
+    pub fn create_task_result() -> BoxedStrategy<super::CreateTaskResult> {
+        ((s::optional(s::map(s::any_json())), task()),)
+            .prop_map(|((f0, f1),)| super::CreateTaskResult {
+                meta: f0,
+                task: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Cursor`].
+    pub fn cursor() -> BoxedStrategy<super::Cursor> {
+        s::string(
+            ::core::option::Option::None,
+            ::core::option::Option::None,
+            ::core::option::Option::None,
+        )
+    }
+    /// Values of [`super::ElicitRequest`].
+    pub fn elicit_request() -> BoxedStrategy<super::ElicitRequest> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                method_elicitation_create(),
+                elicit_request_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::ElicitRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ElicitRequestFormParams`].
+    pub fn elicit_request_form_params() -> BoxedStrategy<
+        super::ElicitRequestFormParams,
+    > {
+        (
+            (
+                s::optional(elicit_request_form_params_meta()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(mode_form()),
+                elicit_request_form_params_requested_schema(),
+                s::optional(task_metadata()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::ElicitRequestFormParams {
+                meta: f0,
+                message: f1,
+                mode: f2,
+                requested_schema: f3,
+                task: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ElicitRequestFormParamsMeta`].
+    pub fn elicit_request_form_params_meta() -> BoxedStrategy<
+        super::ElicitRequestFormParamsMeta,
+    > {
+        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+            .prop_map(|((f0, f1),)| super::ElicitRequestFormParamsMeta {
+                progress_token: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ElicitRequestFormParamsRequestedSchema`].
+    pub fn elicit_request_form_params_requested_schema() -> BoxedStrategy<
+        super::ElicitRequestFormParamsRequestedSchema,
+    > {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::map(primitive_schema_definition()),
+                s::optional(
+                    s::vec(
+                        s::string(
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        ),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                type_object(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::ElicitRequestFormParamsRequestedSchema {
+                schema: f0,
+                properties: f1,
+                required: f2,
+                r#type: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ElicitRequestParams`].
+    pub fn elicit_request_params() -> BoxedStrategy<super::ElicitRequestParams> {
+        s::one_of(
+            ::std::vec![
+                elicit_request_urlparams()
+                .prop_map(super::ElicitRequestParams::ElicitRequestURLParams).boxed(),
+                elicit_request_form_params()
+                .prop_map(super::ElicitRequestParams::ElicitRequestFormParams).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::ElicitRequestURLParams`].
+    pub fn elicit_request_urlparams() -> BoxedStrategy<super::ElicitRequestURLParams> {
+        (
+            (
+                s::optional(elicit_request_urlparams_meta()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                mode_url(),
+                s::optional(task_metadata()),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::ElicitRequestURLParams {
+                meta: f0,
+                elicitation_id: f1,
+                message: f2,
+                mode: f3,
+                task: f4,
+                url: f5,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ElicitRequestURLParamsMeta`].
+    pub fn elicit_request_urlparams_meta() -> BoxedStrategy<
+        super::ElicitRequestURLParamsMeta,
+    > {
+        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+            .prop_map(|((f0, f1),)| super::ElicitRequestURLParamsMeta {
+                progress_token: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ElicitResult`].
+    pub fn elicit_result() -> BoxedStrategy<super::ElicitResult> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                elicit_result_action(),
+                s::optional(s::map(elicit_result_content_value())),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ElicitResult {
+                meta: f0,
+                action: f1,
+                content: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ElicitResultAction`].
+    pub fn elicit_result_action() -> BoxedStrategy<super::ElicitResultAction> {
+        s::select(
+            ::std::vec![
+                super::ElicitResultAction::Accept, super::ElicitResultAction::Cancel,
+                super::ElicitResultAction::Decline
+            ],
+        )
+    }
+    /// Values of [`super::ElicitResultContentValue`].
+    pub fn elicit_result_content_value() -> BoxedStrategy<
+        super::ElicitResultContentValue,
+    > {
+        s::one_of(
+            ::std::vec![
+                s::vec(s::string(::core::option::Option::None,
+                ::core::option::Option::None, ::core::option::Option::None),
+                ::core::option::Option::None, ::core::option::Option::None)
+                .prop_map(super::ElicitResultContentValue::Array).boxed(),
+                s::string(::core::option::Option::None, ::core::option::Option::None,
+                ::core::option::Option::None)
+                .prop_map(super::ElicitResultContentValue::String).boxed(),
+                s::integer(::core::option::Option::None, ::core::option::Option::None)
+                .prop_map(super::ElicitResultContentValue::Integer).boxed(), s::boolean()
+                .prop_map(super::ElicitResultContentValue::Boolean).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::ElicitationCompleteNotification`].
+    pub fn elicitation_complete_notification() -> BoxedStrategy<
+        super::ElicitationCompleteNotification,
+    > {
+        (
+            (
+                jsonrpc_2_0(),
+                method_notifications_elicitation_complete(),
+                elicitation_complete_notification_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ElicitationCompleteNotification {
+                jsonrpc: f0,
+                method: f1,
+                params: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ElicitationCompleteNotificationParams`].
+    pub fn elicitation_complete_notification_params() -> BoxedStrategy<
+        super::ElicitationCompleteNotificationParams,
+    > {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::ElicitationCompleteNotificationParams {
+                elicitation_id: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::EmbeddedResource`].
+    pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(annotations()),
+                embedded_resource_resource(),
+                type_resource(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::EmbeddedResource {
+                meta: f0,
+                annotations: f1,
+                resource: f2,
+                r#type: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::EmbeddedResourceResource`].
+    pub fn embedded_resource_resource() -> BoxedStrategy<
+        super::EmbeddedResourceResource,
+    > {
+        s::one_of(
+            ::std::vec![
+                text_resource_contents()
+                .prop_map(super::EmbeddedResourceResource::TextResourceContents).boxed(),
+                blob_resource_contents()
+                .prop_map(super::EmbeddedResourceResource::BlobResourceContents).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::EmptyResult`].
+    pub fn empty_result() -> BoxedStrategy<super::EmptyResult> {
+        result()
+    }
+    /// Values of [`super::EnumSchema`].
+    pub fn enum_schema() -> BoxedStrategy<super::EnumSchema> {
+        s::one_of(
+            ::std::vec![
+                untitled_single_select_enum_schema()
+                .prop_map(super::EnumSchema::UntitledSingleSelectEnumSchema).boxed(),
+                titled_single_select_enum_schema()
+                .prop_map(super::EnumSchema::TitledSingleSelectEnumSchema).boxed(),
+                untitled_multi_select_enum_schema()
+                .prop_map(super::EnumSchema::UntitledMultiSelectEnumSchema).boxed(),
+                titled_multi_select_enum_schema()
+                .prop_map(super::EnumSchema::TitledMultiSelectEnumSchema).boxed(),
+                legacy_titled_enum_schema()
+                .prop_map(super::EnumSchema::LegacyTitledEnumSchema).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::Error`].
+    pub fn error() -> BoxedStrategy<super::Error> {
+        (
+            (
+                s::integer(::core::option::Option::None, ::core::option::Option::None),
+                s::optional(s::any_json()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::Error {
+                code: f0,
+                data: f1,
+                message: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::GetPromptRequest`].
+    pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                method_prompts_get(),
+                get_prompt_request_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::GetPromptRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::GetPromptRequestParams`].
+    pub fn get_prompt_request_params() -> BoxedStrategy<super::GetPromptRequestParams> {
+        (
+            (
+                s::optional(get_prompt_request_params_meta()),
+                s::optional(
+                    s::map(
+                        s::string(
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        ),
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::GetPromptRequestParams {
+                meta: f0,
+                arguments: f1,
+                name: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::GetPromptRequestParamsMeta`].
+    pub fn get_prompt_request_params_meta() -> BoxedStrategy<
+        super::GetPromptRequestParamsMeta,
+    > {
+        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+            .prop_map(|((f0, f1),)| super::GetPromptRequestParamsMeta {
+                progress_token: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::GetPromptResult`].
+    pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::vec(
+                    prompt_message(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::GetPromptResult {
+                meta: f0,
+                description: f1,
+                messages: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::GetTaskPayloadRequest`].
+    pub fn get_task_payload_request() -> BoxedStrategy<super::GetTaskPayloadRequest> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                method_tasks_result(),
+                get_task_payload_request_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::GetTaskPayloadRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::GetTaskPayloadRequestParams`].
+    pub fn get_task_payload_request_params() -> BoxedStrategy<
+        super::GetTaskPayloadRequestParams,
+    > {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::GetTaskPayloadRequestParams {
+                task_id: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::GetTaskPayloadResult`].
+    pub fn get_task_payload_result() -> BoxedStrategy<super::GetTaskPayloadResult> {
+        ((s::optional(s::map(s::any_json())), s::extra(s::any_json(), &["_meta"])),)
+            .prop_map(|((f0, f1),)| super::GetTaskPayloadResult {
+                meta: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::GetTaskRequest`].
+    pub fn get_task_request() -> BoxedStrategy<super::GetTaskRequest> {
+        ((request_id(), jsonrpc_2_0(), method_tasks_get(), get_task_request_params()),)
+            .prop_map(|((f0, f1, f2, f3),)| super::GetTaskRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::GetTaskRequestParams`].
+    pub fn get_task_request_params() -> BoxedStrategy<super::GetTaskRequestParams> {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::GetTaskRequestParams {
+                task_id: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::GetTaskResult`].
+    pub fn get_task_result() -> BoxedStrategy<super::GetTaskResult> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                task_status(),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::extra(
+                    s::any_json(),
+                    &[
+                        "_meta",
+                        "createdAt",
+                        "lastUpdatedAt",
+                        "pollInterval",
+                        "status",
+                        "statusMessage",
+                        "taskId",
+                        "ttl",
+                    ],
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8),)| super::GetTaskResult {
+                meta: f0,
+                created_at: f1,
+                last_updated_at: f2,
+                poll_interval: f3,
+                status: f4,
+                status_message: f5,
+                task_id: f6,
+                ttl: f7,
+                extra: f8,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Icon`].
+    pub fn icon() -> BoxedStrategy<super::Icon> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::vec(
+                        s::string(
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        ),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(icon_theme()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::Icon {
+                mime_type: f0,
+                sizes: f1,
+                src: f2,
+                theme: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::IconTheme`].
+    pub fn icon_theme() -> BoxedStrategy<super::IconTheme> {
+        s::select(::std::vec![super::IconTheme::Dark, super::IconTheme::Light])
+    }
+    /// Values of [`super::Icons`].
+    pub fn icons() -> BoxedStrategy<super::Icons> {
+        (
+            (
+                s::optional(
+                    s::vec(
+                        icon(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::Icons { icons: f0 })
+            .boxed()
+    }
+    /// Values of [`super::ImageContent`].
+    pub fn image_content() -> BoxedStrategy<super::ImageContent> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(annotations()),
+                s::string(
+                    ::core::option::Option::Some("byte"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                type_image(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::ImageContent {
+                meta: f0,
+                annotations: f1,
+                data: f2,
+                mime_type: f3,
+                r#type: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Implementation`].
+    pub fn implementation() -> BoxedStrategy<super::Implementation> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::vec(
+                        icon(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::Some("uri"),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::Implementation {
+                description: f0,
+                icons: f1,
+                name: f2,
+                title: f3,
+                version: f4,
+                website_url: f5,
+            })
+            .boxed()
+    }
+    /// Values of [`super::InitializeRequest`].
+    pub fn initialize_request() -> BoxedStrategy<super::InitializeRequest> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                method_initialize(),
+                initialize_request_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::InitializeRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::InitializeRequestParams`].
+    pub fn initialize_request_params() -> BoxedStrategy<super::InitializeRequestParams> {
+        (
+            (
+                s::optional(initialize_request_params_meta()),
+                client_capabilities(),
+                implementation(),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::InitializeRequestParams {
+                meta: f0,
+                capabilities: f1,
+                client_info: f2,
+                protocol_version: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::InitializeRequestParamsMeta`].
+    pub fn initialize_request_params_meta() -> BoxedStrategy<
+        super::InitializeRequestParamsMeta,
+    > {
+        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+            .prop_map(|((f0, f1),)| super::InitializeRequestParamsMeta {
+                progress_token: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::InitializeResult`].
+    pub fn initialize_result() -> BoxedStrategy<super::InitializeResult> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                server_capabilities(),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                implementation(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::InitializeResult {
+                meta: f0,
+                capabilities: f1,
+                instructions: f2,
+                protocol_version: f3,
+                server_info: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::InitializedNotification`].
+    pub fn initialized_notification() -> BoxedStrategy<super::InitializedNotification> {
+        (
+            (
+                jsonrpc_2_0(),
+                method_notifications_initialized(),
+                s::optional(notification_params()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::InitializedNotification {
+                jsonrpc: f0,
+                method: f1,
+                params: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::JSONRPCErrorResponse`].
+    pub fn jsonrpcerror_response() -> BoxedStrategy<super::JSONRPCErrorResponse> {
+        ((error(), s::optional(request_id()), jsonrpc_2_0()),)
+            .prop_map(|((f0, f1, f2),)| super::JSONRPCErrorResponse {
+                error: f0,
+                id: f1,
+                jsonrpc: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::JSONRPCMessage`].
+    pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
+        s::one_of(
+            ::std::vec![
+                jsonrpcrequest().prop_map(super::JSONRPCMessage::JSONRPCRequest).boxed(),
+                jsonrpcnotification()
+                .prop_map(super::JSONRPCMessage::JSONRPCNotification).boxed(),
+                jsonrpcresult_response()
+                .prop_map(super::JSONRPCMessage::JSONRPCResultResponse).boxed(),
+                jsonrpcerror_response()
+                .prop_map(super::JSONRPCMessage::JSONRPCErrorResponse).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::JSONRPCNotification`].
+    pub fn jsonrpcnotification() -> BoxedStrategy<super::JSONRPCNotification> {
+        (
+            (
+                jsonrpc_2_0(),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(s::map(s::any_json())),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::JSONRPCNotification {
+                jsonrpc: f0,
+                method: f1,
+                params: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::JSONRPCRequest`].
+    pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(s::map(s::any_json())),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::JSONRPCRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::JSONRPCResponse`].
+    pub fn jsonrpcresponse() -> BoxedStrategy<super::JSONRPCResponse> {
+        s::one_of(
+            ::std::vec![
+                jsonrpcresult_response()
+                .prop_map(super::JSONRPCResponse::JSONRPCResultResponse).boxed(),
+                jsonrpcerror_response()
+                .prop_map(super::JSONRPCResponse::JSONRPCErrorResponse).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::JSONRPCResultResponse`].
+    pub fn jsonrpcresult_response() -> BoxedStrategy<super::JSONRPCResultResponse> {
+        ((request_id(), jsonrpc_2_0(), result()),)
+            .prop_map(|((f0, f1, f2),)| super::JSONRPCResultResponse {
+                id: f0,
+                jsonrpc: f1,
+                result: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Jsonrpc2_0`].
+    pub fn jsonrpc_2_0() -> BoxedStrategy<super::Jsonrpc2_0> {
+        Just(super::Jsonrpc2_0).boxed()
+    }
+    /// Values of [`super::LegacyTitledEnumSchema`].
+    pub fn legacy_titled_enum_schema() -> BoxedStrategy<super::LegacyTitledEnumSchema> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::vec(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::vec(
+                        s::string(
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        ),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                type_string(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::LegacyTitledEnumSchema {
+                default: f0,
+                description: f1,
+                r#enum: f2,
+                enum_names: f3,
+                title: f4,
+                r#type: f5,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListPromptsRequest`].
+    pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                method_prompts_list(),
+                s::optional(paginated_request_params()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::ListPromptsRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListPromptsResult`].
+    pub fn list_prompts_result() -> BoxedStrategy<super::ListPromptsResult> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::vec(
+                    prompt(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ListPromptsResult {
+                meta: f0,
+                next_cursor: f1,
+                prompts: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListResourceTemplatesRequest`].
+    pub fn list_resource_templates_request() -> BoxedStrategy<
+        super::ListResourceTemplatesRequest,
+    > {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                method_resources_templates_list(),
+                s::optional(paginated_request_params()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::ListResourceTemplatesRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListResourceTemplatesResult`].
+    pub fn list_resource_templates_result() -> BoxedStrategy<
+        super::ListResourceTemplatesResult,
+    > {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::vec(
+                    resource_template(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ListResourceTemplatesResult {
+                meta: f0,
+                next_cursor: f1,
+                resource_templates: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListResourcesRequest`].
+    pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                method_resources_list(),
+                s::optional(paginated_request_params()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::ListResourcesRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListResourcesResult`].
+    pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::vec(
+                    resource(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ListResourcesResult {
+                meta: f0,
+                next_cursor: f1,
+                resources: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListRootsRequest`].
+    pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                method_roots_list(),
+                s::optional(request_params()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::ListRootsRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListRootsResult`].
+    pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::vec(
+                    root(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::ListRootsResult {
+                meta: f0,
+                roots: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListTasksRequest`].
+    pub fn list_tasks_request() -> BoxedStrategy<super::ListTasksRequest> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                method_tasks_list(),
+                s::optional(paginated_request_params()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::ListTasksRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListTasksResult`].
+    pub fn list_tasks_result() -> BoxedStrategy<super::ListTasksResult> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::vec(
+                    task(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ListTasksResult {
+                meta: f0,
+                next_cursor: f1,
+                tasks: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListToolsRequest`].
+    pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                method_tools_list(),
+                s::optional(paginated_request_params()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::ListToolsRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListToolsResult`].
+    pub fn list_tools_result() -> BoxedStrategy<super::ListToolsResult> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::vec(
+                    tool(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ListToolsResult {
+                meta: f0,
+                next_cursor: f1,
+                tools: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::LoggingLevel`].
+    pub fn logging_level() -> BoxedStrategy<super::LoggingLevel> {
+        s::select(
+            ::std::vec![
+                super::LoggingLevel::Alert, super::LoggingLevel::Critical,
+                super::LoggingLevel::Debug, super::LoggingLevel::Emergency,
+                super::LoggingLevel::Error, super::LoggingLevel::Info,
+                super::LoggingLevel::Notice, super::LoggingLevel::Warning
+            ],
+        )
+    }
+    /// Values of [`super::LoggingMessageNotification`].
+    pub fn logging_message_notification() -> BoxedStrategy<
+        super::LoggingMessageNotification,
+    > {
+        (
+            (
+                jsonrpc_2_0(),
+                method_notifications_message(),
+                logging_message_notification_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::LoggingMessageNotification {
+                jsonrpc: f0,
+                method: f1,
+                params: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::LoggingMessageNotificationParams`].
+    pub fn logging_message_notification_params() -> BoxedStrategy<
+        super::LoggingMessageNotificationParams,
+    > {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::any_json(),
+                logging_level(),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::LoggingMessageNotificationParams {
+                meta: f0,
+                data: f1,
+                level: f2,
+                logger: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::MethodCompletionComplete`].
+    pub fn method_completion_complete() -> BoxedStrategy<
+        super::MethodCompletionComplete,
+    > {
+        Just(super::MethodCompletionComplete).boxed()
+    }
+    /// Values of [`super::MethodElicitationCreate`].
+    pub fn method_elicitation_create() -> BoxedStrategy<super::MethodElicitationCreate> {
+        Just(super::MethodElicitationCreate).boxed()
+    }
+    /// Values of [`super::MethodInitialize`].
+    pub fn method_initialize() -> BoxedStrategy<super::MethodInitialize> {
+        Just(super::MethodInitialize).boxed()
+    }
+    /// Values of [`super::MethodLoggingSetLevel`].
+    pub fn method_logging_set_level() -> BoxedStrategy<super::MethodLoggingSetLevel> {
+        Just(super::MethodLoggingSetLevel).boxed()
+    }
+    /// Values of [`super::MethodNotificationsCancelled`].
+    pub fn method_notifications_cancelled() -> BoxedStrategy<
+        super::MethodNotificationsCancelled,
+    > {
+        Just(super::MethodNotificationsCancelled).boxed()
+    }
+    /// Values of [`super::MethodNotificationsElicitationComplete`].
+    pub fn method_notifications_elicitation_complete() -> BoxedStrategy<
+        super::MethodNotificationsElicitationComplete,
+    > {
+        Just(super::MethodNotificationsElicitationComplete).boxed()
+    }
+    /// Values of [`super::MethodNotificationsInitialized`].
+    pub fn method_notifications_initialized() -> BoxedStrategy<
+        super::MethodNotificationsInitialized,
+    > {
+        Just(super::MethodNotificationsInitialized).boxed()
+    }
+    /// Values of [`super::MethodNotificationsMessage`].
+    pub fn method_notifications_message() -> BoxedStrategy<
+        super::MethodNotificationsMessage,
+    > {
+        Just(super::MethodNotificationsMessage).boxed()
+    }
+    /// Values of [`super::MethodNotificationsProgress`].
+    pub fn method_notifications_progress() -> BoxedStrategy<
+        super::MethodNotificationsProgress,
+    > {
+        Just(super::MethodNotificationsProgress).boxed()
+    }
+    /// Values of [`super::MethodNotificationsPromptsListChanged`].
+    pub fn method_notifications_prompts_list_changed() -> BoxedStrategy<
+        super::MethodNotificationsPromptsListChanged,
+    > {
+        Just(super::MethodNotificationsPromptsListChanged).boxed()
+    }
+    /// Values of [`super::MethodNotificationsResourcesListChanged`].
+    pub fn method_notifications_resources_list_changed() -> BoxedStrategy<
+        super::MethodNotificationsResourcesListChanged,
+    > {
+        Just(super::MethodNotificationsResourcesListChanged).boxed()
+    }
+    /// Values of [`super::MethodNotificationsResourcesUpdated`].
+    pub fn method_notifications_resources_updated() -> BoxedStrategy<
+        super::MethodNotificationsResourcesUpdated,
+    > {
+        Just(super::MethodNotificationsResourcesUpdated).boxed()
+    }
+    /// Values of [`super::MethodNotificationsRootsListChanged`].
+    pub fn method_notifications_roots_list_changed() -> BoxedStrategy<
+        super::MethodNotificationsRootsListChanged,
+    > {
+        Just(super::MethodNotificationsRootsListChanged).boxed()
+    }
+    /// Values of [`super::MethodNotificationsTasksStatus`].
+    pub fn method_notifications_tasks_status() -> BoxedStrategy<
+        super::MethodNotificationsTasksStatus,
+    > {
+        Just(super::MethodNotificationsTasksStatus).boxed()
+    }
+    /// Values of [`super::MethodNotificationsToolsListChanged`].
+    pub fn method_notifications_tools_list_changed() -> BoxedStrategy<
+        super::MethodNotificationsToolsListChanged,
+    > {
+        Just(super::MethodNotificationsToolsListChanged).boxed()
+    }
+    /// Values of [`super::MethodPing`].
+    pub fn method_ping() -> BoxedStrategy<super::MethodPing> {
+        Just(super::MethodPing).boxed()
+    }
+    /// Values of [`super::MethodPromptsGet`].
+    pub fn method_prompts_get() -> BoxedStrategy<super::MethodPromptsGet> {
+        Just(super::MethodPromptsGet).boxed()
+    }
+    /// Values of [`super::MethodPromptsList`].
+    pub fn method_prompts_list() -> BoxedStrategy<super::MethodPromptsList> {
+        Just(super::MethodPromptsList).boxed()
+    }
+    /// Values of [`super::MethodResourcesList`].
+    pub fn method_resources_list() -> BoxedStrategy<super::MethodResourcesList> {
+        Just(super::MethodResourcesList).boxed()
+    }
+    /// Values of [`super::MethodResourcesRead`].
+    pub fn method_resources_read() -> BoxedStrategy<super::MethodResourcesRead> {
+        Just(super::MethodResourcesRead).boxed()
+    }
+    /// Values of [`super::MethodResourcesSubscribe`].
+    pub fn method_resources_subscribe() -> BoxedStrategy<
+        super::MethodResourcesSubscribe,
+    > {
+        Just(super::MethodResourcesSubscribe).boxed()
+    }
+    /// Values of [`super::MethodResourcesTemplatesList`].
+    pub fn method_resources_templates_list() -> BoxedStrategy<
+        super::MethodResourcesTemplatesList,
+    > {
+        Just(super::MethodResourcesTemplatesList).boxed()
+    }
+    /// Values of [`super::MethodResourcesUnsubscribe`].
+    pub fn method_resources_unsubscribe() -> BoxedStrategy<
+        super::MethodResourcesUnsubscribe,
+    > {
+        Just(super::MethodResourcesUnsubscribe).boxed()
+    }
+    /// Values of [`super::MethodRootsList`].
+    pub fn method_roots_list() -> BoxedStrategy<super::MethodRootsList> {
+        Just(super::MethodRootsList).boxed()
+    }
+    /// Values of [`super::MethodSamplingCreateMessage`].
+    pub fn method_sampling_create_message() -> BoxedStrategy<
+        super::MethodSamplingCreateMessage,
+    > {
+        Just(super::MethodSamplingCreateMessage).boxed()
+    }
+    /// Values of [`super::MethodTasksCancel`].
+    pub fn method_tasks_cancel() -> BoxedStrategy<super::MethodTasksCancel> {
+        Just(super::MethodTasksCancel).boxed()
+    }
+    /// Values of [`super::MethodTasksGet`].
+    pub fn method_tasks_get() -> BoxedStrategy<super::MethodTasksGet> {
+        Just(super::MethodTasksGet).boxed()
+    }
+    /// Values of [`super::MethodTasksList`].
+    pub fn method_tasks_list() -> BoxedStrategy<super::MethodTasksList> {
+        Just(super::MethodTasksList).boxed()
+    }
+    /// Values of [`super::MethodTasksResult`].
+    pub fn method_tasks_result() -> BoxedStrategy<super::MethodTasksResult> {
+        Just(super::MethodTasksResult).boxed()
+    }
+    /// Values of [`super::MethodToolsCall`].
+    pub fn method_tools_call() -> BoxedStrategy<super::MethodToolsCall> {
+        Just(super::MethodToolsCall).boxed()
+    }
+    /// Values of [`super::MethodToolsList`].
+    pub fn method_tools_list() -> BoxedStrategy<super::MethodToolsList> {
+        Just(super::MethodToolsList).boxed()
+    }
+    /// Values of [`super::ModeForm`].
+    pub fn mode_form() -> BoxedStrategy<super::ModeForm> {
+        Just(super::ModeForm).boxed()
+    }
+    /// Values of [`super::ModeUrl`].
+    pub fn mode_url() -> BoxedStrategy<super::ModeUrl> {
+        Just(super::ModeUrl).boxed()
+    }
+    /// Values of [`super::ModelHint`].
+    pub fn model_hint() -> BoxedStrategy<super::ModelHint> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::ModelHint { name: f0 })
+            .boxed()
+    }
+    /// Values of [`super::ModelPreferences`].
+    pub fn model_preferences() -> BoxedStrategy<super::ModelPreferences> {
+        (
+            (
+                s::optional(
+                    s::number(
+                        ::core::option::Option::Some(0f64),
+                        ::core::option::Option::Some(1f64),
+                    ),
+                ),
+                s::optional(
+                    s::vec(
+                        model_hint(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::number(
+                        ::core::option::Option::Some(0f64),
+                        ::core::option::Option::Some(1f64),
+                    ),
+                ),
+                s::optional(
+                    s::number(
+                        ::core::option::Option::Some(0f64),
+                        ::core::option::Option::Some(1f64),
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::ModelPreferences {
+                cost_priority: f0,
+                hints: f1,
+                intelligence_priority: f2,
+                speed_priority: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::MultiSelectEnumSchema`].
+    pub fn multi_select_enum_schema() -> BoxedStrategy<super::MultiSelectEnumSchema> {
+        s::one_of(
+            ::std::vec![
+                untitled_multi_select_enum_schema()
+                .prop_map(super::MultiSelectEnumSchema::UntitledMultiSelectEnumSchema)
+                .boxed(), titled_multi_select_enum_schema()
+                .prop_map(super::MultiSelectEnumSchema::TitledMultiSelectEnumSchema)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::Notification`].
+    pub fn notification() -> BoxedStrategy<super::Notification> {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(s::map(s::any_json())),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::Notification {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::NotificationParams`].
+    pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
+        ((s::optional(s::map(s::any_json())),),)
+            .prop_map(|((f0,),)| super::NotificationParams {
+                meta: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::NumberSchema`].
+    pub fn number_schema() -> BoxedStrategy<super::NumberSchema> {
+        (
+            (
+                s::optional(
+                    s::number(::core::option::Option::None, ::core::option::Option::None),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::number(::core::option::Option::None, ::core::option::Option::None),
+                ),
+                s::optional(
+                    s::number(::core::option::Option::None, ::core::option::Option::None),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                number_schema_type(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::NumberSchema {
+                default: f0,
+                description: f1,
+                maximum: f2,
+                minimum: f3,
+                title: f4,
+                r#type: f5,
+            })
+            .boxed()
+    }
+    /// Values of [`super::NumberSchemaType`].
+    pub fn number_schema_type() -> BoxedStrategy<super::NumberSchemaType> {
+        s::select(
+            ::std::vec![
+                super::NumberSchemaType::Integer, super::NumberSchemaType::Number
+            ],
+        )
+    }
+    /// Values of [`super::PaginatedRequest`].
+    pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(paginated_request_params()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::PaginatedRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PaginatedRequestParams`].
+    pub fn paginated_request_params() -> BoxedStrategy<super::PaginatedRequestParams> {
+        (
+            (
+                s::optional(paginated_request_params_meta()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::PaginatedRequestParams {
+                meta: f0,
+                cursor: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PaginatedRequestParamsMeta`].
+    pub fn paginated_request_params_meta() -> BoxedStrategy<
+        super::PaginatedRequestParamsMeta,
+    > {
+        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+            .prop_map(|((f0, f1),)| super::PaginatedRequestParamsMeta {
+                progress_token: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PaginatedResult`].
+    pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::PaginatedResult {
+                meta: f0,
+                next_cursor: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PingRequest`].
+    pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
+        ((request_id(), jsonrpc_2_0(), method_ping(), s::optional(request_params())),)
+            .prop_map(|((f0, f1, f2, f3),)| super::PingRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PrimitiveSchemaDefinition`].
+    pub fn primitive_schema_definition() -> BoxedStrategy<
+        super::PrimitiveSchemaDefinition,
+    > {
+        s::one_of(
+            ::std::vec![
+                string_schema().prop_map(super::PrimitiveSchemaDefinition::StringSchema)
+                .boxed(), number_schema()
+                .prop_map(super::PrimitiveSchemaDefinition::NumberSchema).boxed(),
+                boolean_schema()
+                .prop_map(super::PrimitiveSchemaDefinition::BooleanSchema).boxed(),
+                untitled_single_select_enum_schema()
+                .prop_map(super::PrimitiveSchemaDefinition::UntitledSingleSelectEnumSchema)
+                .boxed(), titled_single_select_enum_schema()
+                .prop_map(super::PrimitiveSchemaDefinition::TitledSingleSelectEnumSchema)
+                .boxed(), untitled_multi_select_enum_schema()
+                .prop_map(super::PrimitiveSchemaDefinition::UntitledMultiSelectEnumSchema)
+                .boxed(), titled_multi_select_enum_schema()
+                .prop_map(super::PrimitiveSchemaDefinition::TitledMultiSelectEnumSchema)
+                .boxed(), legacy_titled_enum_schema()
+                .prop_map(super::PrimitiveSchemaDefinition::LegacyTitledEnumSchema)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::ProgressNotification`].
+    pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
+        (
+            (
+                jsonrpc_2_0(),
+                method_notifications_progress(),
+                progress_notification_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ProgressNotification {
+                jsonrpc: f0,
+                method: f1,
+                params: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ProgressNotificationParams`].
+    pub fn progress_notification_params() -> BoxedStrategy<
+        super::ProgressNotificationParams,
+    > {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::number(::core::option::Option::None, ::core::option::Option::None),
+                progress_token(),
+                s::optional(
+                    s::number(::core::option::Option::None, ::core::option::Option::None),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::ProgressNotificationParams {
+                meta: f0,
+                message: f1,
+                progress: f2,
+                progress_token: f3,
+                total: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ProgressToken`].
+    pub fn progress_token() -> BoxedStrategy<super::ProgressToken> {
+        s::one_of(
+            ::std::vec![
+                s::string(::core::option::Option::None, ::core::option::Option::None,
+                ::core::option::Option::None).prop_map(super::ProgressToken::String)
+                .boxed(), s::integer(::core::option::Option::None,
+                ::core::option::Option::None).prop_map(super::ProgressToken::Integer)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::Prompt`].
+    pub fn prompt() -> BoxedStrategy<super::Prompt> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(
+                    s::vec(
+                        prompt_argument(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::vec(
+                        icon(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::Prompt {
+                meta: f0,
+                arguments: f1,
+                description: f2,
+                icons: f3,
+                name: f4,
+                title: f5,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PromptArgument`].
+    pub fn prompt_argument() -> BoxedStrategy<super::PromptArgument> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(s::boolean()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::PromptArgument {
+                description: f0,
+                name: f1,
+                required: f2,
+                title: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PromptListChangedNotification`].
+    pub fn prompt_list_changed_notification() -> BoxedStrategy<
+        super::PromptListChangedNotification,
+    > {
+        (
+            (
+                jsonrpc_2_0(),
+                method_notifications_prompts_list_changed(),
+                s::optional(notification_params()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::PromptListChangedNotification {
+                jsonrpc: f0,
+                method: f1,
+                params: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PromptMessage`].
+    pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
+        ((content_block(), role()),)
+            .prop_map(|((f0, f1),)| super::PromptMessage {
+                content: f0,
+                role: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PromptReference`].
+    pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                type_ref_prompt(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::PromptReference {
+                name: f0,
+                title: f1,
+                r#type: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ReadResourceRequest`].
+    pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                method_resources_read(),
+                read_resource_request_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::ReadResourceRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ReadResourceRequestParams`].
+    pub fn read_resource_request_params() -> BoxedStrategy<
+        super::ReadResourceRequestParams,
+    > {
+        (
+            (
+                s::optional(read_resource_request_params_meta()),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::ReadResourceRequestParams {
+                meta: f0,
+                uri: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ReadResourceRequestParamsMeta`].
+    pub fn read_resource_request_params_meta() -> BoxedStrategy<
+        super::ReadResourceRequestParamsMeta,
+    > {
+        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+            .prop_map(|((f0, f1),)| super::ReadResourceRequestParamsMeta {
+                progress_token: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ReadResourceResult`].
+    pub fn read_resource_result() -> BoxedStrategy<super::ReadResourceResult> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::vec(
+                    read_resource_result_contents_item(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::ReadResourceResult {
+                meta: f0,
+                contents: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ReadResourceResultContentsItem`].
+    pub fn read_resource_result_contents_item() -> BoxedStrategy<
+        super::ReadResourceResultContentsItem,
+    > {
+        s::one_of(
+            ::std::vec![
+                text_resource_contents()
+                .prop_map(super::ReadResourceResultContentsItem::TextResourceContents)
+                .boxed(), blob_resource_contents()
+                .prop_map(super::ReadResourceResultContentsItem::BlobResourceContents)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::RelatedTaskMetadata`].
+    pub fn related_task_metadata() -> BoxedStrategy<super::RelatedTaskMetadata> {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::RelatedTaskMetadata {
+                task_id: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Request`].
+    pub fn request() -> BoxedStrategy<super::Request> {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(s::map(s::any_json())),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::Request {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::RequestId`].
+    pub fn request_id() -> BoxedStrategy<super::RequestId> {
+        s::one_of(
+            ::std::vec![
+                s::string(::core::option::Option::None, ::core::option::Option::None,
+                ::core::option::Option::None).prop_map(super::RequestId::String).boxed(),
+                s::integer(::core::option::Option::None, ::core::option::Option::None)
+                .prop_map(super::RequestId::Integer).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::RequestParams`].
+    pub fn request_params() -> BoxedStrategy<super::RequestParams> {
+        ((s::optional(request_params_meta()),),)
+            .prop_map(|((f0,),)| super::RequestParams { meta: f0 })
+            .boxed()
+    }
+    /// Values of [`super::RequestParamsMeta`].
+    pub fn request_params_meta() -> BoxedStrategy<super::RequestParamsMeta> {
+        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+            .prop_map(|((f0, f1),)| super::RequestParamsMeta {
+                progress_token: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Resource`].
+    pub fn resource() -> BoxedStrategy<super::Resource> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(annotations()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::vec(
+                        icon(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8),)| super::Resource {
+                meta: f0,
+                annotations: f1,
+                description: f2,
+                icons: f3,
+                mime_type: f4,
+                name: f5,
+                size: f6,
+                title: f7,
+                uri: f8,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResourceContents`].
+    pub fn resource_contents() -> BoxedStrategy<super::ResourceContents> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ResourceContents {
+                meta: f0,
+                mime_type: f1,
+                uri: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResourceLink`].
+    pub fn resource_link() -> BoxedStrategy<super::ResourceLink> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(annotations()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::vec(
+                        icon(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                type_resource_link(),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8, f9),)| super::ResourceLink {
+                meta: f0,
+                annotations: f1,
+                description: f2,
+                icons: f3,
+                mime_type: f4,
+                name: f5,
+                size: f6,
+                title: f7,
+                r#type: f8,
+                uri: f9,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResourceListChangedNotification`].
+    pub fn resource_list_changed_notification() -> BoxedStrategy<
+        super::ResourceListChangedNotification,
+    > {
+        (
+            (
+                jsonrpc_2_0(),
+                method_notifications_resources_list_changed(),
+                s::optional(notification_params()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ResourceListChangedNotification {
+                jsonrpc: f0,
+                method: f1,
+                params: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResourceRequestParams`].
+    pub fn resource_request_params() -> BoxedStrategy<super::ResourceRequestParams> {
+        (
+            (
+                s::optional(resource_request_params_meta()),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::ResourceRequestParams {
+                meta: f0,
+                uri: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResourceRequestParamsMeta`].
+    pub fn resource_request_params_meta() -> BoxedStrategy<
+        super::ResourceRequestParamsMeta,
+    > {
+        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+            .prop_map(|((f0, f1),)| super::ResourceRequestParamsMeta {
+                progress_token: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResourceTemplate`].
+    pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(annotations()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::vec(
+                        icon(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::Some("uri-template"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7),)| super::ResourceTemplate {
+                meta: f0,
+                annotations: f1,
+                description: f2,
+                icons: f3,
+                mime_type: f4,
+                name: f5,
+                title: f6,
+                uri_template: f7,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResourceTemplateReference`].
+    pub fn resource_template_reference() -> BoxedStrategy<
+        super::ResourceTemplateReference,
+    > {
+        (
+            (
+                type_ref_resource(),
+                s::string(
+                    ::core::option::Option::Some("uri-template"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::ResourceTemplateReference {
+                r#type: f0,
+                uri: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResourceUpdatedNotification`].
+    pub fn resource_updated_notification() -> BoxedStrategy<
+        super::ResourceUpdatedNotification,
+    > {
+        (
+            (
+                jsonrpc_2_0(),
+                method_notifications_resources_updated(),
+                resource_updated_notification_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ResourceUpdatedNotification {
+                jsonrpc: f0,
+                method: f1,
+                params: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResourceUpdatedNotificationParams`].
+    pub fn resource_updated_notification_params() -> BoxedStrategy<
+        super::ResourceUpdatedNotificationParams,
+    > {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::ResourceUpdatedNotificationParams {
+                meta: f0,
+                uri: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Result`].
+    pub fn result() -> BoxedStrategy<super::Result> {
+        ((s::optional(s::map(s::any_json())), s::extra(s::any_json(), &["_meta"])),)
+            .prop_map(|((f0, f1),)| super::Result {
+                meta: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Role`].
+    pub fn role() -> BoxedStrategy<super::Role> {
+        s::select(::std::vec![super::Role::Assistant, super::Role::User])
+    }
+    /// Values of [`super::Root`].
+    pub fn root() -> BoxedStrategy<super::Root> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::Root {
+                meta: f0,
+                name: f1,
+                uri: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::RootsListChangedNotification`].
+    pub fn roots_list_changed_notification() -> BoxedStrategy<
+        super::RootsListChangedNotification,
+    > {
+        (
+            (
+                jsonrpc_2_0(),
+                method_notifications_roots_list_changed(),
+                s::optional(notification_params()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::RootsListChangedNotification {
+                jsonrpc: f0,
+                method: f1,
+                params: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::SamplingMessage`].
+    pub fn sampling_message() -> BoxedStrategy<super::SamplingMessage> {
+        ((s::optional(s::map(s::any_json())), sampling_message_content(), role()),)
+            .prop_map(|((f0, f1, f2),)| super::SamplingMessage {
+                meta: f0,
+                content: f1,
+                role: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::SamplingMessageContent`].
+    pub fn sampling_message_content() -> BoxedStrategy<super::SamplingMessageContent> {
+        s::one_of(
+            ::std::vec![
+                text_content().prop_map(super::SamplingMessageContent::TextContent)
+                .boxed(), image_content()
+                .prop_map(super::SamplingMessageContent::ImageContent).boxed(),
+                audio_content().prop_map(super::SamplingMessageContent::AudioContent)
+                .boxed(), tool_use_content()
+                .prop_map(super::SamplingMessageContent::ToolUseContent).boxed(),
+                tool_result_content()
+                .prop_map(super::SamplingMessageContent::ToolResultContent).boxed(),
+                s::vec(sampling_message_content_block(), ::core::option::Option::None,
+                ::core::option::Option::None)
+                .prop_map(super::SamplingMessageContent::Array).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::SamplingMessageContentBlock`].
+    pub fn sampling_message_content_block() -> BoxedStrategy<
+        super::SamplingMessageContentBlock,
+    > {
+        s::one_of(
+            ::std::vec![
+                text_content().prop_map(super::SamplingMessageContentBlock::TextContent)
+                .boxed(), image_content()
+                .prop_map(super::SamplingMessageContentBlock::ImageContent).boxed(),
+                audio_content()
+                .prop_map(super::SamplingMessageContentBlock::AudioContent).boxed(),
+                tool_use_content()
+                .prop_map(super::SamplingMessageContentBlock::ToolUseContent).boxed(),
+                tool_result_content()
+                .prop_map(super::SamplingMessageContentBlock::ToolResultContent).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::ServerCapabilities`].
+    pub fn server_capabilities() -> BoxedStrategy<super::ServerCapabilities> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(s::map(s::map(s::any_json()))),
+                s::optional(s::map(s::any_json())),
+                s::optional(server_capabilities_prompts()),
+                s::optional(server_capabilities_resources()),
+                s::optional(server_capabilities_tasks()),
+                s::optional(server_capabilities_tools()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::ServerCapabilities {
+                completions: f0,
+                experimental: f1,
+                logging: f2,
+                prompts: f3,
+                resources: f4,
+                tasks: f5,
+                tools: f6,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ServerCapabilitiesPrompts`].
+    pub fn server_capabilities_prompts() -> BoxedStrategy<
+        super::ServerCapabilitiesPrompts,
+    > {
+        ((s::optional(s::boolean()),),)
+            .prop_map(|((f0,),)| super::ServerCapabilitiesPrompts {
+                list_changed: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ServerCapabilitiesResources`].
+    pub fn server_capabilities_resources() -> BoxedStrategy<
+        super::ServerCapabilitiesResources,
+    > {
+        ((s::optional(s::boolean()), s::optional(s::boolean())),)
+            .prop_map(|((f0, f1),)| super::ServerCapabilitiesResources {
+                list_changed: f0,
+                subscribe: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ServerCapabilitiesTasks`].
+    pub fn server_capabilities_tasks() -> BoxedStrategy<super::ServerCapabilitiesTasks> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(s::map(s::any_json())),
+                s::optional(server_capabilities_tasks_requests()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ServerCapabilitiesTasks {
+                cancel: f0,
+                list: f1,
+                requests: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ServerCapabilitiesTasksRequests`].
+    pub fn server_capabilities_tasks_requests() -> BoxedStrategy<
+        super::ServerCapabilitiesTasksRequests,
+    > {
+        ((s::optional(server_capabilities_tasks_requests_tools()),),)
+            .prop_map(|((f0,),)| super::ServerCapabilitiesTasksRequests {
+                tools: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ServerCapabilitiesTasksRequestsTools`].
+    pub fn server_capabilities_tasks_requests_tools() -> BoxedStrategy<
+        super::ServerCapabilitiesTasksRequestsTools,
+    > {
+        ((s::optional(s::map(s::any_json())),),)
+            .prop_map(|((f0,),)| super::ServerCapabilitiesTasksRequestsTools {
+                call: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ServerCapabilitiesTools`].
+    pub fn server_capabilities_tools() -> BoxedStrategy<super::ServerCapabilitiesTools> {
+        ((s::optional(s::boolean()),),)
+            .prop_map(|((f0,),)| super::ServerCapabilitiesTools {
+                list_changed: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ServerNotification`].
+    pub fn server_notification() -> BoxedStrategy<super::ServerNotification> {
+        s::one_of(
+            ::std::vec![
+                cancelled_notification()
+                .prop_map(super::ServerNotification::CancelledNotification).boxed(),
+                progress_notification()
+                .prop_map(super::ServerNotification::ProgressNotification).boxed(),
+                resource_list_changed_notification()
+                .prop_map(super::ServerNotification::ResourceListChangedNotification)
+                .boxed(), resource_updated_notification()
+                .prop_map(super::ServerNotification::ResourceUpdatedNotification)
+                .boxed(), prompt_list_changed_notification()
+                .prop_map(super::ServerNotification::PromptListChangedNotification)
+                .boxed(), tool_list_changed_notification()
+                .prop_map(super::ServerNotification::ToolListChangedNotification)
+                .boxed(), task_status_notification()
+                .prop_map(super::ServerNotification::TaskStatusNotification).boxed(),
+                logging_message_notification()
+                .prop_map(super::ServerNotification::LoggingMessageNotification).boxed(),
+                elicitation_complete_notification()
+                .prop_map(super::ServerNotification::ElicitationCompleteNotification)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::ServerRequest`].
+    pub fn server_request() -> BoxedStrategy<super::ServerRequest> {
+        s::one_of(
+            ::std::vec![
+                ping_request().prop_map(super::ServerRequest::PingRequest).boxed(),
+                get_task_request().prop_map(super::ServerRequest::GetTaskRequest)
+                .boxed(), get_task_payload_request()
+                .prop_map(super::ServerRequest::GetTaskPayloadRequest).boxed(),
+                cancel_task_request().prop_map(super::ServerRequest::CancelTaskRequest)
+                .boxed(), list_tasks_request()
+                .prop_map(super::ServerRequest::ListTasksRequest).boxed(),
+                create_message_request()
+                .prop_map(super::ServerRequest::CreateMessageRequest).boxed(),
+                list_roots_request().prop_map(super::ServerRequest::ListRootsRequest)
+                .boxed(), elicit_request().prop_map(super::ServerRequest::ElicitRequest)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::ServerResult`].
+    pub fn server_result() -> BoxedStrategy<super::ServerResult> {
+        s::one_of(
+            ::std::vec![
+                result().prop_map(super::ServerResult::Result).boxed(),
+                initialize_result().prop_map(super::ServerResult::InitializeResult)
+                .boxed(), list_resources_result()
+                .prop_map(super::ServerResult::ListResourcesResult).boxed(),
+                list_resource_templates_result()
+                .prop_map(super::ServerResult::ListResourceTemplatesResult).boxed(),
+                read_resource_result().prop_map(super::ServerResult::ReadResourceResult)
+                .boxed(), list_prompts_result()
+                .prop_map(super::ServerResult::ListPromptsResult).boxed(),
+                get_prompt_result().prop_map(super::ServerResult::GetPromptResult)
+                .boxed(), list_tools_result()
+                .prop_map(super::ServerResult::ListToolsResult).boxed(),
+                call_tool_result().prop_map(super::ServerResult::CallToolResult).boxed(),
+                get_task_result().prop_map(super::ServerResult::GetTaskResult).boxed(),
+                get_task_payload_result()
+                .prop_map(super::ServerResult::GetTaskPayloadResult).boxed(),
+                cancel_task_result().prop_map(super::ServerResult::CancelTaskResult)
+                .boxed(), list_tasks_result()
+                .prop_map(super::ServerResult::ListTasksResult).boxed(),
+                complete_result().prop_map(super::ServerResult::CompleteResult).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::SetLevelRequest`].
+    pub fn set_level_request() -> BoxedStrategy<super::SetLevelRequest> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                method_logging_set_level(),
+                set_level_request_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::SetLevelRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::SetLevelRequestParams`].
+    pub fn set_level_request_params() -> BoxedStrategy<super::SetLevelRequestParams> {
+        ((s::optional(set_level_request_params_meta()), logging_level()),)
+            .prop_map(|((f0, f1),)| super::SetLevelRequestParams {
+                meta: f0,
+                level: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::SetLevelRequestParamsMeta`].
+    pub fn set_level_request_params_meta() -> BoxedStrategy<
+        super::SetLevelRequestParamsMeta,
+    > {
+        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+            .prop_map(|((f0, f1),)| super::SetLevelRequestParamsMeta {
+                progress_token: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::SingleSelectEnumSchema`].
+    pub fn single_select_enum_schema() -> BoxedStrategy<super::SingleSelectEnumSchema> {
+        s::one_of(
+            ::std::vec![
+                untitled_single_select_enum_schema()
+                .prop_map(super::SingleSelectEnumSchema::UntitledSingleSelectEnumSchema)
+                .boxed(), titled_single_select_enum_schema()
+                .prop_map(super::SingleSelectEnumSchema::TitledSingleSelectEnumSchema)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::StringSchema`].
+    pub fn string_schema() -> BoxedStrategy<super::StringSchema> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(string_schema_format()),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                type_string(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::StringSchema {
+                default: f0,
+                description: f1,
+                format: f2,
+                max_length: f3,
+                min_length: f4,
+                title: f5,
+                r#type: f6,
+            })
+            .boxed()
+    }
+    /// Values of [`super::StringSchemaFormat`].
+    pub fn string_schema_format() -> BoxedStrategy<super::StringSchemaFormat> {
+        s::select(
+            ::std::vec![
+                super::StringSchemaFormat::Date, super::StringSchemaFormat::DateTime,
+                super::StringSchemaFormat::Email, super::StringSchemaFormat::Uri
+            ],
+        )
+    }
+    /// Values of [`super::SubscribeRequest`].
+    pub fn subscribe_request() -> BoxedStrategy<super::SubscribeRequest> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                method_resources_subscribe(),
+                subscribe_request_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::SubscribeRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::SubscribeRequestParams`].
+    pub fn subscribe_request_params() -> BoxedStrategy<super::SubscribeRequestParams> {
+        (
+            (
+                s::optional(subscribe_request_params_meta()),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::SubscribeRequestParams {
+                meta: f0,
+                uri: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::SubscribeRequestParamsMeta`].
+    pub fn subscribe_request_params_meta() -> BoxedStrategy<
+        super::SubscribeRequestParamsMeta,
+    > {
+        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+            .prop_map(|((f0, f1),)| super::SubscribeRequestParamsMeta {
+                progress_token: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Task`].
+    pub fn task() -> BoxedStrategy<super::Task> {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                task_status(),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::Task {
+                created_at: f0,
+                last_updated_at: f1,
+                poll_interval: f2,
+                status: f3,
+                status_message: f4,
+                task_id: f5,
+                ttl: f6,
+            })
+            .boxed()
+    }
+    /// Values of [`super::TaskAugmentedRequestParams`].
+    pub fn task_augmented_request_params() -> BoxedStrategy<
+        super::TaskAugmentedRequestParams,
+    > {
+        (
+            (
+                s::optional(task_augmented_request_params_meta()),
+                s::optional(task_metadata()),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::TaskAugmentedRequestParams {
+                meta: f0,
+                task: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::TaskAugmentedRequestParamsMeta`].
+    pub fn task_augmented_request_params_meta() -> BoxedStrategy<
+        super::TaskAugmentedRequestParamsMeta,
+    > {
+        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+            .prop_map(|((f0, f1),)| super::TaskAugmentedRequestParamsMeta {
+                progress_token: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::TaskMetadata`].
+    pub fn task_metadata() -> BoxedStrategy<super::TaskMetadata> {
+        (
+            (
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::TaskMetadata { ttl: f0 })
+            .boxed()
+    }
+    /// Values of [`super::TaskStatus`].
+    pub fn task_status() -> BoxedStrategy<super::TaskStatus> {
+        s::select(
+            ::std::vec![
+                super::TaskStatus::Cancelled, super::TaskStatus::Completed,
+                super::TaskStatus::Failed, super::TaskStatus::InputRequired,
+                super::TaskStatus::Working
+            ],
+        )
+    }
+    /// Values of [`super::TaskStatusNotification`].
+    pub fn task_status_notification() -> BoxedStrategy<super::TaskStatusNotification> {
+        (
+            (
+                jsonrpc_2_0(),
+                method_notifications_tasks_status(),
+                task_status_notification_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::TaskStatusNotification {
+                jsonrpc: f0,
+                method: f1,
+                params: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::TaskStatusNotificationParams`].
+    pub fn task_status_notification_params() -> BoxedStrategy<
+        super::TaskStatusNotificationParams,
+    > {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                task_status(),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7),)| super::TaskStatusNotificationParams {
+                meta: f0,
+                created_at: f1,
+                last_updated_at: f2,
+                poll_interval: f3,
+                status: f4,
+                status_message: f5,
+                task_id: f6,
+                ttl: f7,
+            })
+            .boxed()
+    }
+    /// Values of [`super::TextContent`].
+    pub fn text_content() -> BoxedStrategy<super::TextContent> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(annotations()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                type_text(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::TextContent {
+                meta: f0,
+                annotations: f1,
+                text: f2,
+                r#type: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::TextResourceContents`].
+    pub fn text_resource_contents() -> BoxedStrategy<super::TextResourceContents> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::TextResourceContents {
+                meta: f0,
+                mime_type: f1,
+                text: f2,
+                uri: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::TitledMultiSelectEnumSchema`].
+    pub fn titled_multi_select_enum_schema() -> BoxedStrategy<
+        super::TitledMultiSelectEnumSchema,
+    > {
+        (
+            (
+                s::optional(
+                    s::vec(
+                        s::string(
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        ),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                titled_multi_select_enum_schema_items(),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                type_array(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::TitledMultiSelectEnumSchema {
+                default: f0,
+                description: f1,
+                items: f2,
+                max_items: f3,
+                min_items: f4,
+                title: f5,
+                r#type: f6,
+            })
+            .boxed()
+    }
+    /// Values of [`super::TitledMultiSelectEnumSchemaItems`].
+    pub fn titled_multi_select_enum_schema_items() -> BoxedStrategy<
+        super::TitledMultiSelectEnumSchemaItems,
+    > {
+        (
+            (
+                s::vec(
+                    titled_multi_select_enum_schema_items_any_of_item(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::TitledMultiSelectEnumSchemaItems {
+                any_of: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::TitledMultiSelectEnumSchemaItemsAnyOfItem`].
+    pub fn titled_multi_select_enum_schema_items_any_of_item() -> BoxedStrategy<
+        super::TitledMultiSelectEnumSchemaItemsAnyOfItem,
+    > {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::TitledMultiSelectEnumSchemaItemsAnyOfItem {
+                r#const: f0,
+                title: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::TitledSingleSelectEnumSchema`].
+    pub fn titled_single_select_enum_schema() -> BoxedStrategy<
+        super::TitledSingleSelectEnumSchema,
+    > {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::vec(
+                    titled_single_select_enum_schema_one_of_item(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                type_string(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::TitledSingleSelectEnumSchema {
+                default: f0,
+                description: f1,
+                one_of: f2,
+                title: f3,
+                r#type: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::TitledSingleSelectEnumSchemaOneOfItem`].
+    pub fn titled_single_select_enum_schema_one_of_item() -> BoxedStrategy<
+        super::TitledSingleSelectEnumSchemaOneOfItem,
+    > {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::TitledSingleSelectEnumSchemaOneOfItem {
+                r#const: f0,
+                title: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Tool`].
+    pub fn tool() -> BoxedStrategy<super::Tool> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::optional(tool_annotations()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(tool_execution()),
+                s::optional(
+                    s::vec(
+                        icon(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                tool_input_schema(),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(tool_output_schema()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8),)| super::Tool {
+                meta: f0,
+                annotations: f1,
+                description: f2,
+                execution: f3,
+                icons: f4,
+                input_schema: f5,
+                name: f6,
+                output_schema: f7,
+                title: f8,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ToolAnnotations`].
+    pub fn tool_annotations() -> BoxedStrategy<super::ToolAnnotations> {
+        (
+            (
+                s::optional(s::boolean()),
+                s::optional(s::boolean()),
+                s::optional(s::boolean()),
+                s::optional(s::boolean()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::ToolAnnotations {
+                destructive_hint: f0,
+                idempotent_hint: f1,
+                open_world_hint: f2,
+                read_only_hint: f3,
+                title: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ToolChoice`].
+    pub fn tool_choice() -> BoxedStrategy<super::ToolChoice> {
+        ((s::optional(tool_choice_mode()),),)
+            .prop_map(|((f0,),)| super::ToolChoice { mode: f0 })
+            .boxed()
+    }
+    /// Values of [`super::ToolChoiceMode`].
+    pub fn tool_choice_mode() -> BoxedStrategy<super::ToolChoiceMode> {
+        s::select(
+            ::std::vec![
+                super::ToolChoiceMode::Auto, super::ToolChoiceMode::None,
+                super::ToolChoiceMode::Required
+            ],
+        )
+    }
+    /// Values of [`super::ToolExecution`].
+    pub fn tool_execution() -> BoxedStrategy<super::ToolExecution> {
+        ((s::optional(tool_execution_task_support()),),)
+            .prop_map(|((f0,),)| super::ToolExecution {
+                task_support: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ToolExecutionTaskSupport`].
+    pub fn tool_execution_task_support() -> BoxedStrategy<
+        super::ToolExecutionTaskSupport,
+    > {
+        s::select(
+            ::std::vec![
+                super::ToolExecutionTaskSupport::Forbidden,
+                super::ToolExecutionTaskSupport::Optional,
+                super::ToolExecutionTaskSupport::Required
+            ],
+        )
+    }
+    /// Values of [`super::ToolInputSchema`].
+    pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(s::map(s::map(s::any_json()))),
+                s::optional(
+                    s::vec(
+                        s::string(
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        ),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                type_object(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::ToolInputSchema {
+                schema: f0,
+                properties: f1,
+                required: f2,
+                r#type: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ToolListChangedNotification`].
+    pub fn tool_list_changed_notification() -> BoxedStrategy<
+        super::ToolListChangedNotification,
+    > {
+        (
+            (
+                jsonrpc_2_0(),
+                method_notifications_tools_list_changed(),
+                s::optional(notification_params()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ToolListChangedNotification {
+                jsonrpc: f0,
+                method: f1,
+                params: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ToolOutputSchema`].
+    pub fn tool_output_schema() -> BoxedStrategy<super::ToolOutputSchema> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(s::map(s::map(s::any_json()))),
+                s::optional(
+                    s::vec(
+                        s::string(
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        ),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                type_object(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::ToolOutputSchema {
+                schema: f0,
+                properties: f1,
+                required: f2,
+                r#type: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ToolResultContent`].
+    pub fn tool_result_content() -> BoxedStrategy<super::ToolResultContent> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::vec(
+                    content_block(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(s::boolean()),
+                s::optional(s::map(s::any_json())),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                type_tool_result(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::ToolResultContent {
+                meta: f0,
+                content: f1,
+                is_error: f2,
+                structured_content: f3,
+                tool_use_id: f4,
+                r#type: f5,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ToolUseContent`].
+    pub fn tool_use_content() -> BoxedStrategy<super::ToolUseContent> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::map(s::any_json()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                type_tool_use(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::ToolUseContent {
+                meta: f0,
+                id: f1,
+                input: f2,
+                name: f3,
+                r#type: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::TypeArray`].
+    pub fn type_array() -> BoxedStrategy<super::TypeArray> {
+        Just(super::TypeArray).boxed()
+    }
+    /// Values of [`super::TypeAudio`].
+    pub fn type_audio() -> BoxedStrategy<super::TypeAudio> {
+        Just(super::TypeAudio).boxed()
+    }
+    /// Values of [`super::TypeBoolean`].
+    pub fn type_boolean() -> BoxedStrategy<super::TypeBoolean> {
+        Just(super::TypeBoolean).boxed()
+    }
+    /// Values of [`super::TypeImage`].
+    pub fn type_image() -> BoxedStrategy<super::TypeImage> {
+        Just(super::TypeImage).boxed()
+    }
+    /// Values of [`super::TypeObject`].
+    pub fn type_object() -> BoxedStrategy<super::TypeObject> {
+        Just(super::TypeObject).boxed()
+    }
+    /// Values of [`super::TypeRefPrompt`].
+    pub fn type_ref_prompt() -> BoxedStrategy<super::TypeRefPrompt> {
+        Just(super::TypeRefPrompt).boxed()
+    }
+    /// Values of [`super::TypeRefResource`].
+    pub fn type_ref_resource() -> BoxedStrategy<super::TypeRefResource> {
+        Just(super::TypeRefResource).boxed()
+    }
+    /// Values of [`super::TypeResource`].
+    pub fn type_resource() -> BoxedStrategy<super::TypeResource> {
+        Just(super::TypeResource).boxed()
+    }
+    /// Values of [`super::TypeResourceLink`].
+    pub fn type_resource_link() -> BoxedStrategy<super::TypeResourceLink> {
+        Just(super::TypeResourceLink).boxed()
+    }
+    /// Values of [`super::TypeString`].
+    pub fn type_string() -> BoxedStrategy<super::TypeString> {
+        Just(super::TypeString).boxed()
+    }
+    /// Values of [`super::TypeText`].
+    pub fn type_text() -> BoxedStrategy<super::TypeText> {
+        Just(super::TypeText).boxed()
+    }
+    /// Values of [`super::TypeToolResult`].
+    pub fn type_tool_result() -> BoxedStrategy<super::TypeToolResult> {
+        Just(super::TypeToolResult).boxed()
+    }
+    /// Values of [`super::TypeToolUse`].
+    pub fn type_tool_use() -> BoxedStrategy<super::TypeToolUse> {
+        Just(super::TypeToolUse).boxed()
+    }
+    /// Values of [`super::URLElicitationRequiredError`].
+    pub fn urlelicitation_required_error() -> BoxedStrategy<
+        super::URLElicitationRequiredError,
+    > {
+        (
+            (
+                urlelicitation_required_error_error(),
+                s::optional(request_id()),
+                jsonrpc_2_0(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::URLElicitationRequiredError {
+                error: f0,
+                id: f1,
+                jsonrpc: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::URLElicitationRequiredErrorError`].
+    pub fn urlelicitation_required_error_error() -> BoxedStrategy<
+        super::URLElicitationRequiredErrorError,
+    > {
+        (
+            (
+                code_minus_32042(),
+                urlelicitation_required_error_error_data(),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::URLElicitationRequiredErrorError {
+                code: f0,
+                data: f1,
+                message: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::URLElicitationRequiredErrorErrorData`].
+    pub fn urlelicitation_required_error_error_data() -> BoxedStrategy<
+        super::URLElicitationRequiredErrorErrorData,
+    > {
+        (
+            (
+                s::vec(
+                    elicit_request_urlparams(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::extra(s::any_json(), &["elicitations"]),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::URLElicitationRequiredErrorErrorData {
+                elicitations: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::UnsubscribeRequest`].
+    pub fn unsubscribe_request() -> BoxedStrategy<super::UnsubscribeRequest> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                method_resources_unsubscribe(),
+                unsubscribe_request_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::UnsubscribeRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::UnsubscribeRequestParams`].
+    pub fn unsubscribe_request_params() -> BoxedStrategy<
+        super::UnsubscribeRequestParams,
+    > {
+        (
+            (
+                s::optional(unsubscribe_request_params_meta()),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::UnsubscribeRequestParams {
+                meta: f0,
+                uri: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::UnsubscribeRequestParamsMeta`].
+    pub fn unsubscribe_request_params_meta() -> BoxedStrategy<
+        super::UnsubscribeRequestParamsMeta,
+    > {
+        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+            .prop_map(|((f0, f1),)| super::UnsubscribeRequestParamsMeta {
+                progress_token: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::UntitledMultiSelectEnumSchema`].
+    pub fn untitled_multi_select_enum_schema() -> BoxedStrategy<
+        super::UntitledMultiSelectEnumSchema,
+    > {
+        (
+            (
+                s::optional(
+                    s::vec(
+                        s::string(
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        ),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                untitled_multi_select_enum_schema_items(),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                type_array(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::UntitledMultiSelectEnumSchema {
+                default: f0,
+                description: f1,
+                items: f2,
+                max_items: f3,
+                min_items: f4,
+                title: f5,
+                r#type: f6,
+            })
+            .boxed()
+    }
+    /// Values of [`super::UntitledMultiSelectEnumSchemaItems`].
+    pub fn untitled_multi_select_enum_schema_items() -> BoxedStrategy<
+        super::UntitledMultiSelectEnumSchemaItems,
+    > {
+        (
+            (
+                s::vec(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                type_string(),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::UntitledMultiSelectEnumSchemaItems {
+                r#enum: f0,
+                r#type: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::UntitledSingleSelectEnumSchema`].
+    pub fn untitled_single_select_enum_schema() -> BoxedStrategy<
+        super::UntitledSingleSelectEnumSchema,
+    > {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::vec(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                type_string(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::UntitledSingleSelectEnumSchema {
+                default: f0,
+                description: f1,
+                r#enum: f2,
+                title: f3,
+                r#type: f4,
+            })
+            .boxed()
+    }
+    /// Encoded samples of the definition named `name`, each with the outcome of decoding
+    /// it back; `None` when there is no such definition.
+    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
+        ::core::option::Option::Some(
+            match name {
+                "Annotations" => s::sample(annotations()),
+                "AudioContent" => s::sample(audio_content()),
+                "BaseMetadata" => s::sample(base_metadata()),
+                "BlobResourceContents" => s::sample(blob_resource_contents()),
+                "BooleanSchema" => s::sample(boolean_schema()),
+                "CallToolRequest" => s::sample(call_tool_request()),
+                "CallToolRequestParams" => s::sample(call_tool_request_params()),
+                "CallToolResult" => s::sample(call_tool_result()),
+                "CancelTaskRequest" => s::sample(cancel_task_request()),
+                "CancelTaskResult" => s::sample(cancel_task_result()),
+                "CancelledNotification" => s::sample(cancelled_notification()),
+                "CancelledNotificationParams" => {
+                    s::sample(cancelled_notification_params())
+                }
+                "ClientCapabilities" => s::sample(client_capabilities()),
+                "ClientNotification" => s::sample(client_notification()),
+                "ClientRequest" => s::sample(client_request()),
+                "ClientResult" => s::sample(client_result()),
+                "CompleteRequest" => s::sample(complete_request()),
+                "CompleteRequestParams" => s::sample(complete_request_params()),
+                "CompleteResult" => s::sample(complete_result()),
+                "ContentBlock" => s::sample(content_block()),
+                "CreateMessageRequest" => s::sample(create_message_request()),
+                "CreateMessageRequestParams" => {
+                    s::sample(create_message_request_params())
+                }
+                "CreateMessageResult" => s::sample(create_message_result()),
+                "CreateTaskResult" => s::sample(create_task_result()),
+                "Cursor" => s::sample(cursor()),
+                "ElicitRequest" => s::sample(elicit_request()),
+                "ElicitRequestFormParams" => s::sample(elicit_request_form_params()),
+                "ElicitRequestParams" => s::sample(elicit_request_params()),
+                "ElicitRequestURLParams" => s::sample(elicit_request_urlparams()),
+                "ElicitResult" => s::sample(elicit_result()),
+                "ElicitationCompleteNotification" => {
+                    s::sample(elicitation_complete_notification())
+                }
+                "EmbeddedResource" => s::sample(embedded_resource()),
+                "EmptyResult" => s::sample(empty_result()),
+                "EnumSchema" => s::sample(enum_schema()),
+                "Error" => s::sample(error()),
+                "GetPromptRequest" => s::sample(get_prompt_request()),
+                "GetPromptRequestParams" => s::sample(get_prompt_request_params()),
+                "GetPromptResult" => s::sample(get_prompt_result()),
+                "GetTaskPayloadRequest" => s::sample(get_task_payload_request()),
+                "GetTaskPayloadResult" => s::sample(get_task_payload_result()),
+                "GetTaskRequest" => s::sample(get_task_request()),
+                "GetTaskResult" => s::sample(get_task_result()),
+                "Icon" => s::sample(icon()),
+                "Icons" => s::sample(icons()),
+                "ImageContent" => s::sample(image_content()),
+                "Implementation" => s::sample(implementation()),
+                "InitializeRequest" => s::sample(initialize_request()),
+                "InitializeRequestParams" => s::sample(initialize_request_params()),
+                "InitializeResult" => s::sample(initialize_result()),
+                "InitializedNotification" => s::sample(initialized_notification()),
+                "JSONRPCErrorResponse" => s::sample(jsonrpcerror_response()),
+                "JSONRPCMessage" => s::sample(jsonrpcmessage()),
+                "JSONRPCNotification" => s::sample(jsonrpcnotification()),
+                "JSONRPCRequest" => s::sample(jsonrpcrequest()),
+                "JSONRPCResponse" => s::sample(jsonrpcresponse()),
+                "JSONRPCResultResponse" => s::sample(jsonrpcresult_response()),
+                "LegacyTitledEnumSchema" => s::sample(legacy_titled_enum_schema()),
+                "ListPromptsRequest" => s::sample(list_prompts_request()),
+                "ListPromptsResult" => s::sample(list_prompts_result()),
+                "ListResourceTemplatesRequest" => {
+                    s::sample(list_resource_templates_request())
+                }
+                "ListResourceTemplatesResult" => {
+                    s::sample(list_resource_templates_result())
+                }
+                "ListResourcesRequest" => s::sample(list_resources_request()),
+                "ListResourcesResult" => s::sample(list_resources_result()),
+                "ListRootsRequest" => s::sample(list_roots_request()),
+                "ListRootsResult" => s::sample(list_roots_result()),
+                "ListTasksRequest" => s::sample(list_tasks_request()),
+                "ListTasksResult" => s::sample(list_tasks_result()),
+                "ListToolsRequest" => s::sample(list_tools_request()),
+                "ListToolsResult" => s::sample(list_tools_result()),
+                "LoggingLevel" => s::sample(logging_level()),
+                "LoggingMessageNotification" => s::sample(logging_message_notification()),
+                "LoggingMessageNotificationParams" => {
+                    s::sample(logging_message_notification_params())
+                }
+                "ModelHint" => s::sample(model_hint()),
+                "ModelPreferences" => s::sample(model_preferences()),
+                "MultiSelectEnumSchema" => s::sample(multi_select_enum_schema()),
+                "Notification" => s::sample(notification()),
+                "NotificationParams" => s::sample(notification_params()),
+                "NumberSchema" => s::sample(number_schema()),
+                "PaginatedRequest" => s::sample(paginated_request()),
+                "PaginatedRequestParams" => s::sample(paginated_request_params()),
+                "PaginatedResult" => s::sample(paginated_result()),
+                "PingRequest" => s::sample(ping_request()),
+                "PrimitiveSchemaDefinition" => s::sample(primitive_schema_definition()),
+                "ProgressNotification" => s::sample(progress_notification()),
+                "ProgressNotificationParams" => s::sample(progress_notification_params()),
+                "ProgressToken" => s::sample(progress_token()),
+                "Prompt" => s::sample(prompt()),
+                "PromptArgument" => s::sample(prompt_argument()),
+                "PromptListChangedNotification" => {
+                    s::sample(prompt_list_changed_notification())
+                }
+                "PromptMessage" => s::sample(prompt_message()),
+                "PromptReference" => s::sample(prompt_reference()),
+                "ReadResourceRequest" => s::sample(read_resource_request()),
+                "ReadResourceRequestParams" => s::sample(read_resource_request_params()),
+                "ReadResourceResult" => s::sample(read_resource_result()),
+                "RelatedTaskMetadata" => s::sample(related_task_metadata()),
+                "Request" => s::sample(request()),
+                "RequestId" => s::sample(request_id()),
+                "RequestParams" => s::sample(request_params()),
+                "Resource" => s::sample(resource()),
+                "ResourceContents" => s::sample(resource_contents()),
+                "ResourceLink" => s::sample(resource_link()),
+                "ResourceListChangedNotification" => {
+                    s::sample(resource_list_changed_notification())
+                }
+                "ResourceRequestParams" => s::sample(resource_request_params()),
+                "ResourceTemplate" => s::sample(resource_template()),
+                "ResourceTemplateReference" => s::sample(resource_template_reference()),
+                "ResourceUpdatedNotification" => {
+                    s::sample(resource_updated_notification())
+                }
+                "ResourceUpdatedNotificationParams" => {
+                    s::sample(resource_updated_notification_params())
+                }
+                "Result" => s::sample(result()),
+                "Role" => s::sample(role()),
+                "Root" => s::sample(root()),
+                "RootsListChangedNotification" => {
+                    s::sample(roots_list_changed_notification())
+                }
+                "SamplingMessage" => s::sample(sampling_message()),
+                "SamplingMessageContentBlock" => {
+                    s::sample(sampling_message_content_block())
+                }
+                "ServerCapabilities" => s::sample(server_capabilities()),
+                "ServerNotification" => s::sample(server_notification()),
+                "ServerRequest" => s::sample(server_request()),
+                "ServerResult" => s::sample(server_result()),
+                "SetLevelRequest" => s::sample(set_level_request()),
+                "SetLevelRequestParams" => s::sample(set_level_request_params()),
+                "SingleSelectEnumSchema" => s::sample(single_select_enum_schema()),
+                "StringSchema" => s::sample(string_schema()),
+                "SubscribeRequest" => s::sample(subscribe_request()),
+                "SubscribeRequestParams" => s::sample(subscribe_request_params()),
+                "Task" => s::sample(task()),
+                "TaskAugmentedRequestParams" => {
+                    s::sample(task_augmented_request_params())
+                }
+                "TaskMetadata" => s::sample(task_metadata()),
+                "TaskStatus" => s::sample(task_status()),
+                "TaskStatusNotification" => s::sample(task_status_notification()),
+                "TaskStatusNotificationParams" => {
+                    s::sample(task_status_notification_params())
+                }
+                "TextContent" => s::sample(text_content()),
+                "TextResourceContents" => s::sample(text_resource_contents()),
+                "TitledMultiSelectEnumSchema" => {
+                    s::sample(titled_multi_select_enum_schema())
+                }
+                "TitledSingleSelectEnumSchema" => {
+                    s::sample(titled_single_select_enum_schema())
+                }
+                "Tool" => s::sample(tool()),
+                "ToolAnnotations" => s::sample(tool_annotations()),
+                "ToolChoice" => s::sample(tool_choice()),
+                "ToolExecution" => s::sample(tool_execution()),
+                "ToolListChangedNotification" => {
+                    s::sample(tool_list_changed_notification())
+                }
+                "ToolResultContent" => s::sample(tool_result_content()),
+                "ToolUseContent" => s::sample(tool_use_content()),
+                "URLElicitationRequiredError" => {
+                    s::sample(urlelicitation_required_error())
+                }
+                "UnsubscribeRequest" => s::sample(unsubscribe_request()),
+                "UnsubscribeRequestParams" => s::sample(unsubscribe_request_params()),
+                "UntitledMultiSelectEnumSchema" => {
+                    s::sample(untitled_multi_select_enum_schema())
+                }
+                "UntitledSingleSelectEnumSchema" => {
+                    s::sample(untitled_single_select_enum_schema())
+                }
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
+}

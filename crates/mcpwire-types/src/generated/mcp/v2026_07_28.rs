@@ -10314,3 +10314,4522 @@ pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
         },
     )
 }
+/** Proptest strategies for every type of MCP 2026-07-28: one function per type (the type name in
+ snake case), each value valid against the schema definition it comes from.*/
+#[cfg(feature = "proptest")]
+pub mod strategies {
+    #[allow(unused_imports)]
+    use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
+    use ::mcpwire_types::support::strategy as s;
+    /// Values of [`super::Annotations`].
+    pub fn annotations() -> BoxedStrategy<super::Annotations> {
+        (
+            (
+                s::optional(
+                    s::vec(
+                        role(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::number(
+                        ::core::option::Option::Some(0f64),
+                        ::core::option::Option::Some(1f64),
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::Annotations {
+                audience: f0,
+                last_modified: f1,
+                priority: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::AudioContent`].
+    pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
+        (
+            (
+                s::optional(meta_object()),
+                s::optional(annotations()),
+                s::string(
+                    ::core::option::Option::Some("byte"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                type_audio(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::AudioContent {
+                meta: f0,
+                annotations: f1,
+                data: f2,
+                mime_type: f3,
+                r#type: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::BaseMetadata`].
+    pub fn base_metadata() -> BoxedStrategy<super::BaseMetadata> {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::BaseMetadata {
+                name: f0,
+                title: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::BlobResourceContents`].
+    pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
+        (
+            (
+                s::optional(meta_object()),
+                s::string(
+                    ::core::option::Option::Some("byte"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::BlobResourceContents {
+                meta: f0,
+                blob: f1,
+                mime_type: f2,
+                uri: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::BooleanSchema`].
+    pub fn boolean_schema() -> BoxedStrategy<super::BooleanSchema> {
+        (
+            (
+                s::optional(s::boolean()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                type_boolean(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::BooleanSchema {
+                default: f0,
+                description: f1,
+                title: f2,
+                r#type: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CacheableResult`].
+    pub fn cacheable_result() -> BoxedStrategy<super::CacheableResult> {
+        (
+            (
+                s::optional(result_meta_object()),
+                cacheable_result_cache_scope(),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::integer(
+                    ::core::option::Option::Some(0i64),
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::CacheableResult {
+                meta: f0,
+                cache_scope: f1,
+                result_type: f2,
+                ttl_ms: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CacheableResultCacheScope`].
+    pub fn cacheable_result_cache_scope() -> BoxedStrategy<
+        super::CacheableResultCacheScope,
+    > {
+        s::select(
+            ::std::vec![
+                super::CacheableResultCacheScope::Private,
+                super::CacheableResultCacheScope::Public
+            ],
+        )
+    }
+    /// Values of [`super::CallToolRequest`].
+    pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
+        ((request_id(), jsonrpc_2_0(), method_tools_call(), call_tool_request_params()),)
+            .prop_map(|((f0, f1, f2, f3),)| super::CallToolRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CallToolRequestParams`].
+    pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams> {
+        (
+            (
+                request_meta_object(),
+                s::optional(s::map(s::any_json())),
+                s::optional(input_responses()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::CallToolRequestParams {
+                meta: f0,
+                arguments: f1,
+                input_responses: f2,
+                name: f3,
+                request_state: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CallToolResult`].
+    pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
+        (
+            (
+                s::optional(result_meta_object()),
+                s::vec(
+                    content_block(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(s::boolean()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(s::any_json()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::CallToolResult {
+                meta: f0,
+                content: f1,
+                is_error: f2,
+                result_type: f3,
+                structured_content: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CallToolResultResponse`].
+    pub fn call_tool_result_response() -> BoxedStrategy<super::CallToolResultResponse> {
+        ((request_id(), jsonrpc_2_0(), call_tool_result_response_result()),)
+            .prop_map(|((f0, f1, f2),)| super::CallToolResultResponse {
+                id: f0,
+                jsonrpc: f1,
+                result: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CallToolResultResponseResult`].
+    pub fn call_tool_result_response_result() -> BoxedStrategy<
+        super::CallToolResultResponseResult,
+    > {
+        s::one_of(
+            ::std::vec![
+                input_required_result()
+                .prop_map(super::CallToolResultResponseResult::InputRequiredResult)
+                .boxed(), call_tool_result()
+                .prop_map(super::CallToolResultResponseResult::CallToolResult).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::CancelledNotification`].
+    pub fn cancelled_notification() -> BoxedStrategy<super::CancelledNotification> {
+        (
+            (
+                jsonrpc_2_0(),
+                method_notifications_cancelled(),
+                cancelled_notification_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::CancelledNotification {
+                jsonrpc: f0,
+                method: f1,
+                params: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CancelledNotificationParams`].
+    pub fn cancelled_notification_params() -> BoxedStrategy<
+        super::CancelledNotificationParams,
+    > {
+        (
+            (
+                s::optional(notification_meta_object()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                request_id(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::CancelledNotificationParams {
+                meta: f0,
+                reason: f1,
+                request_id: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ClientCapabilities`].
+    pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
+        (
+            (
+                s::optional(client_capabilities_elicitation()),
+                s::optional(s::map(jsonobject())),
+                s::optional(s::map(jsonobject())),
+                s::optional(s::map(s::any_json())),
+                s::optional(client_capabilities_sampling()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::ClientCapabilities {
+                elicitation: f0,
+                experimental: f1,
+                extensions: f2,
+                roots: f3,
+                sampling: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ClientCapabilitiesElicitation`].
+    pub fn client_capabilities_elicitation() -> BoxedStrategy<
+        super::ClientCapabilitiesElicitation,
+    > {
+        ((s::optional(jsonobject()), s::optional(jsonobject())),)
+            .prop_map(|((f0, f1),)| super::ClientCapabilitiesElicitation {
+                form: f0,
+                url: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ClientCapabilitiesSampling`].
+    pub fn client_capabilities_sampling() -> BoxedStrategy<
+        super::ClientCapabilitiesSampling,
+    > {
+        ((s::optional(jsonobject()), s::optional(jsonobject())),)
+            .prop_map(|((f0, f1),)| super::ClientCapabilitiesSampling {
+                context: f0,
+                tools: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ClientNotification`].
+    pub fn client_notification() -> BoxedStrategy<super::ClientNotification> {
+        (
+            (
+                jsonrpc_2_0(),
+                method_notifications_cancelled(),
+                cancelled_notification_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ClientNotification {
+                jsonrpc: f0,
+                method: f1,
+                params: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ClientRequest`].
+    pub fn client_request() -> BoxedStrategy<super::ClientRequest> {
+        s::one_of(
+            ::std::vec![
+                discover_request().prop_map(super::ClientRequest::DiscoverRequest)
+                .boxed(), list_resources_request()
+                .prop_map(super::ClientRequest::ListResourcesRequest).boxed(),
+                list_resource_templates_request()
+                .prop_map(super::ClientRequest::ListResourceTemplatesRequest).boxed(),
+                read_resource_request()
+                .prop_map(super::ClientRequest::ReadResourceRequest).boxed(),
+                subscriptions_listen_request()
+                .prop_map(super::ClientRequest::SubscriptionsListenRequest).boxed(),
+                list_prompts_request().prop_map(super::ClientRequest::ListPromptsRequest)
+                .boxed(), get_prompt_request()
+                .prop_map(super::ClientRequest::GetPromptRequest).boxed(),
+                list_tools_request().prop_map(super::ClientRequest::ListToolsRequest)
+                .boxed(), call_tool_request()
+                .prop_map(super::ClientRequest::CallToolRequest).boxed(),
+                complete_request().prop_map(super::ClientRequest::CompleteRequest)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::ClientResult`].
+    pub fn client_result() -> BoxedStrategy<super::ClientResult> {
+        result()
+    }
+    /// Values of [`super::CodeMinus32020`].
+    pub fn code_minus_32020() -> BoxedStrategy<super::CodeMinus32020> {
+        Just(super::CodeMinus32020).boxed()
+    }
+    /// Values of [`super::CodeMinus32021`].
+    pub fn code_minus_32021() -> BoxedStrategy<super::CodeMinus32021> {
+        Just(super::CodeMinus32021).boxed()
+    }
+    /// Values of [`super::CodeMinus32022`].
+    pub fn code_minus_32022() -> BoxedStrategy<super::CodeMinus32022> {
+        Just(super::CodeMinus32022).boxed()
+    }
+    /// Values of [`super::CodeMinus32600`].
+    pub fn code_minus_32600() -> BoxedStrategy<super::CodeMinus32600> {
+        Just(super::CodeMinus32600).boxed()
+    }
+    /// Values of [`super::CodeMinus32601`].
+    pub fn code_minus_32601() -> BoxedStrategy<super::CodeMinus32601> {
+        Just(super::CodeMinus32601).boxed()
+    }
+    /// Values of [`super::CodeMinus32602`].
+    pub fn code_minus_32602() -> BoxedStrategy<super::CodeMinus32602> {
+        Just(super::CodeMinus32602).boxed()
+    }
+    /// Values of [`super::CodeMinus32603`].
+    pub fn code_minus_32603() -> BoxedStrategy<super::CodeMinus32603> {
+        Just(super::CodeMinus32603).boxed()
+    }
+    /// Values of [`super::CodeMinus32700`].
+    pub fn code_minus_32700() -> BoxedStrategy<super::CodeMinus32700> {
+        Just(super::CodeMinus32700).boxed()
+    }
+    /// Values of [`super::CompleteRequest`].
+    pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                method_completion_complete(),
+                complete_request_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::CompleteRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CompleteRequestParams`].
+    pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> {
+        (
+            (
+                request_meta_object(),
+                complete_request_params_argument(),
+                s::optional(complete_request_params_context()),
+                complete_request_params_ref(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::CompleteRequestParams {
+                meta: f0,
+                argument: f1,
+                context: f2,
+                r#ref: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CompleteRequestParamsArgument`].
+    pub fn complete_request_params_argument() -> BoxedStrategy<
+        super::CompleteRequestParamsArgument,
+    > {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::CompleteRequestParamsArgument {
+                name: f0,
+                value: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CompleteRequestParamsContext`].
+    pub fn complete_request_params_context() -> BoxedStrategy<
+        super::CompleteRequestParamsContext,
+    > {
+        (
+            (
+                s::optional(
+                    s::map(
+                        s::string(
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        ),
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::CompleteRequestParamsContext {
+                arguments: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CompleteRequestParamsRef`].
+    pub fn complete_request_params_ref() -> BoxedStrategy<
+        super::CompleteRequestParamsRef,
+    > {
+        s::one_of(
+            ::std::vec![
+                prompt_reference()
+                .prop_map(super::CompleteRequestParamsRef::PromptReference).boxed(),
+                resource_template_reference()
+                .prop_map(super::CompleteRequestParamsRef::ResourceTemplateReference)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::CompleteResult`].
+    pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
+        (
+            (
+                s::optional(result_meta_object()),
+                complete_result_completion(),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::CompleteResult {
+                meta: f0,
+                completion: f1,
+                result_type: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CompleteResultCompletion`].
+    pub fn complete_result_completion() -> BoxedStrategy<
+        super::CompleteResultCompletion,
+    > {
+        (
+            (
+                s::optional(s::boolean()),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::vec(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(100u64),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::CompleteResultCompletion {
+                has_more: f0,
+                total: f1,
+                values: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CompleteResultResponse`].
+    pub fn complete_result_response() -> BoxedStrategy<super::CompleteResultResponse> {
+        ((request_id(), jsonrpc_2_0(), complete_result()),)
+            .prop_map(|((f0, f1, f2),)| super::CompleteResultResponse {
+                id: f0,
+                jsonrpc: f1,
+                result: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ContentBlock`].
+    pub fn content_block() -> BoxedStrategy<super::ContentBlock> {
+        s::one_of(
+            ::std::vec![
+                text_content().prop_map(super::ContentBlock::TextContent).boxed(),
+                image_content().prop_map(super::ContentBlock::ImageContent).boxed(),
+                audio_content().prop_map(super::ContentBlock::AudioContent).boxed(),
+                resource_link().prop_map(super::ContentBlock::ResourceLink).boxed(),
+                embedded_resource().prop_map(super::ContentBlock::EmbeddedResource)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::CreateMessageRequest`].
+    pub fn create_message_request() -> BoxedStrategy<super::CreateMessageRequest> {
+        ((method_sampling_create_message(), create_message_request_params()),)
+            .prop_map(|((f0, f1),)| super::CreateMessageRequest {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CreateMessageRequestParams`].
+    pub fn create_message_request_params() -> BoxedStrategy<
+        super::CreateMessageRequestParams,
+    > {
+        (
+            (
+                s::optional(create_message_request_params_include_context()),
+                s::integer(::core::option::Option::None, ::core::option::Option::None),
+                s::vec(
+                    sampling_message(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(jsonobject()),
+                s::optional(model_preferences()),
+                s::optional(
+                    s::vec(
+                        s::string(
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        ),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::number(::core::option::Option::None, ::core::option::Option::None),
+                ),
+                s::optional(tool_choice()),
+                s::optional(
+                    s::vec(
+                        tool(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8, f9),)| super::CreateMessageRequestParams {
+                include_context: f0,
+                max_tokens: f1,
+                messages: f2,
+                metadata: f3,
+                model_preferences: f4,
+                stop_sequences: f5,
+                system_prompt: f6,
+                temperature: f7,
+                tool_choice: f8,
+                tools: f9,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CreateMessageRequestParamsIncludeContext`].
+    pub fn create_message_request_params_include_context() -> BoxedStrategy<
+        super::CreateMessageRequestParamsIncludeContext,
+    > {
+        s::select(
+            ::std::vec![
+                super::CreateMessageRequestParamsIncludeContext::AllServers,
+                super::CreateMessageRequestParamsIncludeContext::None,
+                super::CreateMessageRequestParamsIncludeContext::ThisServer
+            ],
+        )
+    }
+    /// Values of [`super::CreateMessageResult`].
+    pub fn create_message_result() -> BoxedStrategy<super::CreateMessageResult> {
+        (
+            (
+                s::optional(meta_object()),
+                create_message_result_content(),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                role(),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::CreateMessageResult {
+                meta: f0,
+                content: f1,
+                model: f2,
+                role: f3,
+                stop_reason: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::CreateMessageResultContent`].
+    pub fn create_message_result_content() -> BoxedStrategy<
+        super::CreateMessageResultContent,
+    > {
+        s::one_of(
+            ::std::vec![
+                text_content().prop_map(super::CreateMessageResultContent::TextContent)
+                .boxed(), image_content()
+                .prop_map(super::CreateMessageResultContent::ImageContent).boxed(),
+                audio_content().prop_map(super::CreateMessageResultContent::AudioContent)
+                .boxed(), tool_use_content()
+                .prop_map(super::CreateMessageResultContent::ToolUseContent).boxed(),
+                tool_result_content()
+                .prop_map(super::CreateMessageResultContent::ToolResultContent).boxed(),
+                s::vec(sampling_message_content_block(), ::core::option::Option::None,
+                ::core::option::Option::None)
+                .prop_map(super::CreateMessageResultContent::Array).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::Cursor`].
+    pub fn cursor() -> BoxedStrategy<super::Cursor> {
+        s::string(
+            ::core::option::Option::None,
+            ::core::option::Option::None,
+            ::core::option::Option::None,
+        )
+    }
+    /// Values of [`super::DiscoverRequest`].
+    pub fn discover_request() -> BoxedStrategy<super::DiscoverRequest> {
+        ((request_id(), jsonrpc_2_0(), method_server_discover(), request_params()),)
+            .prop_map(|((f0, f1, f2, f3),)| super::DiscoverRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::DiscoverResult`].
+    pub fn discover_result() -> BoxedStrategy<super::DiscoverResult> {
+        (
+            (
+                s::optional(result_meta_object()),
+                discover_result_cache_scope(),
+                server_capabilities(),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::vec(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::integer(
+                    ::core::option::Option::Some(0i64),
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::DiscoverResult {
+                meta: f0,
+                cache_scope: f1,
+                capabilities: f2,
+                instructions: f3,
+                result_type: f4,
+                supported_versions: f5,
+                ttl_ms: f6,
+            })
+            .boxed()
+    }
+    /// Values of [`super::DiscoverResultCacheScope`].
+    pub fn discover_result_cache_scope() -> BoxedStrategy<
+        super::DiscoverResultCacheScope,
+    > {
+        s::select(
+            ::std::vec![
+                super::DiscoverResultCacheScope::Private,
+                super::DiscoverResultCacheScope::Public
+            ],
+        )
+    }
+    /// Values of [`super::DiscoverResultResponse`].
+    pub fn discover_result_response() -> BoxedStrategy<super::DiscoverResultResponse> {
+        ((request_id(), jsonrpc_2_0(), discover_result()),)
+            .prop_map(|((f0, f1, f2),)| super::DiscoverResultResponse {
+                id: f0,
+                jsonrpc: f1,
+                result: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ElicitRequest`].
+    pub fn elicit_request() -> BoxedStrategy<super::ElicitRequest> {
+        ((method_elicitation_create(), elicit_request_params()),)
+            .prop_map(|((f0, f1),)| super::ElicitRequest {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ElicitRequestFormParams`].
+    pub fn elicit_request_form_params() -> BoxedStrategy<
+        super::ElicitRequestFormParams,
+    > {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(mode_form()),
+                elicit_request_form_params_requested_schema(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ElicitRequestFormParams {
+                message: f0,
+                mode: f1,
+                requested_schema: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ElicitRequestFormParamsRequestedSchema`].
+    pub fn elicit_request_form_params_requested_schema() -> BoxedStrategy<
+        super::ElicitRequestFormParamsRequestedSchema,
+    > {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::map(primitive_schema_definition()),
+                s::optional(
+                    s::vec(
+                        s::string(
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        ),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                type_object(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::ElicitRequestFormParamsRequestedSchema {
+                schema: f0,
+                properties: f1,
+                required: f2,
+                r#type: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ElicitRequestParams`].
+    pub fn elicit_request_params() -> BoxedStrategy<super::ElicitRequestParams> {
+        s::one_of(
+            ::std::vec![
+                elicit_request_form_params()
+                .prop_map(super::ElicitRequestParams::ElicitRequestFormParams).boxed(),
+                elicit_request_urlparams()
+                .prop_map(super::ElicitRequestParams::ElicitRequestURLParams).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::ElicitRequestURLParams`].
+    pub fn elicit_request_urlparams() -> BoxedStrategy<super::ElicitRequestURLParams> {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                mode_url(),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ElicitRequestURLParams {
+                message: f0,
+                mode: f1,
+                url: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ElicitResult`].
+    pub fn elicit_result() -> BoxedStrategy<super::ElicitResult> {
+        ((elicit_result_action(), s::optional(s::map(elicit_result_content_value()))),)
+            .prop_map(|((f0, f1),)| super::ElicitResult {
+                action: f0,
+                content: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ElicitResultAction`].
+    pub fn elicit_result_action() -> BoxedStrategy<super::ElicitResultAction> {
+        s::select(
+            ::std::vec![
+                super::ElicitResultAction::Accept, super::ElicitResultAction::Cancel,
+                super::ElicitResultAction::Decline
+            ],
+        )
+    }
+    /// Values of [`super::ElicitResultContentValue`].
+    pub fn elicit_result_content_value() -> BoxedStrategy<
+        super::ElicitResultContentValue,
+    > {
+        s::one_of(
+            ::std::vec![
+                s::vec(s::string(::core::option::Option::None,
+                ::core::option::Option::None, ::core::option::Option::None),
+                ::core::option::Option::None, ::core::option::Option::None)
+                .prop_map(super::ElicitResultContentValue::Array).boxed(),
+                s::string(::core::option::Option::None, ::core::option::Option::None,
+                ::core::option::Option::None)
+                .prop_map(super::ElicitResultContentValue::String).boxed(),
+                s::integer(::core::option::Option::None, ::core::option::Option::None)
+                .prop_map(super::ElicitResultContentValue::Integer).boxed(), s::boolean()
+                .prop_map(super::ElicitResultContentValue::Boolean).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::EmbeddedResource`].
+    pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
+        (
+            (
+                s::optional(meta_object()),
+                s::optional(annotations()),
+                embedded_resource_resource(),
+                type_resource(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::EmbeddedResource {
+                meta: f0,
+                annotations: f1,
+                resource: f2,
+                r#type: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::EmbeddedResourceResource`].
+    pub fn embedded_resource_resource() -> BoxedStrategy<
+        super::EmbeddedResourceResource,
+    > {
+        s::one_of(
+            ::std::vec![
+                text_resource_contents()
+                .prop_map(super::EmbeddedResourceResource::TextResourceContents).boxed(),
+                blob_resource_contents()
+                .prop_map(super::EmbeddedResourceResource::BlobResourceContents).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::EmptyResult`].
+    pub fn empty_result() -> BoxedStrategy<super::EmptyResult> {
+        result()
+    }
+    /// Values of [`super::EnumSchema`].
+    pub fn enum_schema() -> BoxedStrategy<super::EnumSchema> {
+        s::one_of(
+            ::std::vec![
+                untitled_single_select_enum_schema()
+                .prop_map(super::EnumSchema::UntitledSingleSelectEnumSchema).boxed(),
+                titled_single_select_enum_schema()
+                .prop_map(super::EnumSchema::TitledSingleSelectEnumSchema).boxed(),
+                untitled_multi_select_enum_schema()
+                .prop_map(super::EnumSchema::UntitledMultiSelectEnumSchema).boxed(),
+                titled_multi_select_enum_schema()
+                .prop_map(super::EnumSchema::TitledMultiSelectEnumSchema).boxed(),
+                legacy_titled_enum_schema()
+                .prop_map(super::EnumSchema::LegacyTitledEnumSchema).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::Error`].
+    pub fn error() -> BoxedStrategy<super::Error> {
+        (
+            (
+                s::integer(::core::option::Option::None, ::core::option::Option::None),
+                s::optional(s::any_json()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::Error {
+                code: f0,
+                data: f1,
+                message: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::GetPromptRequest`].
+    pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                method_prompts_get(),
+                get_prompt_request_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::GetPromptRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::GetPromptRequestParams`].
+    pub fn get_prompt_request_params() -> BoxedStrategy<super::GetPromptRequestParams> {
+        (
+            (
+                request_meta_object(),
+                s::optional(
+                    s::map(
+                        s::string(
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        ),
+                    ),
+                ),
+                s::optional(input_responses()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::GetPromptRequestParams {
+                meta: f0,
+                arguments: f1,
+                input_responses: f2,
+                name: f3,
+                request_state: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::GetPromptResult`].
+    pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
+        (
+            (
+                s::optional(result_meta_object()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::vec(
+                    prompt_message(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::GetPromptResult {
+                meta: f0,
+                description: f1,
+                messages: f2,
+                result_type: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::GetPromptResultResponse`].
+    pub fn get_prompt_result_response() -> BoxedStrategy<
+        super::GetPromptResultResponse,
+    > {
+        ((request_id(), jsonrpc_2_0(), get_prompt_result_response_result()),)
+            .prop_map(|((f0, f1, f2),)| super::GetPromptResultResponse {
+                id: f0,
+                jsonrpc: f1,
+                result: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::GetPromptResultResponseResult`].
+    pub fn get_prompt_result_response_result() -> BoxedStrategy<
+        super::GetPromptResultResponseResult,
+    > {
+        s::one_of(
+            ::std::vec![
+                input_required_result()
+                .prop_map(super::GetPromptResultResponseResult::InputRequiredResult)
+                .boxed(), get_prompt_result()
+                .prop_map(super::GetPromptResultResponseResult::GetPromptResult).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::HeaderMismatchError`].
+    pub fn header_mismatch_error() -> BoxedStrategy<super::HeaderMismatchError> {
+        ((header_mismatch_error_error(), s::optional(request_id()), jsonrpc_2_0()),)
+            .prop_map(|((f0, f1, f2),)| super::HeaderMismatchError {
+                error: f0,
+                id: f1,
+                jsonrpc: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::HeaderMismatchErrorError`].
+    pub fn header_mismatch_error_error() -> BoxedStrategy<
+        super::HeaderMismatchErrorError,
+    > {
+        (
+            (
+                code_minus_32020(),
+                s::optional(s::any_json()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::HeaderMismatchErrorError {
+                code: f0,
+                data: f1,
+                message: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Icon`].
+    pub fn icon() -> BoxedStrategy<super::Icon> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::vec(
+                        s::string(
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        ),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(icon_theme()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::Icon {
+                mime_type: f0,
+                sizes: f1,
+                src: f2,
+                theme: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::IconTheme`].
+    pub fn icon_theme() -> BoxedStrategy<super::IconTheme> {
+        s::select(::std::vec![super::IconTheme::Dark, super::IconTheme::Light])
+    }
+    /// Values of [`super::Icons`].
+    pub fn icons() -> BoxedStrategy<super::Icons> {
+        (
+            (
+                s::optional(
+                    s::vec(
+                        icon(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::Icons { icons: f0 })
+            .boxed()
+    }
+    /// Values of [`super::ImageContent`].
+    pub fn image_content() -> BoxedStrategy<super::ImageContent> {
+        (
+            (
+                s::optional(meta_object()),
+                s::optional(annotations()),
+                s::string(
+                    ::core::option::Option::Some("byte"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                type_image(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::ImageContent {
+                meta: f0,
+                annotations: f1,
+                data: f2,
+                mime_type: f3,
+                r#type: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Implementation`].
+    pub fn implementation() -> BoxedStrategy<super::Implementation> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::vec(
+                        icon(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::Some("uri"),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::Implementation {
+                description: f0,
+                icons: f1,
+                name: f2,
+                title: f3,
+                version: f4,
+                website_url: f5,
+            })
+            .boxed()
+    }
+    /// Values of [`super::InputRequest`].
+    pub fn input_request() -> BoxedStrategy<super::InputRequest> {
+        s::one_of(
+            ::std::vec![
+                create_message_request()
+                .prop_map(super::InputRequest::CreateMessageRequest).boxed(),
+                list_roots_request().prop_map(super::InputRequest::ListRootsRequest)
+                .boxed(), elicit_request().prop_map(super::InputRequest::ElicitRequest)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::InputRequests`].
+    pub fn input_requests() -> BoxedStrategy<super::InputRequests> {
+        s::map(input_request())
+    }
+    /// Values of [`super::InputRequiredResult`].
+    pub fn input_required_result() -> BoxedStrategy<super::InputRequiredResult> {
+        (
+            (
+                s::optional(result_meta_object()),
+                s::optional(input_requests()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::InputRequiredResult {
+                meta: f0,
+                input_requests: f1,
+                request_state: f2,
+                result_type: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::InputResponse`].
+    pub fn input_response() -> BoxedStrategy<super::InputResponse> {
+        s::one_of(
+            ::std::vec![
+                create_message_result()
+                .prop_map(super::InputResponse::CreateMessageResult).boxed(),
+                list_roots_result().prop_map(super::InputResponse::ListRootsResult)
+                .boxed(), elicit_result().prop_map(super::InputResponse::ElicitResult)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::InputResponseRequestParams`].
+    pub fn input_response_request_params() -> BoxedStrategy<
+        super::InputResponseRequestParams,
+    > {
+        (
+            (
+                request_meta_object(),
+                s::optional(input_responses()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::InputResponseRequestParams {
+                meta: f0,
+                input_responses: f1,
+                request_state: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::InputResponses`].
+    pub fn input_responses() -> BoxedStrategy<super::InputResponses> {
+        s::map(input_response())
+    }
+    /// Values of [`super::InternalError`].
+    pub fn internal_error() -> BoxedStrategy<super::InternalError> {
+        (
+            (
+                code_minus_32603(),
+                s::optional(s::any_json()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::InternalError {
+                code: f0,
+                data: f1,
+                message: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::InvalidParamsError`].
+    pub fn invalid_params_error() -> BoxedStrategy<super::InvalidParamsError> {
+        (
+            (
+                code_minus_32602(),
+                s::optional(s::any_json()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::InvalidParamsError {
+                code: f0,
+                data: f1,
+                message: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::InvalidRequestError`].
+    pub fn invalid_request_error() -> BoxedStrategy<super::InvalidRequestError> {
+        (
+            (
+                code_minus_32600(),
+                s::optional(s::any_json()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::InvalidRequestError {
+                code: f0,
+                data: f1,
+                message: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::JSONArray`].
+    pub fn jsonarray() -> BoxedStrategy<super::JSONArray> {
+        jsonarray_at(s::DEPTH)
+    }
+    /// Values of [`super::JSONArray`], recursing at most `depth` levels.
+    pub fn jsonarray_at(depth: u32) -> BoxedStrategy<super::JSONArray> {
+        s::vec(
+            jsonvalue_at(depth),
+            ::core::option::Option::None,
+            ::core::option::Option::None,
+        )
+    }
+    /// Values of [`super::JSONObject`].
+    pub fn jsonobject() -> BoxedStrategy<super::JSONObject> {
+        jsonobject_at(s::DEPTH)
+    }
+    /// Values of [`super::JSONObject`], recursing at most `depth` levels.
+    pub fn jsonobject_at(depth: u32) -> BoxedStrategy<super::JSONObject> {
+        s::map(jsonvalue_at(depth))
+    }
+    /// Values of [`super::JSONRPCErrorResponse`].
+    pub fn jsonrpcerror_response() -> BoxedStrategy<super::JSONRPCErrorResponse> {
+        ((error(), s::optional(request_id()), jsonrpc_2_0()),)
+            .prop_map(|((f0, f1, f2),)| super::JSONRPCErrorResponse {
+                error: f0,
+                id: f1,
+                jsonrpc: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::JSONRPCMessage`].
+    pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
+        s::one_of(
+            ::std::vec![
+                jsonrpcrequest().prop_map(super::JSONRPCMessage::JSONRPCRequest).boxed(),
+                jsonrpcnotification()
+                .prop_map(super::JSONRPCMessage::JSONRPCNotification).boxed(),
+                jsonrpcresult_response()
+                .prop_map(super::JSONRPCMessage::JSONRPCResultResponse).boxed(),
+                jsonrpcerror_response()
+                .prop_map(super::JSONRPCMessage::JSONRPCErrorResponse).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::JSONRPCNotification`].
+    pub fn jsonrpcnotification() -> BoxedStrategy<super::JSONRPCNotification> {
+        (
+            (
+                jsonrpc_2_0(),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(s::map(s::any_json())),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::JSONRPCNotification {
+                jsonrpc: f0,
+                method: f1,
+                params: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::JSONRPCRequest`].
+    pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(s::map(s::any_json())),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::JSONRPCRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::JSONRPCResponse`].
+    pub fn jsonrpcresponse() -> BoxedStrategy<super::JSONRPCResponse> {
+        s::one_of(
+            ::std::vec![
+                jsonrpcresult_response()
+                .prop_map(super::JSONRPCResponse::JSONRPCResultResponse).boxed(),
+                jsonrpcerror_response()
+                .prop_map(super::JSONRPCResponse::JSONRPCErrorResponse).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::JSONRPCResultResponse`].
+    pub fn jsonrpcresult_response() -> BoxedStrategy<super::JSONRPCResultResponse> {
+        ((request_id(), jsonrpc_2_0(), result()),)
+            .prop_map(|((f0, f1, f2),)| super::JSONRPCResultResponse {
+                id: f0,
+                jsonrpc: f1,
+                result: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::JSONValue`].
+    pub fn jsonvalue() -> BoxedStrategy<super::JSONValue> {
+        jsonvalue_at(s::DEPTH)
+    }
+    /// Values of [`super::JSONValue`], recursing at most `depth` levels.
+    pub fn jsonvalue_at(depth: u32) -> BoxedStrategy<super::JSONValue> {
+        {
+            let mut alternatives = ::std::vec![
+                s::string(::core::option::Option::None, ::core::option::Option::None,
+                ::core::option::Option::None).prop_map(super::JSONValue::String).boxed(),
+                s::integer(::core::option::Option::None, ::core::option::Option::None)
+                .prop_map(super::JSONValue::Integer).boxed(), s::boolean()
+                .prop_map(super::JSONValue::Boolean).boxed()
+            ];
+            if depth > 0 {
+                alternatives
+                    .extend([
+                        jsonobject_at(depth - 1)
+                            .prop_map(super::JSONValue::JSONObject)
+                            .boxed(),
+                        jsonarray_at(depth - 1)
+                            .prop_map(super::JSONValue::JSONArray)
+                            .boxed(),
+                    ]);
+            }
+            s::one_of(alternatives)
+        }
+    }
+    /// Values of [`super::Jsonrpc2_0`].
+    pub fn jsonrpc_2_0() -> BoxedStrategy<super::Jsonrpc2_0> {
+        Just(super::Jsonrpc2_0).boxed()
+    }
+    /// Values of [`super::LegacyTitledEnumSchema`].
+    pub fn legacy_titled_enum_schema() -> BoxedStrategy<super::LegacyTitledEnumSchema> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::vec(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::vec(
+                        s::string(
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        ),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                type_string(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::LegacyTitledEnumSchema {
+                default: f0,
+                description: f1,
+                r#enum: f2,
+                enum_names: f3,
+                title: f4,
+                r#type: f5,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListPromptsRequest`].
+    pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                method_prompts_list(),
+                paginated_request_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::ListPromptsRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListPromptsResult`].
+    pub fn list_prompts_result() -> BoxedStrategy<super::ListPromptsResult> {
+        (
+            (
+                s::optional(result_meta_object()),
+                list_prompts_result_cache_scope(),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::vec(
+                    prompt(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::integer(
+                    ::core::option::Option::Some(0i64),
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::ListPromptsResult {
+                meta: f0,
+                cache_scope: f1,
+                next_cursor: f2,
+                prompts: f3,
+                result_type: f4,
+                ttl_ms: f5,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListPromptsResultCacheScope`].
+    pub fn list_prompts_result_cache_scope() -> BoxedStrategy<
+        super::ListPromptsResultCacheScope,
+    > {
+        s::select(
+            ::std::vec![
+                super::ListPromptsResultCacheScope::Private,
+                super::ListPromptsResultCacheScope::Public
+            ],
+        )
+    }
+    /// Values of [`super::ListPromptsResultResponse`].
+    pub fn list_prompts_result_response() -> BoxedStrategy<
+        super::ListPromptsResultResponse,
+    > {
+        ((request_id(), jsonrpc_2_0(), list_prompts_result()),)
+            .prop_map(|((f0, f1, f2),)| super::ListPromptsResultResponse {
+                id: f0,
+                jsonrpc: f1,
+                result: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListResourceTemplatesRequest`].
+    pub fn list_resource_templates_request() -> BoxedStrategy<
+        super::ListResourceTemplatesRequest,
+    > {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                method_resources_templates_list(),
+                paginated_request_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::ListResourceTemplatesRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListResourceTemplatesResult`].
+    pub fn list_resource_templates_result() -> BoxedStrategy<
+        super::ListResourceTemplatesResult,
+    > {
+        (
+            (
+                s::optional(result_meta_object()),
+                list_resource_templates_result_cache_scope(),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::vec(
+                    resource_template(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::integer(
+                    ::core::option::Option::Some(0i64),
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::ListResourceTemplatesResult {
+                meta: f0,
+                cache_scope: f1,
+                next_cursor: f2,
+                resource_templates: f3,
+                result_type: f4,
+                ttl_ms: f5,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListResourceTemplatesResultCacheScope`].
+    pub fn list_resource_templates_result_cache_scope() -> BoxedStrategy<
+        super::ListResourceTemplatesResultCacheScope,
+    > {
+        s::select(
+            ::std::vec![
+                super::ListResourceTemplatesResultCacheScope::Private,
+                super::ListResourceTemplatesResultCacheScope::Public
+            ],
+        )
+    }
+    /// Values of [`super::ListResourceTemplatesResultResponse`].
+    pub fn list_resource_templates_result_response() -> BoxedStrategy<
+        super::ListResourceTemplatesResultResponse,
+    > {
+        ((request_id(), jsonrpc_2_0(), list_resource_templates_result()),)
+            .prop_map(|((f0, f1, f2),)| super::ListResourceTemplatesResultResponse {
+                id: f0,
+                jsonrpc: f1,
+                result: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListResourcesRequest`].
+    pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                method_resources_list(),
+                paginated_request_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::ListResourcesRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListResourcesResult`].
+    pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
+        (
+            (
+                s::optional(result_meta_object()),
+                list_resources_result_cache_scope(),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::vec(
+                    resource(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::integer(
+                    ::core::option::Option::Some(0i64),
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::ListResourcesResult {
+                meta: f0,
+                cache_scope: f1,
+                next_cursor: f2,
+                resources: f3,
+                result_type: f4,
+                ttl_ms: f5,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListResourcesResultCacheScope`].
+    pub fn list_resources_result_cache_scope() -> BoxedStrategy<
+        super::ListResourcesResultCacheScope,
+    > {
+        s::select(
+            ::std::vec![
+                super::ListResourcesResultCacheScope::Private,
+                super::ListResourcesResultCacheScope::Public
+            ],
+        )
+    }
+    /// Values of [`super::ListResourcesResultResponse`].
+    pub fn list_resources_result_response() -> BoxedStrategy<
+        super::ListResourcesResultResponse,
+    > {
+        ((request_id(), jsonrpc_2_0(), list_resources_result()),)
+            .prop_map(|((f0, f1, f2),)| super::ListResourcesResultResponse {
+                id: f0,
+                jsonrpc: f1,
+                result: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListRootsRequest`].
+    pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
+        ((method_roots_list(), s::optional(list_roots_request_params())),)
+            .prop_map(|((f0, f1),)| super::ListRootsRequest {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListRootsRequestParams`].
+    pub fn list_roots_request_params() -> BoxedStrategy<super::ListRootsRequestParams> {
+        ((s::optional(meta_object()),),)
+            .prop_map(|((f0,),)| super::ListRootsRequestParams {
+                meta: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListRootsResult`].
+    pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
+        ((s::vec(root(), ::core::option::Option::None, ::core::option::Option::None),),)
+            .prop_map(|((f0,),)| super::ListRootsResult {
+                roots: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListToolsRequest`].
+    pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
+        ((request_id(), jsonrpc_2_0(), method_tools_list(), paginated_request_params()),)
+            .prop_map(|((f0, f1, f2, f3),)| super::ListToolsRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListToolsResult`].
+    pub fn list_tools_result() -> BoxedStrategy<super::ListToolsResult> {
+        (
+            (
+                s::optional(result_meta_object()),
+                list_tools_result_cache_scope(),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::vec(
+                    tool(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::integer(
+                    ::core::option::Option::Some(0i64),
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::ListToolsResult {
+                meta: f0,
+                cache_scope: f1,
+                next_cursor: f2,
+                result_type: f3,
+                tools: f4,
+                ttl_ms: f5,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListToolsResultCacheScope`].
+    pub fn list_tools_result_cache_scope() -> BoxedStrategy<
+        super::ListToolsResultCacheScope,
+    > {
+        s::select(
+            ::std::vec![
+                super::ListToolsResultCacheScope::Private,
+                super::ListToolsResultCacheScope::Public
+            ],
+        )
+    }
+    /// Values of [`super::ListToolsResultResponse`].
+    pub fn list_tools_result_response() -> BoxedStrategy<
+        super::ListToolsResultResponse,
+    > {
+        ((request_id(), jsonrpc_2_0(), list_tools_result()),)
+            .prop_map(|((f0, f1, f2),)| super::ListToolsResultResponse {
+                id: f0,
+                jsonrpc: f1,
+                result: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::LoggingLevel`].
+    pub fn logging_level() -> BoxedStrategy<super::LoggingLevel> {
+        s::select(
+            ::std::vec![
+                super::LoggingLevel::Alert, super::LoggingLevel::Critical,
+                super::LoggingLevel::Debug, super::LoggingLevel::Emergency,
+                super::LoggingLevel::Error, super::LoggingLevel::Info,
+                super::LoggingLevel::Notice, super::LoggingLevel::Warning
+            ],
+        )
+    }
+    /// Values of [`super::LoggingMessageNotification`].
+    pub fn logging_message_notification() -> BoxedStrategy<
+        super::LoggingMessageNotification,
+    > {
+        (
+            (
+                jsonrpc_2_0(),
+                method_notifications_message(),
+                logging_message_notification_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::LoggingMessageNotification {
+                jsonrpc: f0,
+                method: f1,
+                params: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::LoggingMessageNotificationParams`].
+    pub fn logging_message_notification_params() -> BoxedStrategy<
+        super::LoggingMessageNotificationParams,
+    > {
+        (
+            (
+                s::optional(notification_meta_object()),
+                s::any_json(),
+                logging_level(),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::LoggingMessageNotificationParams {
+                meta: f0,
+                data: f1,
+                level: f2,
+                logger: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::MetaObject`].
+    pub fn meta_object() -> BoxedStrategy<super::MetaObject> {
+        s::map(s::any_json())
+    }
+    /// Values of [`super::MethodCompletionComplete`].
+    pub fn method_completion_complete() -> BoxedStrategy<
+        super::MethodCompletionComplete,
+    > {
+        Just(super::MethodCompletionComplete).boxed()
+    }
+    /// Values of [`super::MethodElicitationCreate`].
+    pub fn method_elicitation_create() -> BoxedStrategy<super::MethodElicitationCreate> {
+        Just(super::MethodElicitationCreate).boxed()
+    }
+    /// Values of [`super::MethodNotFoundError`].
+    pub fn method_not_found_error() -> BoxedStrategy<super::MethodNotFoundError> {
+        (
+            (
+                code_minus_32601(),
+                s::optional(s::any_json()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::MethodNotFoundError {
+                code: f0,
+                data: f1,
+                message: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::MethodNotificationsCancelled`].
+    pub fn method_notifications_cancelled() -> BoxedStrategy<
+        super::MethodNotificationsCancelled,
+    > {
+        Just(super::MethodNotificationsCancelled).boxed()
+    }
+    /// Values of [`super::MethodNotificationsMessage`].
+    pub fn method_notifications_message() -> BoxedStrategy<
+        super::MethodNotificationsMessage,
+    > {
+        Just(super::MethodNotificationsMessage).boxed()
+    }
+    /// Values of [`super::MethodNotificationsProgress`].
+    pub fn method_notifications_progress() -> BoxedStrategy<
+        super::MethodNotificationsProgress,
+    > {
+        Just(super::MethodNotificationsProgress).boxed()
+    }
+    /// Values of [`super::MethodNotificationsPromptsListChanged`].
+    pub fn method_notifications_prompts_list_changed() -> BoxedStrategy<
+        super::MethodNotificationsPromptsListChanged,
+    > {
+        Just(super::MethodNotificationsPromptsListChanged).boxed()
+    }
+    /// Values of [`super::MethodNotificationsResourcesListChanged`].
+    pub fn method_notifications_resources_list_changed() -> BoxedStrategy<
+        super::MethodNotificationsResourcesListChanged,
+    > {
+        Just(super::MethodNotificationsResourcesListChanged).boxed()
+    }
+    /// Values of [`super::MethodNotificationsResourcesUpdated`].
+    pub fn method_notifications_resources_updated() -> BoxedStrategy<
+        super::MethodNotificationsResourcesUpdated,
+    > {
+        Just(super::MethodNotificationsResourcesUpdated).boxed()
+    }
+    /// Values of [`super::MethodNotificationsSubscriptionsAcknowledged`].
+    pub fn method_notifications_subscriptions_acknowledged() -> BoxedStrategy<
+        super::MethodNotificationsSubscriptionsAcknowledged,
+    > {
+        Just(super::MethodNotificationsSubscriptionsAcknowledged).boxed()
+    }
+    /// Values of [`super::MethodNotificationsToolsListChanged`].
+    pub fn method_notifications_tools_list_changed() -> BoxedStrategy<
+        super::MethodNotificationsToolsListChanged,
+    > {
+        Just(super::MethodNotificationsToolsListChanged).boxed()
+    }
+    /// Values of [`super::MethodPromptsGet`].
+    pub fn method_prompts_get() -> BoxedStrategy<super::MethodPromptsGet> {
+        Just(super::MethodPromptsGet).boxed()
+    }
+    /// Values of [`super::MethodPromptsList`].
+    pub fn method_prompts_list() -> BoxedStrategy<super::MethodPromptsList> {
+        Just(super::MethodPromptsList).boxed()
+    }
+    /// Values of [`super::MethodResourcesList`].
+    pub fn method_resources_list() -> BoxedStrategy<super::MethodResourcesList> {
+        Just(super::MethodResourcesList).boxed()
+    }
+    /// Values of [`super::MethodResourcesRead`].
+    pub fn method_resources_read() -> BoxedStrategy<super::MethodResourcesRead> {
+        Just(super::MethodResourcesRead).boxed()
+    }
+    /// Values of [`super::MethodResourcesTemplatesList`].
+    pub fn method_resources_templates_list() -> BoxedStrategy<
+        super::MethodResourcesTemplatesList,
+    > {
+        Just(super::MethodResourcesTemplatesList).boxed()
+    }
+    /// Values of [`super::MethodRootsList`].
+    pub fn method_roots_list() -> BoxedStrategy<super::MethodRootsList> {
+        Just(super::MethodRootsList).boxed()
+    }
+    /// Values of [`super::MethodSamplingCreateMessage`].
+    pub fn method_sampling_create_message() -> BoxedStrategy<
+        super::MethodSamplingCreateMessage,
+    > {
+        Just(super::MethodSamplingCreateMessage).boxed()
+    }
+    /// Values of [`super::MethodServerDiscover`].
+    pub fn method_server_discover() -> BoxedStrategy<super::MethodServerDiscover> {
+        Just(super::MethodServerDiscover).boxed()
+    }
+    /// Values of [`super::MethodSubscriptionsListen`].
+    pub fn method_subscriptions_listen() -> BoxedStrategy<
+        super::MethodSubscriptionsListen,
+    > {
+        Just(super::MethodSubscriptionsListen).boxed()
+    }
+    /// Values of [`super::MethodToolsCall`].
+    pub fn method_tools_call() -> BoxedStrategy<super::MethodToolsCall> {
+        Just(super::MethodToolsCall).boxed()
+    }
+    /// Values of [`super::MethodToolsList`].
+    pub fn method_tools_list() -> BoxedStrategy<super::MethodToolsList> {
+        Just(super::MethodToolsList).boxed()
+    }
+    /// Values of [`super::MissingRequiredClientCapabilityError`].
+    pub fn missing_required_client_capability_error() -> BoxedStrategy<
+        super::MissingRequiredClientCapabilityError,
+    > {
+        (
+            (
+                missing_required_client_capability_error_error(),
+                s::optional(request_id()),
+                jsonrpc_2_0(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::MissingRequiredClientCapabilityError {
+                error: f0,
+                id: f1,
+                jsonrpc: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::MissingRequiredClientCapabilityErrorError`].
+    pub fn missing_required_client_capability_error_error() -> BoxedStrategy<
+        super::MissingRequiredClientCapabilityErrorError,
+    > {
+        (
+            (
+                code_minus_32021(),
+                missing_required_client_capability_error_error_data(),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::MissingRequiredClientCapabilityErrorError {
+                code: f0,
+                data: f1,
+                message: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::MissingRequiredClientCapabilityErrorErrorData`].
+    pub fn missing_required_client_capability_error_error_data() -> BoxedStrategy<
+        super::MissingRequiredClientCapabilityErrorErrorData,
+    > {
+        ((client_capabilities(),),)
+            .prop_map(|((f0,),)| super::MissingRequiredClientCapabilityErrorErrorData {
+                required_capabilities: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ModeForm`].
+    pub fn mode_form() -> BoxedStrategy<super::ModeForm> {
+        Just(super::ModeForm).boxed()
+    }
+    /// Values of [`super::ModeUrl`].
+    pub fn mode_url() -> BoxedStrategy<super::ModeUrl> {
+        Just(super::ModeUrl).boxed()
+    }
+    /// Values of [`super::ModelHint`].
+    pub fn model_hint() -> BoxedStrategy<super::ModelHint> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::ModelHint { name: f0 })
+            .boxed()
+    }
+    /// Values of [`super::ModelPreferences`].
+    pub fn model_preferences() -> BoxedStrategy<super::ModelPreferences> {
+        (
+            (
+                s::optional(
+                    s::number(
+                        ::core::option::Option::Some(0f64),
+                        ::core::option::Option::Some(1f64),
+                    ),
+                ),
+                s::optional(
+                    s::vec(
+                        model_hint(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::number(
+                        ::core::option::Option::Some(0f64),
+                        ::core::option::Option::Some(1f64),
+                    ),
+                ),
+                s::optional(
+                    s::number(
+                        ::core::option::Option::Some(0f64),
+                        ::core::option::Option::Some(1f64),
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::ModelPreferences {
+                cost_priority: f0,
+                hints: f1,
+                intelligence_priority: f2,
+                speed_priority: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::MultiSelectEnumSchema`].
+    pub fn multi_select_enum_schema() -> BoxedStrategy<super::MultiSelectEnumSchema> {
+        s::one_of(
+            ::std::vec![
+                untitled_multi_select_enum_schema()
+                .prop_map(super::MultiSelectEnumSchema::UntitledMultiSelectEnumSchema)
+                .boxed(), titled_multi_select_enum_schema()
+                .prop_map(super::MultiSelectEnumSchema::TitledMultiSelectEnumSchema)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::Notification`].
+    pub fn notification() -> BoxedStrategy<super::Notification> {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(s::map(s::any_json())),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::Notification {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::NotificationMetaObject`].
+    pub fn notification_meta_object() -> BoxedStrategy<super::NotificationMetaObject> {
+        ((s::optional(request_id()),),)
+            .prop_map(|((f0,),)| super::NotificationMetaObject {
+                io_modelcontextprotocol_subscription_id: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::NotificationParams`].
+    pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
+        ((s::optional(notification_meta_object()),),)
+            .prop_map(|((f0,),)| super::NotificationParams {
+                meta: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::NumberSchema`].
+    pub fn number_schema() -> BoxedStrategy<super::NumberSchema> {
+        (
+            (
+                s::optional(
+                    s::number(::core::option::Option::None, ::core::option::Option::None),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::number(::core::option::Option::None, ::core::option::Option::None),
+                ),
+                s::optional(
+                    s::number(::core::option::Option::None, ::core::option::Option::None),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                number_schema_type(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::NumberSchema {
+                default: f0,
+                description: f1,
+                maximum: f2,
+                minimum: f3,
+                title: f4,
+                r#type: f5,
+            })
+            .boxed()
+    }
+    /// Values of [`super::NumberSchemaType`].
+    pub fn number_schema_type() -> BoxedStrategy<super::NumberSchemaType> {
+        s::select(
+            ::std::vec![
+                super::NumberSchemaType::Integer, super::NumberSchemaType::Number
+            ],
+        )
+    }
+    /// Values of [`super::PaginatedRequest`].
+    pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                paginated_request_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::PaginatedRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PaginatedRequestParams`].
+    pub fn paginated_request_params() -> BoxedStrategy<super::PaginatedRequestParams> {
+        (
+            (
+                request_meta_object(),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::PaginatedRequestParams {
+                meta: f0,
+                cursor: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PaginatedResult`].
+    pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
+        (
+            (
+                s::optional(result_meta_object()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::PaginatedResult {
+                meta: f0,
+                next_cursor: f1,
+                result_type: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ParseError`].
+    pub fn parse_error() -> BoxedStrategy<super::ParseError> {
+        (
+            (
+                code_minus_32700(),
+                s::optional(s::any_json()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ParseError {
+                code: f0,
+                data: f1,
+                message: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PrimitiveSchemaDefinition`].
+    pub fn primitive_schema_definition() -> BoxedStrategy<
+        super::PrimitiveSchemaDefinition,
+    > {
+        s::one_of(
+            ::std::vec![
+                string_schema().prop_map(super::PrimitiveSchemaDefinition::StringSchema)
+                .boxed(), number_schema()
+                .prop_map(super::PrimitiveSchemaDefinition::NumberSchema).boxed(),
+                boolean_schema()
+                .prop_map(super::PrimitiveSchemaDefinition::BooleanSchema).boxed(),
+                untitled_single_select_enum_schema()
+                .prop_map(super::PrimitiveSchemaDefinition::UntitledSingleSelectEnumSchema)
+                .boxed(), titled_single_select_enum_schema()
+                .prop_map(super::PrimitiveSchemaDefinition::TitledSingleSelectEnumSchema)
+                .boxed(), untitled_multi_select_enum_schema()
+                .prop_map(super::PrimitiveSchemaDefinition::UntitledMultiSelectEnumSchema)
+                .boxed(), titled_multi_select_enum_schema()
+                .prop_map(super::PrimitiveSchemaDefinition::TitledMultiSelectEnumSchema)
+                .boxed(), legacy_titled_enum_schema()
+                .prop_map(super::PrimitiveSchemaDefinition::LegacyTitledEnumSchema)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::ProgressNotification`].
+    pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
+        (
+            (
+                jsonrpc_2_0(),
+                method_notifications_progress(),
+                progress_notification_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ProgressNotification {
+                jsonrpc: f0,
+                method: f1,
+                params: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ProgressNotificationParams`].
+    pub fn progress_notification_params() -> BoxedStrategy<
+        super::ProgressNotificationParams,
+    > {
+        (
+            (
+                s::optional(notification_meta_object()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::number(::core::option::Option::None, ::core::option::Option::None),
+                progress_token(),
+                s::optional(
+                    s::number(::core::option::Option::None, ::core::option::Option::None),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::ProgressNotificationParams {
+                meta: f0,
+                message: f1,
+                progress: f2,
+                progress_token: f3,
+                total: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ProgressToken`].
+    pub fn progress_token() -> BoxedStrategy<super::ProgressToken> {
+        s::one_of(
+            ::std::vec![
+                s::string(::core::option::Option::None, ::core::option::Option::None,
+                ::core::option::Option::None).prop_map(super::ProgressToken::String)
+                .boxed(), s::integer(::core::option::Option::None,
+                ::core::option::Option::None).prop_map(super::ProgressToken::Integer)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::Prompt`].
+    pub fn prompt() -> BoxedStrategy<super::Prompt> {
+        (
+            (
+                s::optional(meta_object()),
+                s::optional(
+                    s::vec(
+                        prompt_argument(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::vec(
+                        icon(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::Prompt {
+                meta: f0,
+                arguments: f1,
+                description: f2,
+                icons: f3,
+                name: f4,
+                title: f5,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PromptArgument`].
+    pub fn prompt_argument() -> BoxedStrategy<super::PromptArgument> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(s::boolean()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::PromptArgument {
+                description: f0,
+                name: f1,
+                required: f2,
+                title: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PromptListChangedNotification`].
+    pub fn prompt_list_changed_notification() -> BoxedStrategy<
+        super::PromptListChangedNotification,
+    > {
+        (
+            (
+                jsonrpc_2_0(),
+                method_notifications_prompts_list_changed(),
+                s::optional(notification_params()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::PromptListChangedNotification {
+                jsonrpc: f0,
+                method: f1,
+                params: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PromptMessage`].
+    pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
+        ((content_block(), role()),)
+            .prop_map(|((f0, f1),)| super::PromptMessage {
+                content: f0,
+                role: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::PromptReference`].
+    pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                type_ref_prompt(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::PromptReference {
+                name: f0,
+                title: f1,
+                r#type: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ReadResourceRequest`].
+    pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                method_resources_read(),
+                read_resource_request_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::ReadResourceRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ReadResourceRequestParams`].
+    pub fn read_resource_request_params() -> BoxedStrategy<
+        super::ReadResourceRequestParams,
+    > {
+        (
+            (
+                request_meta_object(),
+                s::optional(input_responses()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::ReadResourceRequestParams {
+                meta: f0,
+                input_responses: f1,
+                request_state: f2,
+                uri: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ReadResourceResult`].
+    pub fn read_resource_result() -> BoxedStrategy<super::ReadResourceResult> {
+        (
+            (
+                s::optional(result_meta_object()),
+                read_resource_result_cache_scope(),
+                s::vec(
+                    read_resource_result_contents_item(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::integer(
+                    ::core::option::Option::Some(0i64),
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::ReadResourceResult {
+                meta: f0,
+                cache_scope: f1,
+                contents: f2,
+                result_type: f3,
+                ttl_ms: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ReadResourceResultCacheScope`].
+    pub fn read_resource_result_cache_scope() -> BoxedStrategy<
+        super::ReadResourceResultCacheScope,
+    > {
+        s::select(
+            ::std::vec![
+                super::ReadResourceResultCacheScope::Private,
+                super::ReadResourceResultCacheScope::Public
+            ],
+        )
+    }
+    /// Values of [`super::ReadResourceResultContentsItem`].
+    pub fn read_resource_result_contents_item() -> BoxedStrategy<
+        super::ReadResourceResultContentsItem,
+    > {
+        s::one_of(
+            ::std::vec![
+                text_resource_contents()
+                .prop_map(super::ReadResourceResultContentsItem::TextResourceContents)
+                .boxed(), blob_resource_contents()
+                .prop_map(super::ReadResourceResultContentsItem::BlobResourceContents)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::ReadResourceResultResponse`].
+    pub fn read_resource_result_response() -> BoxedStrategy<
+        super::ReadResourceResultResponse,
+    > {
+        ((request_id(), jsonrpc_2_0(), read_resource_result_response_result()),)
+            .prop_map(|((f0, f1, f2),)| super::ReadResourceResultResponse {
+                id: f0,
+                jsonrpc: f1,
+                result: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ReadResourceResultResponseResult`].
+    pub fn read_resource_result_response_result() -> BoxedStrategy<
+        super::ReadResourceResultResponseResult,
+    > {
+        s::one_of(
+            ::std::vec![
+                input_required_result()
+                .prop_map(super::ReadResourceResultResponseResult::InputRequiredResult)
+                .boxed(), read_resource_result()
+                .prop_map(super::ReadResourceResultResponseResult::ReadResourceResult)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::Request`].
+    pub fn request() -> BoxedStrategy<super::Request> {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(s::map(s::any_json())),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::Request {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::RequestId`].
+    pub fn request_id() -> BoxedStrategy<super::RequestId> {
+        s::one_of(
+            ::std::vec![
+                s::string(::core::option::Option::None, ::core::option::Option::None,
+                ::core::option::Option::None).prop_map(super::RequestId::String).boxed(),
+                s::integer(::core::option::Option::None, ::core::option::Option::None)
+                .prop_map(super::RequestId::Integer).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::RequestMetaObject`].
+    pub fn request_meta_object() -> BoxedStrategy<super::RequestMetaObject> {
+        (
+            (
+                client_capabilities(),
+                s::optional(implementation()),
+                s::optional(logging_level()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(progress_token()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::RequestMetaObject {
+                io_modelcontextprotocol_client_capabilities: f0,
+                io_modelcontextprotocol_client_info: f1,
+                io_modelcontextprotocol_log_level: f2,
+                io_modelcontextprotocol_protocol_version: f3,
+                progress_token: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::RequestParams`].
+    pub fn request_params() -> BoxedStrategy<super::RequestParams> {
+        ((request_meta_object(),),)
+            .prop_map(|((f0,),)| super::RequestParams { meta: f0 })
+            .boxed()
+    }
+    /// Values of [`super::Resource`].
+    pub fn resource() -> BoxedStrategy<super::Resource> {
+        (
+            (
+                s::optional(meta_object()),
+                s::optional(annotations()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::vec(
+                        icon(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8),)| super::Resource {
+                meta: f0,
+                annotations: f1,
+                description: f2,
+                icons: f3,
+                mime_type: f4,
+                name: f5,
+                size: f6,
+                title: f7,
+                uri: f8,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResourceContents`].
+    pub fn resource_contents() -> BoxedStrategy<super::ResourceContents> {
+        (
+            (
+                s::optional(meta_object()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ResourceContents {
+                meta: f0,
+                mime_type: f1,
+                uri: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResourceLink`].
+    pub fn resource_link() -> BoxedStrategy<super::ResourceLink> {
+        (
+            (
+                s::optional(meta_object()),
+                s::optional(annotations()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::vec(
+                        icon(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                type_resource_link(),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8, f9),)| super::ResourceLink {
+                meta: f0,
+                annotations: f1,
+                description: f2,
+                icons: f3,
+                mime_type: f4,
+                name: f5,
+                size: f6,
+                title: f7,
+                r#type: f8,
+                uri: f9,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResourceListChangedNotification`].
+    pub fn resource_list_changed_notification() -> BoxedStrategy<
+        super::ResourceListChangedNotification,
+    > {
+        (
+            (
+                jsonrpc_2_0(),
+                method_notifications_resources_list_changed(),
+                s::optional(notification_params()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ResourceListChangedNotification {
+                jsonrpc: f0,
+                method: f1,
+                params: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResourceRequestParams`].
+    pub fn resource_request_params() -> BoxedStrategy<super::ResourceRequestParams> {
+        (
+            (
+                request_meta_object(),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::ResourceRequestParams {
+                meta: f0,
+                uri: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResourceTemplate`].
+    pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
+        (
+            (
+                s::optional(meta_object()),
+                s::optional(annotations()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::vec(
+                        icon(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::Some("uri-template"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7),)| super::ResourceTemplate {
+                meta: f0,
+                annotations: f1,
+                description: f2,
+                icons: f3,
+                mime_type: f4,
+                name: f5,
+                title: f6,
+                uri_template: f7,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResourceTemplateReference`].
+    pub fn resource_template_reference() -> BoxedStrategy<
+        super::ResourceTemplateReference,
+    > {
+        (
+            (
+                type_ref_resource(),
+                s::string(
+                    ::core::option::Option::Some("uri-template"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::ResourceTemplateReference {
+                r#type: f0,
+                uri: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResourceUpdatedNotification`].
+    pub fn resource_updated_notification() -> BoxedStrategy<
+        super::ResourceUpdatedNotification,
+    > {
+        (
+            (
+                jsonrpc_2_0(),
+                method_notifications_resources_updated(),
+                resource_updated_notification_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ResourceUpdatedNotification {
+                jsonrpc: f0,
+                method: f1,
+                params: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResourceUpdatedNotificationParams`].
+    pub fn resource_updated_notification_params() -> BoxedStrategy<
+        super::ResourceUpdatedNotificationParams,
+    > {
+        (
+            (
+                s::optional(notification_meta_object()),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::ResourceUpdatedNotificationParams {
+                meta: f0,
+                uri: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Result`].
+    pub fn result() -> BoxedStrategy<super::Result> {
+        (
+            (
+                s::optional(result_meta_object()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::extra(s::any_json(), &["_meta", "resultType"]),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::Result {
+                meta: f0,
+                result_type: f1,
+                extra: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResultMetaObject`].
+    pub fn result_meta_object() -> BoxedStrategy<super::ResultMetaObject> {
+        ((s::optional(implementation()),),)
+            .prop_map(|((f0,),)| super::ResultMetaObject {
+                io_modelcontextprotocol_server_info: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ResultType`].
+    pub fn result_type() -> BoxedStrategy<super::ResultType> {
+        s::string(
+            ::core::option::Option::None,
+            ::core::option::Option::None,
+            ::core::option::Option::None,
+        )
+    }
+    /// Values of [`super::Role`].
+    pub fn role() -> BoxedStrategy<super::Role> {
+        s::select(::std::vec![super::Role::Assistant, super::Role::User])
+    }
+    /// Values of [`super::Root`].
+    pub fn root() -> BoxedStrategy<super::Root> {
+        (
+            (
+                s::optional(meta_object()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::Root {
+                meta: f0,
+                name: f1,
+                uri: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::SamplingMessage`].
+    pub fn sampling_message() -> BoxedStrategy<super::SamplingMessage> {
+        ((s::optional(meta_object()), sampling_message_content(), role()),)
+            .prop_map(|((f0, f1, f2),)| super::SamplingMessage {
+                meta: f0,
+                content: f1,
+                role: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::SamplingMessageContent`].
+    pub fn sampling_message_content() -> BoxedStrategy<super::SamplingMessageContent> {
+        s::one_of(
+            ::std::vec![
+                text_content().prop_map(super::SamplingMessageContent::TextContent)
+                .boxed(), image_content()
+                .prop_map(super::SamplingMessageContent::ImageContent).boxed(),
+                audio_content().prop_map(super::SamplingMessageContent::AudioContent)
+                .boxed(), tool_use_content()
+                .prop_map(super::SamplingMessageContent::ToolUseContent).boxed(),
+                tool_result_content()
+                .prop_map(super::SamplingMessageContent::ToolResultContent).boxed(),
+                s::vec(sampling_message_content_block(), ::core::option::Option::None,
+                ::core::option::Option::None)
+                .prop_map(super::SamplingMessageContent::Array).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::SamplingMessageContentBlock`].
+    pub fn sampling_message_content_block() -> BoxedStrategy<
+        super::SamplingMessageContentBlock,
+    > {
+        s::one_of(
+            ::std::vec![
+                text_content().prop_map(super::SamplingMessageContentBlock::TextContent)
+                .boxed(), image_content()
+                .prop_map(super::SamplingMessageContentBlock::ImageContent).boxed(),
+                audio_content()
+                .prop_map(super::SamplingMessageContentBlock::AudioContent).boxed(),
+                tool_use_content()
+                .prop_map(super::SamplingMessageContentBlock::ToolUseContent).boxed(),
+                tool_result_content()
+                .prop_map(super::SamplingMessageContentBlock::ToolResultContent).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::ServerCapabilities`].
+    pub fn server_capabilities() -> BoxedStrategy<super::ServerCapabilities> {
+        (
+            (
+                s::optional(jsonobject()),
+                s::optional(s::map(jsonobject())),
+                s::optional(s::map(jsonobject())),
+                s::optional(jsonobject()),
+                s::optional(server_capabilities_prompts()),
+                s::optional(server_capabilities_resources()),
+                s::optional(server_capabilities_tools()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::ServerCapabilities {
+                completions: f0,
+                experimental: f1,
+                extensions: f2,
+                logging: f3,
+                prompts: f4,
+                resources: f5,
+                tools: f6,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ServerCapabilitiesPrompts`].
+    pub fn server_capabilities_prompts() -> BoxedStrategy<
+        super::ServerCapabilitiesPrompts,
+    > {
+        ((s::optional(s::boolean()),),)
+            .prop_map(|((f0,),)| super::ServerCapabilitiesPrompts {
+                list_changed: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ServerCapabilitiesResources`].
+    pub fn server_capabilities_resources() -> BoxedStrategy<
+        super::ServerCapabilitiesResources,
+    > {
+        ((s::optional(s::boolean()), s::optional(s::boolean())),)
+            .prop_map(|((f0, f1),)| super::ServerCapabilitiesResources {
+                list_changed: f0,
+                subscribe: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ServerCapabilitiesTools`].
+    pub fn server_capabilities_tools() -> BoxedStrategy<super::ServerCapabilitiesTools> {
+        ((s::optional(s::boolean()),),)
+            .prop_map(|((f0,),)| super::ServerCapabilitiesTools {
+                list_changed: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ServerNotification`].
+    pub fn server_notification() -> BoxedStrategy<super::ServerNotification> {
+        s::one_of(
+            ::std::vec![
+                cancelled_notification()
+                .prop_map(super::ServerNotification::CancelledNotification).boxed(),
+                progress_notification()
+                .prop_map(super::ServerNotification::ProgressNotification).boxed(),
+                resource_list_changed_notification()
+                .prop_map(super::ServerNotification::ResourceListChangedNotification)
+                .boxed(), subscriptions_acknowledged_notification()
+                .prop_map(super::ServerNotification::SubscriptionsAcknowledgedNotification)
+                .boxed(), resource_updated_notification()
+                .prop_map(super::ServerNotification::ResourceUpdatedNotification)
+                .boxed(), prompt_list_changed_notification()
+                .prop_map(super::ServerNotification::PromptListChangedNotification)
+                .boxed(), tool_list_changed_notification()
+                .prop_map(super::ServerNotification::ToolListChangedNotification)
+                .boxed(), logging_message_notification()
+                .prop_map(super::ServerNotification::LoggingMessageNotification).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::ServerResult`].
+    pub fn server_result() -> BoxedStrategy<super::ServerResult> {
+        s::one_of(
+            ::std::vec![
+                result().prop_map(super::ServerResult::Result).boxed(),
+                input_required_result()
+                .prop_map(super::ServerResult::InputRequiredResult).boxed(),
+                discover_result().prop_map(super::ServerResult::DiscoverResult).boxed(),
+                list_resources_result()
+                .prop_map(super::ServerResult::ListResourcesResult).boxed(),
+                list_resource_templates_result()
+                .prop_map(super::ServerResult::ListResourceTemplatesResult).boxed(),
+                read_resource_result().prop_map(super::ServerResult::ReadResourceResult)
+                .boxed(), subscriptions_listen_result()
+                .prop_map(super::ServerResult::SubscriptionsListenResult).boxed(),
+                list_prompts_result().prop_map(super::ServerResult::ListPromptsResult)
+                .boxed(), get_prompt_result()
+                .prop_map(super::ServerResult::GetPromptResult).boxed(),
+                list_tools_result().prop_map(super::ServerResult::ListToolsResult)
+                .boxed(), call_tool_result()
+                .prop_map(super::ServerResult::CallToolResult).boxed(), complete_result()
+                .prop_map(super::ServerResult::CompleteResult).boxed()
+            ],
+        )
+    }
+    /// Values of [`super::SingleSelectEnumSchema`].
+    pub fn single_select_enum_schema() -> BoxedStrategy<super::SingleSelectEnumSchema> {
+        s::one_of(
+            ::std::vec![
+                untitled_single_select_enum_schema()
+                .prop_map(super::SingleSelectEnumSchema::UntitledSingleSelectEnumSchema)
+                .boxed(), titled_single_select_enum_schema()
+                .prop_map(super::SingleSelectEnumSchema::TitledSingleSelectEnumSchema)
+                .boxed()
+            ],
+        )
+    }
+    /// Values of [`super::StringSchema`].
+    pub fn string_schema() -> BoxedStrategy<super::StringSchema> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(string_schema_format()),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                type_string(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::StringSchema {
+                default: f0,
+                description: f1,
+                format: f2,
+                max_length: f3,
+                min_length: f4,
+                title: f5,
+                r#type: f6,
+            })
+            .boxed()
+    }
+    /// Values of [`super::StringSchemaFormat`].
+    pub fn string_schema_format() -> BoxedStrategy<super::StringSchemaFormat> {
+        s::select(
+            ::std::vec![
+                super::StringSchemaFormat::Date, super::StringSchemaFormat::DateTime,
+                super::StringSchemaFormat::Email, super::StringSchemaFormat::Uri
+            ],
+        )
+    }
+    /// Values of [`super::SubscriptionFilter`].
+    pub fn subscription_filter() -> BoxedStrategy<super::SubscriptionFilter> {
+        (
+            (
+                s::optional(s::boolean()),
+                s::optional(
+                    s::vec(
+                        s::string(
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        ),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(s::boolean()),
+                s::optional(s::boolean()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::SubscriptionFilter {
+                prompts_list_changed: f0,
+                resource_subscriptions: f1,
+                resources_list_changed: f2,
+                tools_list_changed: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::SubscriptionsAcknowledgedNotification`].
+    pub fn subscriptions_acknowledged_notification() -> BoxedStrategy<
+        super::SubscriptionsAcknowledgedNotification,
+    > {
+        (
+            (
+                jsonrpc_2_0(),
+                method_notifications_subscriptions_acknowledged(),
+                subscriptions_acknowledged_notification_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::SubscriptionsAcknowledgedNotification {
+                jsonrpc: f0,
+                method: f1,
+                params: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::SubscriptionsAcknowledgedNotificationParams`].
+    pub fn subscriptions_acknowledged_notification_params() -> BoxedStrategy<
+        super::SubscriptionsAcknowledgedNotificationParams,
+    > {
+        ((s::optional(notification_meta_object()), subscription_filter()),)
+            .prop_map(|((f0, f1),)| super::SubscriptionsAcknowledgedNotificationParams {
+                meta: f0,
+                notifications: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::SubscriptionsListenRequest`].
+    pub fn subscriptions_listen_request() -> BoxedStrategy<
+        super::SubscriptionsListenRequest,
+    > {
+        (
+            (
+                request_id(),
+                jsonrpc_2_0(),
+                method_subscriptions_listen(),
+                subscriptions_listen_request_params(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::SubscriptionsListenRequest {
+                id: f0,
+                jsonrpc: f1,
+                method: f2,
+                params: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::SubscriptionsListenRequestParams`].
+    pub fn subscriptions_listen_request_params() -> BoxedStrategy<
+        super::SubscriptionsListenRequestParams,
+    > {
+        ((request_meta_object(), subscription_filter()),)
+            .prop_map(|((f0, f1),)| super::SubscriptionsListenRequestParams {
+                meta: f0,
+                notifications: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::SubscriptionsListenResult`].
+    pub fn subscriptions_listen_result() -> BoxedStrategy<
+        super::SubscriptionsListenResult,
+    > {
+        (
+            (
+                subscriptions_listen_result_meta_object(),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::SubscriptionsListenResult {
+                meta: f0,
+                result_type: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::SubscriptionsListenResultMetaObject`].
+    pub fn subscriptions_listen_result_meta_object() -> BoxedStrategy<
+        super::SubscriptionsListenResultMetaObject,
+    > {
+        ((s::optional(implementation()), request_id()),)
+            .prop_map(|((f0, f1),)| super::SubscriptionsListenResultMetaObject {
+                io_modelcontextprotocol_server_info: f0,
+                io_modelcontextprotocol_subscription_id: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::SubscriptionsListenResultResponse`].
+    pub fn subscriptions_listen_result_response() -> BoxedStrategy<
+        super::SubscriptionsListenResultResponse,
+    > {
+        ((request_id(), jsonrpc_2_0(), subscriptions_listen_result()),)
+            .prop_map(|((f0, f1, f2),)| super::SubscriptionsListenResultResponse {
+                id: f0,
+                jsonrpc: f1,
+                result: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::TextContent`].
+    pub fn text_content() -> BoxedStrategy<super::TextContent> {
+        (
+            (
+                s::optional(meta_object()),
+                s::optional(annotations()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                type_text(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::TextContent {
+                meta: f0,
+                annotations: f1,
+                text: f2,
+                r#type: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::TextResourceContents`].
+    pub fn text_resource_contents() -> BoxedStrategy<super::TextResourceContents> {
+        (
+            (
+                s::optional(meta_object()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::Some("uri"),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::TextResourceContents {
+                meta: f0,
+                mime_type: f1,
+                text: f2,
+                uri: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::TitledMultiSelectEnumSchema`].
+    pub fn titled_multi_select_enum_schema() -> BoxedStrategy<
+        super::TitledMultiSelectEnumSchema,
+    > {
+        (
+            (
+                s::optional(
+                    s::vec(
+                        s::string(
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        ),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                titled_multi_select_enum_schema_items(),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                type_array(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::TitledMultiSelectEnumSchema {
+                default: f0,
+                description: f1,
+                items: f2,
+                max_items: f3,
+                min_items: f4,
+                title: f5,
+                r#type: f6,
+            })
+            .boxed()
+    }
+    /// Values of [`super::TitledMultiSelectEnumSchemaItems`].
+    pub fn titled_multi_select_enum_schema_items() -> BoxedStrategy<
+        super::TitledMultiSelectEnumSchemaItems,
+    > {
+        (
+            (
+                s::vec(
+                    titled_multi_select_enum_schema_items_any_of_item(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::TitledMultiSelectEnumSchemaItems {
+                any_of: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::TitledMultiSelectEnumSchemaItemsAnyOfItem`].
+    pub fn titled_multi_select_enum_schema_items_any_of_item() -> BoxedStrategy<
+        super::TitledMultiSelectEnumSchemaItemsAnyOfItem,
+    > {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::TitledMultiSelectEnumSchemaItemsAnyOfItem {
+                r#const: f0,
+                title: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::TitledSingleSelectEnumSchema`].
+    pub fn titled_single_select_enum_schema() -> BoxedStrategy<
+        super::TitledSingleSelectEnumSchema,
+    > {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::vec(
+                    titled_single_select_enum_schema_one_of_item(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                type_string(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::TitledSingleSelectEnumSchema {
+                default: f0,
+                description: f1,
+                one_of: f2,
+                title: f3,
+                r#type: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::TitledSingleSelectEnumSchemaOneOfItem`].
+    pub fn titled_single_select_enum_schema_one_of_item() -> BoxedStrategy<
+        super::TitledSingleSelectEnumSchemaOneOfItem,
+    > {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::TitledSingleSelectEnumSchemaOneOfItem {
+                r#const: f0,
+                title: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Tool`].
+    pub fn tool() -> BoxedStrategy<super::Tool> {
+        (
+            (
+                s::optional(meta_object()),
+                s::optional(tool_annotations()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::vec(
+                        icon(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                tool_input_schema(),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(tool_output_schema()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7),)| super::Tool {
+                meta: f0,
+                annotations: f1,
+                description: f2,
+                icons: f3,
+                input_schema: f4,
+                name: f5,
+                output_schema: f6,
+                title: f7,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ToolAnnotations`].
+    pub fn tool_annotations() -> BoxedStrategy<super::ToolAnnotations> {
+        (
+            (
+                s::optional(s::boolean()),
+                s::optional(s::boolean()),
+                s::optional(s::boolean()),
+                s::optional(s::boolean()),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::ToolAnnotations {
+                destructive_hint: f0,
+                idempotent_hint: f1,
+                open_world_hint: f2,
+                read_only_hint: f3,
+                title: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ToolChoice`].
+    pub fn tool_choice() -> BoxedStrategy<super::ToolChoice> {
+        ((s::optional(tool_choice_mode()),),)
+            .prop_map(|((f0,),)| super::ToolChoice { mode: f0 })
+            .boxed()
+    }
+    /// Values of [`super::ToolChoiceMode`].
+    pub fn tool_choice_mode() -> BoxedStrategy<super::ToolChoiceMode> {
+        s::select(
+            ::std::vec![
+                super::ToolChoiceMode::Auto, super::ToolChoiceMode::None,
+                super::ToolChoiceMode::Required
+            ],
+        )
+    }
+    /// Values of [`super::ToolInputSchema`].
+    pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                type_object(),
+                s::extra(s::any_json(), &["$schema", "type"]),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ToolInputSchema {
+                schema: f0,
+                r#type: f1,
+                extra: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ToolListChangedNotification`].
+    pub fn tool_list_changed_notification() -> BoxedStrategy<
+        super::ToolListChangedNotification,
+    > {
+        (
+            (
+                jsonrpc_2_0(),
+                method_notifications_tools_list_changed(),
+                s::optional(notification_params()),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ToolListChangedNotification {
+                jsonrpc: f0,
+                method: f1,
+                params: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ToolOutputSchema`].
+    pub fn tool_output_schema() -> BoxedStrategy<super::ToolOutputSchema> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::extra(s::any_json(), &["$schema"]),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::ToolOutputSchema {
+                schema: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ToolResultContent`].
+    pub fn tool_result_content() -> BoxedStrategy<super::ToolResultContent> {
+        (
+            (
+                s::optional(meta_object()),
+                s::vec(
+                    content_block(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(s::boolean()),
+                s::optional(s::any_json()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                type_tool_result(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::ToolResultContent {
+                meta: f0,
+                content: f1,
+                is_error: f2,
+                structured_content: f3,
+                tool_use_id: f4,
+                r#type: f5,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ToolUseContent`].
+    pub fn tool_use_content() -> BoxedStrategy<super::ToolUseContent> {
+        (
+            (
+                s::optional(meta_object()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::map(s::any_json()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                type_tool_use(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::ToolUseContent {
+                meta: f0,
+                id: f1,
+                input: f2,
+                name: f3,
+                r#type: f4,
+            })
+            .boxed()
+    }
+    /// Values of [`super::TypeArray`].
+    pub fn type_array() -> BoxedStrategy<super::TypeArray> {
+        Just(super::TypeArray).boxed()
+    }
+    /// Values of [`super::TypeAudio`].
+    pub fn type_audio() -> BoxedStrategy<super::TypeAudio> {
+        Just(super::TypeAudio).boxed()
+    }
+    /// Values of [`super::TypeBoolean`].
+    pub fn type_boolean() -> BoxedStrategy<super::TypeBoolean> {
+        Just(super::TypeBoolean).boxed()
+    }
+    /// Values of [`super::TypeImage`].
+    pub fn type_image() -> BoxedStrategy<super::TypeImage> {
+        Just(super::TypeImage).boxed()
+    }
+    /// Values of [`super::TypeObject`].
+    pub fn type_object() -> BoxedStrategy<super::TypeObject> {
+        Just(super::TypeObject).boxed()
+    }
+    /// Values of [`super::TypeRefPrompt`].
+    pub fn type_ref_prompt() -> BoxedStrategy<super::TypeRefPrompt> {
+        Just(super::TypeRefPrompt).boxed()
+    }
+    /// Values of [`super::TypeRefResource`].
+    pub fn type_ref_resource() -> BoxedStrategy<super::TypeRefResource> {
+        Just(super::TypeRefResource).boxed()
+    }
+    /// Values of [`super::TypeResource`].
+    pub fn type_resource() -> BoxedStrategy<super::TypeResource> {
+        Just(super::TypeResource).boxed()
+    }
+    /// Values of [`super::TypeResourceLink`].
+    pub fn type_resource_link() -> BoxedStrategy<super::TypeResourceLink> {
+        Just(super::TypeResourceLink).boxed()
+    }
+    /// Values of [`super::TypeString`].
+    pub fn type_string() -> BoxedStrategy<super::TypeString> {
+        Just(super::TypeString).boxed()
+    }
+    /// Values of [`super::TypeText`].
+    pub fn type_text() -> BoxedStrategy<super::TypeText> {
+        Just(super::TypeText).boxed()
+    }
+    /// Values of [`super::TypeToolResult`].
+    pub fn type_tool_result() -> BoxedStrategy<super::TypeToolResult> {
+        Just(super::TypeToolResult).boxed()
+    }
+    /// Values of [`super::TypeToolUse`].
+    pub fn type_tool_use() -> BoxedStrategy<super::TypeToolUse> {
+        Just(super::TypeToolUse).boxed()
+    }
+    /// Values of [`super::UnsupportedProtocolVersionError`].
+    pub fn unsupported_protocol_version_error() -> BoxedStrategy<
+        super::UnsupportedProtocolVersionError,
+    > {
+        (
+            (
+                unsupported_protocol_version_error_error(),
+                s::optional(request_id()),
+                jsonrpc_2_0(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::UnsupportedProtocolVersionError {
+                error: f0,
+                id: f1,
+                jsonrpc: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::UnsupportedProtocolVersionErrorError`].
+    pub fn unsupported_protocol_version_error_error() -> BoxedStrategy<
+        super::UnsupportedProtocolVersionErrorError,
+    > {
+        (
+            (
+                code_minus_32022(),
+                unsupported_protocol_version_error_error_data(),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::UnsupportedProtocolVersionErrorError {
+                code: f0,
+                data: f1,
+                message: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::UnsupportedProtocolVersionErrorErrorData`].
+    pub fn unsupported_protocol_version_error_error_data() -> BoxedStrategy<
+        super::UnsupportedProtocolVersionErrorErrorData,
+    > {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::vec(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::UnsupportedProtocolVersionErrorErrorData {
+                requested: f0,
+                supported: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::UntitledMultiSelectEnumSchema`].
+    pub fn untitled_multi_select_enum_schema() -> BoxedStrategy<
+        super::UntitledMultiSelectEnumSchema,
+    > {
+        (
+            (
+                s::optional(
+                    s::vec(
+                        s::string(
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        ),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                untitled_multi_select_enum_schema_items(),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                type_array(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::UntitledMultiSelectEnumSchema {
+                default: f0,
+                description: f1,
+                items: f2,
+                max_items: f3,
+                min_items: f4,
+                title: f5,
+                r#type: f6,
+            })
+            .boxed()
+    }
+    /// Values of [`super::UntitledMultiSelectEnumSchemaItems`].
+    pub fn untitled_multi_select_enum_schema_items() -> BoxedStrategy<
+        super::UntitledMultiSelectEnumSchemaItems,
+    > {
+        (
+            (
+                s::vec(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                type_string(),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::UntitledMultiSelectEnumSchemaItems {
+                r#enum: f0,
+                r#type: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::UntitledSingleSelectEnumSchema`].
+    pub fn untitled_single_select_enum_schema() -> BoxedStrategy<
+        super::UntitledSingleSelectEnumSchema,
+    > {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::vec(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                type_string(),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4),)| super::UntitledSingleSelectEnumSchema {
+                default: f0,
+                description: f1,
+                r#enum: f2,
+                title: f3,
+                r#type: f4,
+            })
+            .boxed()
+    }
+    /// Encoded samples of the definition named `name`, each with the outcome of decoding
+    /// it back; `None` when there is no such definition.
+    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
+        ::core::option::Option::Some(
+            match name {
+                "Annotations" => s::sample(annotations()),
+                "AudioContent" => s::sample(audio_content()),
+                "BaseMetadata" => s::sample(base_metadata()),
+                "BlobResourceContents" => s::sample(blob_resource_contents()),
+                "BooleanSchema" => s::sample(boolean_schema()),
+                "CacheableResult" => s::sample(cacheable_result()),
+                "CallToolRequest" => s::sample(call_tool_request()),
+                "CallToolRequestParams" => s::sample(call_tool_request_params()),
+                "CallToolResult" => s::sample(call_tool_result()),
+                "CallToolResultResponse" => s::sample(call_tool_result_response()),
+                "CancelledNotification" => s::sample(cancelled_notification()),
+                "CancelledNotificationParams" => {
+                    s::sample(cancelled_notification_params())
+                }
+                "ClientCapabilities" => s::sample(client_capabilities()),
+                "ClientNotification" => s::sample(client_notification()),
+                "ClientRequest" => s::sample(client_request()),
+                "ClientResult" => s::sample(client_result()),
+                "CompleteRequest" => s::sample(complete_request()),
+                "CompleteRequestParams" => s::sample(complete_request_params()),
+                "CompleteResult" => s::sample(complete_result()),
+                "CompleteResultResponse" => s::sample(complete_result_response()),
+                "ContentBlock" => s::sample(content_block()),
+                "CreateMessageRequest" => s::sample(create_message_request()),
+                "CreateMessageRequestParams" => {
+                    s::sample(create_message_request_params())
+                }
+                "CreateMessageResult" => s::sample(create_message_result()),
+                "Cursor" => s::sample(cursor()),
+                "DiscoverRequest" => s::sample(discover_request()),
+                "DiscoverResult" => s::sample(discover_result()),
+                "DiscoverResultResponse" => s::sample(discover_result_response()),
+                "ElicitRequest" => s::sample(elicit_request()),
+                "ElicitRequestFormParams" => s::sample(elicit_request_form_params()),
+                "ElicitRequestParams" => s::sample(elicit_request_params()),
+                "ElicitRequestURLParams" => s::sample(elicit_request_urlparams()),
+                "ElicitResult" => s::sample(elicit_result()),
+                "EmbeddedResource" => s::sample(embedded_resource()),
+                "EmptyResult" => s::sample(empty_result()),
+                "EnumSchema" => s::sample(enum_schema()),
+                "Error" => s::sample(error()),
+                "GetPromptRequest" => s::sample(get_prompt_request()),
+                "GetPromptRequestParams" => s::sample(get_prompt_request_params()),
+                "GetPromptResult" => s::sample(get_prompt_result()),
+                "GetPromptResultResponse" => s::sample(get_prompt_result_response()),
+                "HeaderMismatchError" => s::sample(header_mismatch_error()),
+                "Icon" => s::sample(icon()),
+                "Icons" => s::sample(icons()),
+                "ImageContent" => s::sample(image_content()),
+                "Implementation" => s::sample(implementation()),
+                "InputRequest" => s::sample(input_request()),
+                "InputRequests" => s::sample(input_requests()),
+                "InputRequiredResult" => s::sample(input_required_result()),
+                "InputResponse" => s::sample(input_response()),
+                "InputResponseRequestParams" => {
+                    s::sample(input_response_request_params())
+                }
+                "InputResponses" => s::sample(input_responses()),
+                "InternalError" => s::sample(internal_error()),
+                "InvalidParamsError" => s::sample(invalid_params_error()),
+                "InvalidRequestError" => s::sample(invalid_request_error()),
+                "JSONArray" => s::sample(jsonarray()),
+                "JSONObject" => s::sample(jsonobject()),
+                "JSONRPCErrorResponse" => s::sample(jsonrpcerror_response()),
+                "JSONRPCMessage" => s::sample(jsonrpcmessage()),
+                "JSONRPCNotification" => s::sample(jsonrpcnotification()),
+                "JSONRPCRequest" => s::sample(jsonrpcrequest()),
+                "JSONRPCResponse" => s::sample(jsonrpcresponse()),
+                "JSONRPCResultResponse" => s::sample(jsonrpcresult_response()),
+                "JSONValue" => s::sample(jsonvalue()),
+                "LegacyTitledEnumSchema" => s::sample(legacy_titled_enum_schema()),
+                "ListPromptsRequest" => s::sample(list_prompts_request()),
+                "ListPromptsResult" => s::sample(list_prompts_result()),
+                "ListPromptsResultResponse" => s::sample(list_prompts_result_response()),
+                "ListResourceTemplatesRequest" => {
+                    s::sample(list_resource_templates_request())
+                }
+                "ListResourceTemplatesResult" => {
+                    s::sample(list_resource_templates_result())
+                }
+                "ListResourceTemplatesResultResponse" => {
+                    s::sample(list_resource_templates_result_response())
+                }
+                "ListResourcesRequest" => s::sample(list_resources_request()),
+                "ListResourcesResult" => s::sample(list_resources_result()),
+                "ListResourcesResultResponse" => {
+                    s::sample(list_resources_result_response())
+                }
+                "ListRootsRequest" => s::sample(list_roots_request()),
+                "ListRootsResult" => s::sample(list_roots_result()),
+                "ListToolsRequest" => s::sample(list_tools_request()),
+                "ListToolsResult" => s::sample(list_tools_result()),
+                "ListToolsResultResponse" => s::sample(list_tools_result_response()),
+                "LoggingLevel" => s::sample(logging_level()),
+                "LoggingMessageNotification" => s::sample(logging_message_notification()),
+                "LoggingMessageNotificationParams" => {
+                    s::sample(logging_message_notification_params())
+                }
+                "MetaObject" => s::sample(meta_object()),
+                "MethodNotFoundError" => s::sample(method_not_found_error()),
+                "MissingRequiredClientCapabilityError" => {
+                    s::sample(missing_required_client_capability_error())
+                }
+                "ModelHint" => s::sample(model_hint()),
+                "ModelPreferences" => s::sample(model_preferences()),
+                "MultiSelectEnumSchema" => s::sample(multi_select_enum_schema()),
+                "Notification" => s::sample(notification()),
+                "NotificationMetaObject" => s::sample(notification_meta_object()),
+                "NotificationParams" => s::sample(notification_params()),
+                "NumberSchema" => s::sample(number_schema()),
+                "PaginatedRequest" => s::sample(paginated_request()),
+                "PaginatedRequestParams" => s::sample(paginated_request_params()),
+                "PaginatedResult" => s::sample(paginated_result()),
+                "ParseError" => s::sample(parse_error()),
+                "PrimitiveSchemaDefinition" => s::sample(primitive_schema_definition()),
+                "ProgressNotification" => s::sample(progress_notification()),
+                "ProgressNotificationParams" => s::sample(progress_notification_params()),
+                "ProgressToken" => s::sample(progress_token()),
+                "Prompt" => s::sample(prompt()),
+                "PromptArgument" => s::sample(prompt_argument()),
+                "PromptListChangedNotification" => {
+                    s::sample(prompt_list_changed_notification())
+                }
+                "PromptMessage" => s::sample(prompt_message()),
+                "PromptReference" => s::sample(prompt_reference()),
+                "ReadResourceRequest" => s::sample(read_resource_request()),
+                "ReadResourceRequestParams" => s::sample(read_resource_request_params()),
+                "ReadResourceResult" => s::sample(read_resource_result()),
+                "ReadResourceResultResponse" => {
+                    s::sample(read_resource_result_response())
+                }
+                "Request" => s::sample(request()),
+                "RequestId" => s::sample(request_id()),
+                "RequestMetaObject" => s::sample(request_meta_object()),
+                "RequestParams" => s::sample(request_params()),
+                "Resource" => s::sample(resource()),
+                "ResourceContents" => s::sample(resource_contents()),
+                "ResourceLink" => s::sample(resource_link()),
+                "ResourceListChangedNotification" => {
+                    s::sample(resource_list_changed_notification())
+                }
+                "ResourceRequestParams" => s::sample(resource_request_params()),
+                "ResourceTemplate" => s::sample(resource_template()),
+                "ResourceTemplateReference" => s::sample(resource_template_reference()),
+                "ResourceUpdatedNotification" => {
+                    s::sample(resource_updated_notification())
+                }
+                "ResourceUpdatedNotificationParams" => {
+                    s::sample(resource_updated_notification_params())
+                }
+                "Result" => s::sample(result()),
+                "ResultMetaObject" => s::sample(result_meta_object()),
+                "ResultType" => s::sample(result_type()),
+                "Role" => s::sample(role()),
+                "Root" => s::sample(root()),
+                "SamplingMessage" => s::sample(sampling_message()),
+                "SamplingMessageContentBlock" => {
+                    s::sample(sampling_message_content_block())
+                }
+                "ServerCapabilities" => s::sample(server_capabilities()),
+                "ServerNotification" => s::sample(server_notification()),
+                "ServerResult" => s::sample(server_result()),
+                "SingleSelectEnumSchema" => s::sample(single_select_enum_schema()),
+                "StringSchema" => s::sample(string_schema()),
+                "SubscriptionFilter" => s::sample(subscription_filter()),
+                "SubscriptionsAcknowledgedNotification" => {
+                    s::sample(subscriptions_acknowledged_notification())
+                }
+                "SubscriptionsAcknowledgedNotificationParams" => {
+                    s::sample(subscriptions_acknowledged_notification_params())
+                }
+                "SubscriptionsListenRequest" => s::sample(subscriptions_listen_request()),
+                "SubscriptionsListenRequestParams" => {
+                    s::sample(subscriptions_listen_request_params())
+                }
+                "SubscriptionsListenResult" => s::sample(subscriptions_listen_result()),
+                "SubscriptionsListenResultMetaObject" => {
+                    s::sample(subscriptions_listen_result_meta_object())
+                }
+                "SubscriptionsListenResultResponse" => {
+                    s::sample(subscriptions_listen_result_response())
+                }
+                "TextContent" => s::sample(text_content()),
+                "TextResourceContents" => s::sample(text_resource_contents()),
+                "TitledMultiSelectEnumSchema" => {
+                    s::sample(titled_multi_select_enum_schema())
+                }
+                "TitledSingleSelectEnumSchema" => {
+                    s::sample(titled_single_select_enum_schema())
+                }
+                "Tool" => s::sample(tool()),
+                "ToolAnnotations" => s::sample(tool_annotations()),
+                "ToolChoice" => s::sample(tool_choice()),
+                "ToolListChangedNotification" => {
+                    s::sample(tool_list_changed_notification())
+                }
+                "ToolResultContent" => s::sample(tool_result_content()),
+                "ToolUseContent" => s::sample(tool_use_content()),
+                "UnsupportedProtocolVersionError" => {
+                    s::sample(unsupported_protocol_version_error())
+                }
+                "UntitledMultiSelectEnumSchema" => {
+                    s::sample(untitled_multi_select_enum_schema())
+                }
+                "UntitledSingleSelectEnumSchema" => {
+                    s::sample(untitled_single_select_enum_schema())
+                }
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
+}
