@@ -17,7 +17,7 @@
 //! assert!(envelope.result.is_absent());
 //! ```
 
-use crate::scan::{self, ScanError, ScanErrorKind};
+use crate::scan::{self, ScanError};
 
 /// One member value as raw JSON text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -229,36 +229,14 @@ fn read_members<'a>(
     loop {
         match bytes.get(pos) {
             Some(b'"') => {}
-            Some(_) => {
-                return Err(ScanError {
-                    kind: ScanErrorKind::UnexpectedByte,
-                    offset: pos,
-                });
-            }
-            None => {
-                return Err(ScanError {
-                    kind: ScanErrorKind::UnexpectedEnd,
-                    offset: pos,
-                });
-            }
+            _ => return Err(scan::unexpected(bytes, pos)),
         }
         let key = scan::scan_string(bytes, pos)?;
         let key_raw = &text[key.start..key.end];
         pos = scan::skip_whitespace(bytes, key.end);
         match bytes.get(pos) {
             Some(b':') => {}
-            Some(_) => {
-                return Err(ScanError {
-                    kind: ScanErrorKind::UnexpectedByte,
-                    offset: pos,
-                });
-            }
-            None => {
-                return Err(ScanError {
-                    kind: ScanErrorKind::UnexpectedEnd,
-                    offset: pos,
-                });
-            }
+            _ => return Err(scan::unexpected(bytes, pos)),
         }
         pos = scan::skip_whitespace(bytes, pos + 1);
         let member = scan_member(text, pos)?;
@@ -270,18 +248,7 @@ fn read_members<'a>(
         match bytes.get(pos) {
             Some(b',') => pos = scan::skip_whitespace(bytes, pos + 1),
             Some(b'}') => return Ok(pos + 1),
-            Some(_) => {
-                return Err(ScanError {
-                    kind: ScanErrorKind::UnexpectedByte,
-                    offset: pos,
-                });
-            }
-            None => {
-                return Err(ScanError {
-                    kind: ScanErrorKind::UnexpectedEnd,
-                    offset: pos,
-                });
-            }
+            _ => return Err(scan::unexpected(bytes, pos)),
         }
     }
 }

@@ -274,8 +274,10 @@ pub fn scan_value(bytes: &[u8], start: usize) -> Result<ValueInfo, ScanError> {
     }
 }
 
+/// The error for a byte that cannot stand at `pos`: `UnexpectedEnd` past the end of input,
+/// else `UnexpectedByte`.
 #[inline]
-fn unexpected(bytes: &[u8], pos: usize) -> ScanError {
+pub(crate) fn unexpected(bytes: &[u8], pos: usize) -> ScanError {
     if pos >= bytes.len() {
         err(ScanErrorKind::UnexpectedEnd, pos)
     } else {
