@@ -20,7 +20,8 @@ use mcpwire::{
 };
 use mcpwire_proptest::config::config_at;
 use mcpwire_proptest::message::{self, Message as Generated};
-use mcpwire_proptest::mutations::case;
+use mcpwire_proptest::mutations::case_from;
+use mcpwire_proptest::typed;
 use mcpwire_proptest::{Vocabulary, check_expected, check_with, json};
 use mcpwire_types::ProfileFacts;
 use mcpwire_types::facts::ALL;
@@ -62,30 +63,33 @@ fn runtime_satisfies_every_invariant_for_generated_inputs() {
         let server = RefCell::new(server(facts));
         let mut runner = TestRunner::new(config_at(file!(), 256));
         runner
-            .run(&case(facts, Vocabulary::DEFAULT), |case| {
-                let reply = server.borrow_mut().handle_frame(&case.frame);
-                // The mutation's oracle, and the checker's own reading of the frame.
-                let by_oracle = check_expected(facts, &case.expected, &frames(&reply));
-                let by_reading = check_with(
-                    facts,
-                    Vocabulary::DEFAULT.methods(),
-                    &case.frame,
-                    &frames(&reply),
-                );
-                if let Err(violations) = by_oracle.and(by_reading) {
-                    let got = reply.as_deref().map(String::from_utf8_lossy);
-                    prop_assert!(
-                        false,
-                        "{}: {} ({})\n  reply: {:?}\n  {}",
-                        facts.name,
-                        case.mutation.name(),
-                        case.frame.len(),
-                        got,
-                        report(&violations)
+            .run(
+                &case_from(facts, &typed::call_bodies(facts, Vocabulary::DEFAULT)),
+                |case| {
+                    let reply = server.borrow_mut().handle_frame(&case.frame);
+                    // The mutation's oracle, and the checker's own reading of the frame.
+                    let by_oracle = check_expected(facts, &case.expected, &frames(&reply));
+                    let by_reading = check_with(
+                        facts,
+                        Vocabulary::DEFAULT.methods(),
+                        &case.frame,
+                        &frames(&reply),
                     );
-                }
-                Ok(())
-            })
+                    if let Err(violations) = by_oracle.and(by_reading) {
+                        let got = reply.as_deref().map(String::from_utf8_lossy);
+                        prop_assert!(
+                            false,
+                            "{}: {} ({})\n  reply: {:?}\n  {}",
+                            facts.name,
+                            case.mutation.name(),
+                            case.frame.len(),
+                            got,
+                            report(&violations)
+                        );
+                    }
+                    Ok(())
+                },
+            )
             .unwrap_or_else(|e| panic!("{}: {e}", facts.name));
     }
 }
@@ -96,28 +100,31 @@ fn serve_loop_satisfies_every_invariant_for_generated_inputs() {
     for facts in ALL {
         let mut runner = TestRunner::new(config_at(file!(), 64));
         runner
-            .run(&case(facts, Vocabulary::DEFAULT), |case| {
-                let mut server = server(facts);
-                let mut input = case.frame.clone();
-                input.push(b'\n');
-                let mut output = Vec::new();
-                serve(&mut server, &input[..], &mut output).expect("in-memory I/O");
-                let lines: Vec<&[u8]> = output.split_inclusive(|&b| b == b'\n').collect();
-                prop_assert!(
-                    output.is_empty() || output.ends_with(b"\n"),
-                    "reply not terminated"
-                );
-                if let Err(violations) = check_expected(facts, &case.expected, &lines) {
+            .run(
+                &case_from(facts, &typed::call_bodies(facts, Vocabulary::DEFAULT)),
+                |case| {
+                    let mut server = server(facts);
+                    let mut input = case.frame.clone();
+                    input.push(b'\n');
+                    let mut output = Vec::new();
+                    serve(&mut server, &input[..], &mut output).expect("in-memory I/O");
+                    let lines: Vec<&[u8]> = output.split_inclusive(|&b| b == b'\n').collect();
                     prop_assert!(
-                        false,
-                        "{}: {}\n  {}",
-                        facts.name,
-                        case.mutation.name(),
-                        report(&violations)
+                        output.is_empty() || output.ends_with(b"\n"),
+                        "reply not terminated"
                     );
-                }
-                Ok(())
-            })
+                    if let Err(violations) = check_expected(facts, &case.expected, &lines) {
+                        prop_assert!(
+                            false,
+                            "{}: {}\n  {}",
+                            facts.name,
+                            case.mutation.name(),
+                            report(&violations)
+                        );
+                    }
+                    Ok(())
+                },
+            )
             .unwrap_or_else(|e| panic!("{}: {e}", facts.name));
     }
 }
@@ -146,7 +153,7 @@ fn arbitrary_frame() -> BoxedStrategy<Vec<u8>> {
     prop_oneof![
         4 => prop::collection::vec(any::<u8>(), 0..128),
         4 => prop::collection::vec(jsonish, 0..128),
-        3 => (case(facts, Vocabulary::DEFAULT), prop::collection::vec((any::<Index>(), any::<u8>()), 1..4)).prop_map(|(case, flips)| {
+        3 => (case_from(facts, &typed::call_bodies(facts, Vocabulary::DEFAULT)), prop::collection::vec((any::<Index>(), any::<u8>()), 1..4)).prop_map(|(case, flips)| {
             let mut frame = case.frame;
             if !frame.is_empty() {
                 for (at, byte) in flips {
@@ -290,6 +297,42 @@ fn assert_valid_jsonrpc_message(text: &str) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// A generated typed MCP request or notification validates against the version's schema
+/// (`ClientRequest` or `ClientNotification`).
+fn assert_valid_mcp_call(facts: &ProfileFacts, text: &str) -> Result<(), TestCaseError> {
+    static VALIDATORS: OnceLock<Vec<(&'static str, jsonschema::Validator)>> = OnceLock::new();
+    let all = VALIDATORS.get_or_init(|| {
+        ALL.iter()
+            .filter(|f| f.protocol_version.is_some())
+            .map(|f| {
+                let schema = schema_document(f);
+                (
+                    f.name,
+                    validator_for_definitions(schema, &["ClientRequest", "ClientNotification"]),
+                )
+            })
+            .collect()
+    });
+    let validator = &all
+        .iter()
+        .find(|(name, _)| *name == facts.name)
+        .expect("every MCP profile")
+        .1;
+    let instance: Value = serde_json::from_str(text).expect("valid JSON");
+    let errors: Vec<String> = validator
+        .iter_errors(&instance)
+        .map(|e| e.to_string())
+        .collect();
+    prop_assert!(
+        errors.is_empty(),
+        "{}: {} does not validate: {:?}",
+        facts.name,
+        text,
+        errors
+    );
+    Ok(())
+}
+
 /// The reply objects in a reply line (one, or a batch's elements).
 fn reply_objects(reply: &[u8]) -> Vec<Value> {
     match serde_json::from_slice(reply).expect("reply is JSON") {
@@ -384,13 +427,16 @@ fn valid_messages_round_trip_and_replies_validate_against_the_schema() {
         let mut runner = TestRunner::new(config_at(file!(), 96));
         runner
             .run(
-                &message::valid_message(facts, Vocabulary::DEFAULT),
+                &typed::mcp_message(facts, Vocabulary::DEFAULT)
+                    .unwrap_or_else(|| message::valid_message(facts, Vocabulary::DEFAULT)),
                 |generated| {
                     let text = generated.render();
                     assert_round_trip(facts, &generated, &text)?;
                     if facts.protocol_version.is_none() {
                         assert_typed_round_trip(&text)?;
                         assert_valid_jsonrpc_message(&text)?;
+                    } else if let Generated::Call(_) = generated {
+                        assert_valid_mcp_call(facts, &text)?;
                     }
                     if let Some(reply) = server.borrow_mut().handle_frame(text.as_bytes()) {
                         assert_valid_reply(facts, &reply)?;
@@ -409,12 +455,15 @@ fn every_reply_to_generated_inputs_validates_against_the_schema() {
         let server = RefCell::new(server(facts));
         let mut runner = TestRunner::new(config_at(file!(), 96));
         runner
-            .run(&case(facts, Vocabulary::DEFAULT), |case| {
-                if let Some(reply) = server.borrow_mut().handle_frame(&case.frame) {
-                    assert_valid_reply(facts, &reply)?;
-                }
-                Ok(())
-            })
+            .run(
+                &case_from(facts, &typed::call_bodies(facts, Vocabulary::DEFAULT)),
+                |case| {
+                    if let Some(reply) = server.borrow_mut().handle_frame(&case.frame) {
+                        assert_valid_reply(facts, &reply)?;
+                    }
+                    Ok(())
+                },
+            )
             .unwrap_or_else(|e| panic!("{}: {e}", facts.name));
     }
 }
@@ -425,22 +474,25 @@ fn readers_agree_on_generated_frames() {
     let facts = &ALL[0];
     let mut runner = TestRunner::new(config_at(file!(), 128));
     runner
-        .run(&case(facts, Vocabulary::DEFAULT), |case| {
-            let ours = !matches!(
-                json::read_frame(
-                    case.frame
-                        .strip_prefix(b"\xEF\xBB\xBF")
-                        .unwrap_or(&case.frame)
-                ),
-                json::Frame::NotJson(_) | json::Frame::NotUtf8
-            );
-            let theirs = !matches!(
-                decode(&case.frame, &Profile::from_facts(facts_static(facts))),
-                Decoded::Rejected(mcpwire::Rejection::Parse(_))
-            );
-            prop_assert_eq!(ours, theirs, "{:?}", case);
-            Ok(())
-        })
+        .run(
+            &case_from(facts, &typed::call_bodies(facts, Vocabulary::DEFAULT)),
+            |case| {
+                let ours = !matches!(
+                    json::read_frame(
+                        case.frame
+                            .strip_prefix(b"\xEF\xBB\xBF")
+                            .unwrap_or(&case.frame)
+                    ),
+                    json::Frame::NotJson(_) | json::Frame::NotUtf8
+                );
+                let theirs = !matches!(
+                    decode(&case.frame, &Profile::from_facts(facts_static(facts))),
+                    Decoded::Rejected(mcpwire::Rejection::Parse(_))
+                );
+                prop_assert_eq!(ours, theirs, "{:?}", case);
+                Ok(())
+            },
+        )
         .unwrap();
 }
 

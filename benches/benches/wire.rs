@@ -11,7 +11,9 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
+use criterion::{
+    BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
+};
 use mcpwire::{Id, MissingId, RpcError, reply};
 use mcpwire_benches::contenders::Contender;
 use mcpwire_benches::messages::{self, BenchMessage};
@@ -49,11 +51,14 @@ fn write_outcomes(path: &PathBuf, set: &[BenchMessage]) {
     }
     if let Some(binary) = mcpwire_bin() {
         for (name, frame) in e2e_frames() {
-            let reply = ServeProcess::spawn(&binary, &[])
+            let reply = ServeProcess::spawn(&binary, &SERVE_ARGS)
                 .and_then(|mut serve| serve.round_trip(&frame))
                 .map(|line| String::from_utf8_lossy(&line).into_owned())
                 .unwrap_or_else(|e| format!("error: {e}"));
-            out.push_str(&format!("serve_{name}\tmcpwire_serve\t{}\n", truncate(&reply, 160)));
+            out.push_str(&format!(
+                "serve_{name}\tmcpwire_serve\t{}\n",
+                truncate(&reply, 160)
+            ));
         }
     }
     std::fs::write(path, out).expect("write the outcomes file");
@@ -75,9 +80,12 @@ fn reply_groups(c: &mut Criterion) {
     let rmcp_id = rmcp::model::RequestId::Number(42);
 
     let mut group = c.benchmark_group("reply_success");
-    let ours: generated::CallToolResult = serde_json::from_str(CALL_RESULT).expect("2025-11-25 CallToolResult");
+    let ours: generated::CallToolResult =
+        serde_json::from_str(CALL_RESULT).expect("2025-11-25 CallToolResult");
     let theirs = rmcp::model::ServerJsonRpcMessage::response(
-        rmcp::model::ServerResult::CallToolResult(serde_json::from_str(CALL_RESULT).expect("rmcp CallToolResult")),
+        rmcp::model::ServerResult::CallToolResult(
+            serde_json::from_str(CALL_RESULT).expect("rmcp CallToolResult"),
+        ),
         rmcp_id.clone(),
     );
     group.bench_function("mcpwire_typed", |b| {
@@ -87,11 +95,17 @@ fn reply_groups(c: &mut Criterion) {
         let mut out = Vec::with_capacity(256);
         b.iter(|| {
             out.clear();
-            reply::write_success(&mut out, std::hint::black_box(&id), std::hint::black_box(CALL_RESULT));
+            reply::write_success(
+                &mut out,
+                std::hint::black_box(&id),
+                std::hint::black_box(CALL_RESULT),
+            );
             std::hint::black_box(&out);
         })
     });
-    group.bench_function("rmcp", |b| b.iter(|| serde_json::to_vec(std::hint::black_box(&theirs))));
+    group.bench_function("rmcp", |b| {
+        b.iter(|| serde_json::to_vec(std::hint::black_box(&theirs)))
+    });
     group.finish();
 
     let mut group = c.benchmark_group("reply_error");
@@ -101,38 +115,61 @@ fn reply_groups(c: &mut Criterion) {
         Some(rmcp_id),
     );
     group.bench_function("mcpwire", |b| {
-        b.iter(|| reply::error_reply(Some(std::hint::black_box(&id)), std::hint::black_box(&error), MissingId::Omit))
+        b.iter(|| {
+            reply::error_reply(
+                Some(std::hint::black_box(&id)),
+                std::hint::black_box(&error),
+                MissingId::Omit,
+            )
+        })
     });
-    group.bench_function("rmcp", |b| b.iter(|| serde_json::to_vec(std::hint::black_box(&theirs))));
+    group.bench_function("rmcp", |b| {
+        b.iter(|| serde_json::to_vec(std::hint::black_box(&theirs)))
+    });
     group.finish();
 }
 
 fn mcpwire_bin() -> Option<PathBuf> {
-    std::env::var_os("MCPWIRE_BIN").map(PathBuf::from).filter(|p| p.is_file())
+    std::env::var_os("MCPWIRE_BIN")
+        .map(PathBuf::from)
+        .filter(|p| p.is_file())
 }
 
+/// `mcpwire serve` runs under the profile the decode benchmarks use.
+const SERVE_ARGS: [&str; 2] = ["--profile", "mcp-2025-11-25"];
+
 fn e2e_frames() -> [(&'static str, Vec<u8>); 2] {
-    [("ping", messages::ping().into_bytes()), ("tools_call", messages::tools_call().into_bytes())]
+    [
+        ("ping", messages::ping().into_bytes()),
+        ("tools_call", messages::tools_call().into_bytes()),
+    ]
 }
 
 fn serve_group(c: &mut Criterion) {
     let Some(binary) = mcpwire_bin() else {
-        eprintln!("serve_e2e skipped: set MCPWIRE_BIN to a built `mcpwire` binary (cargo xtask bench does)");
+        eprintln!(
+            "serve_e2e skipped: set MCPWIRE_BIN to a built `mcpwire` binary (cargo xtask bench does)"
+        );
         return;
     };
     let mut group = c.benchmark_group("serve_e2e");
     group.throughput(Throughput::Elements(1));
     for (name, frame) in e2e_frames() {
-        let mut serve = ServeProcess::spawn(&binary, &[]).expect("spawn mcpwire serve");
+        let mut serve = ServeProcess::spawn(&binary, &SERVE_ARGS).expect("spawn mcpwire serve");
         let reply = serve.round_trip(&frame).expect("a reply");
         assert!(
-            reply.starts_with(b"{\"jsonrpc\":\"2.0\",\"id\":"),
+            reply.starts_with(b"{\"jsonrpc\":\"2.0\",\"id\":")
+                && !reply.windows(8).any(|w| w == b"\"error\":"),
             "mcpwire serve answered {}",
             String::from_utf8_lossy(&reply)
         );
         // One criterion iteration is one message; a sample pumps `iters` of them at once.
         group.bench_function(BenchmarkId::from_parameter(name), |b| {
-            b.iter_custom(|iters| serve.pump(&frame, iters).expect("pump frames through mcpwire serve"))
+            b.iter_custom(|iters| {
+                serve
+                    .pump(&frame, iters)
+                    .expect("pump frames through mcpwire serve")
+            })
         });
     }
     group.finish();

@@ -78,13 +78,23 @@ impl Contender {
             Contender::Floor => drop(std::hint::black_box(floor(bytes))),
             Contender::Value => drop(std::hint::black_box(value(bytes))),
             Contender::McpwireEnvelope => drop(std::hint::black_box(mcpwire_envelope(bytes))),
-            Contender::McpwireTyped20251125 => drop(std::hint::black_box(typed::v2025_11_25(bytes))),
-            Contender::McpwireTyped20260728 => drop(std::hint::black_box(typed::v2026_07_28(bytes))),
-            Contender::Rmcp if server_side => drop(std::hint::black_box(rmcp_client_message(bytes))),
+            Contender::McpwireTyped20251125 => {
+                drop(std::hint::black_box(typed::v2025_11_25(bytes)))
+            }
+            Contender::McpwireTyped20260728 => {
+                drop(std::hint::black_box(typed::v2026_07_28(bytes)))
+            }
+            Contender::Rmcp if server_side => {
+                drop(std::hint::black_box(rmcp_client_message(bytes)))
+            }
             Contender::Rmcp => drop(std::hint::black_box(rmcp_server_message(bytes))),
-            Contender::RustMcpSchema if server_side => drop(std::hint::black_box(rms_client_message(bytes))),
+            Contender::RustMcpSchema if server_side => {
+                drop(std::hint::black_box(rms_client_message(bytes)))
+            }
             Contender::RustMcpSchema => drop(std::hint::black_box(rms_server_message(bytes))),
-            Contender::Jsonrpsee if server_side => drop(std::hint::black_box(jsonrpsee_call(bytes))),
+            Contender::Jsonrpsee if server_side => {
+                drop(std::hint::black_box(jsonrpsee_call(bytes)))
+            }
             Contender::Jsonrpsee => drop(std::hint::black_box(jsonrpsee_response(bytes))),
         }
     }
@@ -99,17 +109,25 @@ impl Contender {
             Contender::McpwireEnvelope => describe_mcpwire(&mcpwire_envelope(bytes)),
             Contender::McpwireTyped20251125 => typed::describe_v2025_11_25(bytes),
             Contender::McpwireTyped20260728 => typed::describe_v2026_07_28(bytes),
-            Contender::Rmcp if server_side => ok_or_err(rmcp_client_message(bytes).map(|m| describe_rmcp(&m))),
+            Contender::Rmcp if server_side => {
+                ok_or_err(rmcp_client_message(bytes).map(|m| describe_rmcp(&m)))
+            }
             Contender::Rmcp => ok_or_err(rmcp_server_message(bytes).map(|m| describe_rmcp(&m))),
             Contender::RustMcpSchema if server_side => {
                 ok_or_err(rms_client_message(bytes).map(|m| format!("{:?}", m.message_type())))
             }
-            Contender::RustMcpSchema => ok_or_err(rms_server_message(bytes).map(|m| format!("{:?}", m.message_type()))),
-            Contender::Jsonrpsee if server_side => ok_or_err(jsonrpsee_call(bytes).map(|c| match c {
-                JsonrpseeCall::Request(r) => format!("request id={} method={}", r.id, r.method),
-                JsonrpseeCall::Notification(n) => format!("notification method={}", n.method),
-            })),
-            Contender::Jsonrpsee => ok_or_err(jsonrpsee_response(bytes).map(|r| format!("response id={}", r.id))),
+            Contender::RustMcpSchema => {
+                ok_or_err(rms_server_message(bytes).map(|m| format!("{:?}", m.message_type())))
+            }
+            Contender::Jsonrpsee if server_side => {
+                ok_or_err(jsonrpsee_call(bytes).map(|c| match c {
+                    JsonrpseeCall::Request(r) => format!("request id={} method={}", r.id, r.method),
+                    JsonrpseeCall::Notification(n) => format!("notification method={}", n.method),
+                }))
+            }
+            Contender::Jsonrpsee => {
+                ok_or_err(jsonrpsee_response(bytes).map(|r| format!("response id={}", r.id)))
+            }
         }
     }
 }
@@ -120,7 +138,10 @@ fn ok_or_err<E: std::fmt::Display>(result: Result<String, E>) -> String {
         Err(error) => {
             let text = error.to_string();
             let short: String = text.chars().take(60).collect();
-            format!("error: {short}{}", if text.len() > short.len() { "…" } else { "" })
+            format!(
+                "error: {short}{}",
+                if text.len() > short.len() { "…" } else { "" }
+            )
         }
     }
 }
@@ -152,13 +173,20 @@ pub fn describe_mcpwire(decoded: &mcpwire::Decoded<'_>) -> String {
     match decoded {
         Decoded::Rejected(rejection) => format!("rejected: {rejection}"),
         Decoded::Batch(messages) => format!("batch of {}", messages.len()),
-        Decoded::Single(Message::Request { id, method, .. }) => format!("request id={} method={method}", id.raw()),
-        Decoded::Single(Message::Notification { method, .. }) => format!("notification method={method}"),
+        Decoded::Single(Message::Request { id, method, .. }) => {
+            format!("request id={} method={method}", id.raw())
+        }
+        Decoded::Single(Message::Notification { method, .. }) => {
+            format!("notification method={method}")
+        }
         Decoded::Single(Message::Response(response)) => {
             format!("response id={}", response.id.map_or("none", |id| id.raw()))
         }
         Decoded::Single(Message::Invalid { id, reason }) => {
-            format!("invalid ({reason}), answered with id={}", id.map_or("none", |id| id.raw()))
+            format!(
+                "invalid ({reason}), answered with id={}",
+                id.map_or("none", |id| id.raw())
+            )
         }
     }
 }
@@ -214,7 +242,9 @@ pub fn jsonrpsee_call(bytes: &[u8]) -> serde_json::Result<JsonrpseeCall<'_>> {
 }
 
 /// jsonrpsee, client side: a `Response` with a raw result.
-pub fn jsonrpsee_response(bytes: &[u8]) -> serde_json::Result<jsonrpsee_types::Response<'_, &RawValue>> {
+pub fn jsonrpsee_response(
+    bytes: &[u8],
+) -> serde_json::Result<jsonrpsee_types::Response<'_, &RawValue>> {
     serde_json::from_slice(bytes)
 }
 
@@ -228,7 +258,12 @@ mod tests {
         for message in messages::all().iter().filter(|m| !m.malformed) {
             for contender in Contender::ALL {
                 let outcome = contender.describe(message);
-                assert!(!outcome.contains("error"), "{} on {}: {outcome}", contender.id(), message.name);
+                assert!(
+                    !outcome.contains("error"),
+                    "{} on {}: {outcome}",
+                    contender.id(),
+                    message.name
+                );
             }
         }
     }
@@ -236,11 +271,22 @@ mod tests {
     #[test]
     fn mcpwire_recovers_the_id_of_every_malformed_frame_that_has_a_valid_one() {
         let outcome = |name: &str| {
-            let message = messages::all().into_iter().find(|m| m.name == name).unwrap();
+            let message = messages::all()
+                .into_iter()
+                .find(|m| m.name == name)
+                .unwrap();
             Contender::McpwireEnvelope.describe(&message)
         };
-        assert!(outcome("bad_version").ends_with("answered with id=7"), "{}", outcome("bad_version"));
-        assert!(outcome("bad_id_type").ends_with("answered with id=none"), "{}", outcome("bad_id_type"));
+        assert!(
+            outcome("bad_version").ends_with("answered with id=7"),
+            "{}",
+            outcome("bad_version")
+        );
+        assert!(
+            outcome("bad_id_type").ends_with("answered with id=none"),
+            "{}",
+            outcome("bad_id_type")
+        );
         assert_eq!(outcome("deep_params"), "request id=9 method=tools/call");
     }
 }

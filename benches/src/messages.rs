@@ -42,27 +42,63 @@ pub const DEEP_PARAMS_DEPTH: usize = 100_000;
 pub fn all() -> Vec<BenchMessage> {
     vec![
         message("ping", "ping request", ping(), Direction::ClientToServer),
-        message("tools_call", "tools/call request", tools_call(), Direction::ClientToServer),
-        message("tools_list_result", "tools/list result", tools_list_result(), Direction::ServerToClient),
+        message(
+            "tools_call",
+            "tools/call request",
+            tools_call(),
+            Direction::ClientToServer,
+        ),
+        message(
+            "tools_list_result",
+            "tools/list result",
+            tools_list_result(),
+            Direction::ServerToClient,
+        ),
         message(
             "resources_read_100k",
             "resources/read result, 100 KB text",
             resources_read_result(100 * 1024),
             Direction::ServerToClient,
         ),
-        message("result_1m", "tools/call result, 1 MB structured", large_call_result(1024 * 1024), Direction::ServerToClient),
+        message(
+            "result_1m",
+            "tools/call result, 1 MB structured",
+            large_call_result(1024 * 1024),
+            Direction::ServerToClient,
+        ),
         malformed("bad_version", "jsonrpc \"1.0\" with id 7", wrong_version()),
         malformed("bad_id_type", "id `true`", invalid_id_type()),
-        malformed("deep_params", "params nested 100,000 deep", deep_params(DEEP_PARAMS_DEPTH)),
+        malformed(
+            "deep_params",
+            "params nested 100,000 deep",
+            deep_params(DEEP_PARAMS_DEPTH),
+        ),
     ]
 }
 
-fn message(name: &'static str, description: &'static str, bytes: String, direction: Direction) -> BenchMessage {
-    BenchMessage { name, description, bytes: bytes.into_bytes(), direction, malformed: false }
+fn message(
+    name: &'static str,
+    description: &'static str,
+    bytes: String,
+    direction: Direction,
+) -> BenchMessage {
+    BenchMessage {
+        name,
+        description,
+        bytes: bytes.into_bytes(),
+        direction,
+        malformed: false,
+    }
 }
 
 fn malformed(name: &'static str, description: &'static str, bytes: String) -> BenchMessage {
-    BenchMessage { name, description, bytes: bytes.into_bytes(), direction: Direction::ClientToServer, malformed: true }
+    BenchMessage {
+        name,
+        description,
+        bytes: bytes.into_bytes(),
+        direction: Direction::ClientToServer,
+        malformed: true,
+    }
 }
 
 /// The method of the request each result frame answers, by the result's id: the pending-request
@@ -99,12 +135,26 @@ pub fn tools_list_result() -> String {
             r#"{{"name":"tool_{i:02}","title":"Tool number {i}","description":"Looks up record {i} in the catalogue and returns it as text; fails when the record does not exist.","inputSchema":{{"type":"object","properties":{{"query":{{"type":"string","description":"What to look for"}},"limit":{{"type":"integer","minimum":1,"maximum":100}},"exact":{{"type":"boolean"}}}},"required":["query"]}}}}"#
         ));
     }
-    format!(r#"{{"jsonrpc":"2.0","id":2,"result":{{"tools":[{}],"nextCursor":"page-2","resultType":"complete","cacheScope":"public","ttlMs":60000}}}}"#, tools.join(","))
+    format!(
+        r#"{{"jsonrpc":"2.0","id":2,"result":{{"tools":[{}],"nextCursor":"page-2","resultType":"complete","cacheScope":"public","ttlMs":60000}}}}"#,
+        tools.join(",")
+    )
 }
 
 /// Deterministic prose with JSON escapes (`\n`, `\"`) every line, about `len` bytes of JSON text.
 fn escaped_text(len: usize) -> String {
-    let words = ["lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit", "sed", "do"];
+    let words = [
+        "lorem",
+        "ipsum",
+        "dolor",
+        "sit",
+        "amet",
+        "consectetur",
+        "adipiscing",
+        "elit",
+        "sed",
+        "do",
+    ];
     let mut out = String::with_capacity(len + 64);
     let mut state: u32 = 0x9e37_79b9;
     let mut line = 0;
@@ -182,10 +232,25 @@ mod tests {
 
     #[test]
     fn sizes_match_the_issue() {
-        let size = |name: &str| all().into_iter().find(|m| m.name == name).unwrap().bytes.len();
+        let size = |name: &str| {
+            all()
+                .into_iter()
+                .find(|m| m.name == name)
+                .unwrap()
+                .bytes
+                .len()
+        };
         assert!((40..=64).contains(&size("ping")), "{}", size("ping"));
-        assert!((250..=350).contains(&size("tools_call")), "{}", size("tools_call"));
-        assert!((4_500..=6_000).contains(&size("tools_list_result")), "{}", size("tools_list_result"));
+        assert!(
+            (250..=350).contains(&size("tools_call")),
+            "{}",
+            size("tools_call")
+        );
+        assert!(
+            (4_500..=6_000).contains(&size("tools_list_result")),
+            "{}",
+            size("tools_list_result")
+        );
         assert!((100 * 1024..110 * 1024).contains(&size("resources_read_100k")));
         assert!((1024 * 1024..1100 * 1024).contains(&size("result_1m")));
     }

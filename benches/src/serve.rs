@@ -29,7 +29,12 @@ impl ServeProcess {
             .spawn()?;
         let stdin = child.stdin.take();
         let stdout = BufReader::with_capacity(1 << 16, child.stdout.take().expect("piped stdout"));
-        Ok(Self { child, stdin, stdout, line: Vec::new() })
+        Ok(Self {
+            child,
+            stdin,
+            stdout,
+            line: Vec::new(),
+        })
     }
 
     /// Sends one frame and returns its reply line (without the newline).
@@ -44,7 +49,12 @@ impl ServeProcess {
 
     /// Sends `count` copies of `frame` and waits for `count` replies; returns the elapsed time.
     pub fn pump(&mut self, frame: &[u8], count: u64) -> std::io::Result<Duration> {
-        let Self { stdin, stdout, line, .. } = self;
+        let Self {
+            stdin,
+            stdout,
+            line,
+            ..
+        } = self;
         let stdin = stdin.as_mut().expect("stdin open");
         let start = Instant::now();
         let written = std::thread::scope(|scope| {
@@ -67,7 +77,6 @@ impl ServeProcess {
         });
         written.map(|()| start.elapsed())
     }
-
 }
 
 /// Reads one reply line into `line`, without its newline.
@@ -75,7 +84,10 @@ fn read_line(stdout: &mut BufReader<ChildStdout>, line: &mut Vec<u8>) -> std::io
     line.clear();
     let n = stdout.read_until(b'\n', line)?;
     if n == 0 {
-        return Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "mcpwire serve closed stdout"));
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::UnexpectedEof,
+            "mcpwire serve closed stdout",
+        ));
     }
     if line.last() == Some(&b'\n') {
         line.pop();

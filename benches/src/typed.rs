@@ -32,14 +32,20 @@ macro_rules! typed_version {
             let depth = crate::contenders::profile().limits().max_params_depth;
             let typed = match &decoded {
                 Decoded::Single(Message::Request { method, params, .. }) => match &**method {
-                    "ping" => Typed::Params(decode_params(*params, depth).map($module::Params::Ping)),
-                    "tools/call" => Typed::Params(decode_params(*params, depth).map($module::Params::CallTool)),
+                    "ping" => {
+                        Typed::Params(decode_params(*params, depth).map($module::Params::Ping))
+                    }
+                    "tools/call" => {
+                        Typed::Params(decode_params(*params, depth).map($module::Params::CallTool))
+                    }
                     _ => Typed::Envelope,
                 },
                 Decoded::Single(Message::Response(mcpwire::Response {
                     id: Some(id),
                     body: ResponseBody::Result(raw),
-                })) => match crate::messages::pending_method(id.raw()).and_then(|m| $module::result(m, raw)) {
+                })) => match crate::messages::pending_method(id.raw())
+                    .and_then(|m| $module::result(m, raw))
+                {
                     Some(result) => Typed::Result(result),
                     None => Typed::Envelope,
                 },
@@ -54,7 +60,9 @@ macro_rules! typed_version {
             let envelope = crate::contenders::describe_mcpwire(&decoded);
             match typed {
                 Typed::Params(Ok(p)) => format!("{envelope}, {}", p.name()),
-                Typed::Params(Err(e)) => format!("{envelope}, params error {} {}", e.code(), e.message()),
+                Typed::Params(Err(e)) => {
+                    format!("{envelope}, params error {} {}", e.code(), e.message())
+                }
                 Typed::Result(Ok(r)) => format!("{envelope}, {}", r.name()),
                 Typed::Result(Err(e)) => format!("{envelope}, result error: {e}"),
                 Typed::Envelope => envelope,

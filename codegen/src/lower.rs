@@ -131,6 +131,7 @@ pub fn lower(doc: &Document) -> Result<Module> {
                 lowered.ty
             };
             lowerer.insert(TypeDef {
+                constraints: Constraints::of(schema),
                 name: name.clone(),
                 pointer,
                 definition: name,
@@ -416,6 +417,7 @@ impl Lowerer<'_> {
         }
         let name = self.name_for(site);
         self.insert(TypeDef {
+            constraints: Constraints::default(),
             name: name.clone(),
             pointer: ptr.to_owned(),
             definition: site.definition.clone(),
@@ -470,6 +472,7 @@ impl Lowerer<'_> {
         }
         let name = self.name_for(site);
         self.insert(TypeDef {
+            constraints: Constraints::default(),
             name: name.clone(),
             pointer: ptr.to_owned(),
             definition: site.definition.clone(),
@@ -520,6 +523,7 @@ impl Lowerer<'_> {
         };
         self.consts.insert(key, name.clone());
         self.insert(TypeDef {
+            constraints: Constraints::default(),
             name: name.clone(),
             pointer: ptr.to_owned(),
             definition: site.definition.clone(),
@@ -565,6 +569,7 @@ impl Lowerer<'_> {
                 Some(Value::Bool(false)) => {
                     let name = self.name_for(site);
                     self.insert(TypeDef {
+                        constraints: Constraints::default(),
                         name: name.clone(),
                         pointer: ptr.to_owned(),
                         definition: site.definition.clone(),
@@ -644,6 +649,7 @@ impl Lowerer<'_> {
             ));
         }
         self.insert(TypeDef {
+            constraints: Constraints::default(),
             name: name.clone(),
             pointer: ptr.to_owned(),
             definition: site.definition.clone(),

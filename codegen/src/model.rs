@@ -43,6 +43,8 @@ pub struct TypeDef {
     pub definition: String,
     /// What it is.
     pub kind: Kind,
+    /// Value constraints of the definition itself (`minItems` of an array alias, ...).
+    pub constraints: Constraints,
 }
 
 /// The shape of a [`TypeDef`].

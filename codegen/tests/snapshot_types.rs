@@ -48,6 +48,11 @@ mod recursive;
 
 #[allow(dead_code)]
 #[rustfmt::skip]
+#[path = "snapshots/value_strategies/expected.rs"]
+mod value_strategies;
+
+#[allow(dead_code)]
+#[rustfmt::skip]
 #[path = "snapshots/string_enum/expected.rs"]
 mod string_enum;
 
@@ -257,4 +262,72 @@ fn nulls_are_rejected_where_the_schema_does_not_admit_them() {
         err.contains("missing field `ttl`"),
         "a required nullable member must be present: {err}"
     );
+}
+
+/// Runs `strategy` for a few cases and returns the encoded values.
+fn samples<T: serde::Serialize + std::fmt::Debug>(
+    strategy: proptest::strategy::BoxedStrategy<T>,
+) -> Vec<Value> {
+    use proptest::strategy::{Strategy, ValueTree};
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    (0..64)
+        .map(|_| {
+            let value = strategy.new_tree(&mut runner).expect("a value").current();
+            serde_json::to_value(&value).expect("encodes")
+        })
+        .collect()
+}
+
+#[test]
+fn strategies_respect_constraints_and_unions() {
+    let items = samples(value_strategies::strategies::item());
+    for item in &items {
+        let score = item["score"].as_f64().expect("score");
+        assert!((0.0..=1.0).contains(&score), "{item}");
+        let count = item["count"].as_i64().expect("count");
+        assert!((1..=5).contains(&count), "{item}");
+        let tags = item["tags"].as_array().expect("tags").len();
+        assert!((1..=2).contains(&tags), "{item}");
+        if let Some(code) = item.get("code") {
+            let len = code.as_str().expect("code").chars().count();
+            assert!((2..=3).contains(&len), "{item}");
+        }
+        if let Some(link) = item.get("link") {
+            assert!(link.as_str().expect("link").contains(':'), "{item}");
+        }
+        for (key, value) in item.as_object().expect("object") {
+            if key.starts_with("x-") {
+                assert!(value.is_i64(), "{item}");
+            }
+        }
+    }
+    assert!(items.iter().any(|i| i.get("note") == Some(&Value::Null)));
+    let shapes = samples(value_strategies::strategies::shape());
+    for kind in ["circle", "square"] {
+        assert!(shapes.iter().any(|s| s["kind"] == kind), "{kind}");
+    }
+    for batch in samples(value_strategies::strategies::batch()) {
+        assert!(!batch.as_array().expect("array").is_empty());
+    }
+    for shape in &shapes {
+        let back: value_strategies::Shape = serde_json::from_value(shape.clone()).expect("decodes");
+        assert_eq!(&serde_json::to_value(back).unwrap(), shape);
+    }
+}
+
+#[test]
+fn recursive_strategies_end_within_their_depth() {
+    fn depth(value: &Value) -> usize {
+        match value {
+            Value::Array(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
+            Value::Object(members) => 1 + members.values().map(depth).max().unwrap_or(0),
+            _ => 0,
+        }
+    }
+    let nodes = samples(recursive::strategies::node());
+    assert!(nodes.iter().all(|n| depth(n) <= 5), "{nodes:?}");
+    assert!(nodes.iter().any(|n| n.get("next").is_some()));
+    let values = samples(recursive::strategies::jsonvalue());
+    assert!(values.iter().all(|v| depth(v) <= 5), "{values:?}");
+    assert!(values.iter().any(|v| depth(v) >= 2));
 }

@@ -1,6 +1,11 @@
 //! `cargo xtask gen [--check] [--docs=schema]`: generates `crates/mcpwire-types/src/generated/`
 //! and `schema/mcp.lock` from `schema/jsonrpc-2.0.schema.json` and the upstream MCP schemas
 //! in `MCP_SCHEMA_DIR` (default `../shared/schemas/mcp`).
+//!
+//! `cargo xtask bench`: runs the criterion suite in `benches/` against the peer crates and
+//! writes `BENCHMARKS.md`.
+
+mod bench;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -20,11 +25,20 @@ environment: MCP_SCHEMA_DIR (default ../shared/schemas/mcp relative to the works
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some((command, flags)) = args.split_first() else {
-        eprintln!("{USAGE}");
+        eprintln!("{USAGE}\n{}", bench::USAGE);
         return ExitCode::from(2);
     };
+    if command == "bench" {
+        return match bench::run(flags) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     if command != "gen" {
-        eprintln!("unknown command {command:?}\n{USAGE}");
+        eprintln!("unknown command {command:?}\n{USAGE}\n{}", bench::USAGE);
         return ExitCode::from(2);
     }
     let mut check = false;

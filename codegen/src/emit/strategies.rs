@@ -227,7 +227,7 @@ fn emit_type(plan: &Plan<'_>, def: &TypeDef) -> Result<TokenStream> {
             }
         }
         Kind::Const(_) => quote! { Just(super::#name).boxed() },
-        Kind::Alias(ty) => ty_strategy(plan, ty, &Constraints::default(), same_depth.as_ref()),
+        Kind::Alias(ty) => ty_strategy(plan, ty, &def.constraints, same_depth.as_ref()),
         Kind::Union(u) => {
             let mut always = Vec::new();
             let mut deep = Vec::new();
@@ -255,8 +255,8 @@ fn emit_type(plan: &Plan<'_>, def: &TypeDef) -> Result<TokenStream> {
                     "every variant of the union recurses: no value ends",
                 ));
             }
-            if deep.is_empty() {
-                quote! { s::one_of(::std::vec![#(#always),*]) }
+            let alternatives = if deep.is_empty() {
+                quote! { ::std::vec![#(#always),*] }
             } else {
                 quote! {
                     {
@@ -264,10 +264,11 @@ fn emit_type(plan: &Plan<'_>, def: &TypeDef) -> Result<TokenStream> {
                         if depth > 0 {
                             alternatives.extend([#(#deep),*]);
                         }
-                        s::one_of(alternatives)
+                        alternatives
                     }
                 }
-            }
+            };
+            quote! { s::unambiguous(s::one_of(#alternatives), super::#name::variant_name) }
         }
     };
     let doc = format!(" Values of [`super::{}`].", def.name);

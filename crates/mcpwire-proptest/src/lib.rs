@@ -13,6 +13,8 @@
 //!   spelling (`1e3`, `2.0`, `-0`, `1.5e1`), fractions and `null`, and the forbidden types.
 //!   Each id carries its exact JSON text and whether the profile admits it.
 //! - [`message`]: valid requests, notifications and responses, built from small parts.
+//! - [`typed`]: valid MCP requests and notifications of every version, built from the
+//!   generated types (`mcp_request`, `mcp_notification`, `mcp_message`, `call_bodies`).
 //! - [`mutations`]: named mutations of valid messages (wrong `jsonrpc`, bad or duplicated
 //!   `method`/`id`, escaped `"\u0069d"` key, bad `params`, truncation, trailing bytes, BOM,
 //!   whitespace, nesting 100,000 deep, huge strings, invalid UTF-8, batches). Each
@@ -141,6 +143,7 @@ pub mod message;
 pub mod methods;
 pub mod model;
 pub mod mutations;
+pub mod typed;
 pub mod violation;
 
 /// A string strategy for a regular expression, compiled once (a `&str` strategy

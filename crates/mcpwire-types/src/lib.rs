@@ -43,6 +43,13 @@
 //!   constants, and `Other(i64)`), `method_kind`, `REQUEST_METHODS`, `NOTIFICATION_METHODS`,
 //!   `DEFINITIONS`, `roundtrip` (decode/encode by definition name) and, with the `schemars`
 //!   feature, `json_schema`.
+//! - With the `proptest` feature (off by default; never enabled by the runtime crate), every
+//!   generated module has a `strategies` submodule: one function per type returning a
+//!   `BoxedStrategy` of valid values (`strategies::call_tool_request()`), and
+//!   `strategies::definition(name)` giving encoded samples of any definition. Values respect
+//!   `minimum`/`maximum`, `minItems`/`maxItems`, `minLength`/`maxLength` and `format`;
+//!   recursive types are depth-bounded; union values are those the union decodes back as the
+//!   same variant. Building blocks: [`support::strategy`].
 //!
 //! ```
 //! use mcpwire_types::mcp::v2025_06_18::ClientRequest;

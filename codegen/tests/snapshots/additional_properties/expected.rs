@@ -147,3 +147,81 @@ pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
         },
     )
 }
+/** Proptest strategies for every type of test schema: one function per type (the type name in
+ snake case), each value valid against the schema definition it comes from.*/
+#[cfg(feature = "proptest")]
+pub mod strategies {
+    #[allow(unused_imports)]
+    use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
+    use ::mcpwire_types::support::strategy as s;
+    /// Values of [`super::Closed`].
+    pub fn closed() -> BoxedStrategy<super::Closed> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::Closed { id: f0 })
+            .boxed()
+    }
+    /// Values of [`super::Ignored`].
+    pub fn ignored() -> BoxedStrategy<super::Ignored> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::Ignored { id: f0 })
+            .boxed()
+    }
+    /// Values of [`super::Labels`].
+    pub fn labels() -> BoxedStrategy<super::Labels> {
+        s::map(
+            s::string(
+                ::core::option::Option::None,
+                ::core::option::Option::None,
+                ::core::option::Option::None,
+            ),
+        )
+    }
+    /// Values of [`super::Open`].
+    pub fn open() -> BoxedStrategy<super::Open> {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::extra(s::any_json(), &["id"]),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::Open { id: f0, extra: f1 })
+            .boxed()
+    }
+    /// Encoded samples of the definition named `name`, each with the outcome of decoding
+    /// it back; `None` when there is no such definition.
+    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
+        ::core::option::Option::Some(
+            match name {
+                "Closed" => s::sample(closed()),
+                "Ignored" => s::sample(ignored()),
+                "Labels" => s::sample(labels()),
+                "Open" => s::sample(open()),
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
+}

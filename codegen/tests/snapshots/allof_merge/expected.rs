@@ -181,3 +181,82 @@ pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
         },
     )
 }
+/** Proptest strategies for every type of test schema: one function per type (the type name in
+ snake case), each value valid against the schema definition it comes from.*/
+#[cfg(feature = "proptest")]
+pub mod strategies {
+    #[allow(unused_imports)]
+    use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
+    use ::mcpwire_types::support::strategy as s;
+    /// Values of [`super::CodeMinus32042`].
+    pub fn code_minus_32042() -> BoxedStrategy<super::CodeMinus32042> {
+        Just(super::CodeMinus32042).boxed()
+    }
+    /// Values of [`super::ElicitationRequired`].
+    pub fn elicitation_required() -> BoxedStrategy<super::ElicitationRequired> {
+        (
+            (
+                code_minus_32042(),
+                elicitation_required_data(),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::ElicitationRequired {
+                code: f0,
+                data: f1,
+                message: f2,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ElicitationRequiredData`].
+    pub fn elicitation_required_data() -> BoxedStrategy<super::ElicitationRequiredData> {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::ElicitationRequiredData {
+                url: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Error`].
+    pub fn error() -> BoxedStrategy<super::Error> {
+        (
+            (
+                s::integer(::core::option::Option::None, ::core::option::Option::None),
+                s::optional(s::any_json()),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2),)| super::Error {
+                code: f0,
+                data: f1,
+                message: f2,
+            })
+            .boxed()
+    }
+    /// Encoded samples of the definition named `name`, each with the outcome of decoding
+    /// it back; `None` when there is no such definition.
+    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
+        ::core::option::Option::Some(
+            match name {
+                "ElicitationRequired" => s::sample(elicitation_required()),
+                "Error" => s::sample(error()),
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
+}

@@ -305,3 +305,79 @@ pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
         },
     )
 }
+/** Proptest strategies for every type of test schema: one function per type (the type name in
+ snake case), each value valid against the schema definition it comes from.*/
+#[cfg(feature = "proptest")]
+pub mod strategies {
+    #[allow(unused_imports)]
+    use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
+    use ::mcpwire_types::support::strategy as s;
+    /// Values of [`super::Content`].
+    pub fn content() -> BoxedStrategy<super::Content> {
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    text_content().prop_map(super::Content::TextContent).boxed(),
+                    image_content().prop_map(super::Content::ImageContent).boxed()
+                ],
+            ),
+            super::Content::variant_name,
+        )
+    }
+    /// Values of [`super::ImageContent`].
+    pub fn image_content() -> BoxedStrategy<super::ImageContent> {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                type_image(),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::ImageContent {
+                data: f0,
+                r#type: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::TextContent`].
+    pub fn text_content() -> BoxedStrategy<super::TextContent> {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                type_text(),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::TextContent {
+                text: f0,
+                r#type: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::TypeImage`].
+    pub fn type_image() -> BoxedStrategy<super::TypeImage> {
+        Just(super::TypeImage).boxed()
+    }
+    /// Values of [`super::TypeText`].
+    pub fn type_text() -> BoxedStrategy<super::TypeText> {
+        Just(super::TypeText).boxed()
+    }
+    /// Encoded samples of the definition named `name`, each with the outcome of decoding
+    /// it back; `None` when there is no such definition.
+    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
+        ::core::option::Option::Some(
+            match name {
+                "Content" => s::sample(content()),
+                "ImageContent" => s::sample(image_content()),
+                "TextContent" => s::sample(text_content()),
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
+}

@@ -242,3 +242,80 @@ pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
         },
     )
 }
+/** Proptest strategies for every type of test schema: one function per type (the type name in
+ snake case), each value valid against the schema definition it comes from.*/
+#[cfg(feature = "proptest")]
+pub mod strategies {
+    #[allow(unused_imports)]
+    use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
+    use ::mcpwire_types::support::strategy as s;
+    /// Values of [`super::AnyResult`].
+    pub fn any_result() -> BoxedStrategy<super::AnyResult> {
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    result().prop_map(super::AnyResult::Result).boxed(), list_result()
+                    .prop_map(super::AnyResult::ListResult).boxed(), count_result()
+                    .prop_map(super::AnyResult::CountResult).boxed()
+                ],
+            ),
+            super::AnyResult::variant_name,
+        )
+    }
+    /// Values of [`super::CountResult`].
+    pub fn count_result() -> BoxedStrategy<super::CountResult> {
+        ((s::integer(::core::option::Option::None, ::core::option::Option::None),),)
+            .prop_map(|((f0,),)| super::CountResult { total: f0 })
+            .boxed()
+    }
+    /// Values of [`super::ListResult`].
+    pub fn list_result() -> BoxedStrategy<super::ListResult> {
+        (
+            (
+                s::vec(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::ListResult {
+                items: f0,
+                next: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::Result`].
+    pub fn result() -> BoxedStrategy<super::Result> {
+        ((s::optional(s::map(s::any_json())), s::extra(s::any_json(), &["_meta"])),)
+            .prop_map(|((f0, f1),)| super::Result {
+                meta: f0,
+                extra: f1,
+            })
+            .boxed()
+    }
+    /// Encoded samples of the definition named `name`, each with the outcome of decoding
+    /// it back; `None` when there is no such definition.
+    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
+        ::core::option::Option::Some(
+            match name {
+                "AnyResult" => s::sample(any_result()),
+                "CountResult" => s::sample(count_result()),
+                "ListResult" => s::sample(list_result()),
+                "Result" => s::sample(result()),
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
+}

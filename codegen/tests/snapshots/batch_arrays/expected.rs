@@ -266,3 +266,70 @@ pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
         },
     )
 }
+/** Proptest strategies for every type of test schema: one function per type (the type name in
+ snake case), each value valid against the schema definition it comes from.*/
+#[cfg(feature = "proptest")]
+pub mod strategies {
+    #[allow(unused_imports)]
+    use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
+    use ::mcpwire_types::support::strategy as s;
+    /// Values of [`super::Call`].
+    pub fn call() -> BoxedStrategy<super::Call> {
+        (
+            (
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::Call { id: f0, method: f1 })
+            .boxed()
+    }
+    /// Values of [`super::Message`].
+    pub fn message() -> BoxedStrategy<super::Message> {
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    call().prop_map(super::Message::Call).boxed(), reply()
+                    .prop_map(super::Message::Reply).boxed(), s::vec(call(),
+                    ::core::option::Option::None, ::core::option::Option::None)
+                    .prop_map(super::Message::Array).boxed(), s::vec(reply(),
+                    ::core::option::Option::None, ::core::option::Option::None)
+                    .prop_map(super::Message::Array2).boxed()
+                ],
+            ),
+            super::Message::variant_name,
+        )
+    }
+    /// Values of [`super::Reply`].
+    pub fn reply() -> BoxedStrategy<super::Reply> {
+        (
+            (
+                s::integer(::core::option::Option::None, ::core::option::Option::None),
+                s::any_json(),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::Reply { id: f0, result: f1 })
+            .boxed()
+    }
+    /// Encoded samples of the definition named `name`, each with the outcome of decoding
+    /// it back; `None` when there is no such definition.
+    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
+        ::core::option::Option::Some(
+            match name {
+                "Call" => s::sample(call()),
+                "Message" => s::sample(message()),
+                "Reply" => s::sample(reply()),
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
+}

@@ -233,3 +233,43 @@ pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
         },
     )
 }
+/** Proptest strategies for every type of test schema: one function per type (the type name in
+ snake case), each value valid against the schema definition it comes from.*/
+#[cfg(feature = "proptest")]
+pub mod strategies {
+    #[allow(unused_imports)]
+    use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
+    use ::mcpwire_types::support::strategy as s;
+    /// Values of [`super::CodeMinus32042`].
+    pub fn code_minus_32042() -> BoxedStrategy<super::CodeMinus32042> {
+        Just(super::CodeMinus32042).boxed()
+    }
+    /// Values of [`super::Jsonrpc2_0`].
+    pub fn jsonrpc_2_0() -> BoxedStrategy<super::Jsonrpc2_0> {
+        Just(super::Jsonrpc2_0).boxed()
+    }
+    /// Values of [`super::MethodPing`].
+    pub fn method_ping() -> BoxedStrategy<super::MethodPing> {
+        Just(super::MethodPing).boxed()
+    }
+    /// Values of [`super::PingRequest`].
+    pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
+        ((s::optional(code_minus_32042()), jsonrpc_2_0(), method_ping()),)
+            .prop_map(|((f0, f1, f2),)| super::PingRequest {
+                code: f0,
+                jsonrpc: f1,
+                method: f2,
+            })
+            .boxed()
+    }
+    /// Encoded samples of the definition named `name`, each with the outcome of decoding
+    /// it back; `None` when there is no such definition.
+    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
+        ::core::option::Option::Some(
+            match name {
+                "PingRequest" => s::sample(ping_request()),
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
+}

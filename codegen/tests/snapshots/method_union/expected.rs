@@ -334,3 +334,77 @@ pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
         },
     )
 }
+/** Proptest strategies for every type of test schema: one function per type (the type name in
+ snake case), each value valid against the schema definition it comes from.*/
+#[cfg(feature = "proptest")]
+pub mod strategies {
+    #[allow(unused_imports)]
+    use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
+    use ::mcpwire_types::support::strategy as s;
+    /// Values of [`super::ClientRequest`].
+    pub fn client_request() -> BoxedStrategy<super::ClientRequest> {
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    ping_request().prop_map(super::ClientRequest::PingRequest).boxed(),
+                    list_tools_request().prop_map(super::ClientRequest::ListToolsRequest)
+                    .boxed()
+                ],
+            ),
+            super::ClientRequest::variant_name,
+        )
+    }
+    /// Values of [`super::ListToolsRequest`].
+    pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
+        ((method_tools_list(), s::optional(list_tools_request_params())),)
+            .prop_map(|((f0, f1),)| super::ListToolsRequest {
+                method: f0,
+                params: f1,
+            })
+            .boxed()
+    }
+    /// Values of [`super::ListToolsRequestParams`].
+    pub fn list_tools_request_params() -> BoxedStrategy<super::ListToolsRequestParams> {
+        (
+            (
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::ListToolsRequestParams {
+                cursor: f0,
+            })
+            .boxed()
+    }
+    /// Values of [`super::MethodPing`].
+    pub fn method_ping() -> BoxedStrategy<super::MethodPing> {
+        Just(super::MethodPing).boxed()
+    }
+    /// Values of [`super::MethodToolsList`].
+    pub fn method_tools_list() -> BoxedStrategy<super::MethodToolsList> {
+        Just(super::MethodToolsList).boxed()
+    }
+    /// Values of [`super::PingRequest`].
+    pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
+        ((method_ping(),),)
+            .prop_map(|((f0,),)| super::PingRequest { method: f0 })
+            .boxed()
+    }
+    /// Encoded samples of the definition named `name`, each with the outcome of decoding
+    /// it back; `None` when there is no such definition.
+    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
+        ::core::option::Option::Some(
+            match name {
+                "ClientRequest" => s::sample(client_request()),
+                "ListToolsRequest" => s::sample(list_tools_request()),
+                "PingRequest" => s::sample(ping_request()),
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
+}

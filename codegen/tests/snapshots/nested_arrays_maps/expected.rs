@@ -149,3 +149,90 @@ pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
         },
     )
 }
+/** Proptest strategies for every type of test schema: one function per type (the type name in
+ snake case), each value valid against the schema definition it comes from.*/
+#[cfg(feature = "proptest")]
+pub mod strategies {
+    #[allow(unused_imports)]
+    use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
+    use ::mcpwire_types::support::strategy as s;
+    /// Values of [`super::Grid`].
+    pub fn grid() -> BoxedStrategy<super::Grid> {
+        (
+            (
+                s::optional(
+                    s::map(
+                        s::vec(
+                            s::integer(
+                                ::core::option::Option::None,
+                                ::core::option::Option::None,
+                            ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        ),
+                    ),
+                ),
+                s::optional(point()),
+                s::vec(
+                    s::vec(
+                        point(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::vec(
+                        grid_tags_item(),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3),)| super::Grid {
+                by_name: f0,
+                origin: f1,
+                rows: f2,
+                tags: f3,
+            })
+            .boxed()
+    }
+    /// Values of [`super::GridTagsItem`].
+    pub fn grid_tags_item() -> BoxedStrategy<super::GridTagsItem> {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ),
+        )
+            .prop_map(|((f0,),)| super::GridTagsItem { key: f0 })
+            .boxed()
+    }
+    /// Values of [`super::Point`].
+    pub fn point() -> BoxedStrategy<super::Point> {
+        (
+            (
+                s::number(::core::option::Option::None, ::core::option::Option::None),
+                s::number(::core::option::Option::None, ::core::option::Option::None),
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::Point { x: f0, y: f1 })
+            .boxed()
+    }
+    /// Encoded samples of the definition named `name`, each with the outcome of decoding
+    /// it back; `None` when there is no such definition.
+    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
+        ::core::option::Option::Some(
+            match name {
+                "Grid" => s::sample(grid()),
+                "Point" => s::sample(point()),
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
+}

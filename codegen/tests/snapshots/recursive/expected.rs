@@ -244,3 +244,91 @@ pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
         },
     )
 }
+/** Proptest strategies for every type of test schema: one function per type (the type name in
+ snake case), each value valid against the schema definition it comes from.*/
+#[cfg(feature = "proptest")]
+pub mod strategies {
+    #[allow(unused_imports)]
+    use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
+    use ::mcpwire_types::support::strategy as s;
+    /// Values of [`super::JSONObject`].
+    pub fn jsonobject() -> BoxedStrategy<super::JSONObject> {
+        jsonobject_at(s::DEPTH)
+    }
+    /// Values of [`super::JSONObject`], recursing at most `depth` levels.
+    pub fn jsonobject_at(depth: u32) -> BoxedStrategy<super::JSONObject> {
+        s::map(jsonvalue_at(depth))
+    }
+    /// Values of [`super::JSONValue`].
+    pub fn jsonvalue() -> BoxedStrategy<super::JSONValue> {
+        jsonvalue_at(s::DEPTH)
+    }
+    /// Values of [`super::JSONValue`], recursing at most `depth` levels.
+    pub fn jsonvalue_at(depth: u32) -> BoxedStrategy<super::JSONValue> {
+        s::unambiguous(
+            s::one_of({
+                let mut alternatives = ::std::vec![
+                    s::string(::core::option::Option::None, ::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::JSONValue::String)
+                    .boxed(), s::integer(::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::JSONValue::Integer)
+                    .boxed(), s::boolean().prop_map(super::JSONValue::Boolean).boxed()
+                ];
+                if depth > 0 {
+                    alternatives
+                        .extend([
+                            jsonobject_at(depth - 1)
+                                .prop_map(super::JSONValue::JSONObject)
+                                .boxed(),
+                            s::vec(
+                                    jsonvalue_at(depth - 1),
+                                    ::core::option::Option::None,
+                                    ::core::option::Option::None,
+                                )
+                                .prop_map(super::JSONValue::Array)
+                                .boxed(),
+                        ]);
+                }
+                alternatives
+            }),
+            super::JSONValue::variant_name,
+        )
+    }
+    /// Values of [`super::Node`].
+    pub fn node() -> BoxedStrategy<super::Node> {
+        node_at(s::DEPTH)
+    }
+    /// Values of [`super::Node`], recursing at most `depth` levels.
+    pub fn node_at(depth: u32) -> BoxedStrategy<super::Node> {
+        (
+            (
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                if depth == 0 {
+                    Just(::core::option::Option::None).boxed()
+                } else {
+                    s::optional(
+                        node_at(depth - 1).prop_map(::std::boxed::Box::new).boxed(),
+                    )
+                },
+            ),
+        )
+            .prop_map(|((f0, f1),)| super::Node { label: f0, next: f1 })
+            .boxed()
+    }
+    /// Encoded samples of the definition named `name`, each with the outcome of decoding
+    /// it back; `None` when there is no such definition.
+    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
+        ::core::option::Option::Some(
+            match name {
+                "JSONObject" => s::sample(jsonobject()),
+                "JSONValue" => s::sample(jsonvalue()),
+                "Node" => s::sample(node()),
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
+}

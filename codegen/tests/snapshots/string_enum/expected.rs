@@ -184,3 +184,30 @@ pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
         },
     )
 }
+/** Proptest strategies for every type of test schema: one function per type (the type name in
+ snake case), each value valid against the schema definition it comes from.*/
+#[cfg(feature = "proptest")]
+pub mod strategies {
+    #[allow(unused_imports)]
+    use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
+    use ::mcpwire_types::support::strategy as s;
+    /// Values of [`super::Role`].
+    pub fn role() -> BoxedStrategy<super::Role> {
+        s::select(::std::vec![super::Role::User, super::Role::Assistant])
+    }
+    /// Values of [`super::Theme`].
+    pub fn theme() -> BoxedStrategy<super::Theme> {
+        s::open_enum::<super::Theme>(&["light", "dark", "high-contrast"])
+    }
+    /// Encoded samples of the definition named `name`, each with the outcome of decoding
+    /// it back; `None` when there is no such definition.
+    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
+        ::core::option::Option::Some(
+            match name {
+                "Role" => s::sample(role()),
+                "Theme" => s::sample(theme()),
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
+}

@@ -153,3 +153,77 @@ pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
         },
     )
 }
+/** Proptest strategies for every type of test schema: one function per type (the type name in
+ snake case), each value valid against the schema definition it comes from.*/
+#[cfg(feature = "proptest")]
+pub mod strategies {
+    #[allow(unused_imports)]
+    use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
+    use ::mcpwire_types::support::strategy as s;
+    /// Values of [`super::Item`].
+    pub fn item() -> BoxedStrategy<super::Item> {
+        (
+            (
+                s::optional(s::map(s::any_json())),
+                s::integer(
+                    ::core::option::Option::Some(0i64),
+                    ::core::option::Option::None,
+                ),
+                s::optional(s::any_json()),
+                s::optional(s::boolean()),
+                s::optional(
+                    s::optional(
+                        s::string(
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        ),
+                    ),
+                ),
+                s::string(
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                s::optional(
+                    s::number(::core::option::Option::None, ::core::option::Option::None),
+                ),
+                s::optional(
+                    s::integer(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+                s::optional(
+                    s::string(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                ),
+            ),
+        )
+            .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8),)| super::Item {
+                meta: f0,
+                count: f1,
+                data: f2,
+                enabled: f3,
+                expires: f4,
+                name: f5,
+                ratio: f6,
+                ttl: f7,
+                r#type: f8,
+            })
+            .boxed()
+    }
+    /// Encoded samples of the definition named `name`, each with the outcome of decoding
+    /// it back; `None` when there is no such definition.
+    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
+        ::core::option::Option::Some(
+            match name {
+                "Item" => s::sample(item()),
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
+}

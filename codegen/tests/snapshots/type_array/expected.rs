@@ -294,3 +294,52 @@ pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
         },
     )
 }
+/** Proptest strategies for every type of test schema: one function per type (the type name in
+ snake case), each value valid against the schema definition it comes from.*/
+#[cfg(feature = "proptest")]
+pub mod strategies {
+    #[allow(unused_imports)]
+    use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
+    use ::mcpwire_types::support::strategy as s;
+    /// Values of [`super::Scalar`].
+    pub fn scalar() -> BoxedStrategy<super::Scalar> {
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    s::string(::core::option::Option::None, ::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::Scalar::String)
+                    .boxed(), s::number(::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::Scalar::Number)
+                    .boxed(), s::boolean().prop_map(super::Scalar::Boolean).boxed(),
+                    Just(super::Scalar::Null).boxed()
+                ],
+            ),
+            super::Scalar::variant_name,
+        )
+    }
+    /// Values of [`super::Token`].
+    pub fn token() -> BoxedStrategy<super::Token> {
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    s::string(::core::option::Option::None, ::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::Token::String).boxed(),
+                    s::integer(::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::Token::Integer).boxed()
+                ],
+            ),
+            super::Token::variant_name,
+        )
+    }
+    /// Encoded samples of the definition named `name`, each with the outcome of decoding
+    /// it back; `None` when there is no such definition.
+    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
+        ::core::option::Option::Some(
+            match name {
+                "Scalar" => s::sample(scalar()),
+                "Token" => s::sample(token()),
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
+}

@@ -1108,22 +1108,30 @@ pub mod strategies {
     pub fn batch_request() -> BoxedStrategy<super::BatchRequest> {
         s::vec(
             batch_request_item(),
-            ::core::option::Option::None,
+            ::core::option::Option::Some(1u64),
             ::core::option::Option::None,
         )
     }
     /// Values of [`super::BatchRequestItem`].
     pub fn batch_request_item() -> BoxedStrategy<super::BatchRequestItem> {
-        s::one_of(
-            ::std::vec![
-                request().prop_map(super::BatchRequestItem::Request).boxed(),
-                notification().prop_map(super::BatchRequestItem::Notification).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    request().prop_map(super::BatchRequestItem::Request).boxed(),
+                    notification().prop_map(super::BatchRequestItem::Notification)
+                    .boxed()
+                ],
+            ),
+            super::BatchRequestItem::variant_name,
         )
     }
     /// Values of [`super::BatchResponse`].
     pub fn batch_response() -> BoxedStrategy<super::BatchResponse> {
-        s::vec(response(), ::core::option::Option::None, ::core::option::Option::None)
+        s::vec(
+            response(),
+            ::core::option::Option::Some(1u64),
+            ::core::option::Option::None,
+        )
     }
     /// Values of [`super::CodeMinus32600`].
     pub fn code_minus_32600() -> BoxedStrategy<super::CodeMinus32600> {
@@ -1241,14 +1249,17 @@ pub mod strategies {
     }
     /// Values of [`super::Message`].
     pub fn message() -> BoxedStrategy<super::Message> {
-        s::one_of(
-            ::std::vec![
-                request().prop_map(super::Message::Request).boxed(), notification()
-                .prop_map(super::Message::Notification).boxed(), batch_request()
-                .prop_map(super::Message::BatchRequest).boxed(), response()
-                .prop_map(super::Message::Response).boxed(), batch_response()
-                .prop_map(super::Message::BatchResponse).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    request().prop_map(super::Message::Request).boxed(), notification()
+                    .prop_map(super::Message::Notification).boxed(), batch_request()
+                    .prop_map(super::Message::BatchRequest).boxed(), response()
+                    .prop_map(super::Message::Response).boxed(), batch_response()
+                    .prop_map(super::Message::BatchResponse).boxed()
+                ],
+            ),
+            super::Message::variant_name,
         )
     }
     /// Values of [`super::MethodNotFoundError`].
@@ -1293,12 +1304,15 @@ pub mod strategies {
     }
     /// Values of [`super::Params`].
     pub fn params() -> BoxedStrategy<super::Params> {
-        s::one_of(
-            ::std::vec![
-                s::map(s::any_json()).prop_map(super::Params::Object).boxed(),
-                s::vec(s::any_json(), ::core::option::Option::None,
-                ::core::option::Option::None).prop_map(super::Params::Array).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    s::map(s::any_json()).prop_map(super::Params::Object).boxed(),
+                    s::vec(s::any_json(), ::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::Params::Array).boxed()
+                ],
+            ),
+            super::Params::variant_name,
         )
     }
     /// Values of [`super::ParseError`].
@@ -1345,23 +1359,29 @@ pub mod strategies {
     }
     /// Values of [`super::RequestId`].
     pub fn request_id() -> BoxedStrategy<super::RequestId> {
-        s::one_of(
-            ::std::vec![
-                s::string(::core::option::Option::None, ::core::option::Option::None,
-                ::core::option::Option::None).prop_map(super::RequestId::String).boxed(),
-                s::number(::core::option::Option::None, ::core::option::Option::None)
-                .prop_map(super::RequestId::Number).boxed(), Just(super::RequestId::Null)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    s::string(::core::option::Option::None, ::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::RequestId::String)
+                    .boxed(), s::number(::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::RequestId::Number)
+                    .boxed(), Just(super::RequestId::Null).boxed()
+                ],
+            ),
+            super::RequestId::variant_name,
         )
     }
     /// Values of [`super::Response`].
     pub fn response() -> BoxedStrategy<super::Response> {
-        s::one_of(
-            ::std::vec![
-                result_response().prop_map(super::Response::ResultResponse).boxed(),
-                error_response().prop_map(super::Response::ErrorResponse).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    result_response().prop_map(super::Response::ResultResponse).boxed(),
+                    error_response().prop_map(super::Response::ErrorResponse).boxed()
+                ],
+            ),
+            super::Response::variant_name,
         )
     }
     /// Values of [`super::ResultResponse`].

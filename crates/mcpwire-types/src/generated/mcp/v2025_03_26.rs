@@ -6660,15 +6660,20 @@ pub mod strategies {
     pub fn call_tool_result_content_item() -> BoxedStrategy<
         super::CallToolResultContentItem,
     > {
-        s::one_of(
-            ::std::vec![
-                text_content().prop_map(super::CallToolResultContentItem::TextContent)
-                .boxed(), image_content()
-                .prop_map(super::CallToolResultContentItem::ImageContent).boxed(),
-                audio_content().prop_map(super::CallToolResultContentItem::AudioContent)
-                .boxed(), embedded_resource()
-                .prop_map(super::CallToolResultContentItem::EmbeddedResource).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    text_content()
+                    .prop_map(super::CallToolResultContentItem::TextContent).boxed(),
+                    image_content()
+                    .prop_map(super::CallToolResultContentItem::ImageContent).boxed(),
+                    audio_content()
+                    .prop_map(super::CallToolResultContentItem::AudioContent).boxed(),
+                    embedded_resource()
+                    .prop_map(super::CallToolResultContentItem::EmbeddedResource).boxed()
+                ],
+            ),
+            super::CallToolResultContentItem::variant_name,
         )
     }
     /// Values of [`super::CancelledNotification`].
@@ -6728,57 +6733,68 @@ pub mod strategies {
     }
     /// Values of [`super::ClientNotification`].
     pub fn client_notification() -> BoxedStrategy<super::ClientNotification> {
-        s::one_of(
-            ::std::vec![
-                cancelled_notification()
-                .prop_map(super::ClientNotification::CancelledNotification).boxed(),
-                initialized_notification()
-                .prop_map(super::ClientNotification::InitializedNotification).boxed(),
-                progress_notification()
-                .prop_map(super::ClientNotification::ProgressNotification).boxed(),
-                roots_list_changed_notification()
-                .prop_map(super::ClientNotification::RootsListChangedNotification)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    cancelled_notification()
+                    .prop_map(super::ClientNotification::CancelledNotification).boxed(),
+                    initialized_notification()
+                    .prop_map(super::ClientNotification::InitializedNotification)
+                    .boxed(), progress_notification()
+                    .prop_map(super::ClientNotification::ProgressNotification).boxed(),
+                    roots_list_changed_notification()
+                    .prop_map(super::ClientNotification::RootsListChangedNotification)
+                    .boxed()
+                ],
+            ),
+            super::ClientNotification::variant_name,
         )
     }
     /// Values of [`super::ClientRequest`].
     pub fn client_request() -> BoxedStrategy<super::ClientRequest> {
-        s::one_of(
-            ::std::vec![
-                initialize_request().prop_map(super::ClientRequest::InitializeRequest)
-                .boxed(), ping_request().prop_map(super::ClientRequest::PingRequest)
-                .boxed(), list_resources_request()
-                .prop_map(super::ClientRequest::ListResourcesRequest).boxed(),
-                list_resource_templates_request()
-                .prop_map(super::ClientRequest::ListResourceTemplatesRequest).boxed(),
-                read_resource_request()
-                .prop_map(super::ClientRequest::ReadResourceRequest).boxed(),
-                subscribe_request().prop_map(super::ClientRequest::SubscribeRequest)
-                .boxed(), unsubscribe_request()
-                .prop_map(super::ClientRequest::UnsubscribeRequest).boxed(),
-                list_prompts_request().prop_map(super::ClientRequest::ListPromptsRequest)
-                .boxed(), get_prompt_request()
-                .prop_map(super::ClientRequest::GetPromptRequest).boxed(),
-                list_tools_request().prop_map(super::ClientRequest::ListToolsRequest)
-                .boxed(), call_tool_request()
-                .prop_map(super::ClientRequest::CallToolRequest).boxed(),
-                set_level_request().prop_map(super::ClientRequest::SetLevelRequest)
-                .boxed(), complete_request()
-                .prop_map(super::ClientRequest::CompleteRequest).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    initialize_request()
+                    .prop_map(super::ClientRequest::InitializeRequest).boxed(),
+                    ping_request().prop_map(super::ClientRequest::PingRequest).boxed(),
+                    list_resources_request()
+                    .prop_map(super::ClientRequest::ListResourcesRequest).boxed(),
+                    list_resource_templates_request()
+                    .prop_map(super::ClientRequest::ListResourceTemplatesRequest)
+                    .boxed(), read_resource_request()
+                    .prop_map(super::ClientRequest::ReadResourceRequest).boxed(),
+                    subscribe_request().prop_map(super::ClientRequest::SubscribeRequest)
+                    .boxed(), unsubscribe_request()
+                    .prop_map(super::ClientRequest::UnsubscribeRequest).boxed(),
+                    list_prompts_request()
+                    .prop_map(super::ClientRequest::ListPromptsRequest).boxed(),
+                    get_prompt_request().prop_map(super::ClientRequest::GetPromptRequest)
+                    .boxed(), list_tools_request()
+                    .prop_map(super::ClientRequest::ListToolsRequest).boxed(),
+                    call_tool_request().prop_map(super::ClientRequest::CallToolRequest)
+                    .boxed(), set_level_request()
+                    .prop_map(super::ClientRequest::SetLevelRequest).boxed(),
+                    complete_request().prop_map(super::ClientRequest::CompleteRequest)
+                    .boxed()
+                ],
+            ),
+            super::ClientRequest::variant_name,
         )
     }
     /// Values of [`super::ClientResult`].
     pub fn client_result() -> BoxedStrategy<super::ClientResult> {
-        s::one_of(
-            ::std::vec![
-                result().prop_map(super::ClientResult::Result).boxed(),
-                create_message_result()
-                .prop_map(super::ClientResult::CreateMessageResult).boxed(),
-                list_roots_result().prop_map(super::ClientResult::ListRootsResult)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    result().prop_map(super::ClientResult::Result).boxed(),
+                    create_message_result()
+                    .prop_map(super::ClientResult::CreateMessageResult).boxed(),
+                    list_roots_result().prop_map(super::ClientResult::ListRootsResult)
+                    .boxed()
+                ],
+            ),
+            super::ClientResult::variant_name,
         )
     }
     /// Values of [`super::CompleteRequest`].
@@ -6827,13 +6843,16 @@ pub mod strategies {
     pub fn complete_request_params_ref() -> BoxedStrategy<
         super::CompleteRequestParamsRef,
     > {
-        s::one_of(
-            ::std::vec![
-                prompt_reference()
-                .prop_map(super::CompleteRequestParamsRef::PromptReference).boxed(),
-                resource_reference()
-                .prop_map(super::CompleteRequestParamsRef::ResourceReference).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    prompt_reference()
+                    .prop_map(super::CompleteRequestParamsRef::PromptReference).boxed(),
+                    resource_reference()
+                    .prop_map(super::CompleteRequestParamsRef::ResourceReference).boxed()
+                ],
+            ),
+            super::CompleteRequestParamsRef::variant_name,
         )
     }
     /// Values of [`super::CompleteResult`].
@@ -6981,14 +7000,18 @@ pub mod strategies {
     pub fn create_message_result_content() -> BoxedStrategy<
         super::CreateMessageResultContent,
     > {
-        s::one_of(
-            ::std::vec![
-                text_content().prop_map(super::CreateMessageResultContent::TextContent)
-                .boxed(), image_content()
-                .prop_map(super::CreateMessageResultContent::ImageContent).boxed(),
-                audio_content().prop_map(super::CreateMessageResultContent::AudioContent)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    text_content()
+                    .prop_map(super::CreateMessageResultContent::TextContent).boxed(),
+                    image_content()
+                    .prop_map(super::CreateMessageResultContent::ImageContent).boxed(),
+                    audio_content()
+                    .prop_map(super::CreateMessageResultContent::AudioContent).boxed()
+                ],
+            ),
+            super::CreateMessageResultContent::variant_name,
         )
     }
     /// Values of [`super::Cursor`].
@@ -7013,13 +7036,17 @@ pub mod strategies {
     pub fn embedded_resource_resource() -> BoxedStrategy<
         super::EmbeddedResourceResource,
     > {
-        s::one_of(
-            ::std::vec![
-                text_resource_contents()
-                .prop_map(super::EmbeddedResourceResource::TextResourceContents).boxed(),
-                blob_resource_contents()
-                .prop_map(super::EmbeddedResourceResource::BlobResourceContents).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    text_resource_contents()
+                    .prop_map(super::EmbeddedResourceResource::TextResourceContents)
+                    .boxed(), blob_resource_contents()
+                    .prop_map(super::EmbeddedResourceResource::BlobResourceContents)
+                    .boxed()
+                ],
+            ),
+            super::EmbeddedResourceResource::variant_name,
         )
     }
     /// Values of [`super::EmptyResult`].
@@ -7229,12 +7256,17 @@ pub mod strategies {
     }
     /// Values of [`super::JSONRPCBatchRequestItem`].
     pub fn jsonrpcbatch_request_item() -> BoxedStrategy<super::JSONRPCBatchRequestItem> {
-        s::one_of(
-            ::std::vec![
-                jsonrpcrequest().prop_map(super::JSONRPCBatchRequestItem::JSONRPCRequest)
-                .boxed(), jsonrpcnotification()
-                .prop_map(super::JSONRPCBatchRequestItem::JSONRPCNotification).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    jsonrpcrequest()
+                    .prop_map(super::JSONRPCBatchRequestItem::JSONRPCRequest).boxed(),
+                    jsonrpcnotification()
+                    .prop_map(super::JSONRPCBatchRequestItem::JSONRPCNotification)
+                    .boxed()
+                ],
+            ),
+            super::JSONRPCBatchRequestItem::variant_name,
         )
     }
     /// Values of [`super::JSONRPCBatchResponse`].
@@ -7249,13 +7281,16 @@ pub mod strategies {
     pub fn jsonrpcbatch_response_item() -> BoxedStrategy<
         super::JSONRPCBatchResponseItem,
     > {
-        s::one_of(
-            ::std::vec![
-                jsonrpcresponse()
-                .prop_map(super::JSONRPCBatchResponseItem::JSONRPCResponse).boxed(),
-                jsonrpcerror().prop_map(super::JSONRPCBatchResponseItem::JSONRPCError)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    jsonrpcresponse()
+                    .prop_map(super::JSONRPCBatchResponseItem::JSONRPCResponse).boxed(),
+                    jsonrpcerror()
+                    .prop_map(super::JSONRPCBatchResponseItem::JSONRPCError).boxed()
+                ],
+            ),
+            super::JSONRPCBatchResponseItem::variant_name,
         )
     }
     /// Values of [`super::JSONRPCError`].
@@ -7290,18 +7325,22 @@ pub mod strategies {
     }
     /// Values of [`super::JSONRPCMessage`].
     pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
-        s::one_of(
-            ::std::vec![
-                jsonrpcrequest().prop_map(super::JSONRPCMessage::JSONRPCRequest).boxed(),
-                jsonrpcnotification()
-                .prop_map(super::JSONRPCMessage::JSONRPCNotification).boxed(),
-                jsonrpcbatch_request()
-                .prop_map(super::JSONRPCMessage::JSONRPCBatchRequest).boxed(),
-                jsonrpcresponse().prop_map(super::JSONRPCMessage::JSONRPCResponse)
-                .boxed(), jsonrpcerror().prop_map(super::JSONRPCMessage::JSONRPCError)
-                .boxed(), jsonrpcbatch_response()
-                .prop_map(super::JSONRPCMessage::JSONRPCBatchResponse).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    jsonrpcrequest().prop_map(super::JSONRPCMessage::JSONRPCRequest)
+                    .boxed(), jsonrpcnotification()
+                    .prop_map(super::JSONRPCMessage::JSONRPCNotification).boxed(),
+                    jsonrpcbatch_request()
+                    .prop_map(super::JSONRPCMessage::JSONRPCBatchRequest).boxed(),
+                    jsonrpcresponse().prop_map(super::JSONRPCMessage::JSONRPCResponse)
+                    .boxed(), jsonrpcerror()
+                    .prop_map(super::JSONRPCMessage::JSONRPCError).boxed(),
+                    jsonrpcbatch_response()
+                    .prop_map(super::JSONRPCMessage::JSONRPCBatchResponse).boxed()
+                ],
+            ),
+            super::JSONRPCMessage::variant_name,
         )
     }
     /// Values of [`super::JSONRPCNotification`].
@@ -8046,14 +8085,17 @@ pub mod strategies {
     }
     /// Values of [`super::ProgressToken`].
     pub fn progress_token() -> BoxedStrategy<super::ProgressToken> {
-        s::one_of(
-            ::std::vec![
-                s::string(::core::option::Option::None, ::core::option::Option::None,
-                ::core::option::Option::None).prop_map(super::ProgressToken::String)
-                .boxed(), s::integer(::core::option::Option::None,
-                ::core::option::Option::None).prop_map(super::ProgressToken::Integer)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    s::string(::core::option::Option::None, ::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::ProgressToken::String)
+                    .boxed(), s::integer(::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::ProgressToken::Integer)
+                    .boxed()
+                ],
+            ),
+            super::ProgressToken::variant_name,
         )
     }
     /// Values of [`super::Prompt`].
@@ -8152,15 +8194,18 @@ pub mod strategies {
     }
     /// Values of [`super::PromptMessageContent`].
     pub fn prompt_message_content() -> BoxedStrategy<super::PromptMessageContent> {
-        s::one_of(
-            ::std::vec![
-                text_content().prop_map(super::PromptMessageContent::TextContent)
-                .boxed(), image_content()
-                .prop_map(super::PromptMessageContent::ImageContent).boxed(),
-                audio_content().prop_map(super::PromptMessageContent::AudioContent)
-                .boxed(), embedded_resource()
-                .prop_map(super::PromptMessageContent::EmbeddedResource).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    text_content().prop_map(super::PromptMessageContent::TextContent)
+                    .boxed(), image_content()
+                    .prop_map(super::PromptMessageContent::ImageContent).boxed(),
+                    audio_content().prop_map(super::PromptMessageContent::AudioContent)
+                    .boxed(), embedded_resource()
+                    .prop_map(super::PromptMessageContent::EmbeddedResource).boxed()
+                ],
+            ),
+            super::PromptMessageContent::variant_name,
         )
     }
     /// Values of [`super::PromptReference`].
@@ -8230,14 +8275,17 @@ pub mod strategies {
     pub fn read_resource_result_contents_item() -> BoxedStrategy<
         super::ReadResourceResultContentsItem,
     > {
-        s::one_of(
-            ::std::vec![
-                text_resource_contents()
-                .prop_map(super::ReadResourceResultContentsItem::TextResourceContents)
-                .boxed(), blob_resource_contents()
-                .prop_map(super::ReadResourceResultContentsItem::BlobResourceContents)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    text_resource_contents()
+                    .prop_map(super::ReadResourceResultContentsItem::TextResourceContents)
+                    .boxed(), blob_resource_contents()
+                    .prop_map(super::ReadResourceResultContentsItem::BlobResourceContents)
+                    .boxed()
+                ],
+            ),
+            super::ReadResourceResultContentsItem::variant_name,
         )
     }
     /// Values of [`super::Request`].
@@ -8260,13 +8308,17 @@ pub mod strategies {
     }
     /// Values of [`super::RequestId`].
     pub fn request_id() -> BoxedStrategy<super::RequestId> {
-        s::one_of(
-            ::std::vec![
-                s::string(::core::option::Option::None, ::core::option::Option::None,
-                ::core::option::Option::None).prop_map(super::RequestId::String).boxed(),
-                s::integer(::core::option::Option::None, ::core::option::Option::None)
-                .prop_map(super::RequestId::Integer).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    s::string(::core::option::Option::None, ::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::RequestId::String)
+                    .boxed(), s::integer(::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::RequestId::Integer)
+                    .boxed()
+                ],
+            ),
+            super::RequestId::variant_name,
         )
     }
     /// Values of [`super::RequestParams`].
@@ -8548,14 +8600,17 @@ pub mod strategies {
     }
     /// Values of [`super::SamplingMessageContent`].
     pub fn sampling_message_content() -> BoxedStrategy<super::SamplingMessageContent> {
-        s::one_of(
-            ::std::vec![
-                text_content().prop_map(super::SamplingMessageContent::TextContent)
-                .boxed(), image_content()
-                .prop_map(super::SamplingMessageContent::ImageContent).boxed(),
-                audio_content().prop_map(super::SamplingMessageContent::AudioContent)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    text_content().prop_map(super::SamplingMessageContent::TextContent)
+                    .boxed(), image_content()
+                    .prop_map(super::SamplingMessageContent::ImageContent).boxed(),
+                    audio_content().prop_map(super::SamplingMessageContent::AudioContent)
+                    .boxed()
+                ],
+            ),
+            super::SamplingMessageContent::variant_name,
         )
     }
     /// Values of [`super::ServerCapabilities`].
@@ -8611,56 +8666,68 @@ pub mod strategies {
     }
     /// Values of [`super::ServerNotification`].
     pub fn server_notification() -> BoxedStrategy<super::ServerNotification> {
-        s::one_of(
-            ::std::vec![
-                cancelled_notification()
-                .prop_map(super::ServerNotification::CancelledNotification).boxed(),
-                progress_notification()
-                .prop_map(super::ServerNotification::ProgressNotification).boxed(),
-                resource_list_changed_notification()
-                .prop_map(super::ServerNotification::ResourceListChangedNotification)
-                .boxed(), resource_updated_notification()
-                .prop_map(super::ServerNotification::ResourceUpdatedNotification)
-                .boxed(), prompt_list_changed_notification()
-                .prop_map(super::ServerNotification::PromptListChangedNotification)
-                .boxed(), tool_list_changed_notification()
-                .prop_map(super::ServerNotification::ToolListChangedNotification)
-                .boxed(), logging_message_notification()
-                .prop_map(super::ServerNotification::LoggingMessageNotification).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    cancelled_notification()
+                    .prop_map(super::ServerNotification::CancelledNotification).boxed(),
+                    progress_notification()
+                    .prop_map(super::ServerNotification::ProgressNotification).boxed(),
+                    resource_list_changed_notification()
+                    .prop_map(super::ServerNotification::ResourceListChangedNotification)
+                    .boxed(), resource_updated_notification()
+                    .prop_map(super::ServerNotification::ResourceUpdatedNotification)
+                    .boxed(), prompt_list_changed_notification()
+                    .prop_map(super::ServerNotification::PromptListChangedNotification)
+                    .boxed(), tool_list_changed_notification()
+                    .prop_map(super::ServerNotification::ToolListChangedNotification)
+                    .boxed(), logging_message_notification()
+                    .prop_map(super::ServerNotification::LoggingMessageNotification)
+                    .boxed()
+                ],
+            ),
+            super::ServerNotification::variant_name,
         )
     }
     /// Values of [`super::ServerRequest`].
     pub fn server_request() -> BoxedStrategy<super::ServerRequest> {
-        s::one_of(
-            ::std::vec![
-                ping_request().prop_map(super::ServerRequest::PingRequest).boxed(),
-                create_message_request()
-                .prop_map(super::ServerRequest::CreateMessageRequest).boxed(),
-                list_roots_request().prop_map(super::ServerRequest::ListRootsRequest)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    ping_request().prop_map(super::ServerRequest::PingRequest).boxed(),
+                    create_message_request()
+                    .prop_map(super::ServerRequest::CreateMessageRequest).boxed(),
+                    list_roots_request().prop_map(super::ServerRequest::ListRootsRequest)
+                    .boxed()
+                ],
+            ),
+            super::ServerRequest::variant_name,
         )
     }
     /// Values of [`super::ServerResult`].
     pub fn server_result() -> BoxedStrategy<super::ServerResult> {
-        s::one_of(
-            ::std::vec![
-                result().prop_map(super::ServerResult::Result).boxed(),
-                initialize_result().prop_map(super::ServerResult::InitializeResult)
-                .boxed(), list_resources_result()
-                .prop_map(super::ServerResult::ListResourcesResult).boxed(),
-                list_resource_templates_result()
-                .prop_map(super::ServerResult::ListResourceTemplatesResult).boxed(),
-                read_resource_result().prop_map(super::ServerResult::ReadResourceResult)
-                .boxed(), list_prompts_result()
-                .prop_map(super::ServerResult::ListPromptsResult).boxed(),
-                get_prompt_result().prop_map(super::ServerResult::GetPromptResult)
-                .boxed(), list_tools_result()
-                .prop_map(super::ServerResult::ListToolsResult).boxed(),
-                call_tool_result().prop_map(super::ServerResult::CallToolResult).boxed(),
-                complete_result().prop_map(super::ServerResult::CompleteResult).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    result().prop_map(super::ServerResult::Result).boxed(),
+                    initialize_result().prop_map(super::ServerResult::InitializeResult)
+                    .boxed(), list_resources_result()
+                    .prop_map(super::ServerResult::ListResourcesResult).boxed(),
+                    list_resource_templates_result()
+                    .prop_map(super::ServerResult::ListResourceTemplatesResult).boxed(),
+                    read_resource_result()
+                    .prop_map(super::ServerResult::ReadResourceResult).boxed(),
+                    list_prompts_result()
+                    .prop_map(super::ServerResult::ListPromptsResult).boxed(),
+                    get_prompt_result().prop_map(super::ServerResult::GetPromptResult)
+                    .boxed(), list_tools_result()
+                    .prop_map(super::ServerResult::ListToolsResult).boxed(),
+                    call_tool_result().prop_map(super::ServerResult::CallToolResult)
+                    .boxed(), complete_result()
+                    .prop_map(super::ServerResult::CompleteResult).boxed()
+                ],
+            ),
+            super::ServerResult::variant_name,
         )
     }
     /// Values of [`super::SetLevelRequest`].

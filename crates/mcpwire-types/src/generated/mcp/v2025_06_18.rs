@@ -7380,58 +7380,69 @@ pub mod strategies {
     }
     /// Values of [`super::ClientNotification`].
     pub fn client_notification() -> BoxedStrategy<super::ClientNotification> {
-        s::one_of(
-            ::std::vec![
-                cancelled_notification()
-                .prop_map(super::ClientNotification::CancelledNotification).boxed(),
-                initialized_notification()
-                .prop_map(super::ClientNotification::InitializedNotification).boxed(),
-                progress_notification()
-                .prop_map(super::ClientNotification::ProgressNotification).boxed(),
-                roots_list_changed_notification()
-                .prop_map(super::ClientNotification::RootsListChangedNotification)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    cancelled_notification()
+                    .prop_map(super::ClientNotification::CancelledNotification).boxed(),
+                    initialized_notification()
+                    .prop_map(super::ClientNotification::InitializedNotification)
+                    .boxed(), progress_notification()
+                    .prop_map(super::ClientNotification::ProgressNotification).boxed(),
+                    roots_list_changed_notification()
+                    .prop_map(super::ClientNotification::RootsListChangedNotification)
+                    .boxed()
+                ],
+            ),
+            super::ClientNotification::variant_name,
         )
     }
     /// Values of [`super::ClientRequest`].
     pub fn client_request() -> BoxedStrategy<super::ClientRequest> {
-        s::one_of(
-            ::std::vec![
-                initialize_request().prop_map(super::ClientRequest::InitializeRequest)
-                .boxed(), ping_request().prop_map(super::ClientRequest::PingRequest)
-                .boxed(), list_resources_request()
-                .prop_map(super::ClientRequest::ListResourcesRequest).boxed(),
-                list_resource_templates_request()
-                .prop_map(super::ClientRequest::ListResourceTemplatesRequest).boxed(),
-                read_resource_request()
-                .prop_map(super::ClientRequest::ReadResourceRequest).boxed(),
-                subscribe_request().prop_map(super::ClientRequest::SubscribeRequest)
-                .boxed(), unsubscribe_request()
-                .prop_map(super::ClientRequest::UnsubscribeRequest).boxed(),
-                list_prompts_request().prop_map(super::ClientRequest::ListPromptsRequest)
-                .boxed(), get_prompt_request()
-                .prop_map(super::ClientRequest::GetPromptRequest).boxed(),
-                list_tools_request().prop_map(super::ClientRequest::ListToolsRequest)
-                .boxed(), call_tool_request()
-                .prop_map(super::ClientRequest::CallToolRequest).boxed(),
-                set_level_request().prop_map(super::ClientRequest::SetLevelRequest)
-                .boxed(), complete_request()
-                .prop_map(super::ClientRequest::CompleteRequest).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    initialize_request()
+                    .prop_map(super::ClientRequest::InitializeRequest).boxed(),
+                    ping_request().prop_map(super::ClientRequest::PingRequest).boxed(),
+                    list_resources_request()
+                    .prop_map(super::ClientRequest::ListResourcesRequest).boxed(),
+                    list_resource_templates_request()
+                    .prop_map(super::ClientRequest::ListResourceTemplatesRequest)
+                    .boxed(), read_resource_request()
+                    .prop_map(super::ClientRequest::ReadResourceRequest).boxed(),
+                    subscribe_request().prop_map(super::ClientRequest::SubscribeRequest)
+                    .boxed(), unsubscribe_request()
+                    .prop_map(super::ClientRequest::UnsubscribeRequest).boxed(),
+                    list_prompts_request()
+                    .prop_map(super::ClientRequest::ListPromptsRequest).boxed(),
+                    get_prompt_request().prop_map(super::ClientRequest::GetPromptRequest)
+                    .boxed(), list_tools_request()
+                    .prop_map(super::ClientRequest::ListToolsRequest).boxed(),
+                    call_tool_request().prop_map(super::ClientRequest::CallToolRequest)
+                    .boxed(), set_level_request()
+                    .prop_map(super::ClientRequest::SetLevelRequest).boxed(),
+                    complete_request().prop_map(super::ClientRequest::CompleteRequest)
+                    .boxed()
+                ],
+            ),
+            super::ClientRequest::variant_name,
         )
     }
     /// Values of [`super::ClientResult`].
     pub fn client_result() -> BoxedStrategy<super::ClientResult> {
-        s::one_of(
-            ::std::vec![
-                result().prop_map(super::ClientResult::Result).boxed(),
-                create_message_result()
-                .prop_map(super::ClientResult::CreateMessageResult).boxed(),
-                list_roots_result().prop_map(super::ClientResult::ListRootsResult)
-                .boxed(), elicit_result().prop_map(super::ClientResult::ElicitResult)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    result().prop_map(super::ClientResult::Result).boxed(),
+                    create_message_result()
+                    .prop_map(super::ClientResult::CreateMessageResult).boxed(),
+                    list_roots_result().prop_map(super::ClientResult::ListRootsResult)
+                    .boxed(), elicit_result().prop_map(super::ClientResult::ElicitResult)
+                    .boxed()
+                ],
+            ),
+            super::ClientResult::variant_name,
         )
     }
     /// Values of [`super::CompleteRequest`].
@@ -7509,14 +7520,17 @@ pub mod strategies {
     pub fn complete_request_params_ref() -> BoxedStrategy<
         super::CompleteRequestParamsRef,
     > {
-        s::one_of(
-            ::std::vec![
-                prompt_reference()
-                .prop_map(super::CompleteRequestParamsRef::PromptReference).boxed(),
-                resource_template_reference()
-                .prop_map(super::CompleteRequestParamsRef::ResourceTemplateReference)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    prompt_reference()
+                    .prop_map(super::CompleteRequestParamsRef::PromptReference).boxed(),
+                    resource_template_reference()
+                    .prop_map(super::CompleteRequestParamsRef::ResourceTemplateReference)
+                    .boxed()
+                ],
+            ),
+            super::CompleteRequestParamsRef::variant_name,
         )
     }
     /// Values of [`super::CompleteResult`].
@@ -7561,15 +7575,18 @@ pub mod strategies {
     }
     /// Values of [`super::ContentBlock`].
     pub fn content_block() -> BoxedStrategy<super::ContentBlock> {
-        s::one_of(
-            ::std::vec![
-                text_content().prop_map(super::ContentBlock::TextContent).boxed(),
-                image_content().prop_map(super::ContentBlock::ImageContent).boxed(),
-                audio_content().prop_map(super::ContentBlock::AudioContent).boxed(),
-                resource_link().prop_map(super::ContentBlock::ResourceLink).boxed(),
-                embedded_resource().prop_map(super::ContentBlock::EmbeddedResource)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    text_content().prop_map(super::ContentBlock::TextContent).boxed(),
+                    image_content().prop_map(super::ContentBlock::ImageContent).boxed(),
+                    audio_content().prop_map(super::ContentBlock::AudioContent).boxed(),
+                    resource_link().prop_map(super::ContentBlock::ResourceLink).boxed(),
+                    embedded_resource().prop_map(super::ContentBlock::EmbeddedResource)
+                    .boxed()
+                ],
+            ),
+            super::ContentBlock::variant_name,
         )
     }
     /// Values of [`super::CreateMessageRequest`].
@@ -7677,14 +7694,18 @@ pub mod strategies {
     pub fn create_message_result_content() -> BoxedStrategy<
         super::CreateMessageResultContent,
     > {
-        s::one_of(
-            ::std::vec![
-                text_content().prop_map(super::CreateMessageResultContent::TextContent)
-                .boxed(), image_content()
-                .prop_map(super::CreateMessageResultContent::ImageContent).boxed(),
-                audio_content().prop_map(super::CreateMessageResultContent::AudioContent)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    text_content()
+                    .prop_map(super::CreateMessageResultContent::TextContent).boxed(),
+                    image_content()
+                    .prop_map(super::CreateMessageResultContent::ImageContent).boxed(),
+                    audio_content()
+                    .prop_map(super::CreateMessageResultContent::AudioContent).boxed()
+                ],
+            ),
+            super::CreateMessageResultContent::variant_name,
         )
     }
     /// Values of [`super::Cursor`].
@@ -7779,15 +7800,20 @@ pub mod strategies {
     pub fn elicit_result_content_value() -> BoxedStrategy<
         super::ElicitResultContentValue,
     > {
-        s::one_of(
-            ::std::vec![
-                s::string(::core::option::Option::None, ::core::option::Option::None,
-                ::core::option::Option::None)
-                .prop_map(super::ElicitResultContentValue::String).boxed(),
-                s::integer(::core::option::Option::None, ::core::option::Option::None)
-                .prop_map(super::ElicitResultContentValue::Integer).boxed(), s::boolean()
-                .prop_map(super::ElicitResultContentValue::Boolean).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    s::string(::core::option::Option::None, ::core::option::Option::None,
+                    ::core::option::Option::None)
+                    .prop_map(super::ElicitResultContentValue::String).boxed(),
+                    s::integer(::core::option::Option::None,
+                    ::core::option::Option::None)
+                    .prop_map(super::ElicitResultContentValue::Integer).boxed(),
+                    s::boolean().prop_map(super::ElicitResultContentValue::Boolean)
+                    .boxed()
+                ],
+            ),
+            super::ElicitResultContentValue::variant_name,
         )
     }
     /// Values of [`super::EmbeddedResource`].
@@ -7812,13 +7838,17 @@ pub mod strategies {
     pub fn embedded_resource_resource() -> BoxedStrategy<
         super::EmbeddedResourceResource,
     > {
-        s::one_of(
-            ::std::vec![
-                text_resource_contents()
-                .prop_map(super::EmbeddedResourceResource::TextResourceContents).boxed(),
-                blob_resource_contents()
-                .prop_map(super::EmbeddedResourceResource::BlobResourceContents).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    text_resource_contents()
+                    .prop_map(super::EmbeddedResourceResource::TextResourceContents)
+                    .boxed(), blob_resource_contents()
+                    .prop_map(super::EmbeddedResourceResource::BlobResourceContents)
+                    .boxed()
+                ],
+            ),
+            super::EmbeddedResourceResource::variant_name,
         )
     }
     /// Values of [`super::EmptyResult`].
@@ -8094,15 +8124,18 @@ pub mod strategies {
     }
     /// Values of [`super::JSONRPCMessage`].
     pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
-        s::one_of(
-            ::std::vec![
-                jsonrpcrequest().prop_map(super::JSONRPCMessage::JSONRPCRequest).boxed(),
-                jsonrpcnotification()
-                .prop_map(super::JSONRPCMessage::JSONRPCNotification).boxed(),
-                jsonrpcresponse().prop_map(super::JSONRPCMessage::JSONRPCResponse)
-                .boxed(), jsonrpcerror().prop_map(super::JSONRPCMessage::JSONRPCError)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    jsonrpcrequest().prop_map(super::JSONRPCMessage::JSONRPCRequest)
+                    .boxed(), jsonrpcnotification()
+                    .prop_map(super::JSONRPCMessage::JSONRPCNotification).boxed(),
+                    jsonrpcresponse().prop_map(super::JSONRPCMessage::JSONRPCResponse)
+                    .boxed(), jsonrpcerror()
+                    .prop_map(super::JSONRPCMessage::JSONRPCError).boxed()
+                ],
+            ),
+            super::JSONRPCMessage::variant_name,
         )
     }
     /// Values of [`super::JSONRPCNotification`].
@@ -8843,16 +8876,20 @@ pub mod strategies {
     pub fn primitive_schema_definition() -> BoxedStrategy<
         super::PrimitiveSchemaDefinition,
     > {
-        s::one_of(
-            ::std::vec![
-                string_schema().prop_map(super::PrimitiveSchemaDefinition::StringSchema)
-                .boxed(), number_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::NumberSchema).boxed(),
-                boolean_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::BooleanSchema).boxed(),
-                enum_schema().prop_map(super::PrimitiveSchemaDefinition::EnumSchema)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    string_schema()
+                    .prop_map(super::PrimitiveSchemaDefinition::StringSchema).boxed(),
+                    number_schema()
+                    .prop_map(super::PrimitiveSchemaDefinition::NumberSchema).boxed(),
+                    boolean_schema()
+                    .prop_map(super::PrimitiveSchemaDefinition::BooleanSchema).boxed(),
+                    enum_schema().prop_map(super::PrimitiveSchemaDefinition::EnumSchema)
+                    .boxed()
+                ],
+            ),
+            super::PrimitiveSchemaDefinition::variant_name,
         )
     }
     /// Values of [`super::ProgressNotification`].
@@ -8894,14 +8931,17 @@ pub mod strategies {
     }
     /// Values of [`super::ProgressToken`].
     pub fn progress_token() -> BoxedStrategy<super::ProgressToken> {
-        s::one_of(
-            ::std::vec![
-                s::string(::core::option::Option::None, ::core::option::Option::None,
-                ::core::option::Option::None).prop_map(super::ProgressToken::String)
-                .boxed(), s::integer(::core::option::Option::None,
-                ::core::option::Option::None).prop_map(super::ProgressToken::Integer)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    s::string(::core::option::Option::None, ::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::ProgressToken::String)
+                    .boxed(), s::integer(::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::ProgressToken::Integer)
+                    .boxed()
+                ],
+            ),
+            super::ProgressToken::variant_name,
         )
     }
     /// Values of [`super::Prompt`].
@@ -9075,14 +9115,17 @@ pub mod strategies {
     pub fn read_resource_result_contents_item() -> BoxedStrategy<
         super::ReadResourceResultContentsItem,
     > {
-        s::one_of(
-            ::std::vec![
-                text_resource_contents()
-                .prop_map(super::ReadResourceResultContentsItem::TextResourceContents)
-                .boxed(), blob_resource_contents()
-                .prop_map(super::ReadResourceResultContentsItem::BlobResourceContents)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    text_resource_contents()
+                    .prop_map(super::ReadResourceResultContentsItem::TextResourceContents)
+                    .boxed(), blob_resource_contents()
+                    .prop_map(super::ReadResourceResultContentsItem::BlobResourceContents)
+                    .boxed()
+                ],
+            ),
+            super::ReadResourceResultContentsItem::variant_name,
         )
     }
     /// Values of [`super::Request`].
@@ -9105,13 +9148,17 @@ pub mod strategies {
     }
     /// Values of [`super::RequestId`].
     pub fn request_id() -> BoxedStrategy<super::RequestId> {
-        s::one_of(
-            ::std::vec![
-                s::string(::core::option::Option::None, ::core::option::Option::None,
-                ::core::option::Option::None).prop_map(super::RequestId::String).boxed(),
-                s::integer(::core::option::Option::None, ::core::option::Option::None)
-                .prop_map(super::RequestId::Integer).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    s::string(::core::option::Option::None, ::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::RequestId::String)
+                    .boxed(), s::integer(::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::RequestId::Integer)
+                    .boxed()
+                ],
+            ),
+            super::RequestId::variant_name,
         )
     }
     /// Values of [`super::RequestParams`].
@@ -9450,14 +9497,17 @@ pub mod strategies {
     }
     /// Values of [`super::SamplingMessageContent`].
     pub fn sampling_message_content() -> BoxedStrategy<super::SamplingMessageContent> {
-        s::one_of(
-            ::std::vec![
-                text_content().prop_map(super::SamplingMessageContent::TextContent)
-                .boxed(), image_content()
-                .prop_map(super::SamplingMessageContent::ImageContent).boxed(),
-                audio_content().prop_map(super::SamplingMessageContent::AudioContent)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    text_content().prop_map(super::SamplingMessageContent::TextContent)
+                    .boxed(), image_content()
+                    .prop_map(super::SamplingMessageContent::ImageContent).boxed(),
+                    audio_content().prop_map(super::SamplingMessageContent::AudioContent)
+                    .boxed()
+                ],
+            ),
+            super::SamplingMessageContent::variant_name,
         )
     }
     /// Values of [`super::ServerCapabilities`].
@@ -9513,57 +9563,69 @@ pub mod strategies {
     }
     /// Values of [`super::ServerNotification`].
     pub fn server_notification() -> BoxedStrategy<super::ServerNotification> {
-        s::one_of(
-            ::std::vec![
-                cancelled_notification()
-                .prop_map(super::ServerNotification::CancelledNotification).boxed(),
-                progress_notification()
-                .prop_map(super::ServerNotification::ProgressNotification).boxed(),
-                resource_list_changed_notification()
-                .prop_map(super::ServerNotification::ResourceListChangedNotification)
-                .boxed(), resource_updated_notification()
-                .prop_map(super::ServerNotification::ResourceUpdatedNotification)
-                .boxed(), prompt_list_changed_notification()
-                .prop_map(super::ServerNotification::PromptListChangedNotification)
-                .boxed(), tool_list_changed_notification()
-                .prop_map(super::ServerNotification::ToolListChangedNotification)
-                .boxed(), logging_message_notification()
-                .prop_map(super::ServerNotification::LoggingMessageNotification).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    cancelled_notification()
+                    .prop_map(super::ServerNotification::CancelledNotification).boxed(),
+                    progress_notification()
+                    .prop_map(super::ServerNotification::ProgressNotification).boxed(),
+                    resource_list_changed_notification()
+                    .prop_map(super::ServerNotification::ResourceListChangedNotification)
+                    .boxed(), resource_updated_notification()
+                    .prop_map(super::ServerNotification::ResourceUpdatedNotification)
+                    .boxed(), prompt_list_changed_notification()
+                    .prop_map(super::ServerNotification::PromptListChangedNotification)
+                    .boxed(), tool_list_changed_notification()
+                    .prop_map(super::ServerNotification::ToolListChangedNotification)
+                    .boxed(), logging_message_notification()
+                    .prop_map(super::ServerNotification::LoggingMessageNotification)
+                    .boxed()
+                ],
+            ),
+            super::ServerNotification::variant_name,
         )
     }
     /// Values of [`super::ServerRequest`].
     pub fn server_request() -> BoxedStrategy<super::ServerRequest> {
-        s::one_of(
-            ::std::vec![
-                ping_request().prop_map(super::ServerRequest::PingRequest).boxed(),
-                create_message_request()
-                .prop_map(super::ServerRequest::CreateMessageRequest).boxed(),
-                list_roots_request().prop_map(super::ServerRequest::ListRootsRequest)
-                .boxed(), elicit_request().prop_map(super::ServerRequest::ElicitRequest)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    ping_request().prop_map(super::ServerRequest::PingRequest).boxed(),
+                    create_message_request()
+                    .prop_map(super::ServerRequest::CreateMessageRequest).boxed(),
+                    list_roots_request().prop_map(super::ServerRequest::ListRootsRequest)
+                    .boxed(), elicit_request()
+                    .prop_map(super::ServerRequest::ElicitRequest).boxed()
+                ],
+            ),
+            super::ServerRequest::variant_name,
         )
     }
     /// Values of [`super::ServerResult`].
     pub fn server_result() -> BoxedStrategy<super::ServerResult> {
-        s::one_of(
-            ::std::vec![
-                result().prop_map(super::ServerResult::Result).boxed(),
-                initialize_result().prop_map(super::ServerResult::InitializeResult)
-                .boxed(), list_resources_result()
-                .prop_map(super::ServerResult::ListResourcesResult).boxed(),
-                list_resource_templates_result()
-                .prop_map(super::ServerResult::ListResourceTemplatesResult).boxed(),
-                read_resource_result().prop_map(super::ServerResult::ReadResourceResult)
-                .boxed(), list_prompts_result()
-                .prop_map(super::ServerResult::ListPromptsResult).boxed(),
-                get_prompt_result().prop_map(super::ServerResult::GetPromptResult)
-                .boxed(), list_tools_result()
-                .prop_map(super::ServerResult::ListToolsResult).boxed(),
-                call_tool_result().prop_map(super::ServerResult::CallToolResult).boxed(),
-                complete_result().prop_map(super::ServerResult::CompleteResult).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    result().prop_map(super::ServerResult::Result).boxed(),
+                    initialize_result().prop_map(super::ServerResult::InitializeResult)
+                    .boxed(), list_resources_result()
+                    .prop_map(super::ServerResult::ListResourcesResult).boxed(),
+                    list_resource_templates_result()
+                    .prop_map(super::ServerResult::ListResourceTemplatesResult).boxed(),
+                    read_resource_result()
+                    .prop_map(super::ServerResult::ReadResourceResult).boxed(),
+                    list_prompts_result()
+                    .prop_map(super::ServerResult::ListPromptsResult).boxed(),
+                    get_prompt_result().prop_map(super::ServerResult::GetPromptResult)
+                    .boxed(), list_tools_result()
+                    .prop_map(super::ServerResult::ListToolsResult).boxed(),
+                    call_tool_result().prop_map(super::ServerResult::CallToolResult)
+                    .boxed(), complete_result()
+                    .prop_map(super::ServerResult::CompleteResult).boxed()
+                ],
+            ),
+            super::ServerResult::variant_name,
         )
     }
     /// Values of [`super::SetLevelRequest`].

@@ -11349,72 +11349,84 @@ pub mod strategies {
     }
     /// Values of [`super::ClientNotification`].
     pub fn client_notification() -> BoxedStrategy<super::ClientNotification> {
-        s::one_of(
-            ::std::vec![
-                cancelled_notification()
-                .prop_map(super::ClientNotification::CancelledNotification).boxed(),
-                initialized_notification()
-                .prop_map(super::ClientNotification::InitializedNotification).boxed(),
-                progress_notification()
-                .prop_map(super::ClientNotification::ProgressNotification).boxed(),
-                task_status_notification()
-                .prop_map(super::ClientNotification::TaskStatusNotification).boxed(),
-                roots_list_changed_notification()
-                .prop_map(super::ClientNotification::RootsListChangedNotification)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    cancelled_notification()
+                    .prop_map(super::ClientNotification::CancelledNotification).boxed(),
+                    initialized_notification()
+                    .prop_map(super::ClientNotification::InitializedNotification)
+                    .boxed(), progress_notification()
+                    .prop_map(super::ClientNotification::ProgressNotification).boxed(),
+                    task_status_notification()
+                    .prop_map(super::ClientNotification::TaskStatusNotification).boxed(),
+                    roots_list_changed_notification()
+                    .prop_map(super::ClientNotification::RootsListChangedNotification)
+                    .boxed()
+                ],
+            ),
+            super::ClientNotification::variant_name,
         )
     }
     /// Values of [`super::ClientRequest`].
     pub fn client_request() -> BoxedStrategy<super::ClientRequest> {
-        s::one_of(
-            ::std::vec![
-                initialize_request().prop_map(super::ClientRequest::InitializeRequest)
-                .boxed(), ping_request().prop_map(super::ClientRequest::PingRequest)
-                .boxed(), list_resources_request()
-                .prop_map(super::ClientRequest::ListResourcesRequest).boxed(),
-                list_resource_templates_request()
-                .prop_map(super::ClientRequest::ListResourceTemplatesRequest).boxed(),
-                read_resource_request()
-                .prop_map(super::ClientRequest::ReadResourceRequest).boxed(),
-                subscribe_request().prop_map(super::ClientRequest::SubscribeRequest)
-                .boxed(), unsubscribe_request()
-                .prop_map(super::ClientRequest::UnsubscribeRequest).boxed(),
-                list_prompts_request().prop_map(super::ClientRequest::ListPromptsRequest)
-                .boxed(), get_prompt_request()
-                .prop_map(super::ClientRequest::GetPromptRequest).boxed(),
-                list_tools_request().prop_map(super::ClientRequest::ListToolsRequest)
-                .boxed(), call_tool_request()
-                .prop_map(super::ClientRequest::CallToolRequest).boxed(),
-                get_task_request().prop_map(super::ClientRequest::GetTaskRequest)
-                .boxed(), get_task_payload_request()
-                .prop_map(super::ClientRequest::GetTaskPayloadRequest).boxed(),
-                cancel_task_request().prop_map(super::ClientRequest::CancelTaskRequest)
-                .boxed(), list_tasks_request()
-                .prop_map(super::ClientRequest::ListTasksRequest).boxed(),
-                set_level_request().prop_map(super::ClientRequest::SetLevelRequest)
-                .boxed(), complete_request()
-                .prop_map(super::ClientRequest::CompleteRequest).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    initialize_request()
+                    .prop_map(super::ClientRequest::InitializeRequest).boxed(),
+                    ping_request().prop_map(super::ClientRequest::PingRequest).boxed(),
+                    list_resources_request()
+                    .prop_map(super::ClientRequest::ListResourcesRequest).boxed(),
+                    list_resource_templates_request()
+                    .prop_map(super::ClientRequest::ListResourceTemplatesRequest)
+                    .boxed(), read_resource_request()
+                    .prop_map(super::ClientRequest::ReadResourceRequest).boxed(),
+                    subscribe_request().prop_map(super::ClientRequest::SubscribeRequest)
+                    .boxed(), unsubscribe_request()
+                    .prop_map(super::ClientRequest::UnsubscribeRequest).boxed(),
+                    list_prompts_request()
+                    .prop_map(super::ClientRequest::ListPromptsRequest).boxed(),
+                    get_prompt_request().prop_map(super::ClientRequest::GetPromptRequest)
+                    .boxed(), list_tools_request()
+                    .prop_map(super::ClientRequest::ListToolsRequest).boxed(),
+                    call_tool_request().prop_map(super::ClientRequest::CallToolRequest)
+                    .boxed(), get_task_request()
+                    .prop_map(super::ClientRequest::GetTaskRequest).boxed(),
+                    get_task_payload_request()
+                    .prop_map(super::ClientRequest::GetTaskPayloadRequest).boxed(),
+                    cancel_task_request()
+                    .prop_map(super::ClientRequest::CancelTaskRequest).boxed(),
+                    list_tasks_request().prop_map(super::ClientRequest::ListTasksRequest)
+                    .boxed(), set_level_request()
+                    .prop_map(super::ClientRequest::SetLevelRequest).boxed(),
+                    complete_request().prop_map(super::ClientRequest::CompleteRequest)
+                    .boxed()
+                ],
+            ),
+            super::ClientRequest::variant_name,
         )
     }
     /// Values of [`super::ClientResult`].
     pub fn client_result() -> BoxedStrategy<super::ClientResult> {
-        s::one_of(
-            ::std::vec![
-                result().prop_map(super::ClientResult::Result).boxed(), get_task_result()
-                .prop_map(super::ClientResult::GetTaskResult).boxed(),
-                get_task_payload_result()
-                .prop_map(super::ClientResult::GetTaskPayloadResult).boxed(),
-                cancel_task_result().prop_map(super::ClientResult::CancelTaskResult)
-                .boxed(), list_tasks_result()
-                .prop_map(super::ClientResult::ListTasksResult).boxed(),
-                create_message_result()
-                .prop_map(super::ClientResult::CreateMessageResult).boxed(),
-                list_roots_result().prop_map(super::ClientResult::ListRootsResult)
-                .boxed(), elicit_result().prop_map(super::ClientResult::ElicitResult)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    result().prop_map(super::ClientResult::Result).boxed(),
+                    get_task_result().prop_map(super::ClientResult::GetTaskResult)
+                    .boxed(), get_task_payload_result()
+                    .prop_map(super::ClientResult::GetTaskPayloadResult).boxed(),
+                    cancel_task_result().prop_map(super::ClientResult::CancelTaskResult)
+                    .boxed(), list_tasks_result()
+                    .prop_map(super::ClientResult::ListTasksResult).boxed(),
+                    create_message_result()
+                    .prop_map(super::ClientResult::CreateMessageResult).boxed(),
+                    list_roots_result().prop_map(super::ClientResult::ListRootsResult)
+                    .boxed(), elicit_result().prop_map(super::ClientResult::ElicitResult)
+                    .boxed()
+                ],
+            ),
+            super::ClientResult::variant_name,
         )
     }
     /// Values of [`super::CodeMinus32042`].
@@ -11518,14 +11530,17 @@ pub mod strategies {
     pub fn complete_request_params_ref() -> BoxedStrategy<
         super::CompleteRequestParamsRef,
     > {
-        s::one_of(
-            ::std::vec![
-                prompt_reference()
-                .prop_map(super::CompleteRequestParamsRef::PromptReference).boxed(),
-                resource_template_reference()
-                .prop_map(super::CompleteRequestParamsRef::ResourceTemplateReference)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    prompt_reference()
+                    .prop_map(super::CompleteRequestParamsRef::PromptReference).boxed(),
+                    resource_template_reference()
+                    .prop_map(super::CompleteRequestParamsRef::ResourceTemplateReference)
+                    .boxed()
+                ],
+            ),
+            super::CompleteRequestParamsRef::variant_name,
         )
     }
     /// Values of [`super::CompleteResult`].
@@ -11570,15 +11585,18 @@ pub mod strategies {
     }
     /// Values of [`super::ContentBlock`].
     pub fn content_block() -> BoxedStrategy<super::ContentBlock> {
-        s::one_of(
-            ::std::vec![
-                text_content().prop_map(super::ContentBlock::TextContent).boxed(),
-                image_content().prop_map(super::ContentBlock::ImageContent).boxed(),
-                audio_content().prop_map(super::ContentBlock::AudioContent).boxed(),
-                resource_link().prop_map(super::ContentBlock::ResourceLink).boxed(),
-                embedded_resource().prop_map(super::ContentBlock::EmbeddedResource)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    text_content().prop_map(super::ContentBlock::TextContent).boxed(),
+                    image_content().prop_map(super::ContentBlock::ImageContent).boxed(),
+                    audio_content().prop_map(super::ContentBlock::AudioContent).boxed(),
+                    resource_link().prop_map(super::ContentBlock::ResourceLink).boxed(),
+                    embedded_resource().prop_map(super::ContentBlock::EmbeddedResource)
+                    .boxed()
+                ],
+            ),
+            super::ContentBlock::variant_name,
         )
     }
     /// Values of [`super::CreateMessageRequest`].
@@ -11722,20 +11740,25 @@ pub mod strategies {
     pub fn create_message_result_content() -> BoxedStrategy<
         super::CreateMessageResultContent,
     > {
-        s::one_of(
-            ::std::vec![
-                text_content().prop_map(super::CreateMessageResultContent::TextContent)
-                .boxed(), image_content()
-                .prop_map(super::CreateMessageResultContent::ImageContent).boxed(),
-                audio_content().prop_map(super::CreateMessageResultContent::AudioContent)
-                .boxed(), tool_use_content()
-                .prop_map(super::CreateMessageResultContent::ToolUseContent).boxed(),
-                tool_result_content()
-                .prop_map(super::CreateMessageResultContent::ToolResultContent).boxed(),
-                s::vec(sampling_message_content_block(), ::core::option::Option::None,
-                ::core::option::Option::None)
-                .prop_map(super::CreateMessageResultContent::Array).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    text_content()
+                    .prop_map(super::CreateMessageResultContent::TextContent).boxed(),
+                    image_content()
+                    .prop_map(super::CreateMessageResultContent::ImageContent).boxed(),
+                    audio_content()
+                    .prop_map(super::CreateMessageResultContent::AudioContent).boxed(),
+                    tool_use_content()
+                    .prop_map(super::CreateMessageResultContent::ToolUseContent).boxed(),
+                    tool_result_content()
+                    .prop_map(super::CreateMessageResultContent::ToolResultContent)
+                    .boxed(), s::vec(sampling_message_content_block(),
+                    ::core::option::Option::None, ::core::option::Option::None)
+                    .prop_map(super::CreateMessageResultContent::Array).boxed()
+                ],
+            ),
+            super::CreateMessageResultContent::variant_name,
         )
     }
     /// Values of [`super::CreateTaskResult`].
@@ -11848,13 +11871,17 @@ pub mod strategies {
     }
     /// Values of [`super::ElicitRequestParams`].
     pub fn elicit_request_params() -> BoxedStrategy<super::ElicitRequestParams> {
-        s::one_of(
-            ::std::vec![
-                elicit_request_urlparams()
-                .prop_map(super::ElicitRequestParams::ElicitRequestURLParams).boxed(),
-                elicit_request_form_params()
-                .prop_map(super::ElicitRequestParams::ElicitRequestFormParams).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    elicit_request_urlparams()
+                    .prop_map(super::ElicitRequestParams::ElicitRequestURLParams)
+                    .boxed(), elicit_request_form_params()
+                    .prop_map(super::ElicitRequestParams::ElicitRequestFormParams)
+                    .boxed()
+                ],
+            ),
+            super::ElicitRequestParams::variant_name,
         )
     }
     /// Values of [`super::ElicitRequestURLParams`].
@@ -11931,19 +11958,24 @@ pub mod strategies {
     pub fn elicit_result_content_value() -> BoxedStrategy<
         super::ElicitResultContentValue,
     > {
-        s::one_of(
-            ::std::vec![
-                s::vec(s::string(::core::option::Option::None,
-                ::core::option::Option::None, ::core::option::Option::None),
-                ::core::option::Option::None, ::core::option::Option::None)
-                .prop_map(super::ElicitResultContentValue::Array).boxed(),
-                s::string(::core::option::Option::None, ::core::option::Option::None,
-                ::core::option::Option::None)
-                .prop_map(super::ElicitResultContentValue::String).boxed(),
-                s::integer(::core::option::Option::None, ::core::option::Option::None)
-                .prop_map(super::ElicitResultContentValue::Integer).boxed(), s::boolean()
-                .prop_map(super::ElicitResultContentValue::Boolean).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    s::vec(s::string(::core::option::Option::None,
+                    ::core::option::Option::None, ::core::option::Option::None),
+                    ::core::option::Option::None, ::core::option::Option::None)
+                    .prop_map(super::ElicitResultContentValue::Array).boxed(),
+                    s::string(::core::option::Option::None, ::core::option::Option::None,
+                    ::core::option::Option::None)
+                    .prop_map(super::ElicitResultContentValue::String).boxed(),
+                    s::integer(::core::option::Option::None,
+                    ::core::option::Option::None)
+                    .prop_map(super::ElicitResultContentValue::Integer).boxed(),
+                    s::boolean().prop_map(super::ElicitResultContentValue::Boolean)
+                    .boxed()
+                ],
+            ),
+            super::ElicitResultContentValue::variant_name,
         )
     }
     /// Values of [`super::ElicitationCompleteNotification`].
@@ -12004,13 +12036,17 @@ pub mod strategies {
     pub fn embedded_resource_resource() -> BoxedStrategy<
         super::EmbeddedResourceResource,
     > {
-        s::one_of(
-            ::std::vec![
-                text_resource_contents()
-                .prop_map(super::EmbeddedResourceResource::TextResourceContents).boxed(),
-                blob_resource_contents()
-                .prop_map(super::EmbeddedResourceResource::BlobResourceContents).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    text_resource_contents()
+                    .prop_map(super::EmbeddedResourceResource::TextResourceContents)
+                    .boxed(), blob_resource_contents()
+                    .prop_map(super::EmbeddedResourceResource::BlobResourceContents)
+                    .boxed()
+                ],
+            ),
+            super::EmbeddedResourceResource::variant_name,
         )
     }
     /// Values of [`super::EmptyResult`].
@@ -12019,19 +12055,22 @@ pub mod strategies {
     }
     /// Values of [`super::EnumSchema`].
     pub fn enum_schema() -> BoxedStrategy<super::EnumSchema> {
-        s::one_of(
-            ::std::vec![
-                untitled_single_select_enum_schema()
-                .prop_map(super::EnumSchema::UntitledSingleSelectEnumSchema).boxed(),
-                titled_single_select_enum_schema()
-                .prop_map(super::EnumSchema::TitledSingleSelectEnumSchema).boxed(),
-                untitled_multi_select_enum_schema()
-                .prop_map(super::EnumSchema::UntitledMultiSelectEnumSchema).boxed(),
-                titled_multi_select_enum_schema()
-                .prop_map(super::EnumSchema::TitledMultiSelectEnumSchema).boxed(),
-                legacy_titled_enum_schema()
-                .prop_map(super::EnumSchema::LegacyTitledEnumSchema).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    untitled_single_select_enum_schema()
+                    .prop_map(super::EnumSchema::UntitledSingleSelectEnumSchema).boxed(),
+                    titled_single_select_enum_schema()
+                    .prop_map(super::EnumSchema::TitledSingleSelectEnumSchema).boxed(),
+                    untitled_multi_select_enum_schema()
+                    .prop_map(super::EnumSchema::UntitledMultiSelectEnumSchema).boxed(),
+                    titled_multi_select_enum_schema()
+                    .prop_map(super::EnumSchema::TitledMultiSelectEnumSchema).boxed(),
+                    legacy_titled_enum_schema()
+                    .prop_map(super::EnumSchema::LegacyTitledEnumSchema).boxed()
+                ],
+            ),
+            super::EnumSchema::variant_name,
         )
     }
     /// Values of [`super::Error`].
@@ -12526,16 +12565,19 @@ pub mod strategies {
     }
     /// Values of [`super::JSONRPCMessage`].
     pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
-        s::one_of(
-            ::std::vec![
-                jsonrpcrequest().prop_map(super::JSONRPCMessage::JSONRPCRequest).boxed(),
-                jsonrpcnotification()
-                .prop_map(super::JSONRPCMessage::JSONRPCNotification).boxed(),
-                jsonrpcresult_response()
-                .prop_map(super::JSONRPCMessage::JSONRPCResultResponse).boxed(),
-                jsonrpcerror_response()
-                .prop_map(super::JSONRPCMessage::JSONRPCErrorResponse).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    jsonrpcrequest().prop_map(super::JSONRPCMessage::JSONRPCRequest)
+                    .boxed(), jsonrpcnotification()
+                    .prop_map(super::JSONRPCMessage::JSONRPCNotification).boxed(),
+                    jsonrpcresult_response()
+                    .prop_map(super::JSONRPCMessage::JSONRPCResultResponse).boxed(),
+                    jsonrpcerror_response()
+                    .prop_map(super::JSONRPCMessage::JSONRPCErrorResponse).boxed()
+                ],
+            ),
+            super::JSONRPCMessage::variant_name,
         )
     }
     /// Values of [`super::JSONRPCNotification`].
@@ -12582,13 +12624,16 @@ pub mod strategies {
     }
     /// Values of [`super::JSONRPCResponse`].
     pub fn jsonrpcresponse() -> BoxedStrategy<super::JSONRPCResponse> {
-        s::one_of(
-            ::std::vec![
-                jsonrpcresult_response()
-                .prop_map(super::JSONRPCResponse::JSONRPCResultResponse).boxed(),
-                jsonrpcerror_response()
-                .prop_map(super::JSONRPCResponse::JSONRPCErrorResponse).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    jsonrpcresult_response()
+                    .prop_map(super::JSONRPCResponse::JSONRPCResultResponse).boxed(),
+                    jsonrpcerror_response()
+                    .prop_map(super::JSONRPCResponse::JSONRPCErrorResponse).boxed()
+                ],
+            ),
+            super::JSONRPCResponse::variant_name,
         )
     }
     /// Values of [`super::JSONRPCResultResponse`].
@@ -13199,14 +13244,17 @@ pub mod strategies {
     }
     /// Values of [`super::MultiSelectEnumSchema`].
     pub fn multi_select_enum_schema() -> BoxedStrategy<super::MultiSelectEnumSchema> {
-        s::one_of(
-            ::std::vec![
-                untitled_multi_select_enum_schema()
-                .prop_map(super::MultiSelectEnumSchema::UntitledMultiSelectEnumSchema)
-                .boxed(), titled_multi_select_enum_schema()
-                .prop_map(super::MultiSelectEnumSchema::TitledMultiSelectEnumSchema)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    untitled_multi_select_enum_schema()
+                    .prop_map(super::MultiSelectEnumSchema::UntitledMultiSelectEnumSchema)
+                    .boxed(), titled_multi_select_enum_schema()
+                    .prop_map(super::MultiSelectEnumSchema::TitledMultiSelectEnumSchema)
+                    .boxed()
+                ],
+            ),
+            super::MultiSelectEnumSchema::variant_name,
         )
     }
     /// Values of [`super::Notification`].
@@ -13371,25 +13419,29 @@ pub mod strategies {
     pub fn primitive_schema_definition() -> BoxedStrategy<
         super::PrimitiveSchemaDefinition,
     > {
-        s::one_of(
-            ::std::vec![
-                string_schema().prop_map(super::PrimitiveSchemaDefinition::StringSchema)
-                .boxed(), number_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::NumberSchema).boxed(),
-                boolean_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::BooleanSchema).boxed(),
-                untitled_single_select_enum_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::UntitledSingleSelectEnumSchema)
-                .boxed(), titled_single_select_enum_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::TitledSingleSelectEnumSchema)
-                .boxed(), untitled_multi_select_enum_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::UntitledMultiSelectEnumSchema)
-                .boxed(), titled_multi_select_enum_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::TitledMultiSelectEnumSchema)
-                .boxed(), legacy_titled_enum_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::LegacyTitledEnumSchema)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    string_schema()
+                    .prop_map(super::PrimitiveSchemaDefinition::StringSchema).boxed(),
+                    number_schema()
+                    .prop_map(super::PrimitiveSchemaDefinition::NumberSchema).boxed(),
+                    boolean_schema()
+                    .prop_map(super::PrimitiveSchemaDefinition::BooleanSchema).boxed(),
+                    untitled_single_select_enum_schema()
+                    .prop_map(super::PrimitiveSchemaDefinition::UntitledSingleSelectEnumSchema)
+                    .boxed(), titled_single_select_enum_schema()
+                    .prop_map(super::PrimitiveSchemaDefinition::TitledSingleSelectEnumSchema)
+                    .boxed(), untitled_multi_select_enum_schema()
+                    .prop_map(super::PrimitiveSchemaDefinition::UntitledMultiSelectEnumSchema)
+                    .boxed(), titled_multi_select_enum_schema()
+                    .prop_map(super::PrimitiveSchemaDefinition::TitledMultiSelectEnumSchema)
+                    .boxed(), legacy_titled_enum_schema()
+                    .prop_map(super::PrimitiveSchemaDefinition::LegacyTitledEnumSchema)
+                    .boxed()
+                ],
+            ),
+            super::PrimitiveSchemaDefinition::variant_name,
         )
     }
     /// Values of [`super::ProgressNotification`].
@@ -13440,14 +13492,17 @@ pub mod strategies {
     }
     /// Values of [`super::ProgressToken`].
     pub fn progress_token() -> BoxedStrategy<super::ProgressToken> {
-        s::one_of(
-            ::std::vec![
-                s::string(::core::option::Option::None, ::core::option::Option::None,
-                ::core::option::Option::None).prop_map(super::ProgressToken::String)
-                .boxed(), s::integer(::core::option::Option::None,
-                ::core::option::Option::None).prop_map(super::ProgressToken::Integer)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    s::string(::core::option::Option::None, ::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::ProgressToken::String)
+                    .boxed(), s::integer(::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::ProgressToken::Integer)
+                    .boxed()
+                ],
+            ),
+            super::ProgressToken::variant_name,
         )
     }
     /// Values of [`super::Prompt`].
@@ -13658,14 +13713,17 @@ pub mod strategies {
     pub fn read_resource_result_contents_item() -> BoxedStrategy<
         super::ReadResourceResultContentsItem,
     > {
-        s::one_of(
-            ::std::vec![
-                text_resource_contents()
-                .prop_map(super::ReadResourceResultContentsItem::TextResourceContents)
-                .boxed(), blob_resource_contents()
-                .prop_map(super::ReadResourceResultContentsItem::BlobResourceContents)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    text_resource_contents()
+                    .prop_map(super::ReadResourceResultContentsItem::TextResourceContents)
+                    .boxed(), blob_resource_contents()
+                    .prop_map(super::ReadResourceResultContentsItem::BlobResourceContents)
+                    .boxed()
+                ],
+            ),
+            super::ReadResourceResultContentsItem::variant_name,
         )
     }
     /// Values of [`super::RelatedTaskMetadata`].
@@ -13704,13 +13762,17 @@ pub mod strategies {
     }
     /// Values of [`super::RequestId`].
     pub fn request_id() -> BoxedStrategy<super::RequestId> {
-        s::one_of(
-            ::std::vec![
-                s::string(::core::option::Option::None, ::core::option::Option::None,
-                ::core::option::Option::None).prop_map(super::RequestId::String).boxed(),
-                s::integer(::core::option::Option::None, ::core::option::Option::None)
-                .prop_map(super::RequestId::Integer).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    s::string(::core::option::Option::None, ::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::RequestId::String)
+                    .boxed(), s::integer(::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::RequestId::Integer)
+                    .boxed()
+                ],
+            ),
+            super::RequestId::variant_name,
         )
     }
     /// Values of [`super::RequestParams`].
@@ -14118,38 +14180,46 @@ pub mod strategies {
     }
     /// Values of [`super::SamplingMessageContent`].
     pub fn sampling_message_content() -> BoxedStrategy<super::SamplingMessageContent> {
-        s::one_of(
-            ::std::vec![
-                text_content().prop_map(super::SamplingMessageContent::TextContent)
-                .boxed(), image_content()
-                .prop_map(super::SamplingMessageContent::ImageContent).boxed(),
-                audio_content().prop_map(super::SamplingMessageContent::AudioContent)
-                .boxed(), tool_use_content()
-                .prop_map(super::SamplingMessageContent::ToolUseContent).boxed(),
-                tool_result_content()
-                .prop_map(super::SamplingMessageContent::ToolResultContent).boxed(),
-                s::vec(sampling_message_content_block(), ::core::option::Option::None,
-                ::core::option::Option::None)
-                .prop_map(super::SamplingMessageContent::Array).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    text_content().prop_map(super::SamplingMessageContent::TextContent)
+                    .boxed(), image_content()
+                    .prop_map(super::SamplingMessageContent::ImageContent).boxed(),
+                    audio_content().prop_map(super::SamplingMessageContent::AudioContent)
+                    .boxed(), tool_use_content()
+                    .prop_map(super::SamplingMessageContent::ToolUseContent).boxed(),
+                    tool_result_content()
+                    .prop_map(super::SamplingMessageContent::ToolResultContent).boxed(),
+                    s::vec(sampling_message_content_block(),
+                    ::core::option::Option::None, ::core::option::Option::None)
+                    .prop_map(super::SamplingMessageContent::Array).boxed()
+                ],
+            ),
+            super::SamplingMessageContent::variant_name,
         )
     }
     /// Values of [`super::SamplingMessageContentBlock`].
     pub fn sampling_message_content_block() -> BoxedStrategy<
         super::SamplingMessageContentBlock,
     > {
-        s::one_of(
-            ::std::vec![
-                text_content().prop_map(super::SamplingMessageContentBlock::TextContent)
-                .boxed(), image_content()
-                .prop_map(super::SamplingMessageContentBlock::ImageContent).boxed(),
-                audio_content()
-                .prop_map(super::SamplingMessageContentBlock::AudioContent).boxed(),
-                tool_use_content()
-                .prop_map(super::SamplingMessageContentBlock::ToolUseContent).boxed(),
-                tool_result_content()
-                .prop_map(super::SamplingMessageContentBlock::ToolResultContent).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    text_content()
+                    .prop_map(super::SamplingMessageContentBlock::TextContent).boxed(),
+                    image_content()
+                    .prop_map(super::SamplingMessageContentBlock::ImageContent).boxed(),
+                    audio_content()
+                    .prop_map(super::SamplingMessageContentBlock::AudioContent).boxed(),
+                    tool_use_content()
+                    .prop_map(super::SamplingMessageContentBlock::ToolUseContent)
+                    .boxed(), tool_result_content()
+                    .prop_map(super::SamplingMessageContentBlock::ToolResultContent)
+                    .boxed()
+                ],
+            ),
+            super::SamplingMessageContentBlock::variant_name,
         )
     }
     /// Values of [`super::ServerCapabilities`].
@@ -14243,74 +14313,86 @@ pub mod strategies {
     }
     /// Values of [`super::ServerNotification`].
     pub fn server_notification() -> BoxedStrategy<super::ServerNotification> {
-        s::one_of(
-            ::std::vec![
-                cancelled_notification()
-                .prop_map(super::ServerNotification::CancelledNotification).boxed(),
-                progress_notification()
-                .prop_map(super::ServerNotification::ProgressNotification).boxed(),
-                resource_list_changed_notification()
-                .prop_map(super::ServerNotification::ResourceListChangedNotification)
-                .boxed(), resource_updated_notification()
-                .prop_map(super::ServerNotification::ResourceUpdatedNotification)
-                .boxed(), prompt_list_changed_notification()
-                .prop_map(super::ServerNotification::PromptListChangedNotification)
-                .boxed(), tool_list_changed_notification()
-                .prop_map(super::ServerNotification::ToolListChangedNotification)
-                .boxed(), task_status_notification()
-                .prop_map(super::ServerNotification::TaskStatusNotification).boxed(),
-                logging_message_notification()
-                .prop_map(super::ServerNotification::LoggingMessageNotification).boxed(),
-                elicitation_complete_notification()
-                .prop_map(super::ServerNotification::ElicitationCompleteNotification)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    cancelled_notification()
+                    .prop_map(super::ServerNotification::CancelledNotification).boxed(),
+                    progress_notification()
+                    .prop_map(super::ServerNotification::ProgressNotification).boxed(),
+                    resource_list_changed_notification()
+                    .prop_map(super::ServerNotification::ResourceListChangedNotification)
+                    .boxed(), resource_updated_notification()
+                    .prop_map(super::ServerNotification::ResourceUpdatedNotification)
+                    .boxed(), prompt_list_changed_notification()
+                    .prop_map(super::ServerNotification::PromptListChangedNotification)
+                    .boxed(), tool_list_changed_notification()
+                    .prop_map(super::ServerNotification::ToolListChangedNotification)
+                    .boxed(), task_status_notification()
+                    .prop_map(super::ServerNotification::TaskStatusNotification).boxed(),
+                    logging_message_notification()
+                    .prop_map(super::ServerNotification::LoggingMessageNotification)
+                    .boxed(), elicitation_complete_notification()
+                    .prop_map(super::ServerNotification::ElicitationCompleteNotification)
+                    .boxed()
+                ],
+            ),
+            super::ServerNotification::variant_name,
         )
     }
     /// Values of [`super::ServerRequest`].
     pub fn server_request() -> BoxedStrategy<super::ServerRequest> {
-        s::one_of(
-            ::std::vec![
-                ping_request().prop_map(super::ServerRequest::PingRequest).boxed(),
-                get_task_request().prop_map(super::ServerRequest::GetTaskRequest)
-                .boxed(), get_task_payload_request()
-                .prop_map(super::ServerRequest::GetTaskPayloadRequest).boxed(),
-                cancel_task_request().prop_map(super::ServerRequest::CancelTaskRequest)
-                .boxed(), list_tasks_request()
-                .prop_map(super::ServerRequest::ListTasksRequest).boxed(),
-                create_message_request()
-                .prop_map(super::ServerRequest::CreateMessageRequest).boxed(),
-                list_roots_request().prop_map(super::ServerRequest::ListRootsRequest)
-                .boxed(), elicit_request().prop_map(super::ServerRequest::ElicitRequest)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    ping_request().prop_map(super::ServerRequest::PingRequest).boxed(),
+                    get_task_request().prop_map(super::ServerRequest::GetTaskRequest)
+                    .boxed(), get_task_payload_request()
+                    .prop_map(super::ServerRequest::GetTaskPayloadRequest).boxed(),
+                    cancel_task_request()
+                    .prop_map(super::ServerRequest::CancelTaskRequest).boxed(),
+                    list_tasks_request().prop_map(super::ServerRequest::ListTasksRequest)
+                    .boxed(), create_message_request()
+                    .prop_map(super::ServerRequest::CreateMessageRequest).boxed(),
+                    list_roots_request().prop_map(super::ServerRequest::ListRootsRequest)
+                    .boxed(), elicit_request()
+                    .prop_map(super::ServerRequest::ElicitRequest).boxed()
+                ],
+            ),
+            super::ServerRequest::variant_name,
         )
     }
     /// Values of [`super::ServerResult`].
     pub fn server_result() -> BoxedStrategy<super::ServerResult> {
-        s::one_of(
-            ::std::vec![
-                result().prop_map(super::ServerResult::Result).boxed(),
-                initialize_result().prop_map(super::ServerResult::InitializeResult)
-                .boxed(), list_resources_result()
-                .prop_map(super::ServerResult::ListResourcesResult).boxed(),
-                list_resource_templates_result()
-                .prop_map(super::ServerResult::ListResourceTemplatesResult).boxed(),
-                read_resource_result().prop_map(super::ServerResult::ReadResourceResult)
-                .boxed(), list_prompts_result()
-                .prop_map(super::ServerResult::ListPromptsResult).boxed(),
-                get_prompt_result().prop_map(super::ServerResult::GetPromptResult)
-                .boxed(), list_tools_result()
-                .prop_map(super::ServerResult::ListToolsResult).boxed(),
-                call_tool_result().prop_map(super::ServerResult::CallToolResult).boxed(),
-                get_task_result().prop_map(super::ServerResult::GetTaskResult).boxed(),
-                get_task_payload_result()
-                .prop_map(super::ServerResult::GetTaskPayloadResult).boxed(),
-                cancel_task_result().prop_map(super::ServerResult::CancelTaskResult)
-                .boxed(), list_tasks_result()
-                .prop_map(super::ServerResult::ListTasksResult).boxed(),
-                complete_result().prop_map(super::ServerResult::CompleteResult).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    result().prop_map(super::ServerResult::Result).boxed(),
+                    initialize_result().prop_map(super::ServerResult::InitializeResult)
+                    .boxed(), list_resources_result()
+                    .prop_map(super::ServerResult::ListResourcesResult).boxed(),
+                    list_resource_templates_result()
+                    .prop_map(super::ServerResult::ListResourceTemplatesResult).boxed(),
+                    read_resource_result()
+                    .prop_map(super::ServerResult::ReadResourceResult).boxed(),
+                    list_prompts_result()
+                    .prop_map(super::ServerResult::ListPromptsResult).boxed(),
+                    get_prompt_result().prop_map(super::ServerResult::GetPromptResult)
+                    .boxed(), list_tools_result()
+                    .prop_map(super::ServerResult::ListToolsResult).boxed(),
+                    call_tool_result().prop_map(super::ServerResult::CallToolResult)
+                    .boxed(), get_task_result()
+                    .prop_map(super::ServerResult::GetTaskResult).boxed(),
+                    get_task_payload_result()
+                    .prop_map(super::ServerResult::GetTaskPayloadResult).boxed(),
+                    cancel_task_result().prop_map(super::ServerResult::CancelTaskResult)
+                    .boxed(), list_tasks_result()
+                    .prop_map(super::ServerResult::ListTasksResult).boxed(),
+                    complete_result().prop_map(super::ServerResult::CompleteResult)
+                    .boxed()
+                ],
+            ),
+            super::ServerResult::variant_name,
         )
     }
     /// Values of [`super::SetLevelRequest`].
@@ -14353,14 +14435,17 @@ pub mod strategies {
     }
     /// Values of [`super::SingleSelectEnumSchema`].
     pub fn single_select_enum_schema() -> BoxedStrategy<super::SingleSelectEnumSchema> {
-        s::one_of(
-            ::std::vec![
-                untitled_single_select_enum_schema()
-                .prop_map(super::SingleSelectEnumSchema::UntitledSingleSelectEnumSchema)
-                .boxed(), titled_single_select_enum_schema()
-                .prop_map(super::SingleSelectEnumSchema::TitledSingleSelectEnumSchema)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    untitled_single_select_enum_schema()
+                    .prop_map(super::SingleSelectEnumSchema::UntitledSingleSelectEnumSchema)
+                    .boxed(), titled_single_select_enum_schema()
+                    .prop_map(super::SingleSelectEnumSchema::TitledSingleSelectEnumSchema)
+                    .boxed()
+                ],
+            ),
+            super::SingleSelectEnumSchema::variant_name,
         )
     }
     /// Values of [`super::StringSchema`].

@@ -10587,13 +10587,17 @@ pub mod strategies {
     pub fn call_tool_result_response_result() -> BoxedStrategy<
         super::CallToolResultResponseResult,
     > {
-        s::one_of(
-            ::std::vec![
-                input_required_result()
-                .prop_map(super::CallToolResultResponseResult::InputRequiredResult)
-                .boxed(), call_tool_result()
-                .prop_map(super::CallToolResultResponseResult::CallToolResult).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    input_required_result()
+                    .prop_map(super::CallToolResultResponseResult::InputRequiredResult)
+                    .boxed(), call_tool_result()
+                    .prop_map(super::CallToolResultResponseResult::CallToolResult)
+                    .boxed()
+                ],
+            ),
+            super::CallToolResultResponseResult::variant_name,
         )
     }
     /// Values of [`super::CancelledNotification`].
@@ -10696,26 +10700,29 @@ pub mod strategies {
     }
     /// Values of [`super::ClientRequest`].
     pub fn client_request() -> BoxedStrategy<super::ClientRequest> {
-        s::one_of(
-            ::std::vec![
-                discover_request().prop_map(super::ClientRequest::DiscoverRequest)
-                .boxed(), list_resources_request()
-                .prop_map(super::ClientRequest::ListResourcesRequest).boxed(),
-                list_resource_templates_request()
-                .prop_map(super::ClientRequest::ListResourceTemplatesRequest).boxed(),
-                read_resource_request()
-                .prop_map(super::ClientRequest::ReadResourceRequest).boxed(),
-                subscriptions_listen_request()
-                .prop_map(super::ClientRequest::SubscriptionsListenRequest).boxed(),
-                list_prompts_request().prop_map(super::ClientRequest::ListPromptsRequest)
-                .boxed(), get_prompt_request()
-                .prop_map(super::ClientRequest::GetPromptRequest).boxed(),
-                list_tools_request().prop_map(super::ClientRequest::ListToolsRequest)
-                .boxed(), call_tool_request()
-                .prop_map(super::ClientRequest::CallToolRequest).boxed(),
-                complete_request().prop_map(super::ClientRequest::CompleteRequest)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    discover_request().prop_map(super::ClientRequest::DiscoverRequest)
+                    .boxed(), list_resources_request()
+                    .prop_map(super::ClientRequest::ListResourcesRequest).boxed(),
+                    list_resource_templates_request()
+                    .prop_map(super::ClientRequest::ListResourceTemplatesRequest)
+                    .boxed(), read_resource_request()
+                    .prop_map(super::ClientRequest::ReadResourceRequest).boxed(),
+                    subscriptions_listen_request()
+                    .prop_map(super::ClientRequest::SubscriptionsListenRequest).boxed(),
+                    list_prompts_request()
+                    .prop_map(super::ClientRequest::ListPromptsRequest).boxed(),
+                    get_prompt_request().prop_map(super::ClientRequest::GetPromptRequest)
+                    .boxed(), list_tools_request()
+                    .prop_map(super::ClientRequest::ListToolsRequest).boxed(),
+                    call_tool_request().prop_map(super::ClientRequest::CallToolRequest)
+                    .boxed(), complete_request()
+                    .prop_map(super::ClientRequest::CompleteRequest).boxed()
+                ],
+            ),
+            super::ClientRequest::variant_name,
         )
     }
     /// Values of [`super::ClientResult`].
@@ -10840,14 +10847,17 @@ pub mod strategies {
     pub fn complete_request_params_ref() -> BoxedStrategy<
         super::CompleteRequestParamsRef,
     > {
-        s::one_of(
-            ::std::vec![
-                prompt_reference()
-                .prop_map(super::CompleteRequestParamsRef::PromptReference).boxed(),
-                resource_template_reference()
-                .prop_map(super::CompleteRequestParamsRef::ResourceTemplateReference)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    prompt_reference()
+                    .prop_map(super::CompleteRequestParamsRef::PromptReference).boxed(),
+                    resource_template_reference()
+                    .prop_map(super::CompleteRequestParamsRef::ResourceTemplateReference)
+                    .boxed()
+                ],
+            ),
+            super::CompleteRequestParamsRef::variant_name,
         )
     }
     /// Values of [`super::CompleteResult`].
@@ -10913,15 +10923,18 @@ pub mod strategies {
     }
     /// Values of [`super::ContentBlock`].
     pub fn content_block() -> BoxedStrategy<super::ContentBlock> {
-        s::one_of(
-            ::std::vec![
-                text_content().prop_map(super::ContentBlock::TextContent).boxed(),
-                image_content().prop_map(super::ContentBlock::ImageContent).boxed(),
-                audio_content().prop_map(super::ContentBlock::AudioContent).boxed(),
-                resource_link().prop_map(super::ContentBlock::ResourceLink).boxed(),
-                embedded_resource().prop_map(super::ContentBlock::EmbeddedResource)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    text_content().prop_map(super::ContentBlock::TextContent).boxed(),
+                    image_content().prop_map(super::ContentBlock::ImageContent).boxed(),
+                    audio_content().prop_map(super::ContentBlock::AudioContent).boxed(),
+                    resource_link().prop_map(super::ContentBlock::ResourceLink).boxed(),
+                    embedded_resource().prop_map(super::ContentBlock::EmbeddedResource)
+                    .boxed()
+                ],
+            ),
+            super::ContentBlock::variant_name,
         )
     }
     /// Values of [`super::CreateMessageRequest`].
@@ -11039,20 +11052,25 @@ pub mod strategies {
     pub fn create_message_result_content() -> BoxedStrategy<
         super::CreateMessageResultContent,
     > {
-        s::one_of(
-            ::std::vec![
-                text_content().prop_map(super::CreateMessageResultContent::TextContent)
-                .boxed(), image_content()
-                .prop_map(super::CreateMessageResultContent::ImageContent).boxed(),
-                audio_content().prop_map(super::CreateMessageResultContent::AudioContent)
-                .boxed(), tool_use_content()
-                .prop_map(super::CreateMessageResultContent::ToolUseContent).boxed(),
-                tool_result_content()
-                .prop_map(super::CreateMessageResultContent::ToolResultContent).boxed(),
-                s::vec(sampling_message_content_block(), ::core::option::Option::None,
-                ::core::option::Option::None)
-                .prop_map(super::CreateMessageResultContent::Array).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    text_content()
+                    .prop_map(super::CreateMessageResultContent::TextContent).boxed(),
+                    image_content()
+                    .prop_map(super::CreateMessageResultContent::ImageContent).boxed(),
+                    audio_content()
+                    .prop_map(super::CreateMessageResultContent::AudioContent).boxed(),
+                    tool_use_content()
+                    .prop_map(super::CreateMessageResultContent::ToolUseContent).boxed(),
+                    tool_result_content()
+                    .prop_map(super::CreateMessageResultContent::ToolResultContent)
+                    .boxed(), s::vec(sampling_message_content_block(),
+                    ::core::option::Option::None, ::core::option::Option::None)
+                    .prop_map(super::CreateMessageResultContent::Array).boxed()
+                ],
+            ),
+            super::CreateMessageResultContent::variant_name,
         )
     }
     /// Values of [`super::Cursor`].
@@ -11209,13 +11227,16 @@ pub mod strategies {
     }
     /// Values of [`super::ElicitRequestParams`].
     pub fn elicit_request_params() -> BoxedStrategy<super::ElicitRequestParams> {
-        s::one_of(
-            ::std::vec![
-                elicit_request_form_params()
-                .prop_map(super::ElicitRequestParams::ElicitRequestFormParams).boxed(),
-                elicit_request_urlparams()
-                .prop_map(super::ElicitRequestParams::ElicitRequestURLParams).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    elicit_request_form_params()
+                    .prop_map(super::ElicitRequestParams::ElicitRequestFormParams)
+                    .boxed(), elicit_request_urlparams()
+                    .prop_map(super::ElicitRequestParams::ElicitRequestURLParams).boxed()
+                ],
+            ),
+            super::ElicitRequestParams::variant_name,
         )
     }
     /// Values of [`super::ElicitRequestURLParams`].
@@ -11264,19 +11285,24 @@ pub mod strategies {
     pub fn elicit_result_content_value() -> BoxedStrategy<
         super::ElicitResultContentValue,
     > {
-        s::one_of(
-            ::std::vec![
-                s::vec(s::string(::core::option::Option::None,
-                ::core::option::Option::None, ::core::option::Option::None),
-                ::core::option::Option::None, ::core::option::Option::None)
-                .prop_map(super::ElicitResultContentValue::Array).boxed(),
-                s::string(::core::option::Option::None, ::core::option::Option::None,
-                ::core::option::Option::None)
-                .prop_map(super::ElicitResultContentValue::String).boxed(),
-                s::integer(::core::option::Option::None, ::core::option::Option::None)
-                .prop_map(super::ElicitResultContentValue::Integer).boxed(), s::boolean()
-                .prop_map(super::ElicitResultContentValue::Boolean).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    s::vec(s::string(::core::option::Option::None,
+                    ::core::option::Option::None, ::core::option::Option::None),
+                    ::core::option::Option::None, ::core::option::Option::None)
+                    .prop_map(super::ElicitResultContentValue::Array).boxed(),
+                    s::string(::core::option::Option::None, ::core::option::Option::None,
+                    ::core::option::Option::None)
+                    .prop_map(super::ElicitResultContentValue::String).boxed(),
+                    s::integer(::core::option::Option::None,
+                    ::core::option::Option::None)
+                    .prop_map(super::ElicitResultContentValue::Integer).boxed(),
+                    s::boolean().prop_map(super::ElicitResultContentValue::Boolean)
+                    .boxed()
+                ],
+            ),
+            super::ElicitResultContentValue::variant_name,
         )
     }
     /// Values of [`super::EmbeddedResource`].
@@ -11301,13 +11327,17 @@ pub mod strategies {
     pub fn embedded_resource_resource() -> BoxedStrategy<
         super::EmbeddedResourceResource,
     > {
-        s::one_of(
-            ::std::vec![
-                text_resource_contents()
-                .prop_map(super::EmbeddedResourceResource::TextResourceContents).boxed(),
-                blob_resource_contents()
-                .prop_map(super::EmbeddedResourceResource::BlobResourceContents).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    text_resource_contents()
+                    .prop_map(super::EmbeddedResourceResource::TextResourceContents)
+                    .boxed(), blob_resource_contents()
+                    .prop_map(super::EmbeddedResourceResource::BlobResourceContents)
+                    .boxed()
+                ],
+            ),
+            super::EmbeddedResourceResource::variant_name,
         )
     }
     /// Values of [`super::EmptyResult`].
@@ -11316,19 +11346,22 @@ pub mod strategies {
     }
     /// Values of [`super::EnumSchema`].
     pub fn enum_schema() -> BoxedStrategy<super::EnumSchema> {
-        s::one_of(
-            ::std::vec![
-                untitled_single_select_enum_schema()
-                .prop_map(super::EnumSchema::UntitledSingleSelectEnumSchema).boxed(),
-                titled_single_select_enum_schema()
-                .prop_map(super::EnumSchema::TitledSingleSelectEnumSchema).boxed(),
-                untitled_multi_select_enum_schema()
-                .prop_map(super::EnumSchema::UntitledMultiSelectEnumSchema).boxed(),
-                titled_multi_select_enum_schema()
-                .prop_map(super::EnumSchema::TitledMultiSelectEnumSchema).boxed(),
-                legacy_titled_enum_schema()
-                .prop_map(super::EnumSchema::LegacyTitledEnumSchema).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    untitled_single_select_enum_schema()
+                    .prop_map(super::EnumSchema::UntitledSingleSelectEnumSchema).boxed(),
+                    titled_single_select_enum_schema()
+                    .prop_map(super::EnumSchema::TitledSingleSelectEnumSchema).boxed(),
+                    untitled_multi_select_enum_schema()
+                    .prop_map(super::EnumSchema::UntitledMultiSelectEnumSchema).boxed(),
+                    titled_multi_select_enum_schema()
+                    .prop_map(super::EnumSchema::TitledMultiSelectEnumSchema).boxed(),
+                    legacy_titled_enum_schema()
+                    .prop_map(super::EnumSchema::LegacyTitledEnumSchema).boxed()
+                ],
+            ),
+            super::EnumSchema::variant_name,
         )
     }
     /// Values of [`super::Error`].
@@ -11455,13 +11488,17 @@ pub mod strategies {
     pub fn get_prompt_result_response_result() -> BoxedStrategy<
         super::GetPromptResultResponseResult,
     > {
-        s::one_of(
-            ::std::vec![
-                input_required_result()
-                .prop_map(super::GetPromptResultResponseResult::InputRequiredResult)
-                .boxed(), get_prompt_result()
-                .prop_map(super::GetPromptResultResponseResult::GetPromptResult).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    input_required_result()
+                    .prop_map(super::GetPromptResultResponseResult::InputRequiredResult)
+                    .boxed(), get_prompt_result()
+                    .prop_map(super::GetPromptResultResponseResult::GetPromptResult)
+                    .boxed()
+                ],
+            ),
+            super::GetPromptResultResponseResult::variant_name,
         )
     }
     /// Values of [`super::HeaderMismatchError`].
@@ -11638,14 +11675,17 @@ pub mod strategies {
     }
     /// Values of [`super::InputRequest`].
     pub fn input_request() -> BoxedStrategy<super::InputRequest> {
-        s::one_of(
-            ::std::vec![
-                create_message_request()
-                .prop_map(super::InputRequest::CreateMessageRequest).boxed(),
-                list_roots_request().prop_map(super::InputRequest::ListRootsRequest)
-                .boxed(), elicit_request().prop_map(super::InputRequest::ElicitRequest)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    create_message_request()
+                    .prop_map(super::InputRequest::CreateMessageRequest).boxed(),
+                    list_roots_request().prop_map(super::InputRequest::ListRootsRequest)
+                    .boxed(), elicit_request()
+                    .prop_map(super::InputRequest::ElicitRequest).boxed()
+                ],
+            ),
+            super::InputRequest::variant_name,
         )
     }
     /// Values of [`super::InputRequests`].
@@ -11682,14 +11722,17 @@ pub mod strategies {
     }
     /// Values of [`super::InputResponse`].
     pub fn input_response() -> BoxedStrategy<super::InputResponse> {
-        s::one_of(
-            ::std::vec![
-                create_message_result()
-                .prop_map(super::InputResponse::CreateMessageResult).boxed(),
-                list_roots_result().prop_map(super::InputResponse::ListRootsResult)
-                .boxed(), elicit_result().prop_map(super::InputResponse::ElicitResult)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    create_message_result()
+                    .prop_map(super::InputResponse::CreateMessageResult).boxed(),
+                    list_roots_result().prop_map(super::InputResponse::ListRootsResult)
+                    .boxed(), elicit_result()
+                    .prop_map(super::InputResponse::ElicitResult).boxed()
+                ],
+            ),
+            super::InputResponse::variant_name,
         )
     }
     /// Values of [`super::InputResponseRequestParams`].
@@ -11812,16 +11855,19 @@ pub mod strategies {
     }
     /// Values of [`super::JSONRPCMessage`].
     pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
-        s::one_of(
-            ::std::vec![
-                jsonrpcrequest().prop_map(super::JSONRPCMessage::JSONRPCRequest).boxed(),
-                jsonrpcnotification()
-                .prop_map(super::JSONRPCMessage::JSONRPCNotification).boxed(),
-                jsonrpcresult_response()
-                .prop_map(super::JSONRPCMessage::JSONRPCResultResponse).boxed(),
-                jsonrpcerror_response()
-                .prop_map(super::JSONRPCMessage::JSONRPCErrorResponse).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    jsonrpcrequest().prop_map(super::JSONRPCMessage::JSONRPCRequest)
+                    .boxed(), jsonrpcnotification()
+                    .prop_map(super::JSONRPCMessage::JSONRPCNotification).boxed(),
+                    jsonrpcresult_response()
+                    .prop_map(super::JSONRPCMessage::JSONRPCResultResponse).boxed(),
+                    jsonrpcerror_response()
+                    .prop_map(super::JSONRPCMessage::JSONRPCErrorResponse).boxed()
+                ],
+            ),
+            super::JSONRPCMessage::variant_name,
         )
     }
     /// Values of [`super::JSONRPCNotification`].
@@ -11868,13 +11914,16 @@ pub mod strategies {
     }
     /// Values of [`super::JSONRPCResponse`].
     pub fn jsonrpcresponse() -> BoxedStrategy<super::JSONRPCResponse> {
-        s::one_of(
-            ::std::vec![
-                jsonrpcresult_response()
-                .prop_map(super::JSONRPCResponse::JSONRPCResultResponse).boxed(),
-                jsonrpcerror_response()
-                .prop_map(super::JSONRPCResponse::JSONRPCErrorResponse).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    jsonrpcresult_response()
+                    .prop_map(super::JSONRPCResponse::JSONRPCResultResponse).boxed(),
+                    jsonrpcerror_response()
+                    .prop_map(super::JSONRPCResponse::JSONRPCErrorResponse).boxed()
+                ],
+            ),
+            super::JSONRPCResponse::variant_name,
         )
     }
     /// Values of [`super::JSONRPCResultResponse`].
@@ -11893,27 +11942,30 @@ pub mod strategies {
     }
     /// Values of [`super::JSONValue`], recursing at most `depth` levels.
     pub fn jsonvalue_at(depth: u32) -> BoxedStrategy<super::JSONValue> {
-        {
-            let mut alternatives = ::std::vec![
-                s::string(::core::option::Option::None, ::core::option::Option::None,
-                ::core::option::Option::None).prop_map(super::JSONValue::String).boxed(),
-                s::integer(::core::option::Option::None, ::core::option::Option::None)
-                .prop_map(super::JSONValue::Integer).boxed(), s::boolean()
-                .prop_map(super::JSONValue::Boolean).boxed()
-            ];
-            if depth > 0 {
+        s::unambiguous(
+            s::one_of({
+                let mut alternatives = ::std::vec![
+                    s::string(::core::option::Option::None, ::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::JSONValue::String)
+                    .boxed(), s::integer(::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::JSONValue::Integer)
+                    .boxed(), s::boolean().prop_map(super::JSONValue::Boolean).boxed()
+                ];
+                if depth > 0 {
+                    alternatives
+                        .extend([
+                            jsonobject_at(depth - 1)
+                                .prop_map(super::JSONValue::JSONObject)
+                                .boxed(),
+                            jsonarray_at(depth - 1)
+                                .prop_map(super::JSONValue::JSONArray)
+                                .boxed(),
+                        ]);
+                }
                 alternatives
-                    .extend([
-                        jsonobject_at(depth - 1)
-                            .prop_map(super::JSONValue::JSONObject)
-                            .boxed(),
-                        jsonarray_at(depth - 1)
-                            .prop_map(super::JSONValue::JSONArray)
-                            .boxed(),
-                    ]);
-            }
-            s::one_of(alternatives)
-        }
+            }),
+            super::JSONValue::variant_name,
+        )
     }
     /// Values of [`super::Jsonrpc2_0`].
     pub fn jsonrpc_2_0() -> BoxedStrategy<super::Jsonrpc2_0> {
@@ -12621,14 +12673,17 @@ pub mod strategies {
     }
     /// Values of [`super::MultiSelectEnumSchema`].
     pub fn multi_select_enum_schema() -> BoxedStrategy<super::MultiSelectEnumSchema> {
-        s::one_of(
-            ::std::vec![
-                untitled_multi_select_enum_schema()
-                .prop_map(super::MultiSelectEnumSchema::UntitledMultiSelectEnumSchema)
-                .boxed(), titled_multi_select_enum_schema()
-                .prop_map(super::MultiSelectEnumSchema::TitledMultiSelectEnumSchema)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    untitled_multi_select_enum_schema()
+                    .prop_map(super::MultiSelectEnumSchema::UntitledMultiSelectEnumSchema)
+                    .boxed(), titled_multi_select_enum_schema()
+                    .prop_map(super::MultiSelectEnumSchema::TitledMultiSelectEnumSchema)
+                    .boxed()
+                ],
+            ),
+            super::MultiSelectEnumSchema::variant_name,
         )
     }
     /// Values of [`super::Notification`].
@@ -12805,25 +12860,29 @@ pub mod strategies {
     pub fn primitive_schema_definition() -> BoxedStrategy<
         super::PrimitiveSchemaDefinition,
     > {
-        s::one_of(
-            ::std::vec![
-                string_schema().prop_map(super::PrimitiveSchemaDefinition::StringSchema)
-                .boxed(), number_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::NumberSchema).boxed(),
-                boolean_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::BooleanSchema).boxed(),
-                untitled_single_select_enum_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::UntitledSingleSelectEnumSchema)
-                .boxed(), titled_single_select_enum_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::TitledSingleSelectEnumSchema)
-                .boxed(), untitled_multi_select_enum_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::UntitledMultiSelectEnumSchema)
-                .boxed(), titled_multi_select_enum_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::TitledMultiSelectEnumSchema)
-                .boxed(), legacy_titled_enum_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::LegacyTitledEnumSchema)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    string_schema()
+                    .prop_map(super::PrimitiveSchemaDefinition::StringSchema).boxed(),
+                    number_schema()
+                    .prop_map(super::PrimitiveSchemaDefinition::NumberSchema).boxed(),
+                    boolean_schema()
+                    .prop_map(super::PrimitiveSchemaDefinition::BooleanSchema).boxed(),
+                    untitled_single_select_enum_schema()
+                    .prop_map(super::PrimitiveSchemaDefinition::UntitledSingleSelectEnumSchema)
+                    .boxed(), titled_single_select_enum_schema()
+                    .prop_map(super::PrimitiveSchemaDefinition::TitledSingleSelectEnumSchema)
+                    .boxed(), untitled_multi_select_enum_schema()
+                    .prop_map(super::PrimitiveSchemaDefinition::UntitledMultiSelectEnumSchema)
+                    .boxed(), titled_multi_select_enum_schema()
+                    .prop_map(super::PrimitiveSchemaDefinition::TitledMultiSelectEnumSchema)
+                    .boxed(), legacy_titled_enum_schema()
+                    .prop_map(super::PrimitiveSchemaDefinition::LegacyTitledEnumSchema)
+                    .boxed()
+                ],
+            ),
+            super::PrimitiveSchemaDefinition::variant_name,
         )
     }
     /// Values of [`super::ProgressNotification`].
@@ -12874,14 +12933,17 @@ pub mod strategies {
     }
     /// Values of [`super::ProgressToken`].
     pub fn progress_token() -> BoxedStrategy<super::ProgressToken> {
-        s::one_of(
-            ::std::vec![
-                s::string(::core::option::Option::None, ::core::option::Option::None,
-                ::core::option::Option::None).prop_map(super::ProgressToken::String)
-                .boxed(), s::integer(::core::option::Option::None,
-                ::core::option::Option::None).prop_map(super::ProgressToken::Integer)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    s::string(::core::option::Option::None, ::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::ProgressToken::String)
+                    .boxed(), s::integer(::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::ProgressToken::Integer)
+                    .boxed()
+                ],
+            ),
+            super::ProgressToken::variant_name,
         )
     }
     /// Values of [`super::Prompt`].
@@ -13115,14 +13177,17 @@ pub mod strategies {
     pub fn read_resource_result_contents_item() -> BoxedStrategy<
         super::ReadResourceResultContentsItem,
     > {
-        s::one_of(
-            ::std::vec![
-                text_resource_contents()
-                .prop_map(super::ReadResourceResultContentsItem::TextResourceContents)
-                .boxed(), blob_resource_contents()
-                .prop_map(super::ReadResourceResultContentsItem::BlobResourceContents)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    text_resource_contents()
+                    .prop_map(super::ReadResourceResultContentsItem::TextResourceContents)
+                    .boxed(), blob_resource_contents()
+                    .prop_map(super::ReadResourceResultContentsItem::BlobResourceContents)
+                    .boxed()
+                ],
+            ),
+            super::ReadResourceResultContentsItem::variant_name,
         )
     }
     /// Values of [`super::ReadResourceResultResponse`].
@@ -13141,14 +13206,17 @@ pub mod strategies {
     pub fn read_resource_result_response_result() -> BoxedStrategy<
         super::ReadResourceResultResponseResult,
     > {
-        s::one_of(
-            ::std::vec![
-                input_required_result()
-                .prop_map(super::ReadResourceResultResponseResult::InputRequiredResult)
-                .boxed(), read_resource_result()
-                .prop_map(super::ReadResourceResultResponseResult::ReadResourceResult)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    input_required_result()
+                    .prop_map(super::ReadResourceResultResponseResult::InputRequiredResult)
+                    .boxed(), read_resource_result()
+                    .prop_map(super::ReadResourceResultResponseResult::ReadResourceResult)
+                    .boxed()
+                ],
+            ),
+            super::ReadResourceResultResponseResult::variant_name,
         )
     }
     /// Values of [`super::Request`].
@@ -13171,13 +13239,17 @@ pub mod strategies {
     }
     /// Values of [`super::RequestId`].
     pub fn request_id() -> BoxedStrategy<super::RequestId> {
-        s::one_of(
-            ::std::vec![
-                s::string(::core::option::Option::None, ::core::option::Option::None,
-                ::core::option::Option::None).prop_map(super::RequestId::String).boxed(),
-                s::integer(::core::option::Option::None, ::core::option::Option::None)
-                .prop_map(super::RequestId::Integer).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    s::string(::core::option::Option::None, ::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::RequestId::String)
+                    .boxed(), s::integer(::core::option::Option::None,
+                    ::core::option::Option::None).prop_map(super::RequestId::Integer)
+                    .boxed()
+                ],
+            ),
+            super::RequestId::variant_name,
         )
     }
     /// Values of [`super::RequestMetaObject`].
@@ -13598,38 +13670,46 @@ pub mod strategies {
     }
     /// Values of [`super::SamplingMessageContent`].
     pub fn sampling_message_content() -> BoxedStrategy<super::SamplingMessageContent> {
-        s::one_of(
-            ::std::vec![
-                text_content().prop_map(super::SamplingMessageContent::TextContent)
-                .boxed(), image_content()
-                .prop_map(super::SamplingMessageContent::ImageContent).boxed(),
-                audio_content().prop_map(super::SamplingMessageContent::AudioContent)
-                .boxed(), tool_use_content()
-                .prop_map(super::SamplingMessageContent::ToolUseContent).boxed(),
-                tool_result_content()
-                .prop_map(super::SamplingMessageContent::ToolResultContent).boxed(),
-                s::vec(sampling_message_content_block(), ::core::option::Option::None,
-                ::core::option::Option::None)
-                .prop_map(super::SamplingMessageContent::Array).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    text_content().prop_map(super::SamplingMessageContent::TextContent)
+                    .boxed(), image_content()
+                    .prop_map(super::SamplingMessageContent::ImageContent).boxed(),
+                    audio_content().prop_map(super::SamplingMessageContent::AudioContent)
+                    .boxed(), tool_use_content()
+                    .prop_map(super::SamplingMessageContent::ToolUseContent).boxed(),
+                    tool_result_content()
+                    .prop_map(super::SamplingMessageContent::ToolResultContent).boxed(),
+                    s::vec(sampling_message_content_block(),
+                    ::core::option::Option::None, ::core::option::Option::None)
+                    .prop_map(super::SamplingMessageContent::Array).boxed()
+                ],
+            ),
+            super::SamplingMessageContent::variant_name,
         )
     }
     /// Values of [`super::SamplingMessageContentBlock`].
     pub fn sampling_message_content_block() -> BoxedStrategy<
         super::SamplingMessageContentBlock,
     > {
-        s::one_of(
-            ::std::vec![
-                text_content().prop_map(super::SamplingMessageContentBlock::TextContent)
-                .boxed(), image_content()
-                .prop_map(super::SamplingMessageContentBlock::ImageContent).boxed(),
-                audio_content()
-                .prop_map(super::SamplingMessageContentBlock::AudioContent).boxed(),
-                tool_use_content()
-                .prop_map(super::SamplingMessageContentBlock::ToolUseContent).boxed(),
-                tool_result_content()
-                .prop_map(super::SamplingMessageContentBlock::ToolResultContent).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    text_content()
+                    .prop_map(super::SamplingMessageContentBlock::TextContent).boxed(),
+                    image_content()
+                    .prop_map(super::SamplingMessageContentBlock::ImageContent).boxed(),
+                    audio_content()
+                    .prop_map(super::SamplingMessageContentBlock::AudioContent).boxed(),
+                    tool_use_content()
+                    .prop_map(super::SamplingMessageContentBlock::ToolUseContent)
+                    .boxed(), tool_result_content()
+                    .prop_map(super::SamplingMessageContentBlock::ToolResultContent)
+                    .boxed()
+                ],
+            ),
+            super::SamplingMessageContentBlock::variant_name,
         )
     }
     /// Values of [`super::ServerCapabilities`].
@@ -13687,62 +13767,74 @@ pub mod strategies {
     }
     /// Values of [`super::ServerNotification`].
     pub fn server_notification() -> BoxedStrategy<super::ServerNotification> {
-        s::one_of(
-            ::std::vec![
-                cancelled_notification()
-                .prop_map(super::ServerNotification::CancelledNotification).boxed(),
-                progress_notification()
-                .prop_map(super::ServerNotification::ProgressNotification).boxed(),
-                resource_list_changed_notification()
-                .prop_map(super::ServerNotification::ResourceListChangedNotification)
-                .boxed(), subscriptions_acknowledged_notification()
-                .prop_map(super::ServerNotification::SubscriptionsAcknowledgedNotification)
-                .boxed(), resource_updated_notification()
-                .prop_map(super::ServerNotification::ResourceUpdatedNotification)
-                .boxed(), prompt_list_changed_notification()
-                .prop_map(super::ServerNotification::PromptListChangedNotification)
-                .boxed(), tool_list_changed_notification()
-                .prop_map(super::ServerNotification::ToolListChangedNotification)
-                .boxed(), logging_message_notification()
-                .prop_map(super::ServerNotification::LoggingMessageNotification).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    cancelled_notification()
+                    .prop_map(super::ServerNotification::CancelledNotification).boxed(),
+                    progress_notification()
+                    .prop_map(super::ServerNotification::ProgressNotification).boxed(),
+                    resource_list_changed_notification()
+                    .prop_map(super::ServerNotification::ResourceListChangedNotification)
+                    .boxed(), subscriptions_acknowledged_notification()
+                    .prop_map(super::ServerNotification::SubscriptionsAcknowledgedNotification)
+                    .boxed(), resource_updated_notification()
+                    .prop_map(super::ServerNotification::ResourceUpdatedNotification)
+                    .boxed(), prompt_list_changed_notification()
+                    .prop_map(super::ServerNotification::PromptListChangedNotification)
+                    .boxed(), tool_list_changed_notification()
+                    .prop_map(super::ServerNotification::ToolListChangedNotification)
+                    .boxed(), logging_message_notification()
+                    .prop_map(super::ServerNotification::LoggingMessageNotification)
+                    .boxed()
+                ],
+            ),
+            super::ServerNotification::variant_name,
         )
     }
     /// Values of [`super::ServerResult`].
     pub fn server_result() -> BoxedStrategy<super::ServerResult> {
-        s::one_of(
-            ::std::vec![
-                result().prop_map(super::ServerResult::Result).boxed(),
-                input_required_result()
-                .prop_map(super::ServerResult::InputRequiredResult).boxed(),
-                discover_result().prop_map(super::ServerResult::DiscoverResult).boxed(),
-                list_resources_result()
-                .prop_map(super::ServerResult::ListResourcesResult).boxed(),
-                list_resource_templates_result()
-                .prop_map(super::ServerResult::ListResourceTemplatesResult).boxed(),
-                read_resource_result().prop_map(super::ServerResult::ReadResourceResult)
-                .boxed(), subscriptions_listen_result()
-                .prop_map(super::ServerResult::SubscriptionsListenResult).boxed(),
-                list_prompts_result().prop_map(super::ServerResult::ListPromptsResult)
-                .boxed(), get_prompt_result()
-                .prop_map(super::ServerResult::GetPromptResult).boxed(),
-                list_tools_result().prop_map(super::ServerResult::ListToolsResult)
-                .boxed(), call_tool_result()
-                .prop_map(super::ServerResult::CallToolResult).boxed(), complete_result()
-                .prop_map(super::ServerResult::CompleteResult).boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    result().prop_map(super::ServerResult::Result).boxed(),
+                    input_required_result()
+                    .prop_map(super::ServerResult::InputRequiredResult).boxed(),
+                    discover_result().prop_map(super::ServerResult::DiscoverResult)
+                    .boxed(), list_resources_result()
+                    .prop_map(super::ServerResult::ListResourcesResult).boxed(),
+                    list_resource_templates_result()
+                    .prop_map(super::ServerResult::ListResourceTemplatesResult).boxed(),
+                    read_resource_result()
+                    .prop_map(super::ServerResult::ReadResourceResult).boxed(),
+                    subscriptions_listen_result()
+                    .prop_map(super::ServerResult::SubscriptionsListenResult).boxed(),
+                    list_prompts_result()
+                    .prop_map(super::ServerResult::ListPromptsResult).boxed(),
+                    get_prompt_result().prop_map(super::ServerResult::GetPromptResult)
+                    .boxed(), list_tools_result()
+                    .prop_map(super::ServerResult::ListToolsResult).boxed(),
+                    call_tool_result().prop_map(super::ServerResult::CallToolResult)
+                    .boxed(), complete_result()
+                    .prop_map(super::ServerResult::CompleteResult).boxed()
+                ],
+            ),
+            super::ServerResult::variant_name,
         )
     }
     /// Values of [`super::SingleSelectEnumSchema`].
     pub fn single_select_enum_schema() -> BoxedStrategy<super::SingleSelectEnumSchema> {
-        s::one_of(
-            ::std::vec![
-                untitled_single_select_enum_schema()
-                .prop_map(super::SingleSelectEnumSchema::UntitledSingleSelectEnumSchema)
-                .boxed(), titled_single_select_enum_schema()
-                .prop_map(super::SingleSelectEnumSchema::TitledSingleSelectEnumSchema)
-                .boxed()
-            ],
+        s::unambiguous(
+            s::one_of(
+                ::std::vec![
+                    untitled_single_select_enum_schema()
+                    .prop_map(super::SingleSelectEnumSchema::UntitledSingleSelectEnumSchema)
+                    .boxed(), titled_single_select_enum_schema()
+                    .prop_map(super::SingleSelectEnumSchema::TitledSingleSelectEnumSchema)
+                    .boxed()
+                ],
+            ),
+            super::SingleSelectEnumSchema::variant_name,
         )
     }
     /// Values of [`super::StringSchema`].
