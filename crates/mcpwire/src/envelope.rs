@@ -120,7 +120,7 @@ pub struct Envelope<'a> {
     pub error: Field<'a>,
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Key {
     Jsonrpc,
     Id,
@@ -154,6 +154,27 @@ fn known_key(raw: &str, has_escapes: bool) -> Option<Key> {
     }
     key_of(scan::unescape(raw).as_bytes())
 }
+
+/// An envelope key spelled plainly (no escapes), recognised by its bytes at `pos` (the
+/// opening quote): the key and the offset just past its closing quote. Any other key, and any
+/// escaped spelling, goes through the scanner and [`known_key`].
+#[inline]
+fn plain_envelope_key(bytes: &[u8], pos: usize) -> Option<(Key, usize)> {
+    let rest = bytes.get(pos + 1..)?;
+    let (key, len) = match rest.first()? {
+        b'j' if rest.starts_with(b"jsonrpc\"") => (Key::Jsonrpc, 7),
+        b'i' if rest.starts_with(b"id\"") => (Key::Id, 2),
+        b'm' if rest.starts_with(b"method\"") => (Key::Method, 6),
+        b'p' if rest.starts_with(b"params\"") => (Key::Params, 6),
+        b'r' if rest.starts_with(b"result\"") => (Key::Result, 6),
+        b'e' if rest.starts_with(b"error\"") => (Key::Error, 5),
+        _ => return None,
+    };
+    Some((key, pos + len + 2))
+}
+
+/// The one `jsonrpc` value a valid message has, taken without scanning.
+const JSONRPC_2_0: &[u8] = b"\"2.0\"";
 
 impl<'a> Envelope<'a> {
     fn slot(&mut self, key: Key) -> &mut Field<'a> {
@@ -210,13 +231,15 @@ pub fn read_object_into<'a>(
     start: usize,
     envelope: &mut Envelope<'a>,
 ) -> Result<usize, ScanError> {
-    read_members(text, start, known_key, envelope)
+    read_members(text, start, Some(plain_envelope_key), known_key, envelope)
 }
 
-/// Generic member reader: `classify` maps a key's raw text to a slot.
+/// Generic member reader: `plain` recognises common keys by their bytes (the hot path);
+/// `classify` maps any other key's raw text to a slot.
 fn read_members<'a>(
     text: &'a str,
     start: usize,
+    plain: Option<fn(&[u8], usize) -> Option<(Key, usize)>>,
     classify: impl Fn(&str, bool) -> Option<Key>,
     envelope: &mut Envelope<'a>,
 ) -> Result<usize, ScanError> {
@@ -231,17 +254,35 @@ fn read_members<'a>(
             Some(b'"') => {}
             _ => return Err(scan::unexpected(bytes, pos)),
         }
-        let key = scan::scan_string(bytes, pos)?;
-        let key_raw = &text[key.start..key.end];
-        pos = scan::skip_whitespace(bytes, key.end);
+        let (slot, key_end) = match plain.and_then(|plain| plain(bytes, pos)) {
+            Some((key, end)) => (Some(key), end),
+            None => {
+                let key = scan::scan_string(bytes, pos)?;
+                (
+                    classify(&text[key.start..key.end], key.has_escapes),
+                    key.end,
+                )
+            }
+        };
+        pos = scan::skip_whitespace(bytes, key_end);
         match bytes.get(pos) {
             Some(b':') => {}
             _ => return Err(scan::unexpected(bytes, pos)),
         }
         pos = scan::skip_whitespace(bytes, pos + 1);
-        let member = scan_member(text, pos)?;
+        let member = if slot == Some(Key::Jsonrpc)
+            && bytes.get(pos..pos + JSONRPC_2_0.len()) == Some(JSONRPC_2_0)
+        {
+            RawMember {
+                text: &text[pos..pos + JSONRPC_2_0.len()],
+                depth: 0,
+                has_escapes: false,
+            }
+        } else {
+            scan_member(text, pos)?
+        };
         pos += member.text.len();
-        if let Some(slot) = classify(key_raw, key.has_escapes) {
+        if let Some(slot) = slot {
             envelope.slot(slot).record(member);
         }
         pos = scan::skip_whitespace(bytes, pos);
@@ -282,7 +323,7 @@ pub fn read_error_object(text: &str) -> Result<ErrorMembers<'_>, ScanError> {
         }
     };
     let mut envelope = Envelope::default();
-    read_members(text, 0, classify, &mut envelope)?;
+    read_members(text, 0, None, classify, &mut envelope)?;
     Ok(ErrorMembers {
         code: envelope.id,
         message: envelope.method,
