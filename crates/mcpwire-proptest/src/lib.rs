@@ -122,11 +122,14 @@
 //! 120 per second. A soak run with `MCPWIRE_PROPTEST_CASES=3000` (about 93,000 cases over
 //! `prop_runtime`) takes about 3 minutes.
 //!
-//! # Not yet here
+//! # Typed MCP messages
 //!
-//! Valid `params`/`result` values are arbitrary JSON objects; strategies derived from the
-//! generated MCP types (so that every generated message validates against its MCP schema)
-//! plug in at [`message::CallBodies::custom`].
+//! [`typed`] builds valid MCP requests and notifications for every version from the strategies
+//! the code generator emits for the generated types (`mcpwire-types`, feature `proptest`), so a
+//! new schema version gets generators for free and every generated call validates against its
+//! upstream schema. [`typed::call_bodies`] mixes them (two in three for MCP profiles) with
+//! arbitrary bodies, so unknown and escaped method names stay covered. Results in generated
+//! responses are still arbitrary JSON objects.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
