@@ -173,6 +173,9 @@ fn plain_envelope_key(bytes: &[u8], pos: usize) -> Option<(Key, usize)> {
     Some((key, pos + len + 2))
 }
 
+/// Recognises a key by its bytes at an offset: the key and the offset past its closing quote.
+type PlainKey = fn(&[u8], usize) -> Option<(Key, usize)>;
+
 /// The one `jsonrpc` value a valid message has, taken without scanning.
 const JSONRPC_2_0: &[u8] = b"\"2.0\"";
 
@@ -239,7 +242,7 @@ pub fn read_object_into<'a>(
 fn read_members<'a>(
     text: &'a str,
     start: usize,
-    plain: Option<fn(&[u8], usize) -> Option<(Key, usize)>>,
+    plain: Option<PlainKey>,
     classify: impl Fn(&str, bool) -> Option<Key>,
     envelope: &mut Envelope<'a>,
 ) -> Result<usize, ScanError> {
