@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Context, ident, support};
+use super::{Context, ident, json_schema_impl, support};
 use crate::model::{ConstValue, TypeDef};
 
 /// Emits one const marker.
@@ -33,6 +33,7 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, value: &ConstValue) -> TokenStream
             quote! { ::schemars::json_schema!({ "type": "integer", "const": Self::VALUE }) },
         ),
     };
+    let json_schema = json_schema_impl(&name, name_str, true, false, schema);
     quote! {
         #docs
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -54,20 +55,6 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, value: &ConstValue) -> TokenStream
             }
         }
 
-        #[cfg(feature = "schemars")]
-        impl ::schemars::JsonSchema for #name {
-            fn schema_name() -> ::std::borrow::Cow<'static, str> {
-                #name_str.into()
-            }
-            fn schema_id() -> ::std::borrow::Cow<'static, str> {
-                ::core::concat!(::core::module_path!(), "::", #name_str).into()
-            }
-            fn inline_schema() -> bool {
-                true
-            }
-            fn json_schema(_generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-                #schema
-            }
-        }
+        #json_schema
     }
 }

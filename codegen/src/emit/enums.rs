@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Context, derives, ident};
+use super::{Context, derives, ident, json_schema_impl};
 use crate::model::{StringEnum, TypeDef};
 
 /// Emits one string enum.
@@ -32,6 +32,13 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, e: &StringEnum) -> TokenStream {
         };
     }
     let name_str = &def.name;
+    let json_schema = json_schema_impl(
+        &name,
+        name_str,
+        false,
+        false,
+        quote! { ::schemars::json_schema!({ "type": "string" }) },
+    );
     quote! {
         #docs
         #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -67,17 +74,6 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, e: &StringEnum) -> TokenStream {
             }
         }
 
-        #[cfg(feature = "schemars")]
-        impl ::schemars::JsonSchema for #name {
-            fn schema_name() -> ::std::borrow::Cow<'static, str> {
-                #name_str.into()
-            }
-            fn schema_id() -> ::std::borrow::Cow<'static, str> {
-                ::core::concat!(::core::module_path!(), "::", #name_str).into()
-            }
-            fn json_schema(_generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-                ::schemars::json_schema!({ "type": "string" })
-            }
-        }
+        #json_schema
     }
 }

@@ -161,3 +161,43 @@ pub fn derives(eq: bool) -> TokenStream {
         #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     }
 }
+
+/// A hand-written `schemars::JsonSchema` impl, behind the `schemars` feature, for a type whose
+/// serde impls are hand-written too. `body` is the expression building the schema; it may use
+/// the parameter `generator` when `uses_generator` is set. An `inline` schema is never given a
+/// definition of its own.
+pub fn json_schema_impl(
+    name: &Ident,
+    name_str: &str,
+    inline: bool,
+    uses_generator: bool,
+    body: TokenStream,
+) -> TokenStream {
+    let generator = if uses_generator {
+        quote::format_ident!("generator")
+    } else {
+        quote::format_ident!("_generator")
+    };
+    let inline_schema = inline.then(|| {
+        quote! {
+            fn inline_schema() -> bool {
+                true
+            }
+        }
+    });
+    quote! {
+        #[cfg(feature = "schemars")]
+        impl ::schemars::JsonSchema for #name {
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                #name_str.into()
+            }
+            fn schema_id() -> ::std::borrow::Cow<'static, str> {
+                ::core::concat!(::core::module_path!(), "::", #name_str).into()
+            }
+            #inline_schema
+            fn json_schema(#generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+                #body
+            }
+        }
+    }
+}

@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Context, ident, support, ty_tokens};
+use super::{Context, ident, json_schema_impl, support, ty_tokens};
 use crate::dispatch::{PATH_SEP, UNKNOWN_VARIANT};
 use crate::error::{CodegenError, Result};
 use crate::model::{ConstValue, Dispatch, Token, Ty, TypeDef, Union};
@@ -89,6 +89,13 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
     } else {
         quote! {}
     };
+    let json_schema = json_schema_impl(
+        &name,
+        name_str,
+        false,
+        true,
+        quote! { #support::any_of_schema(::std::vec![#(#schema_parts),*]) },
+    );
     Ok(quote! {
         #docs
         #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
@@ -115,18 +122,7 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
             }
         }
 
-        #[cfg(feature = "schemars")]
-        impl ::schemars::JsonSchema for #name {
-            fn schema_name() -> ::std::borrow::Cow<'static, str> {
-                #name_str.into()
-            }
-            fn schema_id() -> ::std::borrow::Cow<'static, str> {
-                ::core::concat!(::core::module_path!(), "::", #name_str).into()
-            }
-            fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-                #support::any_of_schema(::std::vec![#(#schema_parts),*])
-            }
-        }
+        #json_schema
     })
 }
 
