@@ -201,15 +201,26 @@ pub fn json_pointer(path: &serde_path_to_error::Path) -> String {
     use serde_path_to_error::Segment;
     let mut pointer = String::new();
     for segment in path.iter() {
-        let token = match segment {
-            Segment::Seq { index } => index.to_string(),
-            Segment::Map { key } => key.replace('~', "~0").replace('/', "~1"),
-            Segment::Enum { .. } | Segment::Unknown => continue,
-        };
-        pointer.push('/');
-        pointer.push_str(&token);
+        match segment {
+            Segment::Seq { index } => push_pointer_token(&mut pointer, &index.to_string()),
+            Segment::Map { key } => push_pointer_token(&mut pointer, key),
+            Segment::Enum { .. } | Segment::Unknown => {}
+        }
     }
     pointer
+}
+
+/// Appends one reference token to an RFC 6901 pointer, escaping `~` and `/`.
+pub fn push_pointer_token(pointer: &mut String, token: &str) {
+    pointer.push('/');
+    pointer.push_str(&token.replace('~', "~0").replace('/', "~1"));
+}
+
+/// The member a serde ``missing field `name` `` error is about. serde reports that error at
+/// the enclosing object; a pointer should name the member that is missing.
+pub fn missing_member(message: &str) -> Option<&str> {
+    let at = message.rfind("missing field `")?;
+    message[at + "missing field `".len()..].split('`').next()
 }
 
 /// The JSON pointer a decode error of the generated types points at: the pointers its
@@ -233,12 +244,8 @@ pub fn error_pointer(message: &str) -> String {
         pointer.push_str(&tail[..end]);
         rest = &tail[end..];
     }
-    if let Some(at) = message.rfind("missing field `") {
-        let tail = &message[at + "missing field `".len()..];
-        if let Some(end) = tail.find('`') {
-            pointer.push('/');
-            pointer.push_str(&tail[..end].replace('~', "~0").replace('/', "~1"));
-        }
+    if let Some(member) = missing_member(message) {
+        push_pointer_token(&mut pointer, member);
     }
     pointer
 }

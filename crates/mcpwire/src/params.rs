@@ -18,6 +18,8 @@
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use mcpwire_types::support::{json_pointer, missing_member, push_pointer_token};
+
 use crate::reply::RpcError;
 use crate::scan;
 
@@ -133,7 +135,7 @@ fn decode_text<T: DeserializeOwned>(text: &str) -> Result<T, ParamsFailure> {
         let reason = reason_without_position(error.inner());
         let mut pointer = json_pointer(error.path());
         if let Some(member) = missing_member(&reason) {
-            push_token(&mut pointer, member);
+            push_pointer_token(&mut pointer, member);
         }
         ParamsFailure { pointer, reason }
     })?;
@@ -155,32 +157,6 @@ fn reason_without_position(error: &serde_json::Error) -> String {
         Some(at) => text[..at].to_owned(),
         None => text,
     }
-}
-
-/// The member a "missing field `name`" error is about. serde reports that error at the
-/// enclosing object; the pointer should name the member that is missing.
-fn missing_member(reason: &str) -> Option<&str> {
-    reason.strip_prefix("missing field `")?.split('`').next()
-}
-
-/// Appends one reference token to an RFC 6901 pointer, escaping `~` and `/`.
-fn push_token(pointer: &mut String, token: &str) {
-    pointer.push('/');
-    pointer.push_str(&token.replace('~', "~0").replace('/', "~1"));
-}
-
-/// Renders a serde path as an RFC 6901 JSON pointer.
-fn json_pointer(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    let mut pointer = String::new();
-    for segment in path.iter() {
-        match segment {
-            Segment::Seq { index } => push_token(&mut pointer, &index.to_string()),
-            Segment::Map { key } => push_token(&mut pointer, key),
-            Segment::Enum { .. } | Segment::Unknown => {}
-        }
-    }
-    pointer
 }
 
 #[cfg(test)]
