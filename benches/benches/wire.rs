@@ -1,6 +1,7 @@
 //! The criterion suite of issue 6. Groups (directory names under `target/criterion/`):
 //!
 //! - `decode_<message>`: every [`Contender`] on the same frame bytes;
+//! - `typed_breakdown`: the pieces of the typed decode of the 100 KB `resources/read` frame;
 //! - `reply_success`, `reply_error`: reply serialization, mcpwire and rmcp;
 //! - `serve_e2e`: messages per second through `mcpwire serve` over pipes (needs `MCPWIRE_BIN`).
 //!
@@ -15,6 +16,7 @@ use criterion::{
     BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
 };
 use mcpwire::{Id, MissingId, RpcError, reply};
+use mcpwire_benches::breakdown::{self, Pieces};
 use mcpwire_benches::contenders::Contender;
 use mcpwire_benches::messages::{self, BenchMessage};
 use mcpwire_benches::serve::ServeProcess;
@@ -39,6 +41,17 @@ fn decode_groups(c: &mut Criterion) {
         }
         group.finish();
     }
+}
+
+fn breakdown_group(c: &mut Criterion) {
+    let pieces = Pieces::resources_read_100k();
+    let mut group = c.benchmark_group("typed_breakdown");
+    group.sampling_mode(SamplingMode::Flat).sample_size(20);
+    for (step, _) in breakdown::STEPS {
+        assert!(pieces.run(step), "typed_breakdown step {step} failed");
+        group.bench_function(step, |b| b.iter(|| pieces.run(step)));
+    }
+    group.finish();
 }
 
 fn write_outcomes(path: &PathBuf, set: &[BenchMessage]) {
@@ -187,6 +200,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = suite;
     config = config();
-    targets = decode_groups, reply_groups, serve_group
+    targets = decode_groups, breakdown_group, reply_groups, serve_group
 }
 criterion_main!(suite);

@@ -4,6 +4,7 @@
 //! The criterion harness is `benches/wire.rs`; `cargo xtask bench` runs it and writes
 //! `BENCHMARKS.md`.
 
+pub mod breakdown;
 pub mod contenders;
 pub mod messages;
 pub mod serve;

@@ -196,7 +196,7 @@ pub fn large_call_result(len: usize) -> String {
             i * 7 % 1000,
             i % 100,
             i % 10,
-            i % 3 == 0,
+            i.is_multiple_of(3),
             i % 17,
             i % 23
         );

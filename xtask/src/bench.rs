@@ -49,6 +49,28 @@ const DECODERS: [(&str, &str); 8] = [
     ("jsonrpsee_types", "jsonrpsee-types"),
 ];
 
+/// Steps of the `typed_breakdown` group: (criterion function id, row title). The bench crate's
+/// `breakdown::STEPS` names the same ids.
+const BREAKDOWN_STEPS: [(&str, &str); 5] = [
+    ("envelope", "mcpwire envelope decode of the whole frame"),
+    (
+        "result_typed",
+        "serde_json: `result` text → generated `ReadResourceResult`",
+    ),
+    (
+        "text_string",
+        "serde_json: the `text` literal alone → `String`",
+    ),
+    (
+        "item_union",
+        "serde_json: contents item → generated union (buffers a `Value`)",
+    ),
+    (
+        "item_direct",
+        "serde_json: contents item → `TextResourceContents` directly",
+    ),
+];
+
 /// Crates whose resolved versions the report names (from `benches/Cargo.lock`).
 const VERSIONED: [&str; 6] = [
     "rmcp",
@@ -385,6 +407,7 @@ impl Report<'_> {
         );
         self.render_table(&mut out);
         self.render_targets(&mut out);
+        self.render_breakdown(&mut out);
         self.render_outcomes(&mut out);
         self.render_setup(&mut out);
         out
@@ -656,6 +679,89 @@ impl Report<'_> {
             (None, None) => out.push_str("- `cargo xtask gen` < 2 s: not measured in this run\n"),
         }
         out.push('\n');
+    }
+
+    /// The pieces of the typed decode of the 100 KB `resources/read` frame, and what they say
+    /// about the typed-decode target there.
+    fn render_breakdown(&self, out: &mut String) {
+        let step = |id: &str| self.get("typed_breakdown", id);
+        if BREAKDOWN_STEPS.iter().all(|(id, _)| step(id).is_none()) {
+            return;
+        }
+        out.push_str("## Where the typed time goes (`resources/read` result, 100 KB text)\n\n");
+        out.push_str("| step | median |\n| --- | --- |\n");
+        for (id, what) in BREAKDOWN_STEPS {
+            let _ = writeln!(
+                out,
+                "| {what} | {} |",
+                step(id).map_or("—".to_owned(), format_time)
+            );
+        }
+        out.push('\n');
+        let frame = "resources_read_100k";
+        let typed = self.decode(frame, "mcpwire_typed_2025_11_25");
+        let rmcp = self.decode(frame, "rmcp");
+        let (envelope, result, text) =
+            (step("envelope"), step("result_typed"), step("text_string"));
+        if let (Some(typed), Some(envelope), Some(result)) = (typed, envelope, result) {
+            let _ = writeln!(
+                out,
+                "- mcpwire typed ({}) is the envelope pass ({}) plus serde_json's decode of the `result` text ({}).",
+                format_time(typed),
+                format_time(envelope),
+                format_time(result)
+            );
+        }
+        if let (Some(text), Some(result), Some(rmcp)) = (text, result, rmcp) {
+            let _ = writeln!(
+                out,
+                "- The one 100 KB string is {:.0}% of that result decode ({} alone, {:.1} GB/s); rmcp's whole decode ({}) is the same string plus {} for everything else.",
+                100.0 * text / result,
+                format_time(text),
+                self.text_bytes() as f64 / text,
+                format_time(rmcp),
+                format_time((rmcp - text).max(0.0))
+            );
+        }
+        if let (Some(union), Some(direct)) = (step("item_union"), step("item_direct")) {
+            let _ = writeln!(
+                out,
+                "- The generated union buffers the item as a `serde_json::Value` before choosing its variant: {} against {} decoding `TextResourceContents` directly ({}).",
+                format_time(union),
+                format_time(direct),
+                if union <= direct * 1.05 {
+                    "the buffering is not what limits"
+                } else {
+                    "the buffering costs the difference"
+                }
+            );
+        }
+        if let (Some(typed), Some(rmcp), Some(envelope)) = (typed, rmcp, envelope) {
+            if typed > rmcp {
+                let _ = writeln!(
+                    out,
+                    "- typed − rmcp = {}; the envelope pass is {}: mcpwire validates the whole frame before the typed decode (envelope first, so a bad frame is answered with its id), then serde_json decodes the string again. Meeting the target here needs a string decoder faster than serde_json's by the envelope's cost.",
+                    format_time(typed - rmcp),
+                    format_time(envelope)
+                );
+            } else {
+                let _ = writeln!(
+                    out,
+                    "- typed ÷ rmcp = {}: the envelope pass fits within rmcp's own overhead.",
+                    format_ratio(Self::ratio(Some(typed), Some(rmcp)))
+                );
+            }
+        }
+        out.push('\n');
+    }
+
+    /// Bytes of the 100 KB frame (the breakdown's throughput figure uses the frame size; the
+    /// string is all but a few hundred bytes of it).
+    fn text_bytes(&self) -> usize {
+        frame_sizes()
+            .get("resources_read_100k")
+            .copied()
+            .unwrap_or(0)
     }
 
     fn render_outcomes(&self, out: &mut String) {

@@ -373,9 +373,9 @@ fn special_bytes(word: u64) -> u64 {
 }
 
 /// Returns the offset of the first byte at or after `i` that is `"`, `\\` or a control
-/// character, skipping ordinary bytes a word at a time (it may stop earlier, within the
-/// last seven bytes of the input). Short strings are served by one eight-byte step; long
-/// runs go sixteen bytes per step.
+/// character (or the input's length when there is none), skipping ordinary bytes a word at
+/// a time. Short strings are served by one eight-byte step; long runs go sixteen bytes per
+/// step; the last seven bytes of the input are looked at one by one.
 #[inline]
 fn skip_ordinary(bytes: &[u8], mut i: usize) -> usize {
     let word_at = |i: usize| {
@@ -383,10 +383,13 @@ fn skip_ordinary(bytes: &[u8], mut i: usize) -> usize {
             .get(i..i + 8)
             .map(|c| u64::from_le_bytes(c.try_into().expect("eight bytes")))
     };
-    let Some(first) = word_at(i) else { return i };
+    let lowest = |i: usize, special: u64| i + (special.trailing_zeros() / 8) as usize;
+    let Some(first) = word_at(i) else {
+        return skip_ordinary_tail(bytes, i);
+    };
     let special = special_bytes(first);
     if special != 0 {
-        return i + (special.trailing_zeros() / 8) as usize;
+        return lowest(i, special);
     }
     i += 8;
     while let (Some(low), Some(high)) = (word_at(i), word_at(i + 8)) {
@@ -398,11 +401,21 @@ fn skip_ordinary(bytes: &[u8], mut i: usize) -> usize {
     while let Some(word) = word_at(i) {
         let special = special_bytes(word);
         if special != 0 {
-            return i + (special.trailing_zeros() / 8) as usize;
+            return lowest(i, special);
         }
         i += 8;
     }
-    i
+    skip_ordinary_tail(bytes, i)
+}
+
+/// [`skip_ordinary`] over fewer than eight bytes, one at a time.
+#[inline]
+fn skip_ordinary_tail(bytes: &[u8], i: usize) -> usize {
+    let rest = bytes.get(i..).unwrap_or_default();
+    i + rest
+        .iter()
+        .position(|&b| matches!(b, b'"' | b'\\' | 0x00..=0x1f))
+        .unwrap_or(rest.len())
 }
 
 /// Scans a string starting at its opening quote at `pos`.
@@ -445,8 +458,8 @@ pub fn scan_string(bytes: &[u8], pos: usize) -> Result<StringInfo, ScanError> {
                     None => return Err(err(ScanErrorKind::UnexpectedEnd, i + 1)),
                 }
             }
-            0x00..=0x1f => return Err(err(ScanErrorKind::ControlCharacter, i)),
-            _ => i += 1,
+            // `skip_ordinary` stops only at `"`, `\` and control characters.
+            _ => return Err(err(ScanErrorKind::ControlCharacter, i)),
         }
     }
 }
