@@ -100,6 +100,64 @@ fn structs_keep_names_optionals_nulls_and_number_kinds() {
 }
 
 #[test]
+fn integers_admit_every_whole_spelling_in_every_position() {
+    use struct_optional::Item;
+    // JSON Schema's `integer` is any whole number: `3.0` and `3e0` are integers.
+    let item: Item = serde_json::from_value(json!({"name": "n", "count": 3.0, "ttl": 5e0,
+        "limit": 2.0, "size": 40.0}))
+    .unwrap();
+    assert_eq!(
+        (item.count, item.ttl, item.limit, item.size),
+        (3, Some(5), Some(Some(2)), Some(40))
+    );
+    assert_eq!(
+        serde_json::to_value(&item).unwrap(),
+        json!({"name": "n", "count": 3, "ttl": 5, "limit": 2, "size": 40}),
+        "encoded in plain digits"
+    );
+    for (member, value) in [
+        ("count", json!(3.5)),
+        ("ttl", json!(0.5)),
+        ("limit", json!(1e-3)),
+        ("size", json!(4.25)),
+    ] {
+        let mut doc = json!({"name": "n", "count": 1, "ttl": 1});
+        doc[member] = value;
+        let err = round::<Item>(doc).unwrap_err();
+        assert!(err.contains("expected an integer"), "{member}: {err}");
+    }
+    assert_eq!(
+        struct_optional::roundtrip("Size", json!(7.0)),
+        Some(Ok(json!(7))),
+        "an alias of integer, decoded by name"
+    );
+
+    // Items of arrays and maps, flattened extra members, and union variants.
+    let grid = json!({"rows": [], "byName": {"a": [1.0, 2e0]}});
+    assert_eq!(
+        round::<nested_arrays_maps::Grid>(grid).unwrap()["byName"],
+        json!({"a": [1, 2]})
+    );
+    let sample = round::<value_strategies::Item>(json!({"count": 1.0, "score": 1.0,
+        "tags": [], "extra": 9.0}))
+    .unwrap();
+    assert_eq!((&sample["count"], &sample["extra"]), (&json!(1), &json!(9)));
+    assert_eq!(sample["score"], json!(1.0), "a `number` keeps its spelling");
+    assert_eq!(
+        serde_json::from_value::<type_array::Token>(json!(5.0)).unwrap(),
+        type_array::Token::Integer(5)
+    );
+
+    // Error codes and integer constants.
+    assert_eq!(
+        serde_json::from_value::<struct_optional::ErrorCode>(json!(-32600.0)).unwrap(),
+        struct_optional::ErrorCode::InvalidRequest
+    );
+    let ping = json!({"jsonrpc": "2.0", "method": "ping", "code": -32042.0});
+    assert!(round::<const_discriminator::PingRequest>(ping).is_ok());
+}
+
+#[test]
 fn const_members_reject_other_values() {
     use const_discriminator::PingRequest;
     let ok = json!({"jsonrpc": "2.0", "method": "ping", "code": -32042});

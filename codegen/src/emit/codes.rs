@@ -47,6 +47,7 @@ pub fn schema_error_codes(ctx: &Context<'_>) -> BTreeMap<i64, String> {
 
 /// Emits `ErrorCode`.
 pub fn emit_error_code(ctx: &Context<'_>) -> Result<TokenStream> {
+    let support = support();
     let mut entries: Vec<(String, i64, String)> = STANDARD
         .iter()
         .map(|(n, c)| {
@@ -103,7 +104,7 @@ pub fn emit_error_code(ctx: &Context<'_>) -> Result<TokenStream> {
 
         impl<'de> ::serde::Deserialize<'de> for ErrorCode {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                <i64 as ::serde::Deserialize>::deserialize(deserializer).map(Self::from_code)
+                #support::by_schema::<i64, D>(deserializer).map(Self::from_code)
             }
         }
 
@@ -215,6 +216,18 @@ pub fn emit_registry(ctx: &Context<'_>) -> TokenStream {
         .map(|d| &d.name)
         .collect();
     let idents: Vec<_> = defs.iter().map(|n| ident(n)).collect();
+    // An alias of `integer` decodes by the JSON Schema rules here too (`3.0` is `3`).
+    let decoded: Vec<TokenStream> = defs
+        .iter()
+        .zip(&idents)
+        .map(|(name, id)| {
+            if ctx.decodes_by_schema(&Ty::Named((*name).clone())) {
+                quote! { #support::BySchema<#id> }
+            } else {
+                quote! { #id }
+            }
+        })
+        .collect();
     let protocol = &ctx.flavor.protocol;
     let defs_doc = format!(" Every definition of {protocol}, sorted by name.");
     quote! {
@@ -225,7 +238,7 @@ pub fn emit_registry(ctx: &Context<'_>) -> TokenStream {
         /// `None` when there is no such definition; `Some(Err(message))` when it does not decode.
         pub fn roundtrip(name: &str, value: ::serde_json::Value) -> ::core::option::Option<::core::result::Result<::serde_json::Value, ::std::string::String>> {
             ::core::option::Option::Some(match name {
-                #( #defs => #support::roundtrip::<#idents>(value), )*
+                #( #defs => #support::roundtrip::<#decoded>(value), )*
                 _ => return ::core::option::Option::None,
             })
         }

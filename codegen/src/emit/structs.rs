@@ -24,11 +24,20 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, s: &Struct) -> TokenStream {
         if f.rust_name != f.json_name {
             attrs.push(quote! { rename = #json });
         }
+        // Integers (and collections of them) decode by the JSON Schema rules: `3.0` is `3`.
+        let by_schema = ctx.decodes_by_schema(&f.ty);
+        let suffix = if by_schema { "_by_schema" } else { "" };
         let full_ty = match (f.required, f.nullable) {
-            (true, false) => ty,
+            (true, false) => {
+                if by_schema {
+                    let with = format!("{support}::by_schema").replace(' ', "");
+                    attrs.push(quote! { deserialize_with = #with });
+                }
+                ty
+            }
             (true, true) => {
                 // Required even though it may be null: absence is an error.
-                let with = format!("{support}::nullable").replace(' ', "");
+                let with = format!("{support}::nullable{suffix}").replace(' ', "");
                 attrs.push(quote! { deserialize_with = #with });
                 quote! { ::core::option::Option<#ty> }
             }
@@ -43,12 +52,12 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, s: &Struct) -> TokenStream {
                 } else {
                     "non_null"
                 };
-                let with = format!("{support}::{helper}").replace(' ', "");
+                let with = format!("{support}::{helper}{suffix}").replace(' ', "");
                 attrs.push(quote! { deserialize_with = #with });
                 quote! { ::core::option::Option<#ty> }
             }
             (false, true) => {
-                let with = format!("{support}::double_option").replace(' ', "");
+                let with = format!("{support}::double_option{suffix}").replace(' ', "");
                 attrs.push(quote! { default, skip_serializing_if = "::core::option::Option::is_none", deserialize_with = #with });
                 quote! { ::core::option::Option<::core::option::Option<#ty>> }
             }
@@ -83,9 +92,15 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, s: &Struct) -> TokenStream {
     }
     if let Some(extra) = &s.extra {
         let value = ty_tokens(extra);
+        let serde = if ctx.decodes_by_schema(extra) {
+            let with = format!("{support}::by_schema").replace(' ', "");
+            quote! { #[serde(flatten, deserialize_with = #with)] }
+        } else {
+            quote! { #[serde(flatten)] }
+        };
         fields.push(quote! {
             #[doc = " Members not declared by the schema, which it explicitly admits."]
-            #[serde(flatten)]
+            #serde
             pub extra: ::std::collections::BTreeMap<::std::string::String, #value>,
         });
     }

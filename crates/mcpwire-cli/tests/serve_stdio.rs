@@ -187,3 +187,25 @@ fn a_method_the_version_lacks_is_not_found_before_its_params_are_read() {
         lines[0]
     );
 }
+
+/// JSON Schema's `integer` is any whole number, so a client that keeps numbers as floats
+/// (`6e4`, `60000.0`) is served; a fraction is -32602 naming the member.
+#[test]
+fn integer_params_written_as_floats_are_whole_numbers() {
+    let call = |id: u32, ttl: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"echo","arguments":{{"text":"x"}},"task":{{"ttl":{ttl}}}}}}}"#
+        )
+    };
+    let input = [call(1, "6e4"), call(2, "60000.0"), call(3, "0.5")].join("\n");
+    let (ok, lines) = serve(&["--profile", "mcp-2025-11-25"], input.as_bytes());
+    assert!(ok);
+    assert_eq!(
+        lines,
+        [
+            r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"text":"x","type":"text"}]}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"text":"x","type":"text"}]}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params","data":{"pointer":"/task/ttl","reason":"invalid type: floating point `0.5`, expected an integer"}}}"#,
+        ]
+    );
+}

@@ -17,8 +17,10 @@
 //!   `Option<T>` when required and `Option<Option<T>>` when optional, so `null` and absence
 //!   stay distinct; a required nullable member must be present. An optional member of any
 //!   type keeps a present `null`; a `null` where the schema admits none is a decode error.
-//! - `integer` is `i64`; `number` is `serde_json::Number`, so `50` stays `50` and `0.5` stays
-//!   `0.5` on re-encoding; `{}` (any value) is `serde_json::Value`.
+//! - `integer` is `i64`, decoded as JSON Schema defines it: any whole number, so `3.0` and
+//!   `3e0` decode as `3` (and re-encode as `3`), `3.5` is an error (see
+//!   [`support::SchemaDecode`]); `number` is `serde_json::Number`, so `50` stays `50` and `0.5`
+//!   stays `0.5` on re-encoding; `{}` (any value) is `serde_json::Value`.
 //! - `additionalProperties`: where the schema explicitly admits extra members (`true`, `{}` or
 //!   a schema) they are kept in a flattened `extra` map and re-encoded. Where the keyword is
 //!   absent, undeclared members are **ignored** (accepted, not kept): keeping them for every

@@ -4,13 +4,19 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::de::{DeserializeOwned, Deserializer, Error as _};
+use serde::de::{DeserializeOwned, Deserializer};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Proptest strategy helpers of the generated `strategies` modules.
 #[cfg(feature = "proptest")]
 pub mod strategy;
+
+mod schema_decode;
+pub use schema_decode::{
+    BySchema, SchemaDecode, by_schema, double_option_by_schema, is_integer, non_null_by_schema,
+    nullable_by_schema,
+};
 
 /// Whether a method name is a request, a notification, or neither in a given version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -72,19 +78,13 @@ pub fn expect_str<'de, D: Deserializer<'de>>(
     deserializer.deserialize_str(Visitor(expected))
 }
 
-/// Decodes an integer and checks it equals `expected`.
+/// Decodes an integer (any whole JSON number, see [`SchemaDecode`]) and checks it equals
+/// `expected`.
 pub fn expect_int<'de, D: Deserializer<'de>>(
     deserializer: D,
     expected: i64,
 ) -> Result<(), D::Error> {
-    let found = i64::deserialize(deserializer)?;
-    if found == expected {
-        Ok(())
-    } else {
-        Err(D::Error::custom(format_args!(
-            "invalid value: integer {found}, expected {expected}"
-        )))
-    }
+    schema_decode::expect_integer(deserializer, expected)
 }
 
 /// For an optional member of any type: present (even `null`) → `Some`.
@@ -161,7 +161,7 @@ pub fn token_name(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
-        Value::Number(n) if n.is_i64() || n.is_u64() => "an integer",
+        Value::Number(n) if is_integer(n) => "an integer",
         Value::Number(_) => "a number",
         Value::String(_) => "a string",
         Value::Array(_) => "an array",

@@ -1,6 +1,8 @@
 //! The generated proptest strategies (feature `proptest`): for every MCP version and every
 //! definition, generated values validate against the upstream schema definition (formats
-//! checked) and decode back through the generated type to an equal value.
+//! checked) and decode back through the generated type to an equal value. Respelled with a
+//! fraction on every whole number (`3` → `3.0`, still an `integer` to JSON Schema), each value
+//! still validates and decodes to the same numbers.
 //!
 //! Runs `MCPWIRE_PROPTEST_CASES` cases per definition (default 6).
 #![cfg(feature = "proptest")]
@@ -47,12 +49,58 @@ fn validators(doc: &Value, names: &[&str]) -> BTreeMap<String, jsonschema::Valid
         .collect()
 }
 
+/// `value` with every whole number of at most 2^53 in magnitude written with a fraction
+/// (`3` → `3.0`); `None` when it has no such number.
+fn with_fractions(value: &Value) -> Option<Value> {
+    fn walk(value: &Value, changed: &mut bool) -> Value {
+        match value {
+            Value::Number(n) => match n.as_i64() {
+                Some(i) if i.unsigned_abs() <= 1 << 53 => {
+                    *changed = true;
+                    Value::from(i as f64)
+                }
+                _ => value.clone(),
+            },
+            Value::Array(items) => items.iter().map(|v| walk(v, changed)).collect(),
+            Value::Object(members) => Value::Object(
+                members
+                    .iter()
+                    .map(|(k, v)| (k.clone(), walk(v, changed)))
+                    .collect(),
+            ),
+            _ => value.clone(),
+        }
+    }
+    let mut changed = false;
+    let respelled = walk(value, &mut changed);
+    changed.then_some(respelled)
+}
+
+/// `value` with every number as a float, so that `3` and `3.0` compare equal.
+fn numbers_as_floats(value: &Value) -> Value {
+    match value {
+        Value::Number(n) => n.as_f64().map_or(Value::Null, Value::from),
+        Value::Array(items) => items.iter().map(numbers_as_floats).collect(),
+        Value::Object(members) => Value::Object(
+            members
+                .iter()
+                .map(|(k, v)| (k.clone(), numbers_as_floats(v)))
+                .collect(),
+        ),
+        _ => value.clone(),
+    }
+}
+
+/// Decodes a value as a named definition and encodes it back (a module's `roundtrip`).
+type Roundtrip = fn(&str, Value) -> Option<Result<Value, String>>;
+
 /// Runs every definition's strategy; returns one line per failing definition.
 fn check_all(
     label: &str,
     doc: &Value,
     names: &[&str],
     strategy: impl Fn(&str) -> Option<BoxedStrategy<Sample>>,
+    roundtrip: Roundtrip,
 ) -> Vec<String> {
     let validators = validators(doc, names);
     let mut failures = Vec::new();
@@ -78,7 +126,24 @@ fn check_all(
             sample
                 .decoded
                 .clone()
-                .map_err(|e| TestCaseError::fail(format!("{e}\n  value: {}", sample.json)))
+                .map_err(|e| TestCaseError::fail(format!("{e}\n  value: {}", sample.json)))?;
+            let Some(respelled) = with_fractions(&sample.json) else {
+                return Ok(());
+            };
+            if !validator.is_valid(&respelled) {
+                return Err(TestCaseError::fail(format!(
+                    "the schema refuses whole numbers written with a fraction: {respelled}"
+                )));
+            }
+            let decoded = roundtrip(name, respelled.clone())
+                .expect("a known definition")
+                .map_err(|e| TestCaseError::fail(format!("{e}\n  value: {respelled}")))?;
+            if numbers_as_floats(&decoded) != numbers_as_floats(&sample.json) {
+                return Err(TestCaseError::fail(format!(
+                    "respelled {respelled}\n  decoded as {decoded}"
+                )));
+            }
+            Ok(())
         });
         if let Err(e) = outcome {
             failures.push(format!("{label} {name}: {e}"));
@@ -94,7 +159,13 @@ macro_rules! version_test {
         fn $test() {
             use mcpwire_types::mcp::$module as m;
             let doc = common::schema($version);
-            let failures = check_all($version, &doc, m::DEFINITIONS, m::strategies::definition);
+            let failures = check_all(
+                $version,
+                &doc,
+                m::DEFINITIONS,
+                m::strategies::definition,
+                m::roundtrip,
+            );
             assert!(failures.is_empty(), "{}", failures.join("\n"));
         }
     };
@@ -137,7 +208,13 @@ fn jsonrpc_values_are_valid_and_round_trip() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../schema/jsonrpc-2.0.schema.json");
     let doc: Value = serde_json::from_slice(&std::fs::read(path).expect("schema")).expect("JSON");
-    let failures = check_all("jsonrpc", &doc, m::DEFINITIONS, m::strategies::definition);
+    let failures = check_all(
+        "jsonrpc",
+        &doc,
+        m::DEFINITIONS,
+        m::strategies::definition,
+        m::roundtrip,
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

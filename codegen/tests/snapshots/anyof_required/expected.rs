@@ -104,6 +104,7 @@ impl ::schemars::JsonSchema for AnyResult {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct CountResult {
     /// `total` member (required).
+    #[serde(deserialize_with = "::mcpwire_types::support::by_schema")]
     pub total: i64,
 }
 /// `ListResult` (test schema).
@@ -194,7 +195,7 @@ impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        <i64 as ::serde::Deserialize>::deserialize(deserializer).map(Self::from_code)
+        ::mcpwire_types::support::by_schema::<i64, D>(deserializer).map(Self::from_code)
     }
 }
 #[cfg(feature = "schemars")]

@@ -10,7 +10,7 @@ pub struct Call {
     #[serde(
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub id: ::core::option::Option<i64>,
     /// `method` member (required).
@@ -164,6 +164,7 @@ impl ::schemars::JsonSchema for Message {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Reply {
     /// `id` member (required).
+    #[serde(deserialize_with = "::mcpwire_types::support::by_schema")]
     pub id: i64,
     /// `result` member (required).
     pub result: ::serde_json::Value,
@@ -220,7 +221,7 @@ impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        <i64 as ::serde::Deserialize>::deserialize(deserializer).map(Self::from_code)
+        ::mcpwire_types::support::by_schema::<i64, D>(deserializer).map(Self::from_code)
     }
 }
 #[cfg(feature = "schemars")]

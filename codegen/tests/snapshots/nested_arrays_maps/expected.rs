@@ -11,7 +11,7 @@ pub struct Grid {
         rename = "byName",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub by_name: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::vec::Vec<i64>>,
@@ -105,7 +105,7 @@ impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        <i64 as ::serde::Deserialize>::deserialize(deserializer).map(Self::from_code)
+        ::mcpwire_types::support::by_schema::<i64, D>(deserializer).map(Self::from_code)
     }
 }
 #[cfg(feature = "schemars")]

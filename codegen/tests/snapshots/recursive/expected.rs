@@ -51,7 +51,9 @@ impl<'de> ::serde::Deserialize<'de> for JSONValue {
             ::serde_json::Value::String(_) => {
                 (2usize, "it is the only variant admitting this JSON type")
             }
-            ::serde_json::Value::Number(number) if number.is_i64() || number.is_u64() => {
+            ::serde_json::Value::Number(
+                number,
+            ) if ::mcpwire_types::support::is_integer(number) => {
                 (3usize, "it is the only variant admitting this JSON type")
             }
             ::serde_json::Value::Bool(_) => {
@@ -96,9 +98,10 @@ impl<'de> ::serde::Deserialize<'de> for JSONValue {
             }
             3usize => {
                 ::mcpwire_types::support::decode_variant::<
-                    i64,
+                    ::mcpwire_types::support::BySchema<i64>,
                     D::Error,
                 >(value, "JSONValue", "Integer", reason)
+                    .map(|v| v.0)
                     .map(Self::Integer)
             }
             _ => {
@@ -198,7 +201,7 @@ impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        <i64 as ::serde::Deserialize>::deserialize(deserializer).map(Self::from_code)
+        ::mcpwire_types::support::by_schema::<i64, D>(deserializer).map(Self::from_code)
     }
 }
 #[cfg(feature = "schemars")]

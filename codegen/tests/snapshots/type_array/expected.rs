@@ -38,7 +38,9 @@ impl<'de> ::serde::Deserialize<'de> for Scalar {
             ::serde_json::Value::String(_) => {
                 (0usize, "it is the only variant admitting this JSON type")
             }
-            ::serde_json::Value::Number(number) if number.is_i64() || number.is_u64() => {
+            ::serde_json::Value::Number(
+                number,
+            ) if ::mcpwire_types::support::is_integer(number) => {
                 (1usize, "it is the only variant admitting this JSON type")
             }
             ::serde_json::Value::Number(_) => {
@@ -146,7 +148,9 @@ impl<'de> ::serde::Deserialize<'de> for Token {
             ::serde_json::Value::String(_) => {
                 (0usize, "it is the only variant admitting this JSON type")
             }
-            ::serde_json::Value::Number(number) if number.is_i64() || number.is_u64() => {
+            ::serde_json::Value::Number(
+                number,
+            ) if ::mcpwire_types::support::is_integer(number) => {
                 (1usize, "it is the only variant admitting this JSON type")
             }
             other => {
@@ -173,9 +177,10 @@ impl<'de> ::serde::Deserialize<'de> for Token {
             }
             _ => {
                 ::mcpwire_types::support::decode_variant::<
-                    i64,
+                    ::mcpwire_types::support::BySchema<i64>,
                     D::Error,
                 >(value, "Token", "Integer", reason)
+                    .map(|v| v.0)
                     .map(Self::Integer)
             }
         }
@@ -250,7 +255,7 @@ impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        <i64 as ::serde::Deserialize>::deserialize(deserializer).map(Self::from_code)
+        ::mcpwire_types::support::by_schema::<i64, D>(deserializer).map(Self::from_code)
     }
 }
 #[cfg(feature = "schemars")]

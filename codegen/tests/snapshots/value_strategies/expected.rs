@@ -86,6 +86,7 @@ pub struct Item {
     )]
     pub color: ::core::option::Option<Color>,
     /// `count` member (required).
+    #[serde(deserialize_with = "::mcpwire_types::support::by_schema")]
     pub count: i64,
     /// `link` member (optional).
     #[serde(
@@ -113,7 +114,7 @@ pub struct Item {
     /// `tags` member (required).
     pub tags: ::std::vec::Vec<::std::string::String>,
     /// Members not declared by the schema, which it explicitly admits.
-    #[serde(flatten)]
+    #[serde(flatten, deserialize_with = "::mcpwire_types::support::by_schema")]
     pub extra: ::std::collections::BTreeMap<::std::string::String, i64>,
 }
 /// `KindCircle` (test schema).
@@ -324,7 +325,7 @@ pub struct ShapeVariant1 {
     #[serde(
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub side: ::core::option::Option<i64>,
 }
@@ -380,7 +381,7 @@ impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        <i64 as ::serde::Deserialize>::deserialize(deserializer).map(Self::from_code)
+        ::mcpwire_types::support::by_schema::<i64, D>(deserializer).map(Self::from_code)
     }
 }
 #[cfg(feature = "schemars")]

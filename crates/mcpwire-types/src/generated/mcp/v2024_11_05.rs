@@ -1026,7 +1026,7 @@ pub struct CompleteResultCompletion {
     #[serde(
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub total: ::core::option::Option<i64>,
     /// `values` member (required).
@@ -1062,7 +1062,10 @@ pub struct CreateMessageRequestParams {
         CreateMessageRequestParamsIncludeContext,
     >,
     /// `maxTokens` member (required).
-    #[serde(rename = "maxTokens")]
+    #[serde(
+        rename = "maxTokens",
+        deserialize_with = "::mcpwire_types::support::by_schema"
+    )]
     pub max_tokens: i64,
     /// `messages` member (required).
     pub messages: ::std::vec::Vec<SamplingMessage>,
@@ -1660,6 +1663,7 @@ pub struct JSONRPCError {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct JSONRPCErrorError {
     /// `code` member (required).
+    #[serde(deserialize_with = "::mcpwire_types::support::by_schema")]
     pub code: i64,
     /// `data` member (optional).
     #[serde(
@@ -3585,7 +3589,9 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
             ::serde_json::Value::String(_) => {
                 (0usize, "it is the only variant admitting this JSON type")
             }
-            ::serde_json::Value::Number(number) if number.is_i64() || number.is_u64() => {
+            ::serde_json::Value::Number(
+                number,
+            ) if ::mcpwire_types::support::is_integer(number) => {
                 (1usize, "it is the only variant admitting this JSON type")
             }
             other => {
@@ -3612,9 +3618,10 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
             }
             _ => {
                 ::mcpwire_types::support::decode_variant::<
-                    i64,
+                    ::mcpwire_types::support::BySchema<i64>,
                     D::Error,
                 >(value, "ProgressToken", "Integer", reason)
+                    .map(|v| v.0)
                     .map(Self::Integer)
             }
         }
@@ -4067,7 +4074,9 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             ::serde_json::Value::String(_) => {
                 (0usize, "it is the only variant admitting this JSON type")
             }
-            ::serde_json::Value::Number(number) if number.is_i64() || number.is_u64() => {
+            ::serde_json::Value::Number(
+                number,
+            ) if ::mcpwire_types::support::is_integer(number) => {
                 (1usize, "it is the only variant admitting this JSON type")
             }
             other => {
@@ -4094,9 +4103,10 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             }
             _ => {
                 ::mcpwire_types::support::decode_variant::<
-                    i64,
+                    ::mcpwire_types::support::BySchema<i64>,
                     D::Error,
                 >(value, "RequestId", "Integer", reason)
+                    .map(|v| v.0)
                     .map(Self::Integer)
             }
         }
@@ -4189,7 +4199,7 @@ pub struct Resource {
     #[serde(
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub size: ::core::option::Option<i64>,
     /// `uri` member (required).
@@ -5737,7 +5747,7 @@ impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        <i64 as ::serde::Deserialize>::deserialize(deserializer).map(Self::from_code)
+        ::mcpwire_types::support::by_schema::<i64, D>(deserializer).map(Self::from_code)
     }
 }
 #[cfg(feature = "schemars")]

@@ -1040,7 +1040,7 @@ pub struct CompleteResultCompletion {
     #[serde(
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub total: ::core::option::Option<i64>,
     /// `values` member (required).
@@ -1221,7 +1221,10 @@ pub struct CreateMessageRequestParams {
         CreateMessageRequestParamsIncludeContext,
     >,
     /// `maxTokens` member (required).
-    #[serde(rename = "maxTokens")]
+    #[serde(
+        rename = "maxTokens",
+        deserialize_with = "::mcpwire_types::support::by_schema"
+    )]
     pub max_tokens: i64,
     /// `messages` member (required).
     pub messages: ::std::vec::Vec<SamplingMessage>,
@@ -1594,7 +1597,9 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
             ::serde_json::Value::String(_) => {
                 (0usize, "it is the only variant admitting this JSON type")
             }
-            ::serde_json::Value::Number(number) if number.is_i64() || number.is_u64() => {
+            ::serde_json::Value::Number(
+                number,
+            ) if ::mcpwire_types::support::is_integer(number) => {
                 (1usize, "it is the only variant admitting this JSON type")
             }
             ::serde_json::Value::Bool(_) => {
@@ -1625,9 +1630,10 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
             }
             1usize => {
                 ::mcpwire_types::support::decode_variant::<
-                    i64,
+                    ::mcpwire_types::support::BySchema<i64>,
                     D::Error,
                 >(value, "ElicitResultContentValue", "Integer", reason)
+                    .map(|v| v.0)
                     .map(Self::Integer)
             }
             _ => {
@@ -2029,6 +2035,7 @@ pub struct JSONRPCError {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct JSONRPCErrorError {
     /// `code` member (required).
+    #[serde(deserialize_with = "::mcpwire_types::support::by_schema")]
     pub code: i64,
     /// `data` member (optional).
     #[serde(
@@ -4173,7 +4180,9 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
             ::serde_json::Value::String(_) => {
                 (0usize, "it is the only variant admitting this JSON type")
             }
-            ::serde_json::Value::Number(number) if number.is_i64() || number.is_u64() => {
+            ::serde_json::Value::Number(
+                number,
+            ) if ::mcpwire_types::support::is_integer(number) => {
                 (1usize, "it is the only variant admitting this JSON type")
             }
             other => {
@@ -4200,9 +4209,10 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
             }
             _ => {
                 ::mcpwire_types::support::decode_variant::<
-                    i64,
+                    ::mcpwire_types::support::BySchema<i64>,
                     D::Error,
                 >(value, "ProgressToken", "Integer", reason)
+                    .map(|v| v.0)
                     .map(Self::Integer)
             }
         }
@@ -4543,7 +4553,9 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             ::serde_json::Value::String(_) => {
                 (0usize, "it is the only variant admitting this JSON type")
             }
-            ::serde_json::Value::Number(number) if number.is_i64() || number.is_u64() => {
+            ::serde_json::Value::Number(
+                number,
+            ) if ::mcpwire_types::support::is_integer(number) => {
                 (1usize, "it is the only variant admitting this JSON type")
             }
             other => {
@@ -4570,9 +4582,10 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             }
             _ => {
                 ::mcpwire_types::support::decode_variant::<
-                    i64,
+                    ::mcpwire_types::support::BySchema<i64>,
                     D::Error,
                 >(value, "RequestId", "Integer", reason)
+                    .map(|v| v.0)
                     .map(Self::Integer)
             }
         }
@@ -4678,7 +4691,7 @@ pub struct Resource {
     #[serde(
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub size: ::core::option::Option<i64>,
     /// `title` member (optional).
@@ -4764,7 +4777,7 @@ pub struct ResourceLink {
     #[serde(
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub size: ::core::option::Option<i64>,
     /// `title` member (optional).
@@ -5819,7 +5832,7 @@ pub struct StringSchema {
         rename = "maxLength",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub max_length: ::core::option::Option<i64>,
     /// `minLength` member (optional).
@@ -5827,7 +5840,7 @@ pub struct StringSchema {
         rename = "minLength",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub min_length: ::core::option::Option<i64>,
     /// `title` member (optional).
@@ -6601,7 +6614,7 @@ impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        <i64 as ::serde::Deserialize>::deserialize(deserializer).map(Self::from_code)
+        ::mcpwire_types::support::by_schema::<i64, D>(deserializer).map(Self::from_code)
     }
 }
 #[cfg(feature = "schemars")]

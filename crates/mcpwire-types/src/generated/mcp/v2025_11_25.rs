@@ -302,7 +302,7 @@ pub struct CancelTaskResult {
         rename = "pollInterval",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub poll_interval: ::core::option::Option<i64>,
     /// `status` member (required).
@@ -319,7 +319,7 @@ pub struct CancelTaskResult {
     #[serde(rename = "taskId")]
     pub task_id: ::std::string::String,
     /// `ttl` member (required, may be null).
-    #[serde(deserialize_with = "::mcpwire_types::support::nullable")]
+    #[serde(deserialize_with = "::mcpwire_types::support::nullable_by_schema")]
     pub ttl: ::core::option::Option<i64>,
     /// Members not declared by the schema, which it explicitly admits.
     #[serde(flatten)]
@@ -1520,7 +1520,7 @@ pub struct CompleteResultCompletion {
     #[serde(
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub total: ::core::option::Option<i64>,
     /// `values` member (required).
@@ -1713,7 +1713,10 @@ pub struct CreateMessageRequestParams {
         CreateMessageRequestParamsIncludeContext,
     >,
     /// `maxTokens` member (required).
-    #[serde(rename = "maxTokens")]
+    #[serde(
+        rename = "maxTokens",
+        deserialize_with = "::mcpwire_types::support::by_schema"
+    )]
     pub max_tokens: i64,
     /// `messages` member (required).
     pub messages: ::std::vec::Vec<SamplingMessage>,
@@ -2402,7 +2405,9 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
             ::serde_json::Value::String(_) => {
                 (1usize, "it is the only variant admitting this JSON type")
             }
-            ::serde_json::Value::Number(number) if number.is_i64() || number.is_u64() => {
+            ::serde_json::Value::Number(
+                number,
+            ) if ::mcpwire_types::support::is_integer(number) => {
                 (2usize, "it is the only variant admitting this JSON type")
             }
             ::serde_json::Value::Bool(_) => {
@@ -2440,9 +2445,10 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
             }
             2usize => {
                 ::mcpwire_types::support::decode_variant::<
-                    i64,
+                    ::mcpwire_types::support::BySchema<i64>,
                     D::Error,
                 >(value, "ElicitResultContentValue", "Integer", reason)
+                    .map(|v| v.0)
                     .map(Self::Integer)
             }
             _ => {
@@ -2814,6 +2820,7 @@ impl ::schemars::JsonSchema for EnumSchema {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Error {
     /// `code` member (required).
+    #[serde(deserialize_with = "::mcpwire_types::support::by_schema")]
     pub code: i64,
     /// `data` member (optional).
     #[serde(
@@ -3017,7 +3024,7 @@ pub struct GetTaskResult {
         rename = "pollInterval",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub poll_interval: ::core::option::Option<i64>,
     /// `status` member (required).
@@ -3034,7 +3041,7 @@ pub struct GetTaskResult {
     #[serde(rename = "taskId")]
     pub task_id: ::std::string::String,
     /// `ttl` member (required, may be null).
-    #[serde(deserialize_with = "::mcpwire_types::support::nullable")]
+    #[serde(deserialize_with = "::mcpwire_types::support::nullable_by_schema")]
     pub ttl: ::core::option::Option<i64>,
     /// Members not declared by the schema, which it explicitly admits.
     #[serde(flatten)]
@@ -6118,7 +6125,9 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
             ::serde_json::Value::String(_) => {
                 (0usize, "it is the only variant admitting this JSON type")
             }
-            ::serde_json::Value::Number(number) if number.is_i64() || number.is_u64() => {
+            ::serde_json::Value::Number(
+                number,
+            ) if ::mcpwire_types::support::is_integer(number) => {
                 (1usize, "it is the only variant admitting this JSON type")
             }
             other => {
@@ -6145,9 +6154,10 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
             }
             _ => {
                 ::mcpwire_types::support::decode_variant::<
-                    i64,
+                    ::mcpwire_types::support::BySchema<i64>,
                     D::Error,
                 >(value, "ProgressToken", "Integer", reason)
+                    .map(|v| v.0)
                     .map(Self::Integer)
             }
         }
@@ -6541,7 +6551,9 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             ::serde_json::Value::String(_) => {
                 (0usize, "it is the only variant admitting this JSON type")
             }
-            ::serde_json::Value::Number(number) if number.is_i64() || number.is_u64() => {
+            ::serde_json::Value::Number(
+                number,
+            ) if ::mcpwire_types::support::is_integer(number) => {
                 (1usize, "it is the only variant admitting this JSON type")
             }
             other => {
@@ -6568,9 +6580,10 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             }
             _ => {
                 ::mcpwire_types::support::decode_variant::<
-                    i64,
+                    ::mcpwire_types::support::BySchema<i64>,
                     D::Error,
                 >(value, "RequestId", "Integer", reason)
+                    .map(|v| v.0)
                     .map(Self::Integer)
             }
         }
@@ -6680,7 +6693,7 @@ pub struct Resource {
     #[serde(
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub size: ::core::option::Option<i64>,
     /// `title` member (optional).
@@ -6773,7 +6786,7 @@ pub struct ResourceLink {
     #[serde(
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub size: ::core::option::Option<i64>,
     /// `title` member (optional).
@@ -8444,7 +8457,7 @@ pub struct StringSchema {
         rename = "maxLength",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub max_length: ::core::option::Option<i64>,
     /// `minLength` member (optional).
@@ -8452,7 +8465,7 @@ pub struct StringSchema {
         rename = "minLength",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub min_length: ::core::option::Option<i64>,
     /// `title` member (optional).
@@ -8568,7 +8581,7 @@ pub struct Task {
         rename = "pollInterval",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub poll_interval: ::core::option::Option<i64>,
     /// `status` member (required).
@@ -8585,7 +8598,7 @@ pub struct Task {
     #[serde(rename = "taskId")]
     pub task_id: ::std::string::String,
     /// `ttl` member (required, may be null).
-    #[serde(deserialize_with = "::mcpwire_types::support::nullable")]
+    #[serde(deserialize_with = "::mcpwire_types::support::nullable_by_schema")]
     pub ttl: ::core::option::Option<i64>,
 }
 /// `TaskAugmentedRequestParams` (MCP 2025-11-25).
@@ -8641,7 +8654,7 @@ pub struct TaskMetadata {
     #[serde(
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub ttl: ::core::option::Option<i64>,
 }
@@ -8723,7 +8736,7 @@ pub struct TaskStatusNotificationParams {
         rename = "pollInterval",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub poll_interval: ::core::option::Option<i64>,
     /// `status` member (required).
@@ -8740,7 +8753,7 @@ pub struct TaskStatusNotificationParams {
     #[serde(rename = "taskId")]
     pub task_id: ::std::string::String,
     /// `ttl` member (required, may be null).
-    #[serde(deserialize_with = "::mcpwire_types::support::nullable")]
+    #[serde(deserialize_with = "::mcpwire_types::support::nullable_by_schema")]
     pub ttl: ::core::option::Option<i64>,
 }
 /// `TextContent` (MCP 2025-11-25).
@@ -8830,7 +8843,7 @@ pub struct TitledMultiSelectEnumSchema {
         rename = "maxItems",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub max_items: ::core::option::Option<i64>,
     /// `minItems` member (optional).
@@ -8838,7 +8851,7 @@ pub struct TitledMultiSelectEnumSchema {
         rename = "minItems",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub min_items: ::core::option::Option<i64>,
     /// `title` member (optional).
@@ -9929,7 +9942,7 @@ pub struct UntitledMultiSelectEnumSchema {
         rename = "maxItems",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub max_items: ::core::option::Option<i64>,
     /// `minItems` member (optional).
@@ -9937,7 +9950,7 @@ pub struct UntitledMultiSelectEnumSchema {
         rename = "minItems",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub min_items: ::core::option::Option<i64>,
     /// `title` member (optional).
@@ -10051,7 +10064,7 @@ impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        <i64 as ::serde::Deserialize>::deserialize(deserializer).map(Self::from_code)
+        ::mcpwire_types::support::by_schema::<i64, D>(deserializer).map(Self::from_code)
     }
 }
 #[cfg(feature = "schemars")]

@@ -158,7 +158,7 @@ pub struct CacheableResult {
     #[serde(rename = "resultType")]
     pub result_type: ::std::string::String,
     /// `ttlMs` member (required).
-    #[serde(rename = "ttlMs")]
+    #[serde(rename = "ttlMs", deserialize_with = "::mcpwire_types::support::by_schema")]
     pub ttl_ms: i64,
 }
 /// `CacheableResultCacheScope` (MCP 2026-07-28).
@@ -1296,7 +1296,7 @@ pub struct CompleteResultCompletion {
     #[serde(
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub total: ::core::option::Option<i64>,
     /// `values` member (required).
@@ -1491,7 +1491,10 @@ pub struct CreateMessageRequestParams {
         CreateMessageRequestParamsIncludeContext,
     >,
     /// `maxTokens` member (required).
-    #[serde(rename = "maxTokens")]
+    #[serde(
+        rename = "maxTokens",
+        deserialize_with = "::mcpwire_types::support::by_schema"
+    )]
     pub max_tokens: i64,
     /// `messages` member (required).
     pub messages: ::std::vec::Vec<SamplingMessage>,
@@ -1823,7 +1826,7 @@ pub struct DiscoverResult {
     #[serde(rename = "supportedVersions")]
     pub supported_versions: ::std::vec::Vec<::std::string::String>,
     /// `ttlMs` member (required).
-    #[serde(rename = "ttlMs")]
+    #[serde(rename = "ttlMs", deserialize_with = "::mcpwire_types::support::by_schema")]
     pub ttl_ms: i64,
 }
 /// `DiscoverResultCacheScope` (MCP 2026-07-28).
@@ -2136,7 +2139,9 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
             ::serde_json::Value::String(_) => {
                 (1usize, "it is the only variant admitting this JSON type")
             }
-            ::serde_json::Value::Number(number) if number.is_i64() || number.is_u64() => {
+            ::serde_json::Value::Number(
+                number,
+            ) if ::mcpwire_types::support::is_integer(number) => {
                 (2usize, "it is the only variant admitting this JSON type")
             }
             ::serde_json::Value::Bool(_) => {
@@ -2174,9 +2179,10 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
             }
             2usize => {
                 ::mcpwire_types::support::decode_variant::<
-                    i64,
+                    ::mcpwire_types::support::BySchema<i64>,
                     D::Error,
                 >(value, "ElicitResultContentValue", "Integer", reason)
+                    .map(|v| v.0)
                     .map(Self::Integer)
             }
             _ => {
@@ -2521,6 +2527,7 @@ impl ::schemars::JsonSchema for EnumSchema {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Error {
     /// `code` member (required).
+    #[serde(deserialize_with = "::mcpwire_types::support::by_schema")]
     pub code: i64,
     /// `data` member (optional).
     #[serde(
@@ -3646,7 +3653,9 @@ impl<'de> ::serde::Deserialize<'de> for JSONValue {
             ::serde_json::Value::String(_) => {
                 (2usize, "it is the only variant admitting this JSON type")
             }
-            ::serde_json::Value::Number(number) if number.is_i64() || number.is_u64() => {
+            ::serde_json::Value::Number(
+                number,
+            ) if ::mcpwire_types::support::is_integer(number) => {
                 (3usize, "it is the only variant admitting this JSON type")
             }
             ::serde_json::Value::Bool(_) => {
@@ -3691,9 +3700,10 @@ impl<'de> ::serde::Deserialize<'de> for JSONValue {
             }
             3usize => {
                 ::mcpwire_types::support::decode_variant::<
-                    i64,
+                    ::mcpwire_types::support::BySchema<i64>,
                     D::Error,
                 >(value, "JSONValue", "Integer", reason)
+                    .map(|v| v.0)
                     .map(Self::Integer)
             }
             _ => {
@@ -3854,7 +3864,7 @@ pub struct ListPromptsResult {
     #[serde(rename = "resultType")]
     pub result_type: ::std::string::String,
     /// `ttlMs` member (required).
-    #[serde(rename = "ttlMs")]
+    #[serde(rename = "ttlMs", deserialize_with = "::mcpwire_types::support::by_schema")]
     pub ttl_ms: i64,
 }
 /// `ListPromptsResultCacheScope` (MCP 2026-07-28).
@@ -3944,7 +3954,7 @@ pub struct ListResourceTemplatesResult {
     #[serde(rename = "resultType")]
     pub result_type: ::std::string::String,
     /// `ttlMs` member (required).
-    #[serde(rename = "ttlMs")]
+    #[serde(rename = "ttlMs", deserialize_with = "::mcpwire_types::support::by_schema")]
     pub ttl_ms: i64,
 }
 /// `ListResourceTemplatesResultCacheScope` (MCP 2026-07-28).
@@ -4033,7 +4043,7 @@ pub struct ListResourcesResult {
     #[serde(rename = "resultType")]
     pub result_type: ::std::string::String,
     /// `ttlMs` member (required).
-    #[serde(rename = "ttlMs")]
+    #[serde(rename = "ttlMs", deserialize_with = "::mcpwire_types::support::by_schema")]
     pub ttl_ms: i64,
 }
 /// `ListResourcesResultCacheScope` (MCP 2026-07-28).
@@ -4165,7 +4175,7 @@ pub struct ListToolsResult {
     /// `tools` member (required).
     pub tools: ::std::vec::Vec<Tool>,
     /// `ttlMs` member (required).
-    #[serde(rename = "ttlMs")]
+    #[serde(rename = "ttlMs", deserialize_with = "::mcpwire_types::support::by_schema")]
     pub ttl_ms: i64,
 }
 /// `ListToolsResultCacheScope` (MCP 2026-07-28).
@@ -5998,7 +6008,9 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
             ::serde_json::Value::String(_) => {
                 (0usize, "it is the only variant admitting this JSON type")
             }
-            ::serde_json::Value::Number(number) if number.is_i64() || number.is_u64() => {
+            ::serde_json::Value::Number(
+                number,
+            ) if ::mcpwire_types::support::is_integer(number) => {
                 (1usize, "it is the only variant admitting this JSON type")
             }
             other => {
@@ -6025,9 +6037,10 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
             }
             _ => {
                 ::mcpwire_types::support::decode_variant::<
-                    i64,
+                    ::mcpwire_types::support::BySchema<i64>,
                     D::Error,
                 >(value, "ProgressToken", "Integer", reason)
+                    .map(|v| v.0)
                     .map(Self::Integer)
             }
         }
@@ -6246,7 +6259,7 @@ pub struct ReadResourceResult {
     #[serde(rename = "resultType")]
     pub result_type: ::std::string::String,
     /// `ttlMs` member (required).
-    #[serde(rename = "ttlMs")]
+    #[serde(rename = "ttlMs", deserialize_with = "::mcpwire_types::support::by_schema")]
     pub ttl_ms: i64,
 }
 /// `ReadResourceResultCacheScope` (MCP 2026-07-28).
@@ -6544,7 +6557,9 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             ::serde_json::Value::String(_) => {
                 (0usize, "it is the only variant admitting this JSON type")
             }
-            ::serde_json::Value::Number(number) if number.is_i64() || number.is_u64() => {
+            ::serde_json::Value::Number(
+                number,
+            ) if ::mcpwire_types::support::is_integer(number) => {
                 (1usize, "it is the only variant admitting this JSON type")
             }
             other => {
@@ -6571,9 +6586,10 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             }
             _ => {
                 ::mcpwire_types::support::decode_variant::<
-                    i64,
+                    ::mcpwire_types::support::BySchema<i64>,
                     D::Error,
                 >(value, "RequestId", "Integer", reason)
+                    .map(|v| v.0)
                     .map(Self::Integer)
             }
         }
@@ -6695,7 +6711,7 @@ pub struct Resource {
     #[serde(
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub size: ::core::option::Option<i64>,
     /// `title` member (optional).
@@ -6784,7 +6800,7 @@ pub struct ResourceLink {
     #[serde(
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub size: ::core::option::Option<i64>,
     /// `title` member (optional).
@@ -8063,7 +8079,7 @@ pub struct StringSchema {
         rename = "maxLength",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub max_length: ::core::option::Option<i64>,
     /// `minLength` member (optional).
@@ -8071,7 +8087,7 @@ pub struct StringSchema {
         rename = "minLength",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub min_length: ::core::option::Option<i64>,
     /// `title` member (optional).
@@ -8349,7 +8365,7 @@ pub struct TitledMultiSelectEnumSchema {
         rename = "maxItems",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub max_items: ::core::option::Option<i64>,
     /// `minItems` member (optional).
@@ -8357,7 +8373,7 @@ pub struct TitledMultiSelectEnumSchema {
         rename = "minItems",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub min_items: ::core::option::Option<i64>,
     /// `title` member (optional).
@@ -9301,7 +9317,7 @@ pub struct UntitledMultiSelectEnumSchema {
         rename = "maxItems",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub max_items: ::core::option::Option<i64>,
     /// `minItems` member (optional).
@@ -9309,7 +9325,7 @@ pub struct UntitledMultiSelectEnumSchema {
         rename = "minItems",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
     )]
     pub min_items: ::core::option::Option<i64>,
     /// `title` member (optional).
@@ -9431,7 +9447,7 @@ impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        <i64 as ::serde::Deserialize>::deserialize(deserializer).map(Self::from_code)
+        ::mcpwire_types::support::by_schema::<i64, D>(deserializer).map(Self::from_code)
     }
 }
 #[cfg(feature = "schemars")]
