@@ -51,7 +51,7 @@
 //!   `strategies::definition(name)` giving encoded samples of any definition. Values respect
 //!   `minimum`/`maximum`, `minItems`/`maxItems`, `minLength`/`maxLength` and `format`;
 //!   recursive types are depth-bounded; union values are those the union decodes back as the
-//!   same variant. Building blocks: [`support::strategy`].
+//!   same variant. Building blocks: `support::strategy`.
 //!
 //! ```
 //! use mcpwire_types::mcp::v2025_06_18::ClientRequest;
