@@ -289,6 +289,121 @@ mod tests {
         assert_eq!(map.0["a"], [5, 6]);
     }
 
+    /// Every member helper the generator emits, as a generated struct uses them.
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct Members {
+        #[serde(deserialize_with = "by_schema")]
+        required: i64,
+        #[serde(default, deserialize_with = "non_null_by_schema")]
+        optional: Option<i64>,
+        #[serde(deserialize_with = "nullable_by_schema")]
+        nullable: Option<i64>,
+        #[serde(default, deserialize_with = "double_option_by_schema")]
+        optional_nullable: Option<Option<i64>>,
+        #[serde(default, deserialize_with = "non_null_by_schema")]
+        items: Option<Vec<i64>>,
+        #[serde(default, deserialize_with = "non_null_by_schema")]
+        map: Option<BTreeMap<String, i64>>,
+    }
+
+    fn members(text: &str) -> Result<Members, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn member_helpers_keep_absent_null_and_whole_values_apart() {
+        let all = members(
+            r#"{"required":1.0,"optional":2e0,"nullable":3.0,"optional_nullable":4.0,
+                "items":[5.0,6],"map":{"k":7e0}}"#,
+        );
+        assert_eq!(
+            all,
+            Ok(Members {
+                required: 1,
+                optional: Some(2),
+                nullable: Some(3),
+                optional_nullable: Some(Some(4)),
+                items: Some(vec![5, 6]),
+                map: Some(BTreeMap::from([("k".to_owned(), 7)])),
+            })
+        );
+        let sparse = members(r#"{"required":1,"nullable":null,"optional_nullable":null}"#);
+        assert_eq!(
+            sparse,
+            Ok(Members {
+                required: 1,
+                optional: None,
+                nullable: None,
+                optional_nullable: Some(None),
+                items: None,
+                map: None,
+            })
+        );
+        let absent = members(r#"{"required":1,"nullable":null}"#).unwrap();
+        assert_eq!(absent.optional_nullable, None);
+    }
+
+    #[test]
+    fn member_helpers_refuse_what_the_schema_refuses() {
+        for (text, reason) in [
+            (r#"{"required":1.5,"nullable":null}"#, "expected an integer"),
+            (
+                r#"{"required":1,"optional":null,"nullable":null}"#,
+                "expected an integer",
+            ),
+            (r#"{"required":1,"nullable":2.5}"#, "expected an integer"),
+            (r#"{"required":1}"#, "missing field `nullable`"),
+            (
+                r#"{"required":1,"nullable":null,"items":{}}"#,
+                "expected an array",
+            ),
+            (
+                r#"{"required":1,"nullable":null,"items":[1.5]}"#,
+                "expected an integer",
+            ),
+            (
+                r#"{"required":1,"nullable":null,"map":[]}"#,
+                "expected an object",
+            ),
+            (
+                r#"{"required":1,"nullable":null,"map":{"k":"v"}}"#,
+                "expected an integer",
+            ),
+        ] {
+            let err = members(text).expect_err(text);
+            assert!(err.contains(reason), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn integer_constants_accept_any_spelling_of_their_value_only() {
+        #[derive(Debug, Deserialize)]
+        struct Constant {
+            #[serde(deserialize_with = "two")]
+            #[allow(dead_code)]
+            version: (),
+        }
+        fn two<'de, D: Deserializer<'de>>(deserializer: D) -> Result<(), D::Error> {
+            expect_integer(deserializer, 2)
+        }
+        let decode = |text: &str| {
+            serde_json::from_str::<Constant>(&format!(r#"{{"version":{text}}}"#))
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        };
+        for text in ["2", "2.0", "20e-1"] {
+            assert_eq!(decode(text), Ok(()), "{text}");
+        }
+        for (text, reason) in [
+            ("3", "invalid value: integer 3, expected 2"),
+            ("2.5", "expected an integer"),
+            ("\"2\"", "expected an integer"),
+        ] {
+            let err = decode(text).expect_err(text);
+            assert!(err.contains(reason), "{text}: {err}");
+        }
+    }
+
     #[test]
     fn encoding_is_the_plain_integer() {
         assert_eq!(serde_json::to_string(&BySchema(3_i64)).unwrap(), "3");
