@@ -806,6 +806,261 @@ mod tests {
         ));
     }
 
+    #[test]
+    fn jsonrpc_may_be_spelled_with_escapes() {
+        let p = Profile::jsonrpc_2_0();
+        for version in [r#""2.0""#, r#""2\u002e0""#, r#""\u0032.0""#] {
+            let frame = format!(r#"{{"jsonrpc":{version},"id":1,"method":"m"}}"#);
+            assert!(
+                matches!(single(&frame, &p), Message::Request { .. }),
+                "{frame}"
+            );
+        }
+        for version in [r#""2.00""#, r#""2""#, "2.0", r#""2.0 ""#] {
+            let frame = format!(r#"{{"jsonrpc":{version},"id":1,"method":"m"}}"#);
+            assert!(
+                matches!(
+                    single(&frame, &p),
+                    Message::Invalid {
+                        reason: InvalidReason::JsonrpcNot20,
+                        ..
+                    }
+                ),
+                "{frame}"
+            );
+        }
+    }
+
+    #[test]
+    fn json_types_are_named_in_the_reason() {
+        // Forbidden id types under MCP, and non-object batch elements in plain JSON-RPC.
+        let mcp = Profile::latest_mcp();
+        for (id, json_type) in [
+            ("null", JsonType::Null),
+            ("true", JsonType::Boolean),
+            ("false", JsonType::Boolean),
+            ("1.5", JsonType::Number),
+            ("[1]", JsonType::Array),
+            ("{}", JsonType::Object),
+        ] {
+            let frame = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"m"}}"#);
+            match single(&frame, &mcp) {
+                Message::Invalid {
+                    id: None,
+                    reason: InvalidReason::Id(IdProblem::ForbiddenType(got)),
+                } => assert_eq!(got, json_type, "{id}"),
+                other => panic!("{id}: {other:?}"),
+            }
+        }
+        let p = Profile::jsonrpc_2_0();
+        let Decoded::Batch(messages) = decode(br#"[null,true,"s",[],1,1.5,-2e3]"#, &p) else {
+            panic!("not a batch");
+        };
+        let types: Vec<_> = messages
+            .iter()
+            .map(|m| match m {
+                Message::Invalid {
+                    id: None,
+                    reason: InvalidReason::BatchElementNotObject(t),
+                } => *t,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        use JsonType::*;
+        assert_eq!(
+            types,
+            [Null, Boolean, String, Array, Integer, Number, Integer]
+        );
+    }
+
+    #[test]
+    fn error_responses_keep_their_id_and_check_the_error_object() {
+        let p = Profile::jsonrpc_2_0();
+        let error = |id: &str, error: &str| {
+            single(
+                &format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{error}}}"#),
+                &p,
+            )
+        };
+        match error("7", r#"{"code":1e3,"message":"m","data":[1]}"#) {
+            Message::Response(Response {
+                id: Some(id),
+                body:
+                    ResponseBody::Error {
+                        code: 1000,
+                        message,
+                        data: Some("[1]"),
+                    },
+            }) => {
+                assert_eq!(id.raw(), "7");
+                assert_eq!(message, "m");
+            }
+            other => panic!("{other:?}"),
+        }
+        for bad in [
+            r#"{"code":1.5,"message":"m"}"#,
+            r#"{"code":1e19,"message":"m"}"#,
+            r#"{"code":"1","message":"m"}"#,
+            r#"{"code":1,"message":2}"#,
+            r#"{"code":1}"#,
+            r#"{"code":1,"message":"m","data":1,"data":2}"#,
+            r#"[1]"#,
+        ] {
+            match error("8", bad) {
+                Message::Response(Response {
+                    id: Some(id),
+                    body: ResponseBody::Malformed(ResponseDefect::ErrorObject),
+                }) => assert_eq!(id.raw(), "8", "{bad}"),
+                other => panic!("{bad}: {other:?}"),
+            }
+        }
+        // A malformed response still reports the id it carries.
+        match single(r#"{"jsonrpc":"1.0","id":9,"result":1}"#, &p) {
+            Message::Response(Response {
+                id: Some(id),
+                body: ResponseBody::Malformed(ResponseDefect::Jsonrpc),
+            }) => assert_eq!(id.raw(), "9"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_error_response_without_id_is_malformed_only_where_the_schema_requires_the_id() {
+        let frame = r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}"#;
+        let (mut required, mut optional) = (0, 0);
+        for profile in Profile::all() {
+            let message = single(frame, &profile);
+            if profile.facts().error_response_requires_id {
+                required += 1;
+                assert!(
+                    matches!(
+                        message,
+                        Message::Response(Response {
+                            id: None,
+                            body: ResponseBody::Malformed(ResponseDefect::Id)
+                        })
+                    ),
+                    "{}: {message:?}",
+                    profile.name()
+                );
+            } else {
+                optional += 1;
+                assert!(
+                    matches!(
+                        message,
+                        Message::Response(Response {
+                            id: None,
+                            body: ResponseBody::Error { code: -32700, .. }
+                        })
+                    ),
+                    "{}: {message:?}",
+                    profile.name()
+                );
+            }
+        }
+        assert!(required > 0 && optional > 0, "both kinds of profile exist");
+    }
+
+    #[test]
+    fn only_requests_and_invalid_messages_need_a_reply() {
+        let p = Profile::jsonrpc_2_0();
+        for (frame, needs) in [
+            (r#"{"jsonrpc":"2.0","id":1,"method":"m"}"#, true),
+            (r#"{"jsonrpc":"2.0","id":true,"method":"m"}"#, true),
+            (r#"{"jsonrpc":"2.0","method":"m"}"#, false),
+            (r#"{"jsonrpc":"2.0","id":1,"result":1}"#, false),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m"}}"#,
+                false,
+            ),
+        ] {
+            assert_eq!(single(frame, &p).needs_reply(), needs, "{frame}");
+        }
+    }
+
+    #[test]
+    fn limits_are_inclusive_and_offsets_count_the_byte_order_mark() {
+        let p = Profile::jsonrpc_2_0();
+        let frame = br#"{"jsonrpc":"2.0","method":"m"}"#;
+        let exact = p.clone().with_max_frame_bytes(frame.len());
+        assert!(matches!(decode(frame, &exact), Decoded::Single(_)));
+        let two = p.clone().with_max_batch_len(Some(2));
+        let Decoded::Batch(messages) = decode(br#"[{"jsonrpc":"2.0","method":"m"},1]"#, &two)
+        else {
+            panic!("a batch of the limit's length is decoded");
+        };
+        assert_eq!(messages.len(), 2);
+        assert!(matches!(messages[0], Message::Notification { .. }));
+        assert!(matches!(
+            decode(b"\xEF\xBB\xBF{\"a\":}", &p),
+            Decoded::Rejected(Rejection::Parse(ScanError {
+                kind: ScanErrorKind::UnexpectedByte,
+                offset: 8
+            }))
+        ));
+        for trailing in [
+            &br#"{"jsonrpc":"2.0","method":"m"} x"#[..],
+            b"\"s\" 1",
+            b"[1] ]",
+        ] {
+            assert!(
+                matches!(
+                    decode(trailing, &p),
+                    Decoded::Rejected(Rejection::Parse(ScanError {
+                        kind: ScanErrorKind::TrailingCharacters,
+                        ..
+                    }))
+                ),
+                "{}",
+                std::string::String::from_utf8_lossy(trailing)
+            );
+        }
+    }
+
+    #[test]
+    fn every_reason_reads_differently() {
+        let reasons = [
+            InvalidReason::Id(IdProblem::Duplicated),
+            InvalidReason::Id(IdProblem::ForbiddenType(JsonType::Boolean)),
+            InvalidReason::Id(IdProblem::RejectedByPolicy),
+            InvalidReason::JsonrpcMissing,
+            InvalidReason::JsonrpcNot20,
+            InvalidReason::MethodNotString,
+            InvalidReason::MethodReserved,
+            InvalidReason::ParamsType(JsonType::String),
+            InvalidReason::CallWithResultOrError,
+            InvalidReason::NotACallOrResponse,
+            InvalidReason::BatchElementNotObject(JsonType::Null),
+        ]
+        .map(|r| r.to_string());
+        let defects = [
+            ResponseDefect::Jsonrpc,
+            ResponseDefect::Id,
+            ResponseDefect::ResultAndError,
+            ResponseDefect::ErrorObject,
+        ]
+        .map(|d| d.to_string());
+        let rejections = [
+            Rejection::Parse(ScanError {
+                kind: ScanErrorKind::UnexpectedEnd,
+                offset: 3,
+            }),
+            Rejection::NotAnObject,
+            Rejection::EmptyBatch,
+            Rejection::BatchTooLarge { len: 3, max: 2 },
+            Rejection::FrameTooLarge { len: 9, max: 8 },
+        ]
+        .map(|r| r.to_string());
+        let all: Vec<&String> = reasons.iter().chain(&defects).chain(&rejections).collect();
+        for (i, text) in all.iter().enumerate() {
+            assert!(text.len() > 8, "{text:?} says too little");
+            assert!(!all[..i].contains(text), "{text:?} is said twice");
+        }
+        assert!(reasons[1].contains("Boolean") && reasons[7].contains("String"));
+        assert!(rejections[0].contains('3') && rejections[3].contains('2'));
+        assert!(rejections[4].contains('9') && rejections[4].contains('8'));
+    }
+
     /// Mutated frames never panic, and whatever is classified as a reply-needing message
     /// carries an id that is a verbatim slice of the frame.
     #[test]
