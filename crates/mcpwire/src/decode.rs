@@ -1061,6 +1061,89 @@ mod tests {
         assert!(rejections[4].contains('9') && rejections[4].contains('8'));
     }
 
+    #[test]
+    fn only_the_exact_envelope_keys_are_envelope_members() {
+        let p = Profile::jsonrpc_2_0();
+        for key in ["jsonrpc", "id", "method", "params", "result", "error"] {
+            let near = [
+                format!("{key}x"),
+                key[..key.len() - 1].to_owned(),
+                key.to_uppercase(),
+                format!("{key} "),
+            ];
+            for near in near {
+                // Any value a misread key would object to, or be read as.
+                let frame = format!(r#"{{"{near}":"1.0","jsonrpc":"2.0","method":"m"}}"#);
+                match single(&frame, &p) {
+                    Message::Notification {
+                        method,
+                        params: None,
+                    } => assert_eq!(method, "m", "{frame}"),
+                    other => panic!("{frame}: {other:?}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn envelope_keys_spelled_with_escapes_are_recognised() {
+        let p = Profile::jsonrpc_2_0();
+        let request = r#"{"\u006asonrpc":"2.0","\u0069d":1,"m\u0065thod":"m","p\u0061rams":[1]}"#;
+        match single(request, &p) {
+            Message::Request { id, method, params } => {
+                assert_eq!((id.raw(), &*method), ("1", "m"));
+                assert_eq!(params.map(|p| p.get()), Some("[1]"));
+            }
+            other => panic!("{other:?}"),
+        }
+        let result = single(r#"{"jsonrpc":"2.0","id":2,"r\u0065sult":3}"#, &p);
+        assert!(
+            matches!(
+                result,
+                Message::Response(Response {
+                    body: ResponseBody::Result("3"),
+                    ..
+                })
+            ),
+            "{result:?}"
+        );
+        let error = single(
+            r#"{"jsonrpc":"2.0","id":2,"\u0065rror":{"code":4,"message":"m"}}"#,
+            &p,
+        );
+        assert!(
+            matches!(
+                error,
+                Message::Response(Response {
+                    body: ResponseBody::Error { code: 4, .. },
+                    ..
+                })
+            ),
+            "{error:?}"
+        );
+    }
+
+    #[test]
+    fn an_empty_object_is_an_invalid_message_not_a_parse_error() {
+        let p = Profile::jsonrpc_2_0();
+        for frame in ["{}", "{ }", " {}\n"] {
+            assert!(
+                matches!(
+                    single(frame, &p),
+                    Message::Invalid {
+                        id: None,
+                        reason: InvalidReason::NotACallOrResponse
+                    }
+                ),
+                "{frame:?}"
+            );
+        }
+        let Decoded::Batch(messages) = decode(b"[{},{ }]", &p) else {
+            panic!("[{{}},{{ }}] is a batch");
+        };
+        assert_eq!(messages.len(), 2);
+    }
+
     /// Mutated frames never panic, and whatever is classified as a reply-needing message
     /// carries an id that is a verbatim slice of the frame.
     #[test]
