@@ -616,6 +616,131 @@ mod tests {
     }
 
     #[test]
+    fn every_error_kind_is_described_differently() {
+        use ScanErrorKind::*;
+        let kinds = [
+            UnexpectedEnd,
+            UnexpectedByte,
+            LeadingZero,
+            BadNumber,
+            ControlCharacter,
+            BadEscape,
+            InvalidUtf8,
+            TrailingCharacters,
+        ];
+        let texts: Vec<&str> = kinds.iter().map(|k| k.describe()).collect();
+        for (i, text) in texts.iter().enumerate() {
+            assert!(text.len() > 8, "{:?} says too little: {text:?}", kinds[i]);
+            assert!(!texts[..i].contains(text), "{text:?} is said twice");
+        }
+        let error = ScanError {
+            kind: BadEscape,
+            offset: 17,
+        };
+        assert_eq!(
+            error.to_string(),
+            format!("{} at byte 17", BadEscape.describe())
+        );
+    }
+
+    #[test]
+    fn errors_point_at_the_offending_byte() {
+        for (input, kind, offset) in [
+            ("trux", ScanErrorKind::UnexpectedByte, 3),
+            ("[fals]", ScanErrorKind::UnexpectedByte, 5),
+            ("nul", ScanErrorKind::UnexpectedEnd, 3),
+            ("01", ScanErrorKind::LeadingZero, 0),
+            ("-01", ScanErrorKind::LeadingZero, 1),
+            ("[1,00]", ScanErrorKind::LeadingZero, 3),
+            ("\"\\", ScanErrorKind::UnexpectedEnd, 2),
+            ("\"ab\\u12", ScanErrorKind::UnexpectedEnd, 7),
+            ("\"ab\\u1", ScanErrorKind::UnexpectedEnd, 6),
+            ("\"ab\\u12x4\"", ScanErrorKind::BadEscape, 3),
+            ("[1] 2", ScanErrorKind::TrailingCharacters, 4),
+        ] {
+            assert_eq!(
+                validate(input.as_bytes()),
+                Err(ScanError { kind, offset }),
+                "{input}"
+            );
+        }
+    }
+
+    /// The first `"`, `\\` or control byte at or after `from`, one byte at a time.
+    fn first_special(bytes: &[u8], from: usize) -> usize {
+        from + bytes[from..]
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+            .unwrap_or(bytes.len() - from)
+    }
+
+    #[test]
+    fn long_runs_find_the_first_special_byte_at_every_position() {
+        for len in [0, 7, 8, 9, 15, 16, 17, 31, 33, 64, 100, 257] {
+            for at in 0..=len {
+                for special in [b'"', b'\\', 0x00, 0x1f] {
+                    let mut bytes = vec![b'a'; len];
+                    bytes.extend_from_slice(b"tail");
+                    if at < len {
+                        bytes[at] = special;
+                    }
+                    for from in [0, 1, at.saturating_sub(9)] {
+                        if from <= bytes.len() {
+                            assert_eq!(
+                                skip_ordinary(&bytes, from),
+                                first_special(&bytes, from),
+                                "len {len}, special {special} at {at}, from {from}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn irregular_deep_nesting_closes_each_level_with_its_own_bracket() {
+        // Container kinds from a pseudo-random sequence, so no block of 64 levels repeats.
+        let n = 3_000;
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let kinds: Vec<bool> = (0..n)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state & 1 == 1
+            })
+            .collect();
+        let mut open = String::new();
+        for &is_object in &kinds {
+            open.push_str(if is_object { "{\"k\":" } else { "[" });
+        }
+        let closers: Vec<u8> = kinds
+            .iter()
+            .rev()
+            .map(|&is_object| if is_object { b'}' } else { b']' })
+            .collect();
+        let mut doc = open.clone().into_bytes();
+        doc.push(b'0');
+        doc.extend_from_slice(&closers);
+        assert_eq!(validate(&doc).unwrap().depth, n);
+        for level in [0, 63, 64, 65, 127, 128, 1000, n - 1] {
+            // Close `level` (counted from the innermost) with the other bracket.
+            let at = open.len() + 1 + level;
+            let mut wrong = doc.clone();
+            wrong[at] = if wrong[at] == b'}' { b']' } else { b'}' };
+            assert_eq!(
+                validate(&wrong),
+                Err(ScanError {
+                    kind: ScanErrorKind::UnexpectedByte,
+                    offset: at
+                }),
+                "level {level}"
+            );
+        }
+    }
+
+    #[test]
     fn nesting_is_not_limited_by_the_call_stack() {
         let n = 100_000;
         let mut deep = "[".repeat(n);
@@ -639,6 +764,15 @@ mod tests {
         let input = br#"{"a":[1,{"b":"}"}]} ,rest"#;
         let info = scan_value(input, 0).unwrap();
         assert_eq!(&input[info.end..], b" ,rest");
+    }
+
+    #[test]
+    fn a_high_surrogate_pairs_only_with_a_following_low_surrogate_escape() {
+        assert_eq!(unescape(r#""\ud83d\ude00""#), "\u{1F600}");
+        assert_eq!(unescape(r#""\ud83dxxde00""#), "\u{FFFD}xxde00");
+        assert_eq!(unescape(r#""\ud83d\u0041""#), "\u{FFFD}A");
+        assert_eq!(unescape(r#""\ud83d""#), "\u{FFFD}");
+        assert_eq!(unescape(r#""\"\\\/""#), "\"\\/");
     }
 
     #[test]
