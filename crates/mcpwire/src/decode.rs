@@ -645,6 +645,7 @@ fn decode_batch<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::{mutate, xorshift};
 
     fn single(frame: &str, profile: &Profile) -> Message<'static> {
         let frame: &'static str = Box::leak(frame.to_owned().into_boxed_str());
@@ -930,33 +931,32 @@ mod tests {
         let (mut required, mut optional) = (0, 0);
         for profile in Profile::all() {
             let message = single(frame, &profile);
-            if profile.facts().error_response_requires_id {
+            let requires_id = profile.facts().error_response_requires_id;
+            if requires_id {
                 required += 1;
-                assert!(
-                    matches!(
-                        message,
-                        Message::Response(Response {
-                            id: None,
-                            body: ResponseBody::Malformed(ResponseDefect::Id)
-                        })
-                    ),
-                    "{}: {message:?}",
-                    profile.name()
-                );
             } else {
                 optional += 1;
-                assert!(
-                    matches!(
-                        message,
-                        Message::Response(Response {
-                            id: None,
-                            body: ResponseBody::Error { code: -32700, .. }
-                        })
-                    ),
-                    "{}: {message:?}",
-                    profile.name()
-                );
             }
+            let malformed = matches!(
+                message,
+                Message::Response(Response {
+                    id: None,
+                    body: ResponseBody::Malformed(ResponseDefect::Id)
+                })
+            );
+            let accepted = matches!(
+                message,
+                Message::Response(Response {
+                    id: None,
+                    body: ResponseBody::Error { code: -32700, .. }
+                })
+            );
+            assert_eq!(
+                (malformed, accepted),
+                (requires_id, !requires_id),
+                "{}: {message:?}",
+                profile.name()
+            );
         }
         assert!(required > 0 && optional > 0, "both kinds of profile exist");
     }
@@ -1012,7 +1012,7 @@ mod tests {
                     }))
                 ),
                 "{}",
-                std::string::String::from_utf8_lossy(trailing)
+                String::from_utf8_lossy(trailing)
             );
         }
     }
@@ -1155,29 +1155,11 @@ mod tests {
             b"\xEF\xBB\xBF{\"\\u0069d\":7,\"jsonrpc\":\"2.0\",\"method\":\"rpc.x\"}",
         ];
         let alphabet = b"{}[],:\"\\ -.019eidmethodjsonrpcresultparamserror\xff\xc3\xa9";
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         let profiles = Profile::all();
         for round in 0..20_000 {
             let mut frame = seeds[round % seeds.len()].to_vec();
-            for _ in 0..=(next() % 4) {
-                let at = (next() as usize) % (frame.len() + 1);
-                match next() % 3 {
-                    0 if at < frame.len() => {
-                        frame.remove(at);
-                    }
-                    1 => frame.insert(at, alphabet[(next() as usize) % alphabet.len()]),
-                    _ if at < frame.len() => {
-                        frame[at] = alphabet[(next() as usize) % alphabet.len()]
-                    }
-                    _ => {}
-                }
-            }
+            mutate(&mut frame, alphabet, 3, &mut next);
             let profile = &profiles[round % profiles.len()];
             let messages = match decode(&frame, profile) {
                 Decoded::Rejected(_) => continue,

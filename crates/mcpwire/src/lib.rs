@@ -66,6 +66,8 @@ pub mod router;
 pub mod scan;
 pub mod server;
 pub mod stdio;
+#[cfg(test)]
+mod test_support;
 
 pub use decode::{
     Decoded, IdProblem, InvalidReason, JsonType, Message, Rejection, Response, ResponseBody,
