@@ -35,8 +35,9 @@
 #   STARTUP_TIMEOUT           seconds an HTTP server may take to listen (default 60)
 #
 # Each check is `mcpwire check --cases $CASES --seed $SEED --format json` over stdio and, where
-# the server has it, Streamable HTTP (the server is started on 127.0.0.1 on a free port, waited
-# for, and stopped after). Reports: $OUT/<server>-<transport>.json (stderr in .log); one line per
+# the server has it, Streamable HTTP (the server is started on a free port, waited for on
+# 127.0.0.1, and stopped after; server-everything has no host option and listens on every
+# interface while it runs, the others on 127.0.0.1 only). Reports: $OUT/<server>-<transport>.json (stderr in .log); one line per
 # run in $OUT/manifest.jsonl (server, version, transport, exit status, seconds, the command that
 # reproduces the row, run from the repository root). The table is printed by
 # scripts/real-servers/summarize.py. Exit status: 0 when every install and run completed (whatever

@@ -9,7 +9,7 @@ log, command, note) and each run's `mcpwire check --format json` report, and pri
 1. one row per run: server, version, transport, checker exit status, cases, failed checks,
    failure kinds, violations and strict totals, time, and the command that reproduces the row;
 2. failed checks per rule (failed/total) with one column per run;
-3. the failure kinds of each run with their case counts.
+3. the failure kinds of each run: cases (summed over rules) and the rules they failed.
 
 It reads whatever fields the report has. Reports without the `violations`/`strict` totals (the
 format before failure levels) show "–" there, and a note says so; when failures carry a `level`
@@ -18,6 +18,7 @@ but the totals are missing, the kinds are counted per level instead.
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -135,7 +136,10 @@ def main_table(runs):
     for run in runs:
         data = run["data"]
         seconds = run.get("seconds")
-        time = f"{seconds:.1f} s" if isinstance(seconds, (int, float)) else NO_VALUE
+        if not isinstance(seconds, (int, float)):
+            time = NO_VALUE
+        else:
+            time = "< 0.1 s" if seconds < 0.05 else f"{seconds:.1f} s"
         command = f"`{cell(run['command'])}`" if run.get("command") else NO_VALUE
         if data is None:
             why = run.get("note") or run.get("problem") or "no report"
@@ -167,7 +171,7 @@ def main_table(runs):
             f"| {cell(run.get('server', '?'))} | {cell(run.get('version') or NO_VALUE)} "
             f"| {cell(run.get('transport', '?'))} | {exit_text(run)} "
             f"| {data.get('cases', NO_VALUE)}{aborted} | {failed}/{total} "
-            f"| {len(failures(data))} | {violations} | {strict} | {time} | {command} |"
+            f"| {len(kinds_by_name(data))} | {violations} | {strict} | {time} | {command} |"
         )
     return lines, sorted(notes)
 
@@ -194,6 +198,26 @@ def rules_table(runs):
     return lines
 
 
+def short_rule(rule):
+    """`wire rule 4 (id recovery)` -> `4`; other rule names as they are."""
+    match = re.match(r"wire rule (\d+)", rule)
+    return match.group(1) if match else rule
+
+
+def kinds_by_name(data):
+    """{kind: (cases, [rules], level)} in the report's order; a kind can fail several rules."""
+    kinds = {}
+    for failure in failures(data):
+        kind = str(failure.get("kind", "?"))
+        cases, rules, level = kinds.get(kind, (0, [], failure.get("level")))
+        cases += int(failure.get("cases", 0) or 0)
+        rule = short_rule(str(failure.get("rule", "?")))
+        if rule not in rules:
+            rules.append(rule)
+        kinds[kind] = (cases, rules, level)
+    return kinds
+
+
 def kinds_list(runs):
     lines = []
     for run in runs:
@@ -201,10 +225,10 @@ def kinds_list(runs):
         if data is None:
             continue
         kinds = []
-        for failure in failures(data):
-            text = f"`{failure.get('kind', '?')}` ({failure.get('cases', '?')})"
-            if failure.get("level"):
-                text += f" [{failure['level']}]"
+        for kind, (cases, rules, level) in kinds_by_name(data).items():
+            text = f"`{kind}` ({cases}; {', '.join(rules)})"
+            if level:
+                text += f" [{level}]"
             kinds.append(text)
         lines.append(f"- {run_label(run)}: " + (", ".join(kinds) if kinds else "none"))
     return lines
@@ -226,7 +250,7 @@ def main(argv):
         print("\n".join(rules))
     kinds = kinds_list(runs)
     if kinds:
-        print("\nFailure kinds (cases):\n")
+        print("\nFailure kinds (cases; rules):\n")
         print("\n".join(kinds))
     return 0
 
