@@ -129,9 +129,10 @@ def wire(model):
     return model.model_dump(by_alias=True, exclude_none=True, mode="json")
 
 
-def text_of(result):
+def text_of(result, structured=True):
+    """The result's text blocks, one a line, and (with STRUCTURED) its structuredContent as JSON."""
     parts = [c.get("text", "") for c in result.get("content") or [] if c.get("type") == "text"]
-    if result.get("structuredContent") is not None:
+    if structured and result.get("structuredContent") is not None:
         parts.append(json.dumps(result["structuredContent"]))
     return "\n".join(parts)
 
@@ -243,8 +244,9 @@ async def call_tools(session, tools, profile, answers, steps, timeout):
         if result.get("isError"):
             steps.report(False, step, f"isError: {text}")
         elif name == sum_tool:
-            ok, wanted = sum_matches(profile["sum"], text)
-            steps.report(ok, step, f"{json.dumps(args)} -> {json.dumps(text)} (want {wanted})")
+            blocks = text_of(result, structured=False)
+            ok, wanted = sum_matches(profile["sum"], blocks)
+            steps.report(ok, step, f"{json.dumps(args)} -> text {json.dumps(blocks)} (want {wanted})")
         elif name == progress_tool:
             steps.report(
                 len(progress) == progress_count,

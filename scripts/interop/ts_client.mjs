@@ -129,9 +129,10 @@ function offMachineDefault(schema) {
   return null;
 }
 
-function textOf(result) {
+// The result's text blocks, one a line, and (with STRUCTURED) its structuredContent as JSON.
+function textOf(result, structured = true) {
   const parts = (result.content || []).filter((c) => c.type === "text").map((c) => c.text);
-  if (result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent));
+  if (structured && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent));
   return parts.join("\n");
 }
 
@@ -240,8 +241,9 @@ async function main() {
     if (result.isError) {
       report(false, step, `isError: ${text}`);
     } else if (isSum) {
-      const [ok, wanted] = sumMatches(profile.sum, text);
-      report(ok, step, `${JSON.stringify(args)} -> ${JSON.stringify(text)} (want ${wanted})`);
+      const blocks = textOf(result, false);
+      const [ok, wanted] = sumMatches(profile.sum, blocks);
+      report(ok, step, `${JSON.stringify(args)} -> text ${JSON.stringify(blocks)} (want ${wanted})`);
     } else if (isProgress) {
       const count = profile.progress.count;
       const seen = wireProgress.length - wireBefore;
