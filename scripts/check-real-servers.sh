@@ -6,7 +6,7 @@
 # Usage (from anywhere; the repository is found from this script's path):
 #
 #   scripts/check-real-servers.sh                    # install, build, check every server
-#   scripts/check-real-servers.sh rmcp py-mcp-v2     # only these servers (names below)
+#   scripts/check-real-servers.sh rmcp py-time       # only these servers (names below)
 #   SKIP_INSTALL=1 scripts/check-real-servers.sh     # reuse what the cache dir already holds
 #   scripts/real-servers/summarize.py "$OUT"         # print the table again from saved reports
 #
@@ -25,7 +25,8 @@
 #   MCPWIRE_REAL_SERVERS_DIR  cache dir for the installs (default /tmp/mcpwire-real-servers);
 #                             never inside the repository
 #   OUT                       where the JSON reports, logs and manifest.jsonl go
-#                             (default $MCPWIRE_REAL_SERVERS_DIR/reports; emptied of old reports)
+#                             (default $MCPWIRE_REAL_SERVERS_DIR/reports; the chosen servers'
+#                             files and the manifest are replaced, nothing else is touched)
 #   MCPWIRE_BIN               an mcpwire binary to use instead of building
 #                             `cargo build --release -p mcpwire-cli` (target/release/mcpwire)
 #   CASES, SEED               generated cases and seed (default 100 and 0)
@@ -37,17 +38,18 @@
 # Each check is `mcpwire check --cases $CASES --seed $SEED --format json` over stdio and, where
 # the server has it, Streamable HTTP (the server is started on a free port, waited for on
 # 127.0.0.1, and stopped after; server-everything has no host option and listens on every
-# interface while it runs, the others on 127.0.0.1 only). Reports: $OUT/<server>-<transport>.json (stderr in .log); one line per
-# run in $OUT/manifest.jsonl (server, version, transport, exit status, seconds, the command that
-# reproduces the row, run from the repository root). The table is printed by
-# scripts/real-servers/summarize.py. Exit status: 0 when every install and run completed (whatever
-# the checker found), 1 when some install failed or some run could not check its server
-# (checker exit 2 or a timeout).
+# interface while it runs, the others on 127.0.0.1 only). Reports:
+# $OUT/<server>-<transport>.json (the checker's stderr in .log, an HTTP server's output in
+# -http-server.log); one line per run in $OUT/manifest.jsonl (server, version, transport, exit
+# status, seconds, the command that reproduces the row from the repository root). The table is
+# printed by scripts/real-servers/summarize.py. Exit status: 0 when every install and run
+# completed (whatever the checker found), 1 when some install failed or some run could not check
+# its server (checker exit 2 or a timeout).
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-DIR=${MCPWIRE_REAL_SERVERS_DIR:-/tmp/mcpwire-real-servers}
-OUT=${OUT:-$DIR/reports}
+DIR=$(realpath -m "${MCPWIRE_REAL_SERVERS_DIR:-/tmp/mcpwire-real-servers}")
+OUT=$(realpath -m "${OUT:-$DIR/reports}")
 CASES=${CASES:-100}
 SEED=${SEED:-0}
 RUN_TIMEOUT=${RUN_TIMEOUT:-600}
@@ -62,9 +64,6 @@ case "$DIR" in
     exit 2
     ;;
 esac
-mkdir -p "$DIR/logs" "$OUT"
-rm -f "$OUT"/*.json "$OUT"/*.log "$OUT/manifest.jsonl"
-
 ALL_SERVERS=(ts-everything ts-filesystem ts-memory ts-sequential-thinking py-fastmcp-v1
     py-mcpserver-v2 py-time py-fetch rmcp)
 if [ $# -gt 0 ]; then
@@ -79,6 +78,14 @@ else
     SERVERS=("${ALL_SERVERS[@]}")
 fi
 wanted() { [[ " ${SERVERS[*]} " == *" $1 "* ]]; }
+
+mkdir -p "$DIR/logs" "$OUT"
+# Only the files this run writes are removed: OUT may hold other things.
+rm -f "$OUT/manifest.jsonl"
+for name in "${SERVERS[@]}"; do
+    rm -f "$OUT/$name-stdio.json" "$OUT/$name-stdio.log" "$OUT/$name-http.json" \
+        "$OUT/$name-http.log" "$OUT/$name-http-server.log"
+done
 
 NPM="$DIR/npm"
 NODE_BIN="$NPM/node_modules/.bin"

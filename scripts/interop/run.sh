@@ -37,7 +37,7 @@ set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 HERE="$ROOT/scripts/interop"
-DIR=${MCPWIRE_INTEROP_DIR:-/tmp/mcpwire-interop}
+DIR=$(realpath -m "${MCPWIRE_INTEROP_DIR:-/tmp/mcpwire-interop}")
 STARTUP_TIMEOUT=${STARTUP_TIMEOUT:-60}
 CLIENT_TIMEOUT=${CLIENT_TIMEOUT:-30}
 # shellcheck source=scripts/real-servers/lib.sh

@@ -8,7 +8,6 @@
 use std::net::SocketAddr;
 use std::process::ExitCode;
 
-use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{ServerCapabilities, ServerConfig};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -24,20 +23,13 @@ struct AddArgs {
     b: i64,
 }
 
-/// The server: a router holding its one tool.
-#[derive(Debug, Clone)]
-struct Adder {
-    tool_router: ToolRouter<Self>,
-}
+/// The server. `#[tool_handler]` routes calls through `Self::tool_router()`, which
+/// `#[tool_router]` generates from the `#[tool]` methods.
+#[derive(Debug, Clone, Copy)]
+struct Adder;
 
 #[tool_router]
 impl Adder {
-    fn new() -> Self {
-        Self {
-            tool_router: Self::tool_router(),
-        }
-    }
-
     #[tool(description = "Add two integers")]
     fn add(&self, Parameters(AddArgs { a, b }): Parameters<AddArgs>) -> String {
         a.wrapping_add(b).to_string()
@@ -70,7 +62,7 @@ fn parse_args() -> Result<Transport, String> {
 }
 
 async fn serve_stdio() -> Result<(), String> {
-    let running = Adder::new()
+    let running = Adder
         .serve(rmcp::transport::stdio())
         .await
         .map_err(|e| format!("stdio: {e}"))?;
@@ -80,7 +72,7 @@ async fn serve_stdio() -> Result<(), String> {
 
 async fn serve_http(addr: SocketAddr) -> Result<(), String> {
     let service: StreamableHttpService<Adder, LocalSessionManager> = StreamableHttpService::new(
-        || Ok(Adder::new()),
+        || Ok(Adder),
         Default::default(),
         StreamableHttpServerConfig::default(),
     );
