@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Interop client on the official Python MCP SDK (`mcp`; written for 2.x, runs on 1.x too).
+"""Interop client on the official Python MCP SDK (`mcp` 2.x; `--profile everything` passes on 1.30 too).
 
     python_client.py [--profile example|everything] [--timeout SECONDS] --url http://127.0.0.1:PORT/mcp
     python_client.py [--profile example|everything] [--timeout SECONDS] -- SERVER COMMAND...
@@ -10,15 +10,20 @@ status is 1 when any step failed, 2 on a usage error. What each profile expects 
 
   example     the mcpwire example server: `add` a=2,b=3 returns the text "5"; `countdown` n=3
               sends exactly 3 progress notifications; at least one tool asks the client
-              (elicitation or sampling) and its result contains the client's answer.
+              (elicitation or sampling) and its result contains the client's answer;
+              `countdown` n=100 cancelled at its first progress notification sends no more
+              from 300 ms after the cancel to 1.3 s, and the server then answers ping.
   everything  @modelcontextprotocol/server-everything: `get-sum` a=2,b=3 mentions 5;
               `trigger-long-running-operation` (3 steps) sends 3 progress notifications;
               `trigger-sampling-request` and `trigger-elicitation-request` return the answer.
               Tools that reach the network, start timers, need tasks or print the environment
               are skipped (named in the output).
 
-Every other tool must return a result that is not an error. Results and schemas are read as
-wire JSON (`model_dump(by_alias=True)`), so the checks do not depend on the SDK's field names.
+Progress notifications are counted as they arrive from the transport, before the SDK (whose
+callbacks stop at the result or the cancel). Every other tool must return a result that is not
+an error; a tool whose input schema has a default URL off this machine is skipped under any
+profile. Results and schemas are read as wire JSON (`model_dump(by_alias=True)`), so the checks do
+not depend on the SDK's field names.
 """
 
 import argparse
@@ -188,19 +193,47 @@ class Answers:
         )
 
 
+class Tap:
+    """Sees each message from the server before the SDK does, and notes when progress
+    notifications and responses arrived (the SDK stops reporting progress for a request once it
+    is answered or cancelled)."""
+
+    def __init__(self):
+        self.progress = []
+        self.responses = []
+
+    async def pump(self, source, sink):
+        async with sink:
+            async for item in source:
+                if not isinstance(item, Exception):
+                    self.note(wire(item.message))
+                await sink.send(item)
+
+    def note(self, message):
+        if not isinstance(message, dict):
+            return
+        if message.get("method") == "notifications/progress":
+            self.progress.append(anyio.current_time())
+        elif "result" in message or "error" in message:
+            self.responses.append(anyio.current_time())
+
+
 @asynccontextmanager
-async def connect(options):
+async def connect(options, tap):
+    """The streams to the server; what the server sends passes through TAP."""
     if options.url:
-        async with streamable_http_client(options.url) as streams:
-            yield streams[0], streams[1]
+        transport = streamable_http_client(options.url)
     else:
         command, *args = options.command
-        params = StdioServerParameters(command=command, args=args)
-        async with stdio_client(params) as streams:
-            yield streams[0], streams[1]
+        transport = stdio_client(StdioServerParameters(command=command, args=args))
+    async with transport as streams, anyio.create_task_group() as group:
+        sink, tapped = anyio.create_memory_object_stream(0)
+        group.start_soon(tap.pump, streams[0], sink)
+        yield tapped, streams[1]
+        group.cancel_scope.cancel()
 
 
-async def call_tools(session, tools, profile, answers, steps, timeout):
+async def call_tools(session, tools, profile, answers, steps, tap, timeout):
     sum_tool, sum_args = profile["sum"]["tool"], profile["sum"]["args"]
     progress_tool, progress_args = profile["progress"]["tool"], profile["progress"]["args"]
     progress_count = profile["progress"]["count"]
@@ -226,6 +259,7 @@ async def call_tools(session, tools, profile, answers, steps, timeout):
         else:
             args = object_for(tool.get("inputSchema") or {}, everything=False)
         progress = []
+        wire_before = len(tap.progress)
 
         async def on_progress(value, total=None, message=None, seen=progress):
             seen.append(value)
@@ -248,10 +282,12 @@ async def call_tools(session, tools, profile, answers, steps, timeout):
             ok, wanted = sum_matches(profile["sum"], blocks)
             steps.report(ok, step, f"{json.dumps(args)} -> text {json.dumps(blocks)} (want {wanted})")
         elif name == progress_tool:
+            seen = len(tap.progress) - wire_before
             steps.report(
-                len(progress) == progress_count,
+                seen == progress_count,
                 step,
-                f"{json.dumps(args)} -> {len(progress)} progress notifications (want {progress_count})",
+                f"{json.dumps(args)} -> {seen} progress notifications (want {progress_count}; "
+                f"the SDK's progress callback saw {len(progress)})",
             )
         elif answers.total > asked_before:
             asking += 1
@@ -270,10 +306,10 @@ async def call_tools(session, tools, profile, answers, steps, timeout):
 
 async def run(options):
     profile = PROFILES[options.profile]
-    steps, answers = Steps(), Answers()
+    steps, answers, tap = Steps(), Answers(), Tap()
     where = f"http {options.url}" if options.url else "stdio"
     async with (
-        connect(options) as (read, write),
+        connect(options, tap) as (read, write),
         ClientSession(
             read,
             write,
@@ -301,8 +337,59 @@ async def run(options):
             steps.report(False, "tools/list", f"{type(e).__name__}: {e}")
             return 1
         steps.report(bool(tools), "tools/list", f"{len(tools)} tools: {', '.join(t['name'] for t in tools)}")
-        await call_tools(session, tools, profile, answers, steps, options.timeout)
+        await call_tools(session, tools, profile, answers, steps, tap, options.timeout)
+        if "cancel" in profile:
+            await cancel_step(session, profile["cancel"], steps, tap, options.timeout)
     return 1 if steps.failures else 0
+
+
+async def cancel_step(session, spec, steps, tap, timeout):
+    """Calls SPEC's tool, cancels it at its first progress notification (the SDK sends
+    notifications/cancelled for an abandoned request), then expects no progress notification
+    from quiet_ms after the cancel to quiet_ms + window_ms, and the server still to answer ping."""
+    step = f"cancel {spec['tool']}"
+    first = anyio.Event()
+    outcome = {}
+
+    async def on_progress(value, total=None, message=None):
+        first.set()
+
+    async def call():
+        try:
+            await session.call_tool(spec["tool"], spec["args"], progress_callback=on_progress)
+            outcome["finished"] = True
+        except Exception as e:  # noqa: BLE001 - reported below
+            outcome["error"] = f"{type(e).__name__}: {e}"
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(call)
+        with anyio.move_on_after(timeout):
+            await first.wait()
+        group.cancel_scope.cancel()
+    cancelled_at = anyio.current_time()
+    if "error" in outcome or not first.is_set():
+        why = outcome.get("error", f"no progress notification within {timeout}s")
+        steps.report(False, step, f"{json.dumps(spec['args'])} -> {why}")
+        return
+    if outcome.get("finished"):
+        steps.report(False, step, f"{json.dumps(spec['args'])} finished before it could be cancelled")
+        return
+    await anyio.sleep((spec["quiet_ms"] + spec["window_ms"]) / 1000)
+    start = cancelled_at + spec["quiet_ms"] / 1000
+    late = sum(1 for at in tap.progress if at > start)
+    replies = sum(1 for at in tap.responses if at > cancelled_at)
+    try:
+        with anyio.fail_after(timeout):
+            await session.send_ping()
+        ping = "answered"
+    except Exception as e:  # noqa: BLE001
+        ping = f"failed: {type(e).__name__}: {e}"
+    steps.report(
+        late == 0 and ping == "answered",
+        step,
+        f"{late} progress notifications {spec['quiet_ms']}-{spec['quiet_ms'] + spec['window_ms']} ms "
+        f"after the cancel (want 0); {replies} replies to the cancelled call; ping {ping}",
+    )
 
 
 def _timeout_is_timedelta():

@@ -10,15 +10,20 @@
 //
 //   example     the mcpwire example server: `add` a=2,b=3 returns the text "5"; `countdown` n=3
 //               sends exactly 3 progress notifications; at least one tool asks the client
-//               (elicitation or sampling) and its result contains the client's answer.
+//               (elicitation or sampling) and its result contains the client's answer;
+//               `countdown` n=100 cancelled at its first progress notification sends no more
+//               from 300 ms after the cancel to 1.3 s, and the server then answers ping.
 //   everything  @modelcontextprotocol/server-everything: `get-sum` a=2,b=3 mentions 5;
 //               `trigger-long-running-operation` (3 steps) sends 3 progress notifications;
 //               `trigger-sampling-request` and `trigger-elicitation-request` return the answer.
 //               Tools that reach the network, start timers, need tasks or print the environment
 //               are skipped (named in the output).
 //
-// Every other tool must return a result that is not an error. The SDK is imported from
-// $MCP_INTEROP_NODE_MODULES (the node_modules dir run.sh installs into) or, without it, by name.
+// Progress notifications are counted as they arrive from the transport, before the SDK (whose
+// callbacks stop at the result or the cancel). Every other tool must return a result that is not
+// an error; a tool whose input schema has a default URL off this machine is skipped under any
+// profile. The SDK is imported from $MCP_INTEROP_NODE_MODULES (the node_modules dir run.sh
+// installs into) or, without it, by name.
 
 import { pathToFileURL } from "node:url";
 import { join } from "node:path";
@@ -181,9 +186,12 @@ async function main() {
   // Progress notifications as they arrive on the wire. The SDK dispatches notifications a
   // microtask later than responses, so its onprogress callback misses a notification that
   // arrives together with the result; the Protocol calls this handler first, synchronously.
+  // Responses are timed too, for the cancellation step.
   const wireProgress = [];
+  const wireResponses = [];
   transport.onmessage = (message) => {
-    if (message.method === "notifications/progress") wireProgress.push(message.params);
+    if (message.method === "notifications/progress") wireProgress.push(performance.now());
+    else if ("result" in message || "error" in message) wireResponses.push(performance.now());
   };
 
   try {
@@ -256,9 +264,58 @@ async function main() {
     }
   }
   report(askingTools > 0, "elicitation/sampling", `${askingTools} tools asked the client (sampling ${asked.sampling}, elicitation ${asked.elicitation})`);
+  if (profile.cancel) await cancelStep(client, profile.cancel, { wireProgress, wireResponses }, report, timeoutMs);
 
   await client.close();
   return failures ? 1 : 0;
+}
+
+// Calls SPEC.tool, cancels it (notifications/cancelled, sent by the SDK on abort) at its first
+// progress notification, then expects no progress notification from quiet_ms after the cancel
+// to quiet_ms + window_ms, and the server still to answer ping.
+async function cancelStep(client, spec, wire, report, timeoutMs) {
+  const step = `cancel ${spec.tool}`;
+  const controller = new AbortController();
+  let cancelledAt = null;
+  let finished = false;
+  try {
+    await client.callTool({ name: spec.tool, arguments: spec.args }, undefined, {
+      timeout: timeoutMs,
+      signal: controller.signal,
+      onprogress: () => {
+        if (cancelledAt === null) {
+          cancelledAt = performance.now();
+          controller.abort("mcpwire interop: cancelled after the first progress notification");
+        }
+      },
+    });
+    finished = true;
+  } catch (e) {
+    if (!controller.signal.aborted) {
+      report(false, step, `${JSON.stringify(spec.args)} -> ${e.message} before any progress notification`);
+      return;
+    }
+  }
+  if (finished || cancelledAt === null) {
+    report(false, step, `${JSON.stringify(spec.args)} finished before it could be cancelled (make it longer in profiles.json)`);
+    return;
+  }
+  await new Promise((resolve) => setTimeout(resolve, spec.quiet_ms + spec.window_ms));
+  const from = cancelledAt + spec.quiet_ms;
+  const late = wire.wireProgress.filter((at) => at > from).length;
+  const responses = wire.wireResponses.filter((at) => at > cancelledAt).length;
+  let ping = "answered";
+  try {
+    await client.ping({ timeout: timeoutMs });
+  } catch (e) {
+    ping = `failed: ${e.message}`;
+  }
+  report(
+    late === 0 && ping === "answered",
+    step,
+    `${late} progress notifications ${spec.quiet_ms}-${spec.quiet_ms + spec.window_ms} ms after the cancel (want 0); ` +
+      `${responses} replies to the cancelled call; ping ${ping}`,
+  );
 }
 
 const timer = setTimeout(() => {
