@@ -1,0 +1,302 @@
+#!/usr/bin/env bash
+# check-real-servers.sh — run `mcpwire check` against real MCP servers of the official SDKs and
+# print a markdown table of the results (issue 12's README table). A maintainer runs it by hand;
+# it is never part of CI (it installs from npm, PyPI and crates.io and takes minutes).
+#
+# Usage (from anywhere; the repository is found from this script's path):
+#
+#   scripts/check-real-servers.sh                    # install, build, check every server
+#   scripts/check-real-servers.sh rmcp py-time       # only these servers (names below)
+#   SKIP_INSTALL=1 scripts/check-real-servers.sh     # reuse what the cache dir already holds
+#   scripts/real-servers/summarize.py "$OUT"         # print the table again from saved reports
+#
+# Servers (name: what; transports):
+#   ts-everything           @modelcontextprotocol/server-everything (npm); stdio, HTTP
+#   ts-filesystem           @modelcontextprotocol/server-filesystem (npm); stdio
+#   ts-memory               @modelcontextprotocol/server-memory (npm); stdio
+#   ts-sequential-thinking  @modelcontextprotocol/server-sequential-thinking (npm); stdio
+#   py-fastmcp-v1           six-line FastMCP server, Python SDK `mcp<2` (PyPI); stdio, HTTP
+#   py-mcpserver-v2         six-line MCPServer server, Python SDK `mcp>=2` (PyPI); stdio, HTTP
+#   py-time                 mcp-server-time (PyPI); stdio
+#   py-fetch                mcp-server-fetch (PyPI); stdio
+#   rmcp                    interop/rmcp-server, one tool on rmcp (crates.io); stdio, HTTP
+#
+# Environment:
+#   MCPWIRE_REAL_SERVERS_DIR  cache dir for the installs (default /tmp/mcpwire-real-servers);
+#                             never inside the repository
+#   OUT                       where the JSON reports, logs and manifest.jsonl go
+#                             (default $MCPWIRE_REAL_SERVERS_DIR/reports; the chosen servers'
+#                             files and the manifest are replaced, nothing else is touched)
+#   MCPWIRE_BIN               an mcpwire binary to use instead of building
+#                             `cargo build --release -p mcpwire-cli` (target/release/mcpwire)
+#   CASES, SEED               generated cases and seed (default 100 and 0)
+#   SKIP_INSTALL=1            skip npm/pip/cargo installs (a missing server is then reported)
+#   RUN_TIMEOUT               seconds one `mcpwire check` run may take (default 600)
+#   INSTALL_TIMEOUT           seconds one install step may take (default 900)
+#   STARTUP_TIMEOUT           seconds an HTTP server may take to listen (default 60)
+#
+# Each check is `mcpwire check --cases $CASES --seed $SEED --format json` over stdio and, where
+# the server has it, Streamable HTTP (the server is started on a free port, waited for on
+# 127.0.0.1, and stopped after; server-everything has no host option and listens on every
+# interface while it runs, the others on 127.0.0.1 only). Reports:
+# $OUT/<server>-<transport>.json (the checker's stderr in .log, an HTTP server's output in
+# -http-server.log); one line per run in $OUT/manifest.jsonl (server, version, transport, exit
+# status, seconds, the command that reproduces the row from the repository root). The table is
+# printed by scripts/real-servers/summarize.py. Exit status: 0 when every install and run
+# completed (whatever the checker found), 1 when some install failed or some run could not check
+# its server (checker exit 2 or a timeout).
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+DIR=$(realpath -m "${MCPWIRE_REAL_SERVERS_DIR:-/tmp/mcpwire-real-servers}")
+OUT=$(realpath -m "${OUT:-$DIR/reports}")
+CASES=${CASES:-100}
+SEED=${SEED:-0}
+RUN_TIMEOUT=${RUN_TIMEOUT:-600}
+INSTALL_TIMEOUT=${INSTALL_TIMEOUT:-900}
+STARTUP_TIMEOUT=${STARTUP_TIMEOUT:-60}
+# shellcheck source=scripts/real-servers/lib.sh
+source "$ROOT/scripts/real-servers/lib.sh"
+
+case "$DIR" in
+"$ROOT" | "$ROOT"/*)
+    echo "MCPWIRE_REAL_SERVERS_DIR must be outside the repository ($ROOT)" >&2
+    exit 2
+    ;;
+esac
+ALL_SERVERS=(ts-everything ts-filesystem ts-memory ts-sequential-thinking py-fastmcp-v1
+    py-mcpserver-v2 py-time py-fetch rmcp)
+if [ $# -gt 0 ]; then
+    for name in "$@"; do
+        [[ " ${ALL_SERVERS[*]} " == *" $name "* ]] || {
+            echo "unknown server '$name' (known: ${ALL_SERVERS[*]})" >&2
+            exit 2
+        }
+    done
+    SERVERS=("$@")
+else
+    SERVERS=("${ALL_SERVERS[@]}")
+fi
+wanted() { [[ " ${SERVERS[*]} " == *" $1 "* ]]; }
+
+mkdir -p "$DIR/logs" "$OUT"
+# Only the files this run writes are removed: OUT may hold other things.
+rm -f "$OUT/manifest.jsonl"
+for name in "${SERVERS[@]}"; do
+    rm -f "$OUT/$name-stdio.json" "$OUT/$name-stdio.log" "$OUT/$name-http.json" \
+        "$OUT/$name-http.log" "$OUT/$name-http-server.log"
+done
+
+NPM="$DIR/npm"
+NODE_BIN="$NPM/node_modules/.bin"
+RMCP_TARGET="$DIR/rmcp-target"
+RMCP_BIN="$RMCP_TARGET/release/rmcp-server"
+declare -A INSTALL_FAILED=()
+status=0
+
+# --- build the checker -----------------------------------------------------------------------
+harness_started=$(now)
+if [ -n "${MCPWIRE_BIN:-}" ]; then
+    MCPWIRE=$MCPWIRE_BIN
+    MCPWIRE_SHOWN=$MCPWIRE_BIN
+else
+    step "building mcpwire (cargo build --release -p mcpwire-cli)"
+    if ! (cd "$ROOT" && timed "$DIR/logs/build-mcpwire.log" cargo build --release -p mcpwire-cli); then
+        echo "building mcpwire failed: see $DIR/logs/build-mcpwire.log" >&2
+        exit 1
+    fi
+    MCPWIRE="$ROOT/target/release/mcpwire"
+    MCPWIRE_SHOWN=target/release/mcpwire
+fi
+
+# --- install the servers ---------------------------------------------------------------------
+# install GROUP SERVER... -- COMMAND: runs COMMAND (logged, bounded); on failure the servers are
+# reported as not installed.
+install() {
+    local group=$1
+    shift
+    local members=()
+    while [ "$1" != "--" ]; do
+        members+=("$1")
+        shift
+    done
+    shift
+    local any=0 m
+    for m in "${members[@]}"; do wanted "$m" && any=1; done
+    [ $any = 1 ] || return 0
+    step "installing $group"
+    # The install functions run in a child bash (exported) so that `timeout` bounds them.
+    if ! timed "$DIR/logs/install-$group.log" timeout -k 10 "$INSTALL_TIMEOUT" bash -c '"$@"' _ "$@"; then
+        echo "  FAILED: see $DIR/logs/install-$group.log" >&2
+        for m in "${members[@]}"; do INSTALL_FAILED[$m]="install of $group failed"; done
+        status=1
+    fi
+}
+
+# The install functions run in a child bash (see install), which shellcheck cannot follow.
+# shellcheck disable=SC2317
+install_npm() {
+    mkdir -p "$NPM" &&
+        npm install --prefix "$NPM" --no-audit --no-fund --loglevel=error \
+            @modelcontextprotocol/server-everything @modelcontextprotocol/server-filesystem \
+            @modelcontextprotocol/server-memory @modelcontextprotocol/server-sequential-thinking
+}
+
+# install_venv NAME REQUIREMENT...: a venv at $DIR/NAME with the requirements (upgraded).
+# shellcheck disable=SC2317
+install_venv() {
+    local venv="$DIR/$1"
+    shift
+    { [ -x "$venv/bin/python" ] || python3 -m venv "$venv"; } &&
+        "$venv/bin/pip" install --quiet --disable-pip-version-check --upgrade "$@"
+}
+
+# shellcheck disable=SC2317
+install_rmcp() {
+    CARGO_TARGET_DIR="$RMCP_TARGET" cargo build --release \
+        --manifest-path "$ROOT/interop/rmcp-server/Cargo.toml"
+}
+
+export DIR NPM ROOT RMCP_TARGET
+export -f install_npm install_venv install_rmcp
+
+write_python_servers() {
+    mkdir -p "$DIR/python"
+    cat >"$DIR/python/server_v1.py" <<'PY'
+import sys
+from mcp.server.fastmcp import FastMCP
+
+http = sys.argv[1:2] == ["http"]
+app = FastMCP("demo", host="127.0.0.1", port=int(sys.argv[2]) if http else 8000)
+
+@app.tool()
+def add(a: int, b: int) -> int:
+    """Add two numbers."""
+    return a + b
+
+if __name__ == "__main__":
+    app.run(transport="streamable-http" if http else "stdio")
+PY
+    cat >"$DIR/python/server_v2.py" <<'PY'
+import sys
+from mcp.server.mcpserver import MCPServer
+
+app = MCPServer("demo")
+
+@app.tool()
+def add(a: int, b: int) -> int:
+    """Add two numbers."""
+    return a + b
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["http"]:
+        app.run(transport="streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+    else:
+        app.run()
+PY
+}
+
+write_python_servers
+mkdir -p "$DIR/fs-root"
+if [ -z "${SKIP_INSTALL:-}" ]; then
+    install npm ts-everything ts-filesystem ts-memory ts-sequential-thinking -- install_npm
+    install py-mcp-v1 py-fastmcp-v1 -- install_venv py-mcp-v1 'mcp<2'
+    install py-mcp-v2 py-mcpserver-v2 -- install_venv py-mcp-v2 'mcp>=2'
+    install py-servers py-time py-fetch -- install_venv py-servers mcp-server-time mcp-server-fetch
+    install rmcp rmcp -- install_rmcp
+fi
+installed_at=$(now)
+
+# --- what each server is ---------------------------------------------------------------------
+# stdio_command NAME: the server command (shell words, quoted).
+stdio_command() {
+    case $1 in
+    ts-everything) quote node "$NODE_BIN/mcp-server-everything" stdio ;;
+    ts-filesystem) quote node "$NODE_BIN/mcp-server-filesystem" "$DIR/fs-root" ;;
+    ts-memory) quote env "MEMORY_FILE_PATH=$DIR/memory.jsonl" node "$NODE_BIN/mcp-server-memory" ;;
+    ts-sequential-thinking) quote node "$NODE_BIN/mcp-server-sequential-thinking" ;;
+    py-fastmcp-v1) quote "$DIR/py-mcp-v1/bin/python" "$DIR/python/server_v1.py" ;;
+    py-mcpserver-v2) quote "$DIR/py-mcp-v2/bin/python" "$DIR/python/server_v2.py" ;;
+    py-time) quote "$DIR/py-servers/bin/mcp-server-time" --local-timezone UTC ;;
+    py-fetch) quote "$DIR/py-servers/bin/mcp-server-fetch" ;;
+    rmcp) quote "$RMCP_BIN" ;;
+    esac
+}
+
+# http_command NAME PORT: the command that serves Streamable HTTP on 127.0.0.1:PORT at /mcp
+# (nothing for stdio-only servers).
+http_command() {
+    case $1 in
+    ts-everything) quote env "PORT=$2" node "$NODE_BIN/mcp-server-everything" streamableHttp ;;
+    py-fastmcp-v1) quote "$DIR/py-mcp-v1/bin/python" "$DIR/python/server_v1.py" http "$2" ;;
+    py-mcpserver-v2) quote "$DIR/py-mcp-v2/bin/python" "$DIR/python/server_v2.py" http "$2" ;;
+    rmcp) quote "$RMCP_BIN" --http "127.0.0.1:$2" ;;
+    esac
+}
+
+# version NAME: the installed version of the package behind the server.
+version() {
+    case $1 in
+    ts-*) npm_version "$NPM" "@modelcontextprotocol/server-${1#ts-}" ;;
+    py-fastmcp-v1) pip_version "$DIR/py-mcp-v1" mcp ;;
+    py-mcpserver-v2) pip_version "$DIR/py-mcp-v2" mcp ;;
+    py-time) pip_version "$DIR/py-servers" mcp-server-time ;;
+    py-fetch) pip_version "$DIR/py-servers" mcp-server-fetch ;;
+    rmcp) lock_version "$ROOT/interop/rmcp-server/Cargo.lock" rmcp ;;
+    esac
+}
+
+# --- the runs --------------------------------------------------------------------------------
+CHECK_ARGS=(--cases "$CASES" --seed "$SEED" --format json)
+
+for name in "${SERVERS[@]}"; do
+    ver=$(version "$name")
+    if [ -n "${INSTALL_FAILED[$name]:-}" ]; then
+        record "$name" "$ver" install - "" "" "" "" "${INSTALL_FAILED[$name]}"
+        continue
+    fi
+
+    server=$(stdio_command "$name")
+    shown="$MCPWIRE_SHOWN check --stdio $(quote "${CHECK_ARGS[@]}") -- $server"
+    step "$name stdio"
+    started=$(now)
+    eval "timeout -k 10 $RUN_TIMEOUT $(quote "$MCPWIRE") check --stdio $(quote "${CHECK_ARGS[@]}") -- $server" \
+        >"$OUT/$name-stdio.json" 2>"$OUT/$name-stdio.log" </dev/null
+    rc=$?
+    record "$name" "$ver" stdio "$rc" "$(elapsed "$started")" "$OUT/$name-stdio.json" \
+        "$OUT/$name-stdio.log" "$shown" ""
+    note_exit "$rc" || status=1
+
+    port=$(free_port)
+    serve=$(http_command "$name" "$port")
+    [ -n "$serve" ] || continue
+    url="http://127.0.0.1:$port/mcp"
+    shown="$serve & $MCPWIRE_SHOWN check --http $url $(quote "${CHECK_ARGS[@]}")"
+    step "$name http ($url)"
+    started=$(now)
+    pid=$(start_server "$serve" "$OUT/$name-http-server.log")
+    if ! wait_for_port "$port" "$pid" "$STARTUP_TIMEOUT"; then
+        stop_server "$pid"
+        record "$name" "$ver" http - "$(elapsed "$started")" "" "" "$shown" \
+            "server did not listen on 127.0.0.1:$port within ${STARTUP_TIMEOUT}s (see $OUT/$name-http-server.log)"
+        status=1
+        continue
+    fi
+    timeout -k 10 "$RUN_TIMEOUT" "$MCPWIRE" check --http "$url" "${CHECK_ARGS[@]}" \
+        >"$OUT/$name-http.json" 2>"$OUT/$name-http.log" </dev/null
+    rc=$?
+    stop_server "$pid"
+    record "$name" "$ver" http "$rc" "$(elapsed "$started")" "$OUT/$name-http.json" \
+        "$OUT/$name-http.log" "$shown" ""
+    note_exit "$rc" || status=1
+done
+
+finished=$(now)
+echo
+python3 "$ROOT/scripts/real-servers/summarize.py" "$OUT"
+echo
+printf 'Timings: build+install %ss, checks %ss, total %ss.\n' \
+    "$(diff_seconds "$harness_started" "$installed_at")" \
+    "$(diff_seconds "$installed_at" "$finished")" \
+    "$(diff_seconds "$harness_started" "$finished")"
+exit $status
