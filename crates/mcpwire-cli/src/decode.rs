@@ -7,6 +7,9 @@
 //! re-serialized from the typed value, so what is printed is what the types kept.
 //!
 //! The input is one JSON value, or JSON Lines (one message per line, as captured from stdio).
+//! JSON Lines are read and reported one line at a time. Input is bounded by `--max-bytes`
+//! (default [`DEFAULT_MAX_BYTES`]): a single JSON document may be that large, and so may
+//! each line of JSON Lines; past it the command stops with exit status 2 and says so.
 
 use std::fmt::Write as _;
 
@@ -244,25 +247,6 @@ fn failure(definition: &str, message: String) -> Failure {
     }
 }
 
-/// The input split into JSON values: the whole input when it is one value; JSON Lines (one
-/// value per non-blank line) when its first line is a value by itself; else the whole input's
-/// parse error. Each entry is (1-based line, value or parse error).
-pub fn values(input: &str) -> Vec<(usize, Result<Value, String>)> {
-    let whole = parse(input);
-    let mut lines = input
-        .lines()
-        .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty())
-        .map(|(index, line)| (index + 1, line))
-        .peekable();
-    let first_line_is_a_value = lines.peek().is_some_and(|(_, line)| parse(line).is_ok());
-    match whole {
-        Err(_) if first_line_is_a_value => lines.map(|(n, line)| (n, parse(line))).collect(),
-        _ if lines.peek().is_none() => Vec::new(),
-        whole => vec![(1, whole)],
-    }
-}
-
 fn parse(text: &str) -> Result<Value, String> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))
@@ -275,33 +259,203 @@ pub fn run(
     input: &str,
     out: &mut String,
 ) -> Result<bool, UsageError> {
-    let values = values(input);
-    if values.is_empty() {
-        return Err(UsageError("the input holds no JSON value".into()));
-    }
-    let numbered = values.len() > 1;
-    let mut all_ok = true;
-    for (line, value) in values {
-        if numbered {
-            let _ = writeln!(out, "line {line}:");
-        }
-        let outcome = match value {
-            Ok(value) => table.decode(value, definition)?,
-            Err(message) => Err(Failure {
-                definition: definition.unwrap_or("JSONRPCMessage").to_owned(),
-                pointer: String::new(),
-                message,
-            }),
+    let mut bytes = Vec::new();
+    let source = Source {
+        name: "the input",
+        max_bytes: usize::MAX,
+    };
+    let all_ok = run_reader(table, definition, input.as_bytes(), &source, &mut bytes)?;
+    out.push_str(&String::from_utf8_lossy(&bytes));
+    Ok(all_ok)
+}
+
+/// The default bound of `--max-bytes`: 64 MiB, the runtime's default frame limit.
+pub const DEFAULT_MAX_BYTES: usize = 64 * 1024 * 1024;
+
+/// Where `mcpwire decode` reads from, for messages, and how much it may read.
+#[derive(Debug, Clone)]
+pub struct Source<'a> {
+    /// `standard input` or the file name.
+    pub name: &'a str,
+    /// The largest JSON document, or JSON Lines line (terminator excluded), in bytes.
+    pub max_bytes: usize,
+}
+
+/// Like [`run`], reading `input` as it goes and writing each value's report to `out` as
+/// soon as it is known. Memory stays within one document or one line of `source.max_bytes`;
+/// a longer one, or bytes that are not UTF-8, end the run with a [`UsageError`].
+pub fn run_reader(
+    table: &VersionTable,
+    definition: Option<&str>,
+    input: impl std::io::BufRead,
+    source: &Source<'_>,
+    out: &mut impl std::io::Write,
+) -> Result<bool, UsageError> {
+    let mut lines = Lines {
+        input,
+        source,
+        number: 0,
+        offset: 0,
+    };
+    // Blank lines before the first value are kept in case the input is one document.
+    let mut head = Vec::new();
+    let (first_number, first) = loop {
+        let Some((number, line)) = lines.next_line()? else {
+            return Err(UsageError("the input holds no JSON value".into()));
         };
-        match outcome {
-            Ok(decoded) => render_decoded(&decoded, out),
-            Err(failure) => {
-                all_ok = false;
-                render_failure(table, &failure, out);
-            }
+        head.extend_from_slice(&line);
+        if !is_blank(&line) {
+            break (number, line);
         }
+    };
+    let first_text = lines.text(&first, head.len() - first.len())?;
+    let first_value = parse(first_text.trim_end_matches(['\n', '\r']));
+    if first_value.is_err() {
+        // Not a value on its own: the whole input is one (pretty-printed) document.
+        let document = lines.rest_of_document(head)?;
+        let text = lines.text(&document, 0)?;
+        let (report, ok) = report(table, definition, parse(text))?;
+        write_out(out, &report)?;
+        return Ok(ok);
+    }
+    // JSON Lines; the first report is numbered only once a second value shows up.
+    let (report_text, mut all_ok) = report(table, definition, first_value)?;
+    let mut pending = Some((first_number, report_text));
+    loop {
+        let (number, text) = match lines.next_value_line() {
+            Ok(Some(line)) => line,
+            Ok(None) => break,
+            Err(error) => {
+                // What was decoded before the bad line is still reported.
+                if let Some((first_number, first_report)) = pending.take() {
+                    write_out(out, &format!("line {first_number}:\n{first_report}"))?;
+                }
+                return Err(error);
+            }
+        };
+        if let Some((first_number, first_report)) = pending.take() {
+            write_out(out, &format!("line {first_number}:\n{first_report}"))?;
+        }
+        let (report_text, ok) = report(table, definition, parse(&text))?;
+        all_ok &= ok;
+        write_out(out, &format!("line {number}:\n{report_text}"))?;
+    }
+    if let Some((_, first_report)) = pending {
+        write_out(out, &first_report)?;
     }
     Ok(all_ok)
+}
+
+fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(|b| b.is_ascii_whitespace())
+}
+
+fn write_out(out: &mut impl std::io::Write, text: &str) -> Result<(), UsageError> {
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| UsageError(format!("cannot write the report: {e}")))
+}
+
+/// The input's lines, each read with the bound of [`Source::max_bytes`].
+struct Lines<'s, R> {
+    input: R,
+    source: &'s Source<'s>,
+    /// 1-based number of the last line read.
+    number: usize,
+    /// Bytes read so far.
+    offset: usize,
+}
+
+impl<R: std::io::BufRead> Lines<'_, R> {
+    /// The next line with its terminator, or `None` at the end of input.
+    fn next_line(&mut self) -> Result<Option<(usize, Vec<u8>)>, UsageError> {
+        use std::io::{BufRead, Read};
+        let mut line = Vec::new();
+        let limit = self.source.max_bytes.saturating_add(2);
+        let read = (&mut self.input)
+            .take(u64::try_from(limit).unwrap_or(u64::MAX))
+            .read_until(b'\n', &mut line)
+            .map_err(|e| UsageError(format!("cannot read {}: {e}", self.source.name)))?;
+        if read == 0 {
+            return Ok(None);
+        }
+        self.number += 1;
+        self.offset += read;
+        let content = line.strip_suffix(b"\n").unwrap_or(&line);
+        let content = content.strip_suffix(b"\r").unwrap_or(content);
+        if content.len() > self.source.max_bytes {
+            return Err(UsageError(format!(
+                "line {} of {} is longer than {} bytes (raise the limit with --max-bytes)",
+                self.number, self.source.name, self.source.max_bytes
+            )));
+        }
+        Ok(Some((self.number, line)))
+    }
+
+    /// The next non-blank line as text, without its terminator.
+    fn next_value_line(&mut self) -> Result<Option<(usize, String)>, UsageError> {
+        while let Some((number, line)) = self.next_line()? {
+            if !is_blank(&line) {
+                let text = self.text(&line, self.offset - line.len())?;
+                return Ok(Some((
+                    number,
+                    text.trim_end_matches(['\n', '\r']).to_owned(),
+                )));
+            }
+        }
+        Ok(None)
+    }
+
+    /// `head` plus the rest of the input, as one document of at most `max_bytes`.
+    fn rest_of_document(&mut self, mut document: Vec<u8>) -> Result<Vec<u8>, UsageError> {
+        use std::io::Read;
+        let room = self.source.max_bytes.saturating_sub(document.len());
+        (&mut self.input)
+            .take(u64::try_from(room).unwrap_or(u64::MAX).saturating_add(1))
+            .read_to_end(&mut document)
+            .map_err(|e| UsageError(format!("cannot read {}: {e}", self.source.name)))?;
+        if document.len() > self.source.max_bytes {
+            return Err(UsageError(format!(
+                "{} is larger than {} bytes (raise the limit with --max-bytes)",
+                self.source.name, self.source.max_bytes
+            )));
+        }
+        Ok(document)
+    }
+
+    /// `bytes` (found at input offset `at`) as text.
+    fn text<'b>(&self, bytes: &'b [u8], at: usize) -> Result<&'b str, UsageError> {
+        std::str::from_utf8(bytes).map_err(|e| {
+            UsageError(format!(
+                "{} is not UTF-8 (invalid byte at offset {})",
+                self.source.name,
+                at + e.valid_up_to()
+            ))
+        })
+    }
+}
+
+/// The report of one value (or its parse error), and whether it decoded.
+fn report(
+    table: &VersionTable,
+    definition: Option<&str>,
+    value: Result<Value, String>,
+) -> Result<(String, bool), UsageError> {
+    let outcome = match value {
+        Ok(value) => table.decode(value, definition)?,
+        Err(message) => Err(Failure {
+            definition: definition.unwrap_or("JSONRPCMessage").to_owned(),
+            pointer: String::new(),
+            message,
+        }),
+    };
+    let mut out = String::new();
+    let ok = outcome.is_ok();
+    match outcome {
+        Ok(decoded) => render_decoded(&decoded, &mut out),
+        Err(failure) => render_failure(table, &failure, &mut out),
+    }
+    Ok((out, ok))
 }
 
 fn render_decoded(decoded: &Decoded, out: &mut String) {
@@ -343,6 +497,9 @@ pub struct DecodeArgs {
     /// The file to read, or `-` for standard input: one JSON value, or JSON Lines.
     #[arg(value_name = "FILE", default_value = "-")]
     pub file: String,
+    /// The largest input read: one JSON document, or one line of JSON Lines, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_BYTES)]
+    pub max_bytes: usize,
 }
 
 fn parse_version(text: &str) -> Result<String, String> {
@@ -374,17 +531,39 @@ pub fn main(args: &DecodeArgs) -> std::process::ExitCode {
         }
         return ExitCode::SUCCESS;
     }
-    let input = match read_input(&args.file) {
-        Ok(input) => input,
-        Err(message) => {
-            eprintln!("mcpwire decode: {message}");
-            return ExitCode::from(2);
-        }
+    let outcome = if args.file == "-" {
+        let source = Source {
+            name: "standard input",
+            max_bytes: args.max_bytes,
+        };
+        let stdin = std::io::stdin();
+        run_reader(
+            table,
+            args.definition.as_deref(),
+            stdin.lock(),
+            &source,
+            &mut std::io::stdout(),
+        )
+    } else {
+        let source = Source {
+            name: &args.file,
+            max_bytes: args.max_bytes,
+        };
+        std::fs::File::open(&args.file)
+            .map_err(|e| UsageError(format!("cannot read {}: {e}", args.file)))
+            .and_then(|file| {
+                let input = std::io::BufReader::new(file);
+                run_reader(
+                    table,
+                    args.definition.as_deref(),
+                    input,
+                    &source,
+                    &mut std::io::stdout(),
+                )
+            })
     };
-    let mut report = String::new();
-    match run(table, args.definition.as_deref(), &input, &mut report) {
+    match outcome {
         Ok(all_decoded) => {
-            print!("{report}");
             if all_decoded {
                 ExitCode::SUCCESS
             } else {
@@ -396,22 +575,4 @@ pub fn main(args: &DecodeArgs) -> std::process::ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-fn read_input(file: &str) -> Result<String, String> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    let read = if file == "-" {
-        std::io::stdin().read_to_end(&mut bytes).map(drop)
-    } else {
-        std::fs::File::open(file).and_then(|mut f| f.read_to_end(&mut bytes).map(drop))
-    };
-    let name = if file == "-" { "standard input" } else { file };
-    read.map_err(|e| format!("cannot read {name}: {e}"))?;
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "{name} is not UTF-8 (invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
-        )
-    })
 }

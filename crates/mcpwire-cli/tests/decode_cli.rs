@@ -152,3 +152,84 @@ fn list_prints_every_definition_of_the_version() {
     );
     assert!(names.iter().any(|n| n == "JSONRPCMessage"));
 }
+
+#[test]
+fn input_is_bounded_by_max_bytes_per_document_or_line() {
+    let ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"; // 40 bytes
+    assert_eq!(ping.len(), 40);
+    // At the limit: decoded; one byte over: exit 2 naming the line and the flag.
+    let at_limit = decode(&["--max-bytes", "40"], &format!("{ping}\n{ping}\r\n"));
+    assert_eq!(at_limit.status.code(), Some(0), "{}", stdout(&at_limit));
+    let long = format!("{ping}\n {ping}\n{ping}\n");
+    let over = decode(&["--max-bytes", "40"], &long);
+    assert_eq!(over.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&over.stderr);
+    assert!(
+        stderr.contains(
+            "line 2 of standard input is longer than 40 bytes (raise the limit with --max-bytes)"
+        ),
+        "{stderr}"
+    );
+    // The lines before the long one were already reported.
+    assert!(stdout(&over).starts_with("line 1:\ntype: JSONRPCMessage"));
+    // A pretty-printed document counts as a whole.
+    let pretty = "{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 1,\n  \"method\": \"ping\"\n}\n";
+    let fits = decode(&["--max-bytes", &pretty.len().to_string()], pretty);
+    assert_eq!(fits.status.code(), Some(0));
+    let too_big = decode(&["--max-bytes", "30"], pretty);
+    assert_eq!(too_big.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&too_big.stderr)
+            .contains("standard input is larger than 30 bytes (raise the limit with --max-bytes)")
+    );
+    // Files are bounded the same way.
+    let path = std::env::temp_dir().join(format!("mcpwire-decode-{}.jsonl", std::process::id()));
+    std::fs::write(&path, &long).expect("write the capture");
+    let file = decode(
+        &["--max-bytes", "40", path.to_str().expect("UTF-8 path")],
+        "",
+    );
+    std::fs::remove_file(&path).ok();
+    assert_eq!(file.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&file.stderr).contains("line 2 of "));
+}
+
+#[test]
+fn json_lines_are_reported_while_the_input_is_still_open() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mcpwire"))
+        .args(["decode", "--mcp-version", "2025-03-26"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn mcpwire decode");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let ping = |id: u32| format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}\n");
+    stdin
+        .write_all(format!("{}{}", ping(1), ping(2)).as_bytes())
+        .expect("write two lines");
+    stdin.flush().expect("flush");
+    // Read the reports on another thread, so a decoder that waits for the end of input
+    // fails the test instead of hanging it.
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut line = String::new();
+        while out.read_line(&mut line).is_ok_and(|n| n > 0) {
+            if sender.send(std::mem::take(&mut line)).is_err() {
+                break;
+            }
+        }
+    });
+    let mut seen = String::new();
+    while !seen.contains("line 2:\ntype: JSONRPCMessage") {
+        let line = receiver
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .expect("the second report arrives while standard input is still open");
+        seen.push_str(&line);
+    }
+    assert!(seen.starts_with("line 1:\ntype: JSONRPCMessage > JSONRPCRequest"));
+    drop(stdin);
+    assert!(child.wait().expect("exit").success());
+    reader.join().expect("reader");
+}

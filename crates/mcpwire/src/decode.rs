@@ -182,6 +182,10 @@ pub enum IdProblem {
     ForbiddenType(JsonType),
     /// The id breaks the profile's [`IdPolicy`](crate::IdPolicy).
     RejectedByPolicy,
+    /// A string id with a `\u` escape of an unpaired UTF-16 surrogate (`"\ud800"`): valid
+    /// JSON text that names no Unicode string, which many receivers cannot read back
+    /// (RFC 8259 §8.2, RFC 7493 §2.1). Unrecoverable in every profile.
+    UnpairedSurrogate,
 }
 
 /// A JSON value's type, with integers told apart from other numbers.
@@ -206,12 +210,12 @@ pub enum JsonType {
 impl JsonType {
     fn of(member: &RawMember<'_>) -> Self {
         match member.first_byte() {
-            b'n' => JsonType::Null,
-            b't' | b'f' => JsonType::Boolean,
-            b'"' => JsonType::String,
-            b'[' => JsonType::Array,
-            b'{' => JsonType::Object,
-            _ if crate::id::number_is_integer(member.text) => JsonType::Integer,
+            Some(b'n') => JsonType::Null,
+            Some(b't' | b'f') => JsonType::Boolean,
+            Some(b'"') => JsonType::String,
+            Some(b'[') => JsonType::Array,
+            Some(b'{') => JsonType::Object,
+            _ if crate::id::scanned_number_is_integer(member.text) => JsonType::Integer,
             _ => JsonType::Number,
         }
     }
@@ -257,6 +261,9 @@ impl fmt::Display for InvalidReason {
             }
             InvalidReason::Id(IdProblem::RejectedByPolicy) => {
                 f.write_str("id rejected by the id policy")
+            }
+            InvalidReason::Id(IdProblem::UnpairedSurrogate) => {
+                f.write_str("string id holds an unpaired UTF-16 surrogate escape")
             }
             InvalidReason::JsonrpcMissing => f.write_str("missing jsonrpc member"),
             InvalidReason::JsonrpcNot20 => f.write_str("jsonrpc must be exactly \"2.0\""),
@@ -354,6 +361,9 @@ fn resolve_id<'a>(field: &Field<'a>, profile: &Profile) -> IdState<'a> {
     };
     if !allowed {
         return IdState::Unrecoverable(IdProblem::ForbiddenType(JsonType::of(member)));
+    }
+    if member.has_escapes && scan::has_unpaired_surrogate(member.text) {
+        return IdState::Unrecoverable(IdProblem::UnpairedSurrogate);
     }
     if !profile.id_policy().allows(&id) {
         return IdState::Unrecoverable(IdProblem::RejectedByPolicy);
@@ -497,9 +507,7 @@ fn error_body<'a>(error: RawMember<'a>) -> Option<ResponseBody<'a>> {
     }
     let members = envelope::read_error_object(error.text).ok()?;
     let code_text = members.code.once()?.text;
-    if !matches!(code_text.as_bytes()[0], b'-' | b'0'..=b'9')
-        || !crate::id::number_is_integer(code_text)
-    {
+    if !crate::id::number_is_integer(code_text) {
         return None;
     }
     let code = code_text.parse::<i64>().ok().or_else(|| {

@@ -31,35 +31,34 @@ pub struct RawMember<'a> {
 }
 
 impl<'a> RawMember<'a> {
-    /// The first byte of the value, which tells its JSON type.
-    pub fn first_byte(&self) -> u8 {
-        self.text.as_bytes()[0]
+    /// The first byte of the value, which tells its JSON type (`None` for empty text).
+    pub fn first_byte(&self) -> Option<u8> {
+        self.text.as_bytes().first().copied()
     }
 
     /// Whether the value is a JSON string.
     pub fn is_string(&self) -> bool {
-        self.first_byte() == b'"'
+        self.first_byte() == Some(b'"')
     }
 
     /// Whether the value is a JSON object.
     pub fn is_object(&self) -> bool {
-        self.first_byte() == b'{'
+        self.first_byte() == Some(b'{')
     }
 
     /// Whether the value is a JSON array.
     pub fn is_array(&self) -> bool {
-        self.first_byte() == b'['
+        self.first_byte() == Some(b'[')
     }
 
-    /// For a string value, its decoded contents (borrowed when escape-free).
+    /// For a string value, its decoded contents (borrowed when escape-free); `None` when
+    /// the text is not a quoted string.
     pub fn string_value(&self) -> Option<std::borrow::Cow<'a, str>> {
-        if !self.is_string() {
-            return None;
-        }
+        let inner = self.text.strip_prefix('"')?.strip_suffix('"')?;
         Some(if self.has_escapes {
             std::borrow::Cow::Owned(scan::unescape(self.text))
         } else {
-            std::borrow::Cow::Borrowed(&self.text[1..self.text.len() - 1])
+            std::borrow::Cow::Borrowed(inner)
         })
     }
 }
@@ -247,7 +246,9 @@ fn read_members<'a>(
     envelope: &mut Envelope<'a>,
 ) -> Result<usize, ScanError> {
     let bytes = text.as_bytes();
-    debug_assert_eq!(bytes.get(start), Some(&b'{'));
+    if bytes.get(start) != Some(&b'{') {
+        return Err(scan::unexpected(bytes, start));
+    }
     let mut pos = scan::skip_whitespace(bytes, start + 1);
     if bytes.get(pos) == Some(&b'}') {
         return Ok(pos + 1);
@@ -308,7 +309,8 @@ pub struct ErrorMembers<'a> {
     pub data: Field<'a>,
 }
 
-/// Reads the members of an error object (already validated JSON text starting with `{`).
+/// Reads the members of an error object (JSON text starting with `{`; anything else is an
+/// error).
 pub fn read_error_object(text: &str) -> Result<ErrorMembers<'_>, ScanError> {
     // Reuse the envelope reader with a different key map: code → Id slot, message →
     // Method slot, data → Params slot.

@@ -56,7 +56,7 @@ impl<'a> Id<'a> {
             b'"' => IdKind::String,
             b'n' => IdKind::Null,
             b'-' | b'0'..=b'9' => {
-                if number_is_integer(raw) {
+                if scanned_number_is_integer(raw) {
                     IdKind::Integer
                 } else {
                     IdKind::Number
@@ -82,10 +82,11 @@ impl<'a> Id<'a> {
         if self.kind != IdKind::String {
             return None;
         }
-        if self.raw.contains('\\') {
+        let inner = self.raw.strip_prefix('"')?.strip_suffix('"')?;
+        if inner.contains('\\') {
             Some(Cow::Owned(scan::unescape(self.raw)))
         } else {
-            Some(Cow::Borrowed(&self.raw[1..self.raw.len() - 1]))
+            Some(Cow::Borrowed(inner))
         }
     }
 
@@ -176,13 +177,20 @@ impl From<Id<'_>> for OwnedId {
     }
 }
 
-/// Whether a valid JSON number text denotes a mathematical integer.
+/// Whether JSON number text denotes a mathematical integer; `false` for text that is not
+/// exactly one JSON number.
 ///
 /// Works on the decimal digits only: the significand's digits (integer and fraction part,
 /// trailing zeros dropped) are an integer when the exponent covers every remaining fraction
 /// digit. Exponents saturate, so `1e99999999999999999999` is an integer and
 /// `1e-99999999999999999999` is not, without overflow.
 pub fn number_is_integer(text: &str) -> bool {
+    scan::scan_number(text.as_bytes(), 0).is_ok_and(|end| end == text.len())
+        && scanned_number_is_integer(text)
+}
+
+/// [`number_is_integer`] for text the scanner has validated as one JSON number.
+pub(crate) fn scanned_number_is_integer(text: &str) -> bool {
     let bytes = text.as_bytes();
     let mut i = usize::from(bytes.first() == Some(&b'-'));
     let int_start = i;
@@ -213,10 +221,10 @@ pub fn number_is_integer(text: &str) -> bool {
             }
             _ => false,
         };
-        for &d in &bytes[i..] {
+        for &d in bytes.get(i..).unwrap_or_default() {
             exponent = exponent
                 .saturating_mul(10)
-                .saturating_add(i64::from(d - b'0'));
+                .saturating_add(i64::from(d.wrapping_sub(b'0') % 10));
         }
         if negative {
             exponent = -exponent;

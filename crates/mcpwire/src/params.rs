@@ -84,8 +84,11 @@ struct ParamsErrorData<'a> {
 /// `{"pointer": <JSON pointer into params>, "reason": <message>}`.
 ///
 /// - Params nested deeper than `max_depth` are refused before decoding (pointer `""`).
-///   serde_json refuses 128 levels or more on its own, so the effective limit is
-///   `min(max_depth, 127)`; that refusal is reported the same way.
+///   Within the limit, serde_json's own 128-level recursion limit is lifted and the decode
+///   runs on a stack that grows on the heap as needed (`serde_stacker`), so any depth the
+///   limit admits decodes without a stack overflow. (Dropping a very deep
+///   `serde_json::Value` recurses too: handlers that keep such values should keep the
+///   limit modest.)
 /// - Absent params decode from `null` (for `()`, `Option<_>`, unit structs); when `T`
 ///   refuses `null`, from `{}` (for structs whose members are all optional).
 pub fn decode_params<T: DeserializeOwned>(
@@ -131,7 +134,10 @@ impl ParamsFailure {
 
 fn decode_text<T: DeserializeOwned>(text: &str) -> Result<T, ParamsFailure> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
+    // The caller bounded the depth already (the scanner measured it without recursing).
+    deserializer.disable_recursion_limit();
+    let growing = serde_stacker::Deserializer::new(&mut deserializer);
+    let value = serde_path_to_error::deserialize(growing).map_err(|error| {
         let reason = reason_without_position(error.inner());
         let mut pointer = json_pointer(error.path());
         if let Some(member) = missing_member(&reason) {
@@ -212,13 +218,48 @@ mod tests {
         let error = data(raw.deserialize::<serde_json::Value>(9).unwrap_err());
         assert_eq!(error["pointer"], "");
         assert!(raw.deserialize::<serde_json::Value>(10).is_ok());
-        let deeper = format!("{}{}", "[".repeat(200), "]".repeat(200));
-        let raw = RawParams::parse(&deeper).unwrap();
-        let error = data(raw.deserialize::<serde_json::Value>(10_000).unwrap_err());
-        assert_eq!(error["reason"], "recursion limit exceeded");
-        // serde_json gives up at its 128th level; the pointer shows where.
-        assert_eq!(error["pointer"], "/0".repeat(127));
     }
+
+    /// Nests `inner` in `depth - 1` single-element arrays.
+    fn nested(depth: usize, inner: &str) -> String {
+        format!("{}{inner}{}", "[".repeat(depth - 1), "]".repeat(depth - 1))
+    }
+
+    #[test]
+    fn depths_past_serde_json_limit_decode_when_the_limit_allows() {
+        let deeper = nested(200, "[]");
+        let raw = RawParams::parse(&deeper).unwrap();
+        let value = raw.deserialize::<serde_json::Value>(200).unwrap();
+        assert_eq!(serde_json::to_string(&value).unwrap(), deeper);
+        // A type error at the bottom still names its pointer, 199 levels down.
+        let wrong = nested(200, "[\"x\"]");
+        let raw = RawParams::parse(&wrong).unwrap();
+        let error = data(raw.deserialize::<Nested>(10_000).unwrap_err());
+        assert_eq!(error["pointer"], "/0".repeat(200));
+    }
+
+    #[test]
+    fn a_very_deep_decode_grows_the_stack_instead_of_overflowing() {
+        // 100,000 levels decoded on a thread with a small stack: only a growing stack
+        // survives this. The value fails at the bottom, so nothing deep is kept or dropped.
+        let text = nested(100_000, "[\"x\"]");
+        let outcome = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || {
+                let raw = RawParams::parse(&text).unwrap();
+                data(raw.deserialize::<Nested>(1_000_000).unwrap_err())["pointer"]
+                    .as_str()
+                    .map(str::len)
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(outcome, Some("/0".len() * 100_000));
+    }
+
+    /// Arrays of arrays: recursion as deep as the input, refusing any other value.
+    #[derive(Debug, Deserialize)]
+    struct Nested(#[allow(dead_code)] Vec<Nested>);
 
     #[test]
     fn absent_params_decode_from_null_or_empty_object() {

@@ -73,17 +73,49 @@ impl fmt::Debug for IdPolicy {
     }
 }
 
-/// Size limits applied while decoding.
+/// Size limits applied while decoding and replying.
+///
+/// Every limit is inclusive (a batch of exactly `max_batch_len` elements is accepted) and
+/// bounds the memory one frame can make the server hold:
+///
+/// - a frame is at most `max_frame_bytes` (longer lines are discarded while read);
+/// - a batch decodes into at most `max_batch_len` messages (a longer one is rejected
+///   whole after scanning, without collecting its elements);
+/// - a batch reply grows to about `max_batch_reply_bytes`: once it would pass that budget,
+///   the requests not yet answered are answered with a short -32003 error (see
+///   [`code::BATCH_REPLY_TOO_LARGE`](crate::code::BATCH_REPLY_TOO_LARGE)) instead;
+/// - a typed params decode recurses at most `max_params_depth` levels.
+///
+/// ```
+/// use mcpwire::Limits;
+///
+/// let limits = Limits::default();
+/// assert_eq!(limits.max_frame_bytes, 64 * 1024 * 1024);
+/// assert_eq!(limits.max_batch_len, Some(1000));
+/// assert_eq!(limits.max_batch_reply_bytes, 16 * 1024 * 1024);
+/// assert_eq!(limits.max_params_depth, 256);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Limits {
     /// Largest frame in bytes (line terminator excluded); longer frames are answered -32600
     /// without an id. Default 64 MiB.
     pub max_frame_bytes: usize,
-    /// Largest batch; a longer batch is answered with one -32600 without an id. Default: none.
+    /// Largest batch; a longer batch is answered with one -32600 without an id and nothing
+    /// in it runs. Default 1000 (`None`: unlimited, which lets one frame of `max_frame_bytes`
+    /// hold millions of elements, each decoded and answered: only for trusted peers).
     pub max_batch_len: Option<usize>,
+    /// Budget in bytes for one batch reply (the whole JSON array). A request whose reply
+    /// would take the array past the budget, and every request after it in the batch (which
+    /// then does not run), is answered `{"code":-32003,"message":"Batch reply too large"}`
+    /// with its id. Notifications and responses are still handled; invalid elements are
+    /// still answered -32600. The array therefore stays within the budget plus, per request
+    /// left, one short error (about 80 bytes plus the id's text). Single (non-batch) replies
+    /// are not limited. Default 16 MiB.
+    pub max_batch_reply_bytes: usize,
     /// Deepest `params` nesting a typed handler decodes (`{}` is depth 1); deeper params are
-    /// answered -32602 with the id. Default 64. serde_json itself refuses nesting of 128
-    /// levels or more, so the effective limit is `min(max_params_depth, 127)`.
+    /// answered -32602 with the id, pointer `""`, before any decoding. Within the limit the
+    /// typed decode runs without serde_json's own 128-level recursion limit, on a stack
+    /// that grows as needed, so any limit is safe from stack overflow. Default 256.
     pub max_params_depth: usize,
 }
 
@@ -91,8 +123,9 @@ impl Default for Limits {
     fn default() -> Self {
         Self {
             max_frame_bytes: 64 * 1024 * 1024,
-            max_batch_len: None,
-            max_params_depth: 64,
+            max_batch_len: Some(1000),
+            max_batch_reply_bytes: 16 * 1024 * 1024,
+            max_params_depth: 256,
         }
     }
 }
@@ -231,6 +264,12 @@ impl Profile {
     /// Sets the largest accepted batch (`None`: unlimited).
     pub fn with_max_batch_len(mut self, max: Option<usize>) -> Self {
         self.limits.max_batch_len = max;
+        self
+    }
+
+    /// Sets the budget in bytes for one batch reply (see [`Limits::max_batch_reply_bytes`]).
+    pub fn with_max_batch_reply_bytes(mut self, max: usize) -> Self {
+        self.limits.max_batch_reply_bytes = max;
         self
     }
 

@@ -36,6 +36,10 @@ pub mod code {
     pub const INVALID_PARAMS: i64 = -32602;
     /// Internal JSON-RPC error.
     pub const INTERNAL_ERROR: i64 = -32603;
+    /// A request inside a batch whose reply did not fit the batch reply budget
+    /// ([`Limits::max_batch_reply_bytes`](crate::Limits::max_batch_reply_bytes)). In the
+    /// range JSON-RPC 2.0 §5.1 reserves for implementation-defined server errors.
+    pub const BATCH_REPLY_TOO_LARGE: i64 = -32003;
 }
 
 /// A JSON-RPC error object: an integer code, a message and optional raw `data`.
@@ -98,6 +102,11 @@ impl RpcError {
     /// -32603 `Internal error`.
     pub fn internal_error() -> Self {
         Self::new(code::INTERNAL_ERROR, "Internal error")
+    }
+
+    /// -32003 `Batch reply too large` (see [`code::BATCH_REPLY_TOO_LARGE`]).
+    pub fn batch_reply_too_large() -> Self {
+        Self::new(code::BATCH_REPLY_TOO_LARGE, "Batch reply too large")
     }
 
     /// Attaches `data`, serialized to JSON. A value that fails to serialize (a map with
@@ -213,6 +222,123 @@ pub fn error_reply(id: Option<&Id<'_>>, error: &RpcError, missing_id: MissingId)
     let mut out = Vec::with_capacity(96);
     write_error(&mut out, id, error, missing_id);
     out
+}
+
+/// Writes one batch reply (a JSON array on one line) within a byte budget.
+///
+/// Elements are appended in order; [`BatchReply::finish`] closes the array, or removes it
+/// when no element replied (a batch of notifications gets no reply). A request's reply that
+/// would take the array past the budget is replaced by a -32003 error with the request's
+/// id, and from then on every request gets that error without its handler running: the
+/// array stays within the budget plus one short error per request left.
+///
+/// ```
+/// use mcpwire::{Id, reply::{self, BatchReply}};
+///
+/// let mut out = Vec::new();
+/// let mut batch = BatchReply::begin(&mut out, 64);
+/// let (one, two) = (Id::parse("1").unwrap(), Id::parse("2").unwrap());
+/// batch.push_request(&one, |out| reply::write_success(out, &one, "true"));
+/// batch.push_request(&two, |out| reply::write_success(out, &two, "[\"a long result\"]"));
+/// assert!(batch.is_exhausted());
+/// assert!(batch.finish());
+/// assert_eq!(
+///     String::from_utf8(out).unwrap(),
+///     r#"[{"jsonrpc":"2.0","id":1,"result":true},{"jsonrpc":"2.0","id":2,"error":{"code":-32003,"message":"Batch reply too large"}}]"#
+/// );
+/// ```
+#[derive(Debug)]
+pub struct BatchReply<'o> {
+    out: &'o mut Vec<u8>,
+    start: usize,
+    budget: usize,
+    any: bool,
+    exhausted: bool,
+}
+
+impl<'o> BatchReply<'o> {
+    /// Opens the array at the end of `out`, with a budget in bytes for the whole array.
+    pub fn begin(out: &'o mut Vec<u8>, budget: usize) -> Self {
+        let start = out.len();
+        out.push(b'[');
+        Self {
+            out,
+            start,
+            budget,
+            any: false,
+            exhausted: false,
+        }
+    }
+
+    /// Whether a request reply has already been refused for the budget (later requests
+    /// will be answered -32003 without running).
+    pub fn is_exhausted(&self) -> bool {
+        self.exhausted
+    }
+
+    /// Appends the reply `write` produces for a message that is not a request (an invalid
+    /// message's -32600, or nothing for a notification or a response); `write` returns
+    /// whether it wrote a reply. Such replies are short and always kept.
+    pub fn push(&mut self, write: impl FnOnce(&mut Vec<u8>) -> bool) -> bool {
+        let before = self.separator();
+        let wrote = write(self.out);
+        self.settle(before, wrote);
+        wrote
+    }
+
+    /// Appends the reply of the request `id`: runs `write` unless the budget is already
+    /// exhausted, and replaces its reply by the -32003 error when it does not fit.
+    pub fn push_request(&mut self, id: &Id<'_>, write: impl FnOnce(&mut Vec<u8>)) {
+        let before = self.separator();
+        if !self.exhausted {
+            write(self.out);
+            // One more byte for the closing bracket.
+            if self.out.len() - self.start < self.budget {
+                self.settle(before, true);
+                return;
+            }
+            self.exhausted = true;
+            self.out.truncate(before);
+            if self.any {
+                self.out.push(b',');
+            }
+        }
+        write_error(
+            self.out,
+            Some(id),
+            &RpcError::batch_reply_too_large(),
+            MissingId::Null,
+        );
+        self.settle(before, true);
+    }
+
+    /// Closes the array and returns whether anything was written; when no element replied,
+    /// `out` is left as it was before [`BatchReply::begin`].
+    pub fn finish(self) -> bool {
+        if self.any {
+            self.out.push(b']');
+        } else {
+            self.out.truncate(self.start);
+        }
+        self.any
+    }
+
+    /// Writes the separator before the next element; returns where the element began.
+    fn separator(&mut self) -> usize {
+        let before = self.out.len();
+        if self.any {
+            self.out.push(b',');
+        }
+        before
+    }
+
+    fn settle(&mut self, before: usize, wrote: bool) {
+        if wrote {
+            self.any = true;
+        } else {
+            self.out.truncate(before);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -423,7 +423,9 @@ fn skip_ordinary_tail(bytes: &[u8], i: usize) -> usize {
 /// Bytes of 0x80 and above are skipped without a UTF-8 check (see [`scan_value`]).
 #[inline]
 pub fn scan_string(bytes: &[u8], pos: usize) -> Result<StringInfo, ScanError> {
-    debug_assert_eq!(bytes.get(pos), Some(&b'"'));
+    if bytes.get(pos) != Some(&b'"') {
+        return Err(unexpected(bytes, pos));
+    }
     let start = pos;
     let mut i = pos + 1;
     let mut has_escapes = false;
@@ -464,10 +466,16 @@ pub fn scan_string(bytes: &[u8], pos: usize) -> Result<StringInfo, ScanError> {
     }
 }
 
-/// Decodes the contents of a JSON string literal (quotes included in `raw`) that the
-/// scanner has already validated. Lone surrogate escapes become U+FFFD.
+/// Decodes the contents of a JSON string literal (quotes included in `raw`), normally one
+/// the scanner has already validated. Lone surrogate escapes become U+FFFD.
+///
+/// Total on any input: text without the surrounding quotes is decoded as it stands, and a
+/// malformed `\u` escape becomes U+FFFD.
 pub fn unescape(raw: &str) -> String {
-    let inner = &raw[1..raw.len() - 1];
+    let inner = raw
+        .strip_prefix('"')
+        .and_then(|rest| rest.strip_suffix('"'))
+        .unwrap_or(raw);
     let mut out = String::with_capacity(inner.len());
     let mut chars = inner.char_indices();
     while let Some((_, c)) = chars.next() {
@@ -486,15 +494,21 @@ pub fn unescape(raw: &str) -> String {
             'r' => out.push('\r'),
             't' => out.push('\t'),
             'u' => {
-                let unit = hex4(&inner[at + 1..at + 5]);
+                let Some(unit) = inner.get(at + 1..at + 5).and_then(hex4) else {
+                    out.push('\u{FFFD}');
+                    continue;
+                };
                 for _ in 0..4 {
                     chars.next();
                 }
                 if (0xD800..0xDC00).contains(&unit) {
                     // A high surrogate: combine with a following low surrogate escape.
                     let rest = chars.as_str();
-                    if rest.len() >= 6 && rest.starts_with("\\u") {
-                        let low = hex4(&rest[2..6]);
+                    if let Some(low) = rest
+                        .strip_prefix("\\u")
+                        .and_then(|r| r.get(..4))
+                        .and_then(hex4)
+                    {
                         if (0xDC00..0xE000).contains(&low) {
                             let code = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
                             out.push(char::from_u32(code).unwrap_or('\u{FFFD}'));
@@ -515,8 +529,48 @@ pub fn unescape(raw: &str) -> String {
     out
 }
 
-fn hex4(digits: &str) -> u32 {
-    u32::from_str_radix(digits, 16).unwrap_or(0xFFFD)
+/// Four hex digits as a UTF-16 code unit.
+fn hex4(digits: &str) -> Option<u32> {
+    if digits.len() == 4 && digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+        u32::from_str_radix(digits, 16).ok()
+    } else {
+        None
+    }
+}
+
+/// Whether a JSON string literal (quotes included) holds a `\u` escape of a UTF-16
+/// surrogate that is not part of a high-low pair, such as `"\ud800"`. Such a string is
+/// valid JSON text but names no Unicode characters (RFC 8259 §8.2). Never allocates.
+pub fn has_unpaired_surrogate(raw: &str) -> bool {
+    let bytes = raw.as_bytes();
+    let unit_at = |i: usize| {
+        let digits = bytes.get(i..i + 6)?;
+        if !digits.starts_with(b"\\u") {
+            return None;
+        }
+        std::str::from_utf8(&digits[2..]).ok().and_then(hex4)
+    };
+    let mut i = 0;
+    while let Some(offset) = bytes
+        .get(i..)
+        .and_then(|rest| rest.iter().position(|&b| b == b'\\'))
+    {
+        i += offset;
+        match unit_at(i) {
+            Some(high @ 0xD800..=0xDBFF) => {
+                let _ = high;
+                match unit_at(i + 6) {
+                    Some(0xDC00..=0xDFFF) => i += 12,
+                    _ => return true,
+                }
+            }
+            Some(0xDC00..=0xDFFF) => return true,
+            Some(_) => i += 6,
+            // `\\`, `\"` and the other two-character escapes.
+            None => i += 2,
+        }
+    }
+    false
 }
 
 #[cfg(test)]

@@ -95,26 +95,19 @@ impl<S> Server<S> {
             }
             Decoded::Single(message) => self.handle_message(message, out, &mut switch_to),
             Decoded::Batch(messages) => {
-                let start = out.len();
-                out.push(b'[');
-                let mut any = false;
+                let budget = self.profile.limits().max_batch_reply_bytes;
+                let mut batch = reply::BatchReply::begin(out, budget);
                 for message in messages {
-                    let before = out.len();
-                    if any {
-                        out.push(b',');
-                    }
-                    if self.handle_message(message, out, &mut switch_to) {
-                        any = true;
+                    if let Message::Request { id, .. } = &message {
+                        let id = *id;
+                        batch.push_request(&id, |out| {
+                            self.handle_message(message, out, &mut switch_to);
+                        });
                     } else {
-                        out.truncate(before);
+                        batch.push(|out| self.handle_message(message, out, &mut switch_to));
                     }
                 }
-                if any {
-                    out.push(b']');
-                } else {
-                    out.truncate(start);
-                }
-                any
+                batch.finish()
             }
         };
         if let Some(profile) = switch_to {
