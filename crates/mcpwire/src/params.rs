@@ -118,9 +118,9 @@ pub fn decode_params<T: DeserializeOwned>(
 }
 
 /// Why params did not decode: where, and what went wrong.
-struct ParamsFailure {
-    pointer: String,
-    reason: String,
+pub(crate) struct ParamsFailure {
+    pub(crate) pointer: String,
+    pub(crate) reason: String,
 }
 
 impl ParamsFailure {
@@ -129,7 +129,8 @@ impl ParamsFailure {
     }
 }
 
-fn decode_text<T: DeserializeOwned>(text: &str) -> Result<T, ParamsFailure> {
+/// Decodes JSON text as `T`, naming the JSON pointer where it failed.
+pub(crate) fn decode_text<T: DeserializeOwned>(text: &str) -> Result<T, ParamsFailure> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
         let reason = reason_without_position(error.inner());

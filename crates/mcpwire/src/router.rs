@@ -29,8 +29,10 @@ use serde_json::value::RawValue;
 use crate::events::ProtocolEvent;
 use crate::id::Id;
 use crate::params::{RawParams, decode_params};
+use crate::peer::result_json;
 use crate::profile::Profile;
 use crate::reply::RpcError;
+use mcpwire_types::ProfileFacts;
 
 /// What a handler can see and change about the current call.
 pub struct Context<'a> {
@@ -77,6 +79,16 @@ impl<'a> Context<'a> {
         self.switch_to = Some(profile);
     }
 
+    /// Switches to the protocol `facts` (an MCP version agreed in `initialize`) keeping this
+    /// profile's whole policy: limits, id policy, error details, and a missing-id spelling
+    /// the user chose over the facts' default (see [`Profile::negotiated`]). Takes effect
+    /// like [`set_profile`](Self::set_profile); returns the new profile.
+    pub fn negotiate(&mut self, facts: &'static ProfileFacts) -> Profile {
+        let profile = self.profile.negotiated(facts);
+        self.switch_to = Some(profile.clone());
+        profile
+    }
+
     pub(crate) fn take_profile_switch(&mut self) -> Option<Profile> {
         self.switch_to.take()
     }
@@ -85,7 +97,9 @@ impl<'a> Context<'a> {
 type RequestFn<S> = dyn Fn(&mut S, Option<RawParams<'_>>, &mut Context<'_>) -> Result<String, RpcError>
     + Send
     + Sync;
-type NotificationFn<S> = dyn Fn(&mut S, Option<RawParams<'_>>, &mut Context<'_>) + Send + Sync;
+/// Returns the decode error when the params did not decode (the handler did not run).
+type NotificationFn<S> =
+    dyn Fn(&mut S, Option<RawParams<'_>>, &mut Context<'_>) -> Option<RpcError> + Send + Sync;
 type FallbackFn<S> = dyn Fn(&mut S, Option<RawParams<'_>>, &mut Context<'_>) -> Result<Box<RawValue>, RpcError>
     + Send
     + Sync;
@@ -142,26 +156,28 @@ impl<S> Router<S> {
     {
         let erased = move |state: &mut S, params: Option<RawParams<'_>>, ctx: &mut Context<'_>| {
             let params: P = decode_params(params, ctx.profile().limits().max_params_depth)?;
-            let result = handler(state, params, ctx)?;
-            serde_json::to_string(&result).map_err(|e| {
-                RpcError::internal_error().with_data(&format!("result does not serialize: {e}"))
-            })
+            result_json(&handler(state, params, ctx)?)
         };
         self.requests.insert(method.to_owned(), Box::new(erased));
         self
     }
 
-    /// Registers a notification handler. Params that do not decode as `P` are dropped
-    /// silently (a notification is never answered).
+    /// Registers a notification handler. Params that do not decode as `P` are never
+    /// answered (it is a notification); the handler does not run and the event handler
+    /// receives [`ProtocolEvent::InvalidNotification`] with the -32602 error naming the
+    /// failing JSON pointer.
     pub fn notification<P, F>(mut self, method: &str, handler: F) -> Self
     where
         P: DeserializeOwned,
         F: Fn(&mut S, P, &mut Context<'_>) + Send + Sync + 'static,
     {
         let erased = move |state: &mut S, params: Option<RawParams<'_>>, ctx: &mut Context<'_>| {
-            if let Ok(params) = decode_params::<P>(params, ctx.profile().limits().max_params_depth)
-            {
-                handler(state, params, ctx);
+            match decode_params::<P>(params, ctx.profile().limits().max_params_depth) {
+                Ok(params) => {
+                    handler(state, params, ctx);
+                    None
+                }
+                Err(error) => Some(error),
             }
         };
         self.notifications
@@ -184,9 +200,10 @@ impl<S> Router<S> {
         self
     }
 
-    /// Registers the handler for response-shaped input (well-formed responses for the
-    /// caller's pending-request table, and malformed ones). Without it, such input is
-    /// dropped. It is never answered either way.
+    /// Registers the handler for [`ProtocolEvent`]s: response-shaped input (well-formed
+    /// responses for the caller's pending-request table, and malformed ones) and
+    /// notifications whose params do not decode. Without it, such input is dropped. It is
+    /// never answered either way.
     pub fn on_event<F>(mut self, handler: F) -> Self
     where
         F: Fn(&mut S, ProtocolEvent) + Send + Sync + 'static,
@@ -222,18 +239,21 @@ impl<S> Router<S> {
         }
     }
 
-    /// Runs the notification handler for `method` (or the fallback), if any.
+    /// Runs the notification handler for `method` (or the fallback), if any; returns the
+    /// decode error of params that did not decode.
     pub(crate) fn call_notification(
         &self,
         state: &mut S,
         params: Option<RawParams<'_>>,
         ctx: &mut Context<'_>,
-    ) {
+    ) -> Option<RpcError> {
         if let Some(handler) = self.notifications.get(ctx.method()) {
-            handler(state, params, ctx);
-        } else if let Some(fallback) = &self.fallback {
+            return handler(state, params, ctx);
+        }
+        if let Some(fallback) = &self.fallback {
             let _ = fallback(state, params, ctx);
         }
+        None
     }
 
     /// Delivers a protocol event, if an event handler is registered.
