@@ -104,8 +104,5 @@ proptest! {
         let mut out = Vec::new();
         reply::write_success(&mut out, &id, &text);
         reply::write_error(&mut out, None, &RpcError::new(i64::MIN, text.clone()), MissingId::Omit);
-        let mut batch = reply::BatchReply::begin(&mut out, max);
-        batch.push_request(&id, |out| reply::write_success(out, &id, &text));
-        let _ = batch.finish();
     }
 }

@@ -1,11 +1,12 @@
-//! Protocol events: response-shaped input, which is never answered but reported to the
-//! application (for its pending-request table, or as a peer defect).
+//! Protocol events: input that is never answered but reported to the application:
+//! response-shaped input (for its pending-request table, or as a peer defect) and
+//! notifications whose params do not decode.
 
 use crate::decode::{Response, ResponseBody, ResponseDefect};
 use crate::id::OwnedId;
 use crate::reply::RpcError;
 
-/// Something the peer sent that is not a call: delivered to [`Router::on_event`](crate::Router::on_event).
+/// Something the peer sent that gets no reply and no handler call: delivered to [`Router::on_event`](crate::Router::on_event).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ProtocolEvent {
     /// A well-formed success response.
@@ -20,6 +21,15 @@ pub enum ProtocolEvent {
         /// The id it answers; `None` when the peer could not read the request's id.
         id: Option<OwnedId>,
         /// The error object.
+        error: RpcError,
+    },
+    /// A notification whose params did not decode as its handler's params type (it is never
+    /// answered, so this event is the only trace of it).
+    InvalidNotification {
+        /// The method.
+        method: String,
+        /// The -32602 error a request with these params would have been answered with
+        /// (its `data` names the JSON pointer that failed).
         error: RpcError,
     },
     /// A malformed response (never answered, by rule 8).
@@ -50,19 +60,23 @@ impl ProtocolEvent {
                 code,
                 message,
                 data,
-            } => {
-                let mut error = RpcError::new(*code, message.as_ref());
-                if let Some(raw) =
-                    data.and_then(|d| serde_json::value::RawValue::from_string(d.to_owned()).ok())
-                {
-                    error = error.with_raw_data(raw);
-                }
-                ProtocolEvent::Error { id, error }
-            }
+            } => ProtocolEvent::Error {
+                id,
+                error: error_object(*code, message, *data),
+            },
             ResponseBody::Malformed(defect) => ProtocolEvent::MalformedResponse {
                 id,
                 defect: *defect,
             },
         }
+    }
+}
+
+/// The [`RpcError`] an error response carries (its `data` kept as raw JSON text).
+pub(crate) fn error_object(code: i64, message: &str, data: Option<&str>) -> RpcError {
+    let error = RpcError::new(code, message);
+    match data.and_then(|d| serde_json::value::RawValue::from_string(d.to_owned()).ok()) {
+        Some(raw) => error.with_raw_data(raw),
+        None => error,
     }
 }

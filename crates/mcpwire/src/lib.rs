@@ -59,12 +59,17 @@ pub mod envelope;
 pub mod events;
 pub mod framing;
 pub mod id;
+mod negotiate;
 pub mod params;
+pub mod peer;
 pub mod profile;
 pub mod reply;
 pub mod router;
+mod routes;
 pub mod scan;
 pub mod server;
+#[cfg(feature = "tokio")]
+pub mod service;
 pub mod stdio;
 #[cfg(test)]
 mod test_support;

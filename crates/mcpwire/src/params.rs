@@ -121,9 +121,9 @@ pub fn decode_params<T: DeserializeOwned>(
 }
 
 /// Why params did not decode: where, and what went wrong.
-struct ParamsFailure {
-    pointer: String,
-    reason: String,
+pub(crate) struct ParamsFailure {
+    pub(crate) pointer: String,
+    pub(crate) reason: String,
 }
 
 impl ParamsFailure {
@@ -132,7 +132,8 @@ impl ParamsFailure {
     }
 }
 
-fn decode_text<T: DeserializeOwned>(text: &str) -> Result<T, ParamsFailure> {
+/// Decodes JSON text as `T`, naming the JSON pointer where it failed.
+pub(crate) fn decode_text<T: DeserializeOwned>(text: &str) -> Result<T, ParamsFailure> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     // The caller bounded the depth already (the scanner measured it without recursing).
     deserializer.disable_recursion_limit();

@@ -104,13 +104,15 @@ pub struct Limits {
     /// in it runs. Default 1000 (`None`: unlimited, which lets one frame of `max_frame_bytes`
     /// hold millions of elements, each decoded and answered: only for trusted peers).
     pub max_batch_len: Option<usize>,
-    /// Budget in bytes for one batch reply (the whole JSON array). A request whose reply
-    /// would take the array past the budget, and every request after it in the batch (which
-    /// then does not run), is answered `{"code":-32003,"message":"Batch reply too large"}`
-    /// with its id. Notifications and responses are still handled; invalid elements are
-    /// still answered -32600. The array therefore stays within the budget plus, per request
-    /// left, one short error (about 80 bytes plus the id's text). Single (non-batch) replies
-    /// are not limited. Default 16 MiB.
+    /// Budget in bytes for the request replies of one batch reply (the JSON array). Replies
+    /// are counted in the order the requests are answered (input order for the synchronous
+    /// [`Server`](crate::Server)): a request whose reply would take the array past the
+    /// budget, and every request answered after it (whose handler then does not run), is
+    /// answered `{"code":-32003,"message":"Batch reply too large"}` with its id.
+    /// Notifications and responses are still handled; invalid elements are still answered
+    /// -32600 (short replies, not counted). The array therefore stays within the budget
+    /// plus one short error per element (about 80 bytes plus the id's text). Single
+    /// (non-batch) replies are not limited. Default 16 MiB.
     pub max_batch_reply_bytes: usize,
     /// Deepest `params` nesting a typed handler decodes (`{}` is depth 1); deeper params are
     /// answered -32602 with the id, pointer `""`, before any decoding. Within the limit the

@@ -20,8 +20,6 @@
 //! assert!(router.has_request("add") && router.has_notification("log"));
 //! ```
 
-use std::collections::HashMap;
-
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
@@ -29,8 +27,11 @@ use serde_json::value::RawValue;
 use crate::events::ProtocolEvent;
 use crate::id::Id;
 use crate::params::{RawParams, decode_params};
+use crate::peer::result_json;
 use crate::profile::Profile;
 use crate::reply::RpcError;
+use crate::routes::Routes;
+use mcpwire_types::ProfileFacts;
 
 /// What a handler can see and change about the current call.
 pub struct Context<'a> {
@@ -77,6 +78,16 @@ impl<'a> Context<'a> {
         self.switch_to = Some(profile);
     }
 
+    /// Switches to the protocol `facts` (an MCP version agreed in `initialize`) keeping this
+    /// profile's whole policy: limits, id policy, error details, and a missing-id spelling
+    /// the user chose over the facts' default (see [`Profile::negotiated`]). Takes effect
+    /// like [`set_profile`](Self::set_profile); returns the new profile.
+    pub fn negotiate(&mut self, facts: &'static ProfileFacts) -> Profile {
+        let profile = self.profile.negotiated(facts);
+        self.switch_to = Some(profile.clone());
+        profile
+    }
+
     pub(crate) fn take_profile_switch(&mut self) -> Option<Profile> {
         self.switch_to.take()
     }
@@ -85,7 +96,9 @@ impl<'a> Context<'a> {
 type RequestFn<S> = dyn Fn(&mut S, Option<RawParams<'_>>, &mut Context<'_>) -> Result<String, RpcError>
     + Send
     + Sync;
-type NotificationFn<S> = dyn Fn(&mut S, Option<RawParams<'_>>, &mut Context<'_>) + Send + Sync;
+/// Returns the decode error when the params did not decode (the handler did not run).
+type NotificationFn<S> =
+    dyn Fn(&mut S, Option<RawParams<'_>>, &mut Context<'_>) -> Option<RpcError> + Send + Sync;
 type FallbackFn<S> = dyn Fn(&mut S, Option<RawParams<'_>>, &mut Context<'_>) -> Result<Box<RawValue>, RpcError>
     + Send
     + Sync;
@@ -93,10 +106,7 @@ type EventFn<S> = dyn Fn(&mut S, ProtocolEvent) + Send + Sync;
 
 /// Method name → handler, for a server whose state is `S`.
 pub struct Router<S> {
-    requests: HashMap<String, Box<RequestFn<S>>>,
-    notifications: HashMap<String, Box<NotificationFn<S>>>,
-    fallback: Option<Box<FallbackFn<S>>>,
-    on_event: Option<Box<EventFn<S>>>,
+    routes: Routes<RequestFn<S>, NotificationFn<S>, FallbackFn<S>, EventFn<S>>,
 }
 
 impl<S> Default for Router<S> {
@@ -107,16 +117,7 @@ impl<S> Default for Router<S> {
 
 impl<S> std::fmt::Debug for Router<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut requests: Vec<_> = self.requests.keys().collect();
-        requests.sort();
-        let mut notifications: Vec<_> = self.notifications.keys().collect();
-        notifications.sort();
-        f.debug_struct("Router")
-            .field("requests", &requests)
-            .field("notifications", &notifications)
-            .field("fallback", &self.fallback.is_some())
-            .field("on_event", &self.on_event.is_some())
-            .finish()
+        self.routes.fmt_as("Router", f)
     }
 }
 
@@ -124,10 +125,7 @@ impl<S> Router<S> {
     /// An empty router: every request is answered -32601.
     pub fn new() -> Self {
         Self {
-            requests: HashMap::new(),
-            notifications: HashMap::new(),
-            fallback: None,
-            on_event: None,
+            routes: Routes::new(),
         }
     }
 
@@ -142,29 +140,34 @@ impl<S> Router<S> {
     {
         let erased = move |state: &mut S, params: Option<RawParams<'_>>, ctx: &mut Context<'_>| {
             let params: P = decode_params(params, ctx.profile().limits().max_params_depth)?;
-            let result = handler(state, params, ctx)?;
-            serde_json::to_string(&result).map_err(|e| {
-                RpcError::internal_error().with_data(&format!("result does not serialize: {e}"))
-            })
+            result_json(&handler(state, params, ctx)?)
         };
-        self.requests.insert(method.to_owned(), Box::new(erased));
+        self.routes
+            .requests
+            .insert(method.to_owned(), Box::new(erased));
         self
     }
 
-    /// Registers a notification handler. Params that do not decode as `P` are dropped
-    /// silently (a notification is never answered).
+    /// Registers a notification handler. Params that do not decode as `P` are never
+    /// answered (it is a notification); the handler does not run and the event handler
+    /// receives [`ProtocolEvent::InvalidNotification`] with the -32602 error naming the
+    /// failing JSON pointer.
     pub fn notification<P, F>(mut self, method: &str, handler: F) -> Self
     where
         P: DeserializeOwned,
         F: Fn(&mut S, P, &mut Context<'_>) + Send + Sync + 'static,
     {
         let erased = move |state: &mut S, params: Option<RawParams<'_>>, ctx: &mut Context<'_>| {
-            if let Ok(params) = decode_params::<P>(params, ctx.profile().limits().max_params_depth)
-            {
-                handler(state, params, ctx);
+            match decode_params::<P>(params, ctx.profile().limits().max_params_depth) {
+                Ok(params) => {
+                    handler(state, params, ctx);
+                    None
+                }
+                Err(error) => Some(error),
             }
         };
-        self.notifications
+        self.routes
+            .notifications
             .insert(method.to_owned(), Box::new(erased));
         self
     }
@@ -180,29 +183,30 @@ impl<S> Router<S> {
             + Sync
             + 'static,
     {
-        self.fallback = Some(Box::new(handler));
+        self.routes.fallback = Some(Box::new(handler));
         self
     }
 
-    /// Registers the handler for response-shaped input (well-formed responses for the
-    /// caller's pending-request table, and malformed ones). Without it, such input is
-    /// dropped. It is never answered either way.
+    /// Registers the handler for [`ProtocolEvent`]s: response-shaped input (well-formed
+    /// responses for the caller's pending-request table, and malformed ones) and
+    /// notifications whose params do not decode. Without it, such input is dropped. It is
+    /// never answered either way.
     pub fn on_event<F>(mut self, handler: F) -> Self
     where
         F: Fn(&mut S, ProtocolEvent) + Send + Sync + 'static,
     {
-        self.on_event = Some(Box::new(handler));
+        self.routes.on_event = Some(Box::new(handler));
         self
     }
 
     /// Whether a request handler is registered for `method`.
     pub fn has_request(&self, method: &str) -> bool {
-        self.requests.contains_key(method)
+        self.routes.requests.contains_key(method)
     }
 
     /// Whether a notification handler is registered for `method`.
     pub fn has_notification(&self, method: &str) -> bool {
-        self.notifications.contains_key(method)
+        self.routes.notifications.contains_key(method)
     }
 
     /// Runs the request handler for `method` (or the fallback); the `Ok` value is the
@@ -213,32 +217,35 @@ impl<S> Router<S> {
         params: Option<RawParams<'_>>,
         ctx: &mut Context<'_>,
     ) -> Result<String, RpcError> {
-        if let Some(handler) = self.requests.get(ctx.method()) {
+        if let Some(handler) = self.routes.requests.get(ctx.method()) {
             return handler(state, params, ctx);
         }
-        match &self.fallback {
+        match &self.routes.fallback {
             Some(fallback) => fallback(state, params, ctx).map(|raw| String::from(raw.get())),
             None => Err(RpcError::method_not_found()),
         }
     }
 
-    /// Runs the notification handler for `method` (or the fallback), if any.
+    /// Runs the notification handler for `method` (or the fallback), if any; returns the
+    /// decode error of params that did not decode.
     pub(crate) fn call_notification(
         &self,
         state: &mut S,
         params: Option<RawParams<'_>>,
         ctx: &mut Context<'_>,
-    ) {
-        if let Some(handler) = self.notifications.get(ctx.method()) {
-            handler(state, params, ctx);
-        } else if let Some(fallback) = &self.fallback {
+    ) -> Option<RpcError> {
+        if let Some(handler) = self.routes.notifications.get(ctx.method()) {
+            return handler(state, params, ctx);
+        }
+        if let Some(fallback) = &self.routes.fallback {
             let _ = fallback(state, params, ctx);
         }
+        None
     }
 
     /// Delivers a protocol event, if an event handler is registered.
     pub(crate) fn deliver_event(&self, state: &mut S, event: ProtocolEvent) {
-        if let Some(handler) = &self.on_event {
+        if let Some(handler) = &self.routes.on_event {
             handler(state, event);
         }
     }

@@ -18,15 +18,17 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use crate::decode::{Decoded, Message, Rejection, decode};
+use crate::decode::Rejection;
 use crate::events::ProtocolEvent;
+use crate::peer::{Event, Peer};
 use crate::profile::Profile;
-use crate::reply::{self, RpcError};
+use crate::reply::RpcError;
 use crate::router::{Context, Router};
 
-/// A server: the current profile, the application state and the router.
+/// A server: a [`Peer`] (the current profile and the requests in flight), the application
+/// state and the router. Handlers run one at a time, in input order.
 pub struct Server<S> {
-    profile: Profile,
+    peer: Peer,
     state: S,
     router: Router<S>,
 }
@@ -34,7 +36,7 @@ pub struct Server<S> {
 impl<S: std::fmt::Debug> std::fmt::Debug for Server<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Server")
-            .field("profile", &self.profile)
+            .field("profile", self.peer.profile())
             .field("state", &self.state)
             .field("router", &self.router)
             .finish()
@@ -45,7 +47,7 @@ impl<S> Server<S> {
     /// A server starting under `profile`.
     pub fn new(profile: Profile, state: S, router: Router<S>) -> Self {
         Self {
-            profile,
+            peer: Peer::new(profile),
             state,
             router,
         }
@@ -53,12 +55,12 @@ impl<S> Server<S> {
 
     /// The current profile.
     pub fn profile(&self) -> &Profile {
-        &self.profile
+        self.peer.profile()
     }
 
     /// Replaces the profile for the next frames.
     pub fn set_profile(&mut self, profile: Profile) {
-        self.profile = profile;
+        self.peer.set_profile(profile);
     }
 
     /// The application state.
@@ -85,89 +87,106 @@ impl<S> Server<S> {
 
     /// Like [`handle_frame`](Self::handle_frame), appending the reply to `out`; returns
     /// whether a reply was written.
+    ///
+    /// The requests of a batch are handled in input order; the batch's replies are
+    /// assembled by the [`Peer`] and written once the last of them is answered.
     pub fn handle_frame_into(&mut self, frame: &[u8], out: &mut Vec<u8>) -> bool {
-        let decoded = decode(frame, &self.profile);
+        let received = self.peer.receive(frame);
+        let mut reply = received.reply;
         let mut switch_to = None;
-        let replied = match decoded {
-            Decoded::Rejected(rejection) => {
-                self.write_rejection(&rejection, out);
+        for event in received.events {
+            if let Some(bytes) = self.handle_event(event, &mut switch_to) {
+                reply = Some(bytes);
+            }
+        }
+        if let Some(profile) = switch_to {
+            self.peer.set_profile(profile);
+        }
+        match reply {
+            Some(bytes) => {
+                out.extend_from_slice(&bytes);
                 true
             }
-            Decoded::Single(message) => self.handle_message(message, out, &mut switch_to),
-            Decoded::Batch(messages) => {
-                let budget = self.profile.limits().max_batch_reply_bytes;
-                let mut batch = reply::BatchReply::begin(out, budget);
-                for message in messages {
-                    if let Message::Request { id, .. } = &message {
-                        let id = *id;
-                        batch.push_request(&id, |out| {
-                            self.handle_message(message, out, &mut switch_to);
-                        });
-                    } else {
-                        batch.push(|out| self.handle_message(message, out, &mut switch_to));
-                    }
-                }
-                batch.finish()
-            }
-        };
-        if let Some(profile) = switch_to {
-            self.profile = profile;
+            None => false,
         }
-        replied
     }
 
     /// Writes the reply to a whole-frame rejection (no id) to `out`.
     pub fn write_rejection(&self, rejection: &Rejection, out: &mut Vec<u8>) {
-        rejection.write_reply(&self.profile, out);
+        rejection.write_reply(self.peer.profile(), out);
     }
 
-    fn handle_message(
+    /// Runs the handler an event calls for; returns the bytes the peer produced, if any.
+    fn handle_event(
         &mut self,
-        message: Message<'_>,
-        out: &mut Vec<u8>,
+        event: Event<'_>,
         switch_to: &mut Option<Profile>,
-    ) -> bool {
-        match message {
-            Message::Request { id, method, params } => {
-                let mut ctx = Context::new(&self.profile, Some(id), &method);
-                let router = &self.router;
-                let state = &mut self.state;
+    ) -> Option<Vec<u8>> {
+        let router = &self.router;
+        let state = &mut self.state;
+        match event {
+            Event::Request {
+                call,
+                id,
+                method,
+                params,
+            } => {
+                if self.peer.is_over_batch_budget(call.key()) {
+                    return self
+                        .peer
+                        .reply(call, Err(&RpcError::batch_reply_too_large()));
+                }
+                let mut ctx = Context::new(self.peer.profile(), Some(id), &method);
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
                     router.call_request(state, params, &mut ctx)
                 }))
                 .unwrap_or_else(|_panic| Err(RpcError::internal_error()));
-                if let Some(profile) = ctx.take_profile_switch() {
-                    *switch_to = Some(profile);
-                }
-                match outcome {
-                    Ok(result) => reply::write_success(out, &id, &result),
-                    Err(error) => {
-                        reply::write_error(out, Some(&id), &error, self.profile.missing_id())
-                    }
-                }
-                true
+                take_switch(&mut ctx, switch_to);
+                let outcome = outcome.as_deref();
+                self.peer.reply(call, outcome)
             }
-            Message::Notification { method, params } => {
-                let mut ctx = Context::new(&self.profile, None, &method);
-                let router = &self.router;
-                let state = &mut self.state;
-                let _ = catch_unwind(AssertUnwindSafe(|| {
+            Event::Notification { method, params } => {
+                let mut ctx = Context::new(self.peer.profile(), None, &method);
+                let invalid = catch_unwind(AssertUnwindSafe(|| {
                     router.call_notification(state, params, &mut ctx)
-                }));
-                if let Some(profile) = ctx.take_profile_switch() {
-                    *switch_to = Some(profile);
+                }))
+                .unwrap_or(None);
+                take_switch(&mut ctx, switch_to);
+                if let Some(error) = invalid {
+                    let method = method.into_owned();
+                    self.deliver(ProtocolEvent::InvalidNotification { method, error });
                 }
-                false
+                None
             }
-            Message::Response(response) => {
-                let event = ProtocolEvent::from_response(&response);
-                let router = &self.router;
-                let state = &mut self.state;
-                let _ = catch_unwind(AssertUnwindSafe(|| router.deliver_event(state, event)));
-                false
+            Event::InvalidNotification { method, error } => {
+                let method = method.into_owned();
+                self.deliver(ProtocolEvent::InvalidNotification { method, error });
+                None
             }
-            invalid @ Message::Invalid { .. } => invalid.write_invalid_reply(&self.profile, out),
+            Event::LateResponse { response, .. } | Event::UnmatchedResponse(response) => {
+                self.deliver(ProtocolEvent::from_response(&response));
+                None
+            }
+            // This server sends no requests, so no response matches one, and a
+            // cancellation has already dropped the reply inside the peer.
+            Event::Cancelled { .. }
+            | Event::Response { .. }
+            | Event::InvalidResult { .. }
+            | Event::MalformedResponse { .. } => None,
         }
+    }
+
+    /// Delivers a protocol event to the router's event handler (a panic there is silent).
+    fn deliver(&mut self, event: ProtocolEvent) {
+        let router = &self.router;
+        let state = &mut self.state;
+        let _ = catch_unwind(AssertUnwindSafe(|| router.deliver_event(state, event)));
+    }
+}
+
+fn take_switch(ctx: &mut Context<'_>, switch_to: &mut Option<Profile>) {
+    if let Some(profile) = ctx.take_profile_switch() {
+        *switch_to = Some(profile);
     }
 }
 
@@ -273,5 +292,90 @@ mod tests {
         )
         .unwrap();
         assert!(reply.starts_with(r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error","data":"result does not serialize: "#), "{reply}");
+    }
+
+    #[test]
+    fn negotiate_switches_after_the_frame_keeping_the_policy() {
+        let router =
+            Router::new().request("initialize", |_: &mut (), _: (), ctx: &mut Context<'_>| {
+                let agreed = ctx.negotiate(Profile::mcp("2025-06-18").unwrap().facts());
+                Ok::<_, RpcError>(agreed.name())
+            });
+        let start = Profile::jsonrpc_2_0()
+            .with_max_frame_bytes(1000)
+            .with_missing_id(crate::MissingId::Omit);
+        let mut server = Server::new(start, (), router);
+        assert_eq!(
+            server
+                .handle_frame(br#"{"jsonrpc":"2.0","id":1,"method":"initialize"}"#)
+                .unwrap(),
+            br#"{"jsonrpc":"2.0","id":1,"result":"mcp-2025-06-18"}"#
+        );
+        assert_eq!(server.profile().name(), "mcp-2025-06-18");
+        assert_eq!(server.profile().limits().max_frame_bytes, 1000);
+        assert_eq!(server.profile().missing_id(), crate::MissingId::Omit);
+        // The new facts apply: a batch is no longer accepted under 2025-06-18.
+        assert_eq!(
+            server
+                .handle_frame(br#"[{"jsonrpc":"2.0","id":2,"method":"x"}]"#)
+                .unwrap(),
+            br#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}"#
+        );
+    }
+
+    #[test]
+    fn notifications_whose_params_do_not_decode_are_reported() {
+        #[derive(serde::Deserialize)]
+        struct Note {
+            #[allow(dead_code)]
+            level: u8,
+        }
+        let router = Router::<Vec<ProtocolEvent>>::new()
+            .notification(
+                "note",
+                |_: &mut Vec<ProtocolEvent>, _: Note, _: &mut Context<'_>| {
+                    panic!("must not run on bad params")
+                },
+            )
+            .on_event(|seen: &mut Vec<ProtocolEvent>, event| seen.push(event));
+        let mut server = Server::new(Profile::latest_mcp(), Vec::new(), router);
+        assert_eq!(
+            server.handle_frame(br#"{"jsonrpc":"2.0","method":"note","params":{"level":"high"}}"#),
+            None
+        );
+        assert_eq!(
+            server.handle_frame(
+                br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{}}"#
+            ),
+            None
+        );
+        let seen: Vec<_> = server
+            .state()
+            .iter()
+            .map(|event| match event {
+                ProtocolEvent::InvalidNotification { method, error } => (
+                    method.as_str(),
+                    error.code(),
+                    error.data().unwrap().get().to_owned(),
+                ),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            vec![
+                (
+                    "note",
+                    -32602,
+                    r#"{"pointer":"/level","reason":"invalid type: string \"high\", expected u8"}"#
+                        .to_owned()
+                ),
+                (
+                    "notifications/cancelled",
+                    -32602,
+                    r#"{"pointer":"/requestId","reason":"missing field `requestId`"}"#.to_owned()
+                ),
+            ]
+        );
     }
 }

@@ -1,0 +1,333 @@
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+
+use super::*;
+use crate::decode::ResponseDefect;
+
+/// A typed request whose result has a required integer member.
+struct Sum;
+
+#[derive(Debug, Deserialize, PartialEq)]
+struct Total {
+    total: i64,
+}
+
+impl Request for Sum {
+    const METHOD: &'static str = "sum";
+    type Params = Vec<i64>;
+    type Result = Total;
+}
+
+fn mcp() -> Peer {
+    Peer::new(Profile::latest_mcp())
+}
+
+fn only<'a>(received: Received<'a>) -> Event<'a> {
+    assert_eq!(received.reply, None);
+    let mut events = received.events;
+    assert_eq!(events.len(), 1, "{events:?}");
+    events.remove(0)
+}
+
+fn text(bytes: &[u8]) -> &str {
+    std::str::from_utf8(bytes).unwrap()
+}
+
+#[test]
+fn a_result_is_decoded_as_the_type_its_request_named() {
+    let mut peer = mcp();
+    let (id, frame) = peer.request::<Sum>(&vec![1, 2], None).unwrap();
+    assert_eq!(
+        text(&frame),
+        r#"{"jsonrpc":"2.0","id":1,"method":"sum","params":[1,2]}"#
+    );
+    let Event::Response {
+        id: answered,
+        method,
+        outcome,
+    } = only(peer.receive(br#"{"jsonrpc":"2.0","id":1,"result":{"total":3}}"#))
+    else {
+        panic!("a response")
+    };
+    assert_eq!((answered, &*method), (id, "sum"));
+    assert_eq!(
+        outcome.unwrap().downcast::<Total>().unwrap(),
+        Total { total: 3 }
+    );
+    assert_eq!(peer.pending(), 0);
+}
+
+#[test]
+fn a_result_of_the_wrong_shape_names_the_pointer() {
+    let mut peer = mcp();
+    peer.request::<Sum>(&vec![], None).unwrap();
+    let event = only(peer.receive(br#"{"jsonrpc":"2.0","id":1,"result":{"total":"x"}}"#));
+    let Event::InvalidResult { id, method, error } = event else {
+        panic!("{event:?}")
+    };
+    assert_eq!((id.get(), &*method, &*error.pointer), (1, "sum", "/total"));
+    assert!(error.reason.contains("expected i64"), "{}", error.reason);
+    assert_eq!(peer.pending(), 0);
+}
+
+#[test]
+fn an_error_response_and_a_malformed_one_end_the_pending_request() {
+    let mut peer = mcp();
+    peer.request::<Sum>(&vec![], None).unwrap();
+    peer.request::<Sum>(&vec![], None).unwrap();
+    let event = only(peer.receive(
+        br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"no","data":{"k":1}}}"#,
+    ));
+    let Event::Response {
+        outcome: Err(error),
+        ..
+    } = event
+    else {
+        panic!("{event:?}")
+    };
+    assert_eq!((error.code(), error.message()), (-32000, "no"));
+    assert_eq!(error.data().unwrap().get(), r#"{"k":1}"#);
+    let event = only(peer.receive(br#"{"jsonrpc":"2.0","id":2,"error":{"code":"x"}}"#));
+    assert!(
+        matches!(event, Event::MalformedResponse { id, defect: ResponseDefect::ErrorObject, .. } if id.get() == 2),
+        "{event:?}"
+    );
+    assert_eq!(peer.pending(), 0);
+}
+
+#[test]
+fn responses_to_ids_never_sent_are_unmatched() {
+    let mut peer = mcp();
+    peer.request::<Sum>(&vec![], None).unwrap();
+    for frame in [
+        &br#"{"jsonrpc":"2.0","id":2,"result":{}}"#[..],
+        br#"{"jsonrpc":"2.0","id":"1","result":{}}"#,
+        br#"{"jsonrpc":"2.0","id":1.0,"result":{}}"#,
+        br#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}"#,
+    ] {
+        let event = only(peer.receive(frame));
+        assert!(matches!(event, Event::UnmatchedResponse(_)), "{event:?}");
+    }
+    assert_eq!(peer.pending(), 1);
+}
+
+#[test]
+fn cancelling_sends_the_notification_and_a_late_response_is_reported_as_late() {
+    let mut peer = mcp();
+    let (id, _) = peer.request::<Sum>(&vec![], None).unwrap();
+    let line = peer.cancel(id, Some("user")).unwrap();
+    assert_eq!(
+        text(&line),
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"user"}}"#
+    );
+    assert_eq!(peer.cancel(id, None), None, "already forgotten");
+    let event = only(peer.receive(br#"{"jsonrpc":"2.0","id":1,"result":{"total":1}}"#));
+    assert!(
+        matches!(event, Event::LateResponse { id: late, .. } if late == id),
+        "{event:?}"
+    );
+    // Ids are never reused.
+    let (next, _) = peer.request::<Sum>(&vec![], None).unwrap();
+    assert_eq!(next.get(), 2);
+}
+
+#[test]
+fn plain_json_rpc_has_no_cancellation_notification() {
+    let mut peer = Peer::new(Profile::jsonrpc_2_0());
+    let (id, _) = peer.request::<Sum>(&vec![], None).unwrap();
+    assert_eq!(peer.cancel(id, None), None);
+    assert_eq!(peer.pending(), 0);
+    let event = only(peer.receive(
+        br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#,
+    ));
+    assert!(matches!(event, Event::Notification { .. }), "{event:?}");
+}
+
+#[test]
+fn the_pending_table_is_bounded() {
+    let mut peer = mcp().with_max_pending(2);
+    peer.request::<Sum>(&vec![], None).unwrap();
+    peer.request::<Sum>(&vec![], None).unwrap();
+    assert_eq!(
+        peer.request::<Sum>(&vec![], None).unwrap_err(),
+        SendError::TooManyPending { max: 2 }
+    );
+    assert_eq!(peer.pending(), 2);
+    peer.receive(br#"{"jsonrpc":"2.0","id":1,"result":{"total":0}}"#);
+    let (id, _) = peer.request::<Sum>(&vec![], None).unwrap();
+    assert_eq!(id.get(), 3, "the refused request took no id");
+}
+
+#[test]
+fn deadlines_expire_by_the_callers_clock() {
+    let mut peer = mcp();
+    let t0 = Instant::now();
+    let (early, _) = peer
+        .request::<Sum>(&vec![], Some(t0 + Duration::from_secs(1)))
+        .unwrap();
+    let (late, _) = peer
+        .request::<Sum>(&vec![], Some(t0 + Duration::from_secs(3)))
+        .unwrap();
+    peer.request::<Sum>(&vec![], None).unwrap();
+    assert_eq!(peer.next_deadline(), Some(t0 + Duration::from_secs(1)));
+    assert!(peer.handle_timeout(t0).is_empty());
+    let expired = peer.handle_timeout(t0 + Duration::from_secs(2));
+    assert_eq!(expired.len(), 1);
+    assert_eq!((expired[0].id, &*expired[0].method), (early, "sum"));
+    assert_eq!(
+        text(expired[0].cancel.as_deref().unwrap()),
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"timed out"}}"#
+    );
+    assert_eq!(peer.next_deadline(), Some(t0 + Duration::from_secs(3)));
+    let event = only(peer.receive(br#"{"jsonrpc":"2.0","id":1,"result":{"total":0}}"#));
+    assert!(matches!(event, Event::LateResponse { .. }), "{event:?}");
+    assert_eq!(peer.handle_timeout(t0 + Duration::from_secs(9))[0].id, late);
+    assert_eq!(peer.pending(), 1);
+}
+
+#[test]
+fn an_incoming_cancellation_suppresses_the_reply() {
+    let mut peer = mcp();
+    let Event::Request { call, .. } =
+        only(peer.receive(br#"{"jsonrpc":"2.0","id":"a","method":"tools/call"}"#))
+    else {
+        panic!()
+    };
+    let event = only(peer.receive(
+        br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a","reason":"bored"}}"#,
+    ));
+    let Event::Cancelled { call: key, reason } = event else {
+        panic!("{event:?}")
+    };
+    assert_eq!((key, reason.as_deref()), (call.key(), Some("bored")));
+    assert!(peer.is_cancelled(key));
+    assert_eq!(peer.reply(call, Ok("{}")), None);
+    assert_eq!(peer.in_flight(), 0);
+    // Once answered, the id names nothing in flight: the notification is passed on.
+    let event = only(peer.receive(
+        br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a"}}"#,
+    ));
+    assert!(matches!(event, Event::Notification { .. }), "{event:?}");
+}
+
+#[test]
+fn initialize_cannot_be_cancelled() {
+    let mut peer = mcp();
+    let Event::Request { call, .. } =
+        only(peer.receive(br#"{"jsonrpc":"2.0","id":0,"method":"initialize"}"#))
+    else {
+        panic!()
+    };
+    let event = only(peer.receive(
+        br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0}}"#,
+    ));
+    assert!(matches!(event, Event::Notification { .. }), "{event:?}");
+    assert_eq!(
+        text(&peer.reply(call, Ok("{}")).unwrap()),
+        r#"{"jsonrpc":"2.0","id":0,"result":{}}"#
+    );
+}
+
+#[test]
+fn a_cancellation_with_bad_params_is_an_invalid_notification() {
+    let mut peer = mcp();
+    for (frame, pointer) in [
+        (&br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{}}"#[..], "/requestId"),
+        (br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":[1]}}"#, "/requestId"),
+        (br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":2}}"#, "/reason"),
+    ] {
+        let event = only(peer.receive(frame));
+        let Event::InvalidNotification { method, error } = event else {
+            panic!("{event:?}")
+        };
+        assert_eq!((&*method, error.code()), ("notifications/cancelled", -32602));
+        let data: serde_json::Value = serde_json::from_str(error.data().unwrap().get()).unwrap();
+        assert_eq!(data["pointer"], pointer, "{}", text(frame));
+    }
+}
+
+#[test]
+fn a_batch_is_answered_once_in_input_order_when_its_last_request_is() {
+    let mut peer = Peer::new(Profile::jsonrpc_2_0());
+    let received = peer.receive(
+        br#"[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"1.0","id":2,"method":"b"},{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":3,"method":"c"}]"#,
+    );
+    assert_eq!(received.reply, None);
+    let mut calls: Vec<Call> = received
+        .events
+        .into_iter()
+        .filter_map(|e| match e {
+            Event::Request { call, .. } => Some(call),
+            _ => None,
+        })
+        .collect();
+    let third = calls.pop().unwrap();
+    let first = calls.pop().unwrap();
+    assert_eq!(peer.reply(third, Ok("3")), None);
+    assert_eq!(
+        text(
+            &peer
+                .reply(first, Err(&RpcError::method_not_found()))
+                .unwrap()
+        ),
+        r#"[{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}},{"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"Invalid Request"}},{"jsonrpc":"2.0","id":3,"result":3}]"#
+    );
+}
+
+#[test]
+fn a_batch_without_requests_is_answered_while_reading() {
+    let mut peer = Peer::new(Profile::jsonrpc_2_0());
+    let received = peer.receive(br#"[1,{"jsonrpc":"2.0","method":"n"}]"#);
+    assert_eq!(
+        text(&received.reply.unwrap()),
+        r#"[{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}]"#
+    );
+    assert_eq!(
+        peer.receive(br#"[{"jsonrpc":"2.0","method":"n"}]"#).reply,
+        None
+    );
+}
+
+#[test]
+fn a_rejected_frame_is_answered_at_once() {
+    let mut peer = mcp();
+    let received = peer.receive(b"{");
+    assert!(received.events.is_empty());
+    assert_eq!(
+        text(&received.reply.unwrap()),
+        r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}"#
+    );
+}
+
+#[test]
+fn notifications_and_raw_requests_are_exact_lines() {
+    let mut peer = mcp();
+    let line = peer
+        .notify::<Progress>(&ProgressParams {
+            progress_token: RawValue::from_string("\"t\"".into()).unwrap(),
+            progress: 0.5,
+            total: None,
+            message: Some("half".into()),
+        })
+        .unwrap();
+    assert_eq!(
+        text(&line),
+        r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":0.5,"message":"half"}}"#
+    );
+    let (_, line) = peer
+        .request_raw("x/y", &serde_json::json!({"a": 1}), None)
+        .unwrap();
+    assert_eq!(
+        text(&line),
+        r#"{"jsonrpc":"2.0","id":1,"method":"x/y","params":{"a":1}}"#
+    );
+    let event = only(peer.receive(br#"{"jsonrpc":"2.0","id":1,"result":[ 1 ]}"#));
+    let Event::Response { outcome, .. } = event else {
+        panic!()
+    };
+    assert_eq!(
+        outcome.unwrap().downcast::<Box<RawValue>>().unwrap().get(),
+        "[ 1 ]"
+    );
+}
