@@ -28,6 +28,7 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// null), when it is one JSON object.
 struct Reply {
     error: bool,
+    parse_error: bool,
     id: Option<String>,
 }
 
@@ -45,11 +46,20 @@ fn read_reply(frame: &[u8]) -> Option<Reply> {
         .find(|m| m.key == "id")
         .map(|m| m.value.to_owned())
         .filter(|id| id != "null");
-    let error = members
+    let error_member = members
         .iter()
-        .any(|m| m.key == "error" && m.kind == JsonKind::Object)
-        && !members.iter().any(|m| m.key == "result");
-    Some(Reply { error, id })
+        .find(|m| m.key == "error" && m.kind == JsonKind::Object);
+    let error = error_member.is_some() && !members.iter().any(|m| m.key == "result");
+    let parse_error = error_member.is_some_and(|e| {
+        object_members(e.value)
+            .iter()
+            .any(|m| m.key == "code" && m.value == "-32700")
+    });
+    Some(Reply {
+        error,
+        parse_error,
+        id,
+    })
 }
 
 /// The greatest nesting depth of brackets outside strings.
@@ -165,7 +175,7 @@ fn permitted(
             "the input starts with a byte order mark and was refused; RFC 8259 §8.1 lets a parser treat it as an error (mcpwire skips it)",
         ));
     }
-    if want.cause == Cause::ParseError {
+    if want.cause == Cause::ParseError && !reply.parse_error {
         return Some((
             "non-json-accepted",
             "input that is not JSON was read by a lenient parser and answered as if it were (RFC 8259 §9 permits it; mcpwire answers -32700 without an id)",

@@ -239,7 +239,7 @@ pub fn json(report: &Report) -> String {
         "fixed_cases": report.fixed_cases,
         "generated_cases": report.generated_cases,
         "skipped_cases": report.skipped_cases,
-        "failing_cases": report.results.iter().filter(|r| !r.findings.is_empty()).count(),
+        "failing_cases": report.failing_cases(),
         "restarts": report.restarts,
         "server_messages": report.server_messages,
         "attributed_by_order": report.attributed_by_order,
@@ -285,12 +285,8 @@ fn xml(text: &str) -> String {
 /// run (no `--strict`) are listed in the case's `<system-out>`.
 pub fn junit(report: &Report) -> String {
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let fails = |f: &&Finding| f.level == Level::Violation || report.strict;
-    let failing = report
-        .results
-        .iter()
-        .filter(|r| r.findings.iter().any(|f| fails(&f)))
-        .count();
+    let fails = |f: &&Finding| report.fails(f);
+    let failing = report.failing_cases();
     let suite = xml(&format!("mcpwire check: {}", report.target));
     let _ = writeln!(
         out,

@@ -202,6 +202,19 @@ impl Report {
         self.fixed_cases + self.generated_cases
     }
 
+    /// Whether a finding at its level fails the run (violations; strict ones under `--strict`).
+    pub fn fails(&self, finding: &Finding) -> bool {
+        finding.level == Level::Violation || self.strict
+    }
+
+    /// Results (cases and findings that belong to no case) with a finding that fails the run.
+    pub fn failing_cases(&self) -> usize {
+        self.results
+            .iter()
+            .filter(|r| r.findings.iter().any(|f| self.fails(f)))
+            .count()
+    }
+
     /// Findings (one per case and kind) at `level`.
     pub fn count(&self, level: Level) -> usize {
         self.failures

@@ -177,7 +177,6 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     let http = target.is_http();
     let mut tally = Tally::default();
     let mut results: Vec<(CheckCase, Exchange)> = target.handshake();
-    let handshake_cases = results.len();
     let fixed = if args.no_fixed || broken.is_some() {
         Vec::new()
     } else {
@@ -218,6 +217,11 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     progress.finish();
     let leftovers = target.finish();
     attribute_late(&mut results, &leftovers.late);
+    let generated_run = results
+        .iter()
+        .filter(|(case, _)| case.generated.is_some())
+        .count();
+    let fixed_run = results.len() - generated_run;
     let mut attributed_by_order = 0;
     let mut attributed_late = 0;
     let mut server_messages = 0;
@@ -255,8 +259,8 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
                 .map(str::to_owned)
         }),
         seed: args.seed,
-        fixed_cases: fixed.len() + handshake_cases,
-        generated_cases: total - fixed.len(),
+        fixed_cases: fixed_run,
+        generated_cases: generated_run,
         skipped_cases: skipped,
         restarts: target.restarts(),
         server_messages,
