@@ -135,8 +135,12 @@ fn a_pretty_printed_handshake_is_a_violation_not_a_failure_to_run() {
     let group = group(&report, "reply-not-one-line").expect("found");
     assert_eq!(group["level"], "violation");
     assert_eq!(group["rule_id"], "rule-1");
-    let first = &group["cases"][0];
-    assert_eq!(first["label"], "initialize", "{group}");
+    let first = group["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["label"] == "initialize")
+        .unwrap_or_else(|| panic!("the handshake is judged: {group}"));
     assert!(
         first["observed"][0]
             .as_str()

@@ -300,6 +300,6 @@ fn http_statuses_and_content_types_are_checked() {
     assert!(
         run.failure_kinds()
             .iter()
-            .any(|(kind, _)| kind == "id-type-or-precision-changed")
+            .any(|(kind, _)| kind == "id-value-changed")
     );
 }

@@ -116,6 +116,9 @@ pub trait Target {
     }
     /// The handshake's exchanges (`initialize`, `server/discover`), judged like any case.
     fn handshake(&mut self) -> Vec<(CheckCase, Exchange)>;
+    /// While on, every case's own reply is awaited a little after the sentinel's (shrinking
+    /// must not mistake a late reply for a missing one).
+    fn set_patient(&mut self, _patient: bool) {}
     /// Ends the run: waits for stragglers and returns what belongs to no case.
     fn finish(&mut self) -> Leftovers {
         Leftovers::default()

@@ -342,6 +342,7 @@ fn shrink_groups(
 ) {
     let facts = oracle.facts;
     let shrink_started = Instant::now();
+    target.set_patient(true);
     let mut next_index = usize::MAX / 2;
     for group in tally.groups_mut() {
         let Some(example) = group.examples.first() else {

@@ -41,6 +41,11 @@ const KEEP: usize = 5;
 const OUTSTANDING: usize = 256;
 /// After the sentinel's reply, how long a valid request's own reply is still awaited.
 const GRACE: Duration = Duration::from_millis(250);
+/// While shrinking, how long any case's own reply is still awaited after the sentinel's (a
+/// late reply must not make a candidate look like a missing reply).
+const SHRINK_GRACE: Duration = Duration::from_millis(500);
+/// At the end of the run, how long replies still owed are awaited after the last sentinel's.
+const FINAL_GRACE: Duration = Duration::from_secs(1);
 /// How long a pretty-printed value may pause before its lines are judged as they are.
 const PENDING_WAIT: Duration = Duration::from_millis(200);
 
@@ -279,6 +284,7 @@ pub struct StdioTarget {
     leftovers: Leftovers,
     handshake: Vec<(CheckCase, Exchange)>,
     broken: Option<String>,
+    patient: bool,
 }
 
 impl StdioTarget {
@@ -319,6 +325,7 @@ impl StdioTarget {
             leftovers: Leftovers::default(),
             handshake: Vec::new(),
             broken: None,
+            patient: false,
         };
         match target.launch(true) {
             Ok(()) => {}
@@ -658,8 +665,9 @@ impl Target for StdioTarget {
         self.drain(&mut exchange.late, &mut exchange.server_messages);
         let ids = expected_ids(&case.expected);
         let mut open = ids.clone();
-        let wait_for_own =
-            matches!(&case.expected, Expected::Reply(r) if r.cause == Cause::Request);
+        let wait_for_own = self.patient
+            || matches!(&case.expected, Expected::Reply(r) if r.cause == Cause::Request);
+        let grace_time = if self.patient { SHRINK_GRACE } else { GRACE };
         let (sentinel, sentinel_id) = self.next_sentinel();
         self.send(&case.frame);
         self.send(&sentinel);
@@ -667,7 +675,8 @@ impl Target for StdioTarget {
         let mut grace: Option<Instant> = None;
         let mut sentinel_seen = false;
         loop {
-            if sentinel_seen && (open.is_empty() || !wait_for_own) {
+            // A reply attributed by order (no usable id) may be the case's own: stop waiting.
+            if sentinel_seen && (open.is_empty() || !wait_for_own || exchange.by_order > 0) {
                 break;
             }
             match self.receive(grace.unwrap_or(deadline), &sentinel_id, self.timeout) {
@@ -676,7 +685,7 @@ impl Target for StdioTarget {
                     Route::Server => exchange.server_messages += 1,
                     Route::Sentinel(id) if id == sentinel_id => {
                         sentinel_seen = true;
-                        grace = Some((Instant::now() + GRACE).min(deadline));
+                        grace = Some((Instant::now() + grace_time).min(deadline));
                     }
                     Route::Sentinel(_) => {}
                     Route::Id(id) => {
@@ -732,19 +741,31 @@ impl Target for StdioTarget {
         std::mem::take(&mut self.handshake)
     }
 
+    fn set_patient(&mut self, patient: bool) {
+        self.patient = patient;
+    }
+
     fn finish(&mut self) -> Leftovers {
         if self.running.is_some() && self.broken.is_none() {
-            // One last sentinel collects replies still on their way.
+            // One last sentinel collects replies still on their way; replies still owed get
+            // a moment more after its reply.
             let (sentinel, id) = self.next_sentinel();
             self.send(&sentinel);
-            let deadline = Instant::now() + self.timeout;
+            let mut deadline = Instant::now() + self.timeout;
+            let mut sentinel_seen = false;
             let mut late = Vec::new();
-            while let Ok(got) = self.receive(deadline, &id, self.timeout) {
+            while !(sentinel_seen && self.outstanding.is_empty()) {
+                let Ok(got) = self.receive(deadline, &id, self.timeout) else {
+                    break;
+                };
                 let Got::Frame(frame) = got else {
                     continue;
                 };
                 match route(&frame) {
-                    Route::Sentinel(got) if got == id => break,
+                    Route::Sentinel(got) if got == id => {
+                        sentinel_seen = true;
+                        deadline = deadline.min(Instant::now() + FINAL_GRACE);
+                    }
                     Route::Sentinel(_) | Route::Server => {}
                     Route::Id(reply_id) => match self.claim(&reply_id) {
                         Some(case) => late.push((case, frame)),
