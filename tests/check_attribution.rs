@@ -51,7 +51,7 @@ fn replies_that_overtake_each_other_are_matched_by_id() {
 }
 
 #[test]
-fn the_ping_sentinel_is_used_under_jsonrpc_2_0_and_an_unknown_method_never() {
+fn an_out_of_order_server_under_jsonrpc_2_0_keeps_every_reply_with_its_case() {
     // Under a plain JSON-RPC 2.0 profile the sentinel is the declared method, so a server that
     // answers ping asynchronously keeps the case's reply ahead of the sentinel's.
     let run = check_defect(
@@ -451,4 +451,39 @@ fn a_2026_check_confirms_the_version_with_server_discover() {
         "{}",
         run.stderr
     );
+}
+
+#[test]
+fn a_reply_to_an_id_never_sent_is_its_own_finding() {
+    let run = check_defect("unsolicited", &["--cases", "5"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let report = run.json();
+    assert_eq!(kinds(&report), ["reply-id-unknown"], "{report}");
+    let unknown = group(&report, "reply-id-unknown").unwrap();
+    assert_eq!(unknown["level"], "violation");
+    assert_eq!(unknown["cases"][0]["label"], "(no such request)");
+    assert_eq!(
+        unknown["cases"][0]["observed"][0],
+        r#"{"jsonrpc":"2.0","id":"never-sent","result":{}}"#
+    );
+}
+
+#[test]
+fn an_over_long_reply_is_a_finding_and_the_run_goes_on() {
+    let run = check_defect("huge-reply", &["--cases", "5"]);
+    let report = run.json();
+    let long = group(&report, "reply-too-long").unwrap_or_else(|| panic!("{report}"));
+    assert_eq!(long["level"], "strict");
+    assert_eq!(long["cases"][0]["label"], "request");
+    assert!(
+        long["cases"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("4194304 bytes"),
+        "{long}"
+    );
+    // Only that case is affected; strict findings alone do not fail the run.
+    assert_eq!(kinds(&report), ["reply-too-long"], "{report}");
+    assert_eq!(run.code, 0);
+    assert_eq!(report["generated_cases"], 5);
 }

@@ -323,10 +323,10 @@ fn add_leftovers(tally: &mut Tally, leftovers: &Leftovers) {
             "reply-id-unknown",
             RuleId::of_rule(mcpwire_proptest::rules::ID_RECOVERY),
             format!(
-                "{} repl(ies) arrived between cases with an id the checker never sent; a response carries the id of the request it answers",
+                "{} repl(ies) carried an id the checker never sent (or had already seen answered); a response carries the id of the request it answers",
                 leftovers.unknown_count
             ),
-            "(between cases)",
+            "(no such request)",
             &leftovers.unknown,
         );
         tally.add_orphan(&finding, example);

@@ -4,7 +4,8 @@
 //! the server answers under the profile, see [`handshake::sentinel_method`]); the window of a
 //! case ends when the sentinel's reply has come (and, for a valid request, its own reply or a
 //! short grace). A reply that arrives later is attributed to its case by id; one whose id
-//! matches nothing sent is reported on its own; only replies without a usable id are
+//! matches nothing awaited is reported on its own (unless the open case's id is unreadable:
+//! then it is that case's reply with an invented id); only replies without a usable id are
 //! attributed by arrival order. Stdout lines that are not the protocol are set aside.
 
 use std::collections::VecDeque;
@@ -15,6 +16,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use mcpwire_proptest::json::{Frame, JsonKind, array_elements, object_members, read_frame};
 use mcpwire_proptest::{Cause, Expected, ReplyId};
 use mcpwire_types::ProfileFacts;
 
@@ -261,6 +263,34 @@ pub fn expected_ids(expected: &Expected) -> Vec<String> {
         },
         Expected::Batch(elements) => elements.iter().flat_map(expected_ids).collect(),
         Expected::NoReply(_) => Vec::new(),
+    }
+}
+
+/// The `id` members of the input (of each element of a batch), as JSON text: a reply that
+/// carries one of them answers this input, even when none is owed (a reply to a response).
+pub fn input_ids(frame: &[u8]) -> Vec<String> {
+    let frame = frame.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(frame);
+    let ids_of = |object: &str| -> Vec<String> {
+        object_members(object)
+            .iter()
+            .filter(|m| m.key == "id" && m.value != "null")
+            .map(|m| m.value.to_owned())
+            .collect()
+    };
+    match read_frame(frame) {
+        Frame::Value {
+            text,
+            kind: JsonKind::Object,
+        } => ids_of(text),
+        Frame::Value {
+            text,
+            kind: JsonKind::Array,
+        } => array_elements(text)
+            .into_iter()
+            .filter(|e| e.starts_with('{'))
+            .flat_map(ids_of)
+            .collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -664,6 +694,8 @@ impl Target for StdioTarget {
         let mut exchange = Exchange::default();
         self.drain(&mut exchange.late, &mut exchange.server_messages);
         let ids = expected_ids(&case.expected);
+        let sent = input_ids(&case.frame);
+        let invents_id = matches!(&case.expected, Expected::Reply(r) if r.id == ReplyId::Absent);
         let mut open = ids.clone();
         let wait_for_own = self.patient
             || matches!(&case.expected, Expected::Reply(r) if r.cause == Cause::Request);
@@ -693,13 +725,17 @@ impl Target for StdioTarget {
                             open.remove(at);
                             exchange.arrived_late += usize::from(sentinel_seen);
                             exchange.replies.push(frame);
-                        } else if ids.iter().any(|sent| related(sent, &id)) {
+                        } else if ids.iter().chain(&sent).any(|sent| related(sent, &id)) {
                             exchange.replies.push(frame);
                         } else if let Some(earlier) = self.claim(&id) {
                             exchange.late.push((earlier, frame));
-                        } else {
+                        } else if invents_id && exchange.replies.is_empty() {
+                            // The input's id is unreadable: a reply with an id is the
+                            // input's, with an invented id (judged as such).
                             exchange.by_order += 1;
                             exchange.replies.push(frame);
+                        } else {
+                            self.unknown(frame);
                         }
                     }
                     Route::NoId => {
