@@ -171,11 +171,15 @@ fn write_example(out: &mut String, e: &Example) {
     let shrunk = e
         .shrunk_from
         .map_or(String::new(), |from| format!(", shrunk from {from} bytes"));
-    let _ = writeln!(
-        out,
-        "  input ({}, {} bytes{shrunk}): {}",
-        e.label, e.input_len, e.input
-    );
+    if e.input_len == 0 && e.label.starts_with('(') {
+        let _ = writeln!(out, "  input: none; seen {}", e.label);
+    } else {
+        let _ = writeln!(
+            out,
+            "  input ({}, {} bytes{shrunk}): {}",
+            e.label, e.input_len, e.input
+        );
+    }
     let _ = writeln!(out, "  expected: {}", e.expected);
     if let Some(status) = e.http_status {
         let _ = writeln!(out, "  HTTP status: {status}");

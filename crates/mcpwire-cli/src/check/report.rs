@@ -87,7 +87,7 @@ impl Example {
             label: case.label.clone(),
             input: show_frame(&case.frame),
             input_len: case.frame.len(),
-            expected: describe_expected(facts, &case.expected),
+            expected: describe_expected(facts, &case.expected, exchange.http.is_some()),
             observed: exchange.replies.iter().map(|r| show_frame(r)).collect(),
             http_status: exchange.http.as_ref().map(|h| h.status),
             message: finding.message.clone(),
@@ -267,7 +267,7 @@ impl Tally {
         self.results.push(CaseResult {
             label: case.label.clone(),
             input: show_frame(&case.frame),
-            expected: describe_expected(facts, &case.expected),
+            expected: describe_expected(facts, &case.expected, exchange.http.is_some()),
             observed: exchange.replies.iter().map(|r| show_frame(r)).collect(),
             http_status: exchange.http.as_ref().map(|h| h.status),
             findings: findings.to_vec(),
@@ -296,6 +296,7 @@ impl Tally {
             http_status: None,
             findings: vec![finding.clone()],
         });
+        self.rules.entry(finding.rule).or_default().1 += 1;
         self.add_example(finding, example);
     }
 

@@ -189,6 +189,7 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     let mut transport_failures = 0;
     let mut aborted = broken;
     let mut skipped = 0;
+    let mut failing = 0;
     for index in 0..total {
         let case = match fixed.get(index) {
             Some(case) => case.clone(),
@@ -200,7 +201,9 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
             continue;
         }
         let exchange = target.exchange(results.len(), &case);
-        progress.update(index + 1, 0);
+        // An estimate for the progress bar: late replies may still change a verdict.
+        failing += usize::from(!judge(facts, &case, &exchange).is_empty());
+        progress.update(index + 1, failing);
         let fault = exchange.fault.clone();
         attribute_late(&mut results, &exchange.late);
         results.push((case, exchange));
@@ -313,7 +316,7 @@ fn add_leftovers(tally: &mut Tally, leftovers: &Leftovers) {
                 "{} line(s) on stdout are not JSON-RPC messages (log lines, banners); they were left out of the replies judged. Write logs to stderr: stdout carries only protocol messages",
                 leftovers.noise_count
             ),
-            "(stdout)",
+            "(on stdout)",
             &leftovers.noise,
         );
         tally.add_orphan(&finding, example);
@@ -326,7 +329,7 @@ fn add_leftovers(tally: &mut Tally, leftovers: &Leftovers) {
                 "{} repl(ies) carried an id the checker never sent (or had already seen answered); a response carries the id of the request it answers",
                 leftovers.unknown_count
             ),
-            "(no such request)",
+            "(as a reply to no request)",
             &leftovers.unknown,
         );
         tally.add_orphan(&finding, example);

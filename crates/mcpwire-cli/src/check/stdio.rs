@@ -268,6 +268,13 @@ pub fn expected_ids(expected: &Expected) -> Vec<String> {
 
 /// The `id` members of the input (of each element of a batch), as JSON text: a reply that
 /// carries one of them answers this input, even when none is owed (a reply to a response).
+///
+/// ```
+/// use mcpwire_cli::check::stdio::input_ids;
+/// assert_eq!(input_ids(br#"{"jsonrpc":"2.0","id":1e3,"result":{}}"#), ["1e3"]);
+/// assert_eq!(input_ids(br#"[{"id":"a"},{"method":"m"},{"id":null}]"#), [r#""a""#]);
+/// assert!(input_ids(b"NaN").is_empty());
+/// ```
 pub fn input_ids(frame: &[u8]) -> Vec<String> {
     let frame = frame.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(frame);
     let ids_of = |object: &str| -> Vec<String> {
