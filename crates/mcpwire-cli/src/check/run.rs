@@ -151,6 +151,11 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
         .map(ExpectedFailures::read)
         .transpose()?;
     let (setup, required) = setup_of(args)?;
+    let requested_version = match &setup {
+        Setup::Negotiate(version) => Some(version.clone()),
+        Setup::Discover(facts) => facts.protocol_version.map(str::to_owned),
+        Setup::Fixed(_) => None,
+    };
     let (mut target, broken) = connect(args, setup, timeout, startup)?;
     let facts = target.profile();
     if let (Some(required), None) = (required, &broken) {
@@ -255,12 +260,7 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     Ok(Report {
         target: target.describe(),
         profile: facts.name,
-        requested_version: args.mcp_version.clone().or_else(|| {
-            args.profile
-                .as_deref()
-                .and_then(|p| p.strip_prefix("mcp-"))
-                .map(str::to_owned)
-        }),
+        requested_version,
         seed: args.seed,
         fixed_cases: fixed_run,
         generated_cases: generated_run,
