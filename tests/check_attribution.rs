@@ -114,7 +114,7 @@ fn log_lines_on_stdout_are_one_finding_and_do_not_hide_dropped_input() {
         .filter(|g| g["kind"] == "missing-reply")
         .map(|g| g["rule_id"].as_str().unwrap())
         .collect();
-    for rule in ["rule-2", "rule-3", "rule-6"] {
+    for rule in ["rule-2", "rule-3", "rule-4", "rule-6"] {
         assert!(rules.contains(&rule), "{rule} in {rules:?}");
     }
     assert!(missing["count"].as_u64().unwrap() > 0);
@@ -301,21 +301,19 @@ fn an_http_server_rejecting_notifications_with_400_passes() {
 fn http_findings_use_http_wording() {
     let server = HttpServer::start(
         "python3",
-        &[&fixture("faulty_mcp_http_server.py"), "batch-as-lines"],
+        &[&fixture("faulty_mcp_http_server.py"), "sse-twice"],
     );
-    let run = check(&[
-        "--http",
-        &server.url,
-        "--mcp-version",
-        "2025-03-26",
-        "--cases",
-        "0",
-        "--format",
-        "json",
-    ]);
-    let text = run.stdout.clone();
-    assert!(!text.contains("reply line"), "{text}");
-    assert!(!text.contains("separate lines"), "{text}");
+    let run = check(&["--http", &server.url, "--cases", "0", "--format", "json"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let report = run.json();
+    let twice = group(&report, "more-than-one-reply").unwrap_or_else(|| panic!("{report}"));
+    let message = twice["cases"][0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("2 JSON-RPC messages came back for one POSTed message"),
+        "{message}"
+    );
+    assert!(!run.stdout.contains("reply line"), "{}", run.stdout);
+    assert!(!run.stdout.contains("on one line"), "{}", run.stdout);
 }
 
 #[test]
