@@ -198,6 +198,10 @@ pub const KINDS: &[KindInfo] = &[
         "policy: the id is recovered at any depth. RFC 8259 §9: \"An implementation may set limits on the maximum depth of nesting\"",
     ),
     s(
+        "size-limit",
+        "policy: inputs of any size are answered. RFC 8259 §9: \"An implementation may set limits on the size of texts that it accepts\"; an input over 100 KiB refused with an error",
+    ),
+    s(
         "non-json-accepted",
         "policy: anything that is not JSON gets -32700 without an id. RFC 8259 §9: \"A JSON parser MAY accept non-JSON forms or extensions\"",
     ),

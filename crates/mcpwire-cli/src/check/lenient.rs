@@ -11,6 +11,8 @@ use super::kinds::Level;
 
 /// Nesting deeper than this is beyond common parser limits (serde_json refuses 128).
 pub const DEEP: usize = 128;
+/// Inputs larger than this may meet a server's size limit (RFC 8259 §9).
+pub const LARGE: usize = 100 << 10;
 
 /// The kinds a permitted reading of the input can explain: what the reply's code and id say.
 const EXPLAINABLE: &[&str] = &[
@@ -213,6 +215,12 @@ fn permitted(
             "input nested deeper than 128 levels was refused with an error (RFC 8259 §9 permits a depth limit; mcpwire recovers the id at any depth)",
         ));
     }
+    if frame.len() > LARGE && reply.error && echoed_or_none(reply) && only(&refusal_kinds) {
+        return Some((
+            "size-limit",
+            "an input over 100 KiB was refused with an error (RFC 8259 §9 permits a limit on the size of texts; mcpwire answers inputs of any size)",
+        ));
+    }
     let big = matches!(&want.id, ReplyId::Echo(id) if is_big_integer(id));
     if big && reply.error && echoed_or_none(reply) && only(&refusal_kinds) {
         return Some((
@@ -335,6 +343,29 @@ mod tests {
         let kinds: Vec<&str> = findings.iter().map(|f| f.kind.as_str()).collect();
         assert_eq!(kinds, ["jsonrpc-missing-or-wrong", "nesting-limit"]);
         assert_eq!(findings[1].level, Level::Strict);
+    }
+
+    #[test]
+    fn a_large_input_refused_is_strict() {
+        let frame = format!(
+            r#"{{"jsonrpc":"2.0","id":4,"method":"ping","huge":"{}"}}"#,
+            "h".repeat(LARGE)
+        );
+        let expected = reply(
+            Some("4"),
+            Cause::Request,
+            Outcome::ResultOrErrorExcept(vec![]),
+        );
+        let refused = r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32600,"message":"too large"}}"#;
+        assert_eq!(
+            relevelled(&frame, &expected, refused, &["unexpected-code"]),
+            ["size-limit"]
+        );
+        let small = r#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#;
+        assert_eq!(
+            relevelled(small, &expected, refused, &["unexpected-code"]),
+            ["unexpected-code"]
+        );
     }
 
     #[test]
