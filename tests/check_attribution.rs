@@ -102,6 +102,10 @@ fn log_lines_on_stdout_are_one_finding_and_do_not_hide_dropped_input() {
         noise["cases"][0]["observed"][0], "INFO:server:handled a message",
         "{noise}"
     );
+    assert_eq!(
+        noise["cases"][0]["observed"][1], r#"{"level":"info","msg":"handled a message"}"#,
+        "a JSON object without JSON-RPC members is a log line too: {noise}"
+    );
     let message = noise["cases"][0]["message"].as_str().unwrap();
     let lines: u64 = message.split(' ').next().unwrap().parse().unwrap();
     assert!(lines > 20, "every reply came with a log line: {message}");

@@ -254,6 +254,34 @@ fn route(frame: &[u8]) -> Route {
     }
 }
 
+/// Whether a frame is a JSON object with none of the JSON-RPC members (`jsonrpc`, `id`,
+/// `method`, `result`, `error`): a structured log line, not the protocol.
+///
+/// ```
+/// use mcpwire_cli::check::stdio::is_foreign_object;
+/// assert!(is_foreign_object(br#"{"level":"info","msg":"listening"}"#));
+/// assert!(!is_foreign_object(br#"{"id":1,"result":{}}"#));
+/// assert!(!is_foreign_object(br#"{}"#));
+/// assert!(!is_foreign_object(b"[1]"));
+/// ```
+pub fn is_foreign_object(frame: &[u8]) -> bool {
+    let Frame::Value {
+        text,
+        kind: JsonKind::Object,
+    } = read_frame(frame)
+    else {
+        return false;
+    };
+    let members = object_members(text);
+    !members.is_empty()
+        && !members.iter().any(|m| {
+            matches!(
+                m.key.as_str(),
+                "jsonrpc" | "id" | "method" | "result" | "error"
+            )
+        })
+}
+
 /// The ids a correct server's replies to this input carry.
 pub fn expected_ids(expected: &Expected) -> Vec<String> {
     match expected {
@@ -537,8 +565,10 @@ impl StdioTarget {
     fn take(&mut self, pieces: Vec<Piece>) {
         for piece in pieces {
             match piece {
-                Piece::Frame(frame) => self.ready.push_back(Got::Frame(frame)),
-                Piece::Noise(line) => {
+                Piece::Frame(frame) if !is_foreign_object(&frame) => {
+                    self.ready.push_back(Got::Frame(frame))
+                }
+                Piece::Frame(line) | Piece::Noise(line) => {
                     self.leftovers.noise_count += 1;
                     if self.leftovers.noise.len() < KEEP {
                         self.leftovers.noise.push(line);
