@@ -30,7 +30,10 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// null), when it is one JSON object.
 struct Reply {
     error: bool,
+    /// An error with code -32700.
     parse_error: bool,
+    /// An error with code -32600.
+    invalid_request: bool,
     id: Option<String>,
 }
 
@@ -52,14 +55,19 @@ fn read_reply(frame: &[u8]) -> Option<Reply> {
         .iter()
         .find(|m| m.key == "error" && m.kind == JsonKind::Object);
     let error = error_member.is_some() && !members.iter().any(|m| m.key == "result");
-    let parse_error = error_member.is_some_and(|e| {
-        object_members(e.value)
-            .iter()
-            .any(|m| m.key == "code" && m.value == "-32700")
-    });
+    let code_is = |code: &str| {
+        error_member.is_some_and(|e| {
+            object_members(e.value)
+                .iter()
+                .any(|m| m.key == "code" && m.value == code)
+        })
+    };
+    let parse_error = code_is("-32700");
+    let invalid_request = code_is("-32600");
     Some(Reply {
         error,
         parse_error,
+        invalid_request,
         id,
     })
 }
@@ -195,14 +203,18 @@ fn permitted(
     }
     let method = input.all("method");
     let rpc = matches!(method.as_slice(), [m] if m.kind == JsonKind::String && unescape(m.value).starts_with("rpc."));
-    if rpc && reply.error && only(&["unexpected-code"]) {
+    // The input is valid JSON: -32700 is wrong whatever the reading.
+    if rpc && reply.error && !reply.parse_error && only(&["unexpected-code"]) {
         return Some((
             "rpc-method-code",
             "an rpc.-prefixed method got an error other than -32600 (JSON-RPC 2.0 §4 reserves the names but prescribes no code)",
         ));
     }
     let params_null = matches!(input.all("params").as_slice(), [p] if p.value == "null");
-    if params_null && only(&["unexpected-code"]) {
+    // Read as absent: answered as a valid request would be (a result, or an error that is
+    // neither -32700 nor -32600).
+    let as_valid = !reply.parse_error && !reply.invalid_request;
+    if params_null && as_valid && only(&["unexpected-code"]) {
         return Some((
             "params-null-accepted",
             "\"params\":null was read as absent params (mcpwire answers -32600: JSON-RPC 2.0 §4.2 wants a Structured value)",
@@ -386,6 +398,11 @@ mod tests {
         assert_eq!(
             relevelled(frame, &expected, result, &["unexpected-code"]),
             ["params-null-accepted"]
+        );
+        let parse = r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32700,"message":"m"}}"#;
+        assert_eq!(
+            relevelled(frame, &expected, parse, &["unexpected-code"]),
+            ["unexpected-code"]
         );
         let frame = "\u{feff}{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}";
         let expected = reply(
