@@ -100,14 +100,14 @@ defect!(
     ids_through_f64,
     "f64-ids",
     "2025-11-25",
-    "id-type-or-precision-changed",
+    "id-value-changed",
     "wire rule 4"
 );
 defect!(
     ids_echoed_as_strings,
     "string-ids",
     "2025-11-25",
-    "id-type-or-precision-changed",
+    "id-value-changed",
     "wire rule 4"
 );
 defect!(
@@ -117,13 +117,27 @@ defect!(
     "missing-reply",
     "wire rule 4"
 );
-defect!(
-    batch_replies_as_separate_lines,
-    "batch-as-lines",
-    "2025-03-26",
-    "batch-replies-as-lines",
-    "wire rule 9"
-);
+#[test]
+fn batch_replies_as_separate_lines_are_strict() {
+    // JSON-RPC 2.0 §6 says a server "should" answer a batch with one array (lower-case): a
+    // strict finding, which fails the run only under --strict.
+    let run = check_defect("batch-as-lines", "2025-03-26", &[]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    let report = run.json();
+    let group = report["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["kind"] == "batch-replies-as-lines")
+        .unwrap_or_else(|| panic!("reported: {report}"));
+    assert_eq!(group["level"], "strict");
+    assert_eq!(report["violations"], 0);
+    assert_caught(
+        &check_defect("batch-as-lines", "2025-03-26", &["--strict"]),
+        "batch-replies-as-lines",
+        "wire rule 9",
+    );
+}
 defect!(
     missing_jsonrpc,
     "missing-jsonrpc",
@@ -176,7 +190,13 @@ fn a_crashing_server_is_restarted_and_reported() {
         report["restarts"].as_u64().unwrap() >= 1,
         "restarted: {report}"
     );
-    let failure = &report["failures"][0];
+    let failure = report["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["kind"] == "server-exited")
+        .map(|g| &g["cases"][0])
+        .expect("server-exited");
     assert!(
         failure["message"]
             .as_str()
@@ -195,9 +215,14 @@ fn a_crashing_server_is_restarted_and_reported() {
 fn a_hanging_server_is_reported_not_hung_on() {
     let run = check_defect("hang", "2025-11-25", &["--timeout", "0.5", "--cases", "0"]);
     assert_caught(&run, "no-reply-within-timeout", "server liveness");
-    let message = run.json()["failures"][0]["message"]
-        .as_str()
+    let report = run.json();
+    let message = report["failures"]
+        .as_array()
         .unwrap()
+        .iter()
+        .find(|g| g["kind"] == "no-reply-within-timeout")
+        .and_then(|g| g["cases"][0]["message"].as_str())
+        .expect("no-reply-within-timeout")
         .to_owned();
     assert!(
         message.starts_with("no reply within 0.5s to id mcpwire-sentinel-"),
@@ -224,7 +249,7 @@ fn a_command_that_cannot_start_exits_2() {
 }
 
 #[test]
-fn a_server_that_never_answers_initialize_exits_2() {
+fn a_server_that_writes_nothing_exits_2_naming_the_startup_timeout() {
     let run = check(&[
         "--stdio",
         "--startup-timeout",
@@ -237,17 +262,54 @@ fn a_server_that_never_answers_initialize_exits_2() {
     assert_eq!(run.code, 2, "{run:?}");
     assert!(
         run.stderr
-            .contains("did not answer initialize: no reply within 0.5s"),
+            .contains("the server wrote nothing on stdout within 0.5s of starting"),
         "{}",
         run.stderr
     );
-    let run = check(&["--stdio", "--", "python3", "-c", "print('not json')"]);
+    assert!(
+        run.stderr.contains("raise --startup-timeout"),
+        "{}",
+        run.stderr
+    );
+    let run = check(&["--stdio", "--", "python3", "-c", "import sys; sys.exit(4)"]);
     assert_eq!(run.code, 2, "{run:?}");
     assert!(
         run.stderr
-            .contains("did not answer initialize: server exited"),
+            .contains("did not answer initialize: server exited (exit status: 4)"),
         "{}",
         run.stderr
+    );
+}
+
+#[test]
+fn a_server_that_writes_a_log_line_and_exits_is_judged() {
+    // It wrote bytes, so the checker ran: the log line and the unanswered initialize are
+    // findings (exit 1), not a failure to run.
+    let run = check(&[
+        "--stdio",
+        "--format",
+        "json",
+        "--",
+        "python3",
+        "-c",
+        "print('not json')",
+    ]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let report = run.json();
+    let kinds: Vec<&str> = report["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["kind"].as_str().unwrap())
+        .collect();
+    assert!(kinds.contains(&"stdout-not-protocol"), "{kinds:?}");
+    assert!(kinds.contains(&"server-exited"), "{kinds:?}");
+    assert!(
+        report["aborted"]
+            .as_str()
+            .unwrap()
+            .contains("did not answer initialize"),
+        "{report}"
     );
 }
 

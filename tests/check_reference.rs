@@ -36,6 +36,8 @@ fn assert_clean(run: &check_support::Run, what: &str) {
         "{what}: {}",
         run.stdout
     );
+    assert_eq!(report["violations"], 0, "{what}");
+    assert_eq!(report["strict"], 0, "{what}: no strict finding either");
     let rules = report["rules"].as_array().expect("rules");
     let passed: u64 = rules.iter().map(|r| r["passed"].as_u64().unwrap()).sum();
     let failed: u64 = rules.iter().map(|r| r["failed"].as_u64().unwrap()).sum();

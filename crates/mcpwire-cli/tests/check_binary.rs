@@ -43,7 +43,9 @@ fn the_reference_server_passes_its_own_check_as_plain_json_rpc() {
 fn a_profile_mismatch_is_reported_as_violations() {
     // The server speaks MCP 2026-07-28 (MCP ids only), the checker expects plain JSON-RPC:
     // ids like `1.5` or `null` are answered without an id where JSON-RPC wants them echoed.
-    let (code, report) = check(&["--profile", "jsonrpc-2.0"], &[]);
+    // (Under plain JSON-RPC the checker needs a method the server answers as its sentinel;
+    // the server answers `ping` with -32601 under 2026-07-28, which is an answer.)
+    let (code, report) = check(&["--profile", "jsonrpc-2.0", "--method", "ping"], &[]);
     assert_eq!(code, Some(1), "report: {report:#}");
     assert!(
         !report["failures"].as_array().expect("failures").is_empty(),

@@ -17,7 +17,7 @@ pub enum Format {
 /// `mcpwire check`: a black-box test of a server's JSON-RPC envelope handling.
 #[derive(Debug, Clone, clap::Args)]
 #[command(
-    after_help = "Examples:\n  mcpwire check --stdio -- node server.js\n  mcpwire check --http http://127.0.0.1:3000/mcp --format junit > check.xml\n\nExit status: 0 when no unexpected violation remains, 1 when one does (or an expectation is stale), 2 when the server could not be checked."
+    after_help = "Examples:\n  mcpwire check --stdio -- node server.js\n  mcpwire check --http http://127.0.0.1:3000/mcp --format junit > check.xml\n\nExit status: 0 when no unexpected violation remains (strict findings count only under --strict), 1 when one does (or an expectation is stale, or the handshake broke a rule so the check could not go on), 2 when the checker could not run at all (the command cannot start, nothing on stdout within --startup-timeout, connection refused).\n\nEvery finding kind, its level and the spec sentence it rests on: mcpwire check --list-kinds"
 )]
 pub struct CheckArgs {
     /// Start the server given after `--` and speak to it over stdin/stdout.
@@ -43,20 +43,33 @@ pub struct CheckArgs {
     /// Seconds to wait for the server's reply to one case before reporting it hung.
     #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
     pub timeout: f64,
-    /// Seconds to wait for a (re)started server to answer `initialize` and the first sentinel.
-    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    /// Seconds to wait for a (re)started server to answer `initialize` and the first sentinel
+    /// (a cold `npx -y` start downloads the package first).
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
     pub startup_timeout: f64,
     /// A method the server implements (repeatable). Valid requests for other methods must
-    /// get -32601. Default: `ping` for MCP versions that have it, none otherwise.
+    /// get -32601. Default: `ping` for MCP versions that have it, none otherwise. Where the
+    /// version has no `ping`, the first one is the sentinel call that ends each case.
     #[arg(long = "method", value_name = "NAME")]
     pub methods: Vec<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
-    /// A file listing known failure kinds, one per line (`#` comments). Unlisted failures fail
-    /// the run; listed kinds that no longer occur are stale and fail it too.
+    /// A file listing known findings, one per line: RULE KIND [CASE LABEL] (`#` comments),
+    /// e.g. `rule-2 missing-reply`. Unlisted findings fail the run; listed ones that no longer
+    /// occur are stale and fail it too.
     #[arg(long, value_name = "FILE")]
     pub expect_failures: Option<PathBuf>,
+    /// Let strict findings (mcpwire's stricter policy where the specs allow more) fail the run
+    /// too; by default only violations of a spec MUST do.
+    #[arg(long)]
+    pub strict: bool,
+    /// List every failing input of each finding kind (the table shows one by default).
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
+    /// Print every finding kind with its level and the spec sentence it rests on, and exit.
+    #[arg(long)]
+    pub list_kinds: bool,
     /// Skip the fixed spec cases and send only generated ones.
     #[arg(long)]
     pub no_fixed: bool,

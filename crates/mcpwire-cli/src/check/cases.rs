@@ -93,15 +93,17 @@ fn nested(depth: usize) -> String {
 }
 
 /// The fixed cases: the inputs of the wire rules and of the upstream fixes this toolkit
-/// generalises. `blank_lines` adds a whitespace-only frame (stdio only).
-pub fn fixed_cases(oracle: &Oracle, blank_lines: bool) -> Vec<CheckCase> {
+/// generalises. Every id is distinct (replies are attributed by id). `stdio` adds the cases
+/// only a stream has: a whitespace-only frame, and a frame with a leading byte order mark
+/// (RFC 8259 §8.1 forbids senders to add one, so it is never POSTed over HTTP).
+pub fn fixed_cases(oracle: &Oracle, stdio: bool) -> Vec<CheckCase> {
     let call =
         |id: &str, method: &str| format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}"}}"#);
     let ping = oracle.known.first().copied().unwrap_or("ping");
     let unknown = "mcpwire/no-such-method";
     let mut cases = vec![
         oracle.fixed("request", call("1", ping)),
-        oracle.fixed("unknown method", call("2", unknown)),
+        oracle.fixed("unknown method", call("28", unknown)),
         oracle.fixed("id 0", call("0", ping)),
         oracle.fixed("id -1", call("-1", ping)),
         oracle.fixed("id string with escapes", call(r#""a\"b\\\u00e9/\u2028""#, ping)),
@@ -116,7 +118,7 @@ pub fn fixed_cases(oracle: &Oracle, blank_lines: bool) -> Vec<CheckCase> {
         oracle.fixed("id null", call("null", ping)),
         oracle.fixed("id array", call("[1]", ping)),
         oracle.fixed("id object", call(r#"{"a":1}"#, ping)),
-        oracle.fixed("id duplicated", format!(r#"{{"jsonrpc":"2.0","id":1,"id":2,"method":"{ping}"}}"#)),
+        oracle.fixed("id duplicated", format!(r#"{{"jsonrpc":"2.0","id":31,"id":32,"method":"{ping}"}}"#)),
         oracle.fixed("id key escaped", format!(r#"{{"jsonrpc":"2.0","\u0069d":11,"method":"{ping}"}}"#)),
         oracle.fixed("jsonrpc 1.0", format!(r#"{{"jsonrpc":"1.0","id":3,"method":"{ping}"}}"#)),
         oracle.fixed("jsonrpc missing", format!(r#"{{"id":4,"method":"{ping}"}}"#)),
@@ -124,6 +126,7 @@ pub fn fixed_cases(oracle: &Oracle, blank_lines: bool) -> Vec<CheckCase> {
         oracle.fixed("method number", r#"{"jsonrpc":"2.0","id":8,"method":8}"#),
         oracle.fixed("method rpc.", call("5", "rpc.ping")),
         oracle.fixed("params scalar", format!(r#"{{"jsonrpc":"2.0","id":12,"method":"{ping}","params":3}}"#)),
+        oracle.fixed("params null", format!(r#"{{"jsonrpc":"2.0","id":29,"method":"{ping}","params":null}}"#)),
         oracle.fixed("params array", format!(r#"{{"jsonrpc":"2.0","id":13,"method":"{ping}","params":[1]}}"#)),
         oracle.fixed(
             "result and error in a call",
@@ -160,10 +163,13 @@ pub fn fixed_cases(oracle: &Oracle, blank_lines: bool) -> Vec<CheckCase> {
             "member 100000 deep before the id",
             format!(r#"{{"jsonrpc":"2.0","deep":{},"id":23,"method":"{unknown}"}}"#, nested(100_000)),
         ),
-        oracle.fixed("leading BOM", [&b"\xEF\xBB\xBF"[..], call("24", ping).as_bytes()].concat()),
         oracle.fixed("whitespace", format!(" {{ \"jsonrpc\" : \"2.0\" , \"id\" : 25 , \"method\" : \"{ping}\" }}\t\r")),
     ];
-    if blank_lines {
+    if stdio {
+        cases.push(oracle.fixed(
+            "leading BOM",
+            [&b"\xEF\xBB\xBF"[..], call("24", ping).as_bytes()].concat(),
+        ));
         cases.push(oracle.fixed("blank line", " \t"));
     }
     cases

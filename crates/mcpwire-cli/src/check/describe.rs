@@ -29,8 +29,9 @@ pub fn show_frame(frame: &[u8]) -> String {
     format!("{cut}… ({} bytes)", frame.len())
 }
 
-/// What a correct server sends for an input with this oracle, in words.
-pub fn describe_expected(facts: &ProfileFacts, expected: &Expected) -> String {
+/// What a correct server sends for an input with this oracle, in words; `http` words it for a
+/// response body rather than stdout lines.
+pub fn describe_expected(facts: &ProfileFacts, expected: &Expected, http: bool) -> String {
     match expected {
         Expected::NoReply(Silence::Notification) => "no reply (a notification)".into(),
         Expected::NoReply(Silence::Response) => "no reply (a response)".into(),
@@ -51,7 +52,8 @@ pub fn describe_expected(facts: &ProfileFacts, expected: &Expected) -> String {
                 })
                 .collect();
             format!(
-                "one array on one line with {} replies: {}",
+                "one array {}with {} replies: {}",
+                if http { "" } else { "on one line " },
                 replies.len(),
                 replies.join("; ")
             )

@@ -3,7 +3,10 @@
 use std::fmt;
 use std::time::Duration;
 
+use mcpwire_proptest::json::{Frame, JsonKind, object_members, read_frame};
 use serde_json::Value;
+
+use super::cases::CheckCase;
 
 /// The HTTP side of an exchange.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,12 +73,35 @@ pub struct Exchange {
     pub http: Option<HttpMeta>,
     /// Why the exchange did not complete, if it did not.
     pub fault: Option<Fault>,
+    /// A reply longer than the checker reads, with the bytes seen.
+    pub too_long: Option<usize>,
+    /// Replies to earlier cases that arrived during this exchange, by case index.
+    pub late: Vec<(usize, Vec<u8>)>,
+    /// How many of `replies` carry no usable id and were attributed by arrival order.
+    pub by_order: usize,
+    /// How many of `replies` arrived after the case's sentinel (attributed by id).
+    pub arrived_late: usize,
+}
+
+/// What a stdio server wrote that belongs to no case: collected over the whole run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Leftovers {
+    /// Late replies to earlier cases seen in the final drain, by case index.
+    pub late: Vec<(usize, Vec<u8>)>,
+    /// Replies whose id matches nothing the checker sent (the first few).
+    pub unknown: Vec<Vec<u8>>,
+    /// How many such replies.
+    pub unknown_count: usize,
+    /// Stdout lines that are not the protocol (the first few).
+    pub noise: Vec<Vec<u8>>,
+    /// How many such lines.
+    pub noise_count: usize,
 }
 
 /// A server under test, reachable over some transport.
 pub trait Target {
-    /// Sends one frame and collects what the server sends back for it.
-    fn exchange(&mut self, frame: &[u8]) -> Exchange;
+    /// Sends case `index`'s frame and collects what the server sends back for it.
+    fn exchange(&mut self, index: usize, case: &CheckCase) -> Exchange;
     /// The profile the session runs under (after the handshake).
     fn profile(&self) -> &'static mcpwire_types::ProfileFacts;
     /// A one-line description, e.g. `stdio: node server.js` or `http://127.0.0.1:3000/mcp`.
@@ -84,9 +110,49 @@ pub trait Target {
     fn restarts(&self) -> usize {
         0
     }
-    /// Whether the transport is HTTP (blank frames are not sent over HTTP).
+    /// Whether the transport is HTTP (blank frames and byte order marks are not sent over HTTP).
     fn is_http(&self) -> bool {
         false
+    }
+    /// The handshake's exchanges (`initialize`, `server/discover`), judged like any case.
+    fn handshake(&mut self) -> Vec<(CheckCase, Exchange)>;
+    /// While on, every case's own reply is awaited a little after the sentinel's (shrinking
+    /// must not mistake a late reply for a missing one).
+    fn set_patient(&mut self, _patient: bool) {}
+    /// Ends the run: waits for stragglers and returns what belongs to no case.
+    fn finish(&mut self) -> Leftovers {
+        Leftovers::default()
+    }
+}
+
+/// What a reply frame's id says about whom it answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReplyKey {
+    /// The exact JSON text of its `id` member (not `null`).
+    Id(String),
+    /// No usable id: omitted, `null`, or the frame is not an object.
+    NoId,
+}
+
+/// The id a reply carries, as exact JSON text (never through f64).
+///
+/// ```
+/// use mcpwire_cli::check::exchange::{ReplyKey, reply_key};
+/// assert_eq!(reply_key(br#"{"jsonrpc":"2.0","id":1e3,"result":{}}"#), ReplyKey::Id("1e3".into()));
+/// assert_eq!(reply_key(br#"{"jsonrpc":"2.0","id":null,"error":{}}"#), ReplyKey::NoId);
+/// assert_eq!(reply_key(b"[1]"), ReplyKey::NoId);
+/// ```
+pub fn reply_key(frame: &[u8]) -> ReplyKey {
+    let Frame::Value {
+        text,
+        kind: JsonKind::Object,
+    } = read_frame(frame)
+    else {
+        return ReplyKey::NoId;
+    };
+    match object_members(text).iter().find(|m| m.key == "id") {
+        Some(member) if member.value != "null" => ReplyKey::Id(member.value.to_owned()),
+        _ => ReplyKey::NoId,
     }
 }
 

@@ -1,25 +1,52 @@
-//! `--expect-failures FILE`: the violations a server is known to have.
+//! `--expect-failures FILE`: the findings a server is known to have.
 //!
-//! The file lists finding kinds, one per line, as the report names them (e.g.
-//! `reply-to-notification`, `id-lost-although-recoverable`, `server-exited`, `http-status`).
-//! `#` starts a comment; blank lines are ignored. A run passes when every kind it finds is
-//! listed and every listed kind is found: an unlisted failure is a regression, a listed kind
-//! that no longer occurs is stale (delete its line).
+//! One expectation per line: the rule (`rule-1` … `rule-10`, `liveness`, `http`), the finding
+//! kind, and optionally a case label (the rest of the line) to expect the kind only for that
+//! case. `#` starts a comment; blank lines are ignored. Unknown rules and kinds are rejected
+//! with the list of valid ones (`mcpwire check --list-kinds`).
+//!
+//! A finding not covered by a line fails the run (a regression) when its level fails runs
+//! (violations, and strict findings under `--strict`); a line that covers nothing is stale and
+//! fails the run too (delete it).
 //!
 //! ```text
 //! # known defects of our server, tracked in issue 12
-//! reply-to-notification
-//! id-type-or-precision-changed   # ids go through f64
+//! rule-7 reply-to-notification
+//! rule-4 id-value-changed  id 2^53+1   # ids go through f64
 //! ```
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
-/// The kinds listed in an expect-failures file.
+use super::judge::RuleId;
+use super::kinds::{self, Level};
+
+/// One line of an expect-failures file.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Expectation {
+    /// The rule's slug, e.g. `rule-4`.
+    pub rule: String,
+    /// The finding kind.
+    pub kind: String,
+    /// The case label, when the line names one.
+    pub label: Option<String>,
+}
+
+impl std::fmt::Display for Expectation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.rule, self.kind)?;
+        if let Some(label) = &self.label {
+            write!(f, " {label}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The expectations listed in an expect-failures file.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ExpectedFailures {
-    /// The listed kinds.
-    pub kinds: BTreeSet<String>,
+    /// The listed expectations.
+    pub lines: Vec<Expectation>,
 }
 
 impl ExpectedFailures {
@@ -31,69 +58,199 @@ impl ExpectedFailures {
                 path.display()
             )
         })?;
-        Ok(ExpectedFailures::parse(&text))
+        ExpectedFailures::parse(&text).map_err(|error| format!("{}: {error}", path.display()))
     }
 
-    /// Parses the file's text.
+    /// Parses the file's text; an unknown rule or kind is an error naming the valid ones.
     ///
     /// ```
     /// use mcpwire_cli::check::expect::ExpectedFailures;
-    /// let listed = ExpectedFailures::parse("# known\nreply-to-notification  # tracked\n\nhttp-status\n");
-    /// assert_eq!(listed.kinds.len(), 2);
-    /// assert!(listed.kinds.contains("http-status"));
+    /// let listed = ExpectedFailures::parse("# known\nrule-7 reply-to-notification  # tracked\n\nhttp http-status id 0\n").unwrap();
+    /// assert_eq!(listed.lines.len(), 2);
+    /// assert_eq!(listed.lines[1].label.as_deref(), Some("id 0"));
+    /// assert!(ExpectedFailures::parse("rule-2 missing-replies\n").unwrap_err().contains("missing-reply"));
     /// ```
-    pub fn parse(text: &str) -> ExpectedFailures {
-        let kinds = text
-            .lines()
-            .map(|line| line.split('#').next().unwrap_or("").trim())
-            .filter(|line| !line.is_empty())
-            .map(str::to_owned)
-            .collect();
-        ExpectedFailures { kinds }
+    pub fn parse(text: &str) -> Result<ExpectedFailures, String> {
+        let mut lines = Vec::new();
+        for (number, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let mut words = line.splitn(3, char::is_whitespace);
+            let rule = words.next().unwrap_or_default();
+            let Some(kind) = words.next() else {
+                return Err(format!(
+                    "line {}: `{line}`: write the rule and the kind, e.g. `rule-2 missing-reply` (kinds: mcpwire check --list-kinds)",
+                    number + 1
+                ));
+            };
+            if RuleId::from_slug(rule).is_none() {
+                return Err(format!(
+                    "line {}: unknown rule `{rule}`; rules: rule-1 … rule-10, liveness, http",
+                    number + 1
+                ));
+            }
+            if kinds::kind(kind).is_none() {
+                return Err(format!(
+                    "line {}: unknown finding kind `{kind}`; valid kinds: {}",
+                    number + 1,
+                    kinds::names()
+                ));
+            }
+            let label = words
+                .next()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(str::to_owned);
+            lines.push(Expectation {
+                rule: rule.to_owned(),
+                kind: kind.to_owned(),
+                label,
+            });
+        }
+        Ok(ExpectedFailures { lines })
     }
 }
 
-/// Found kinds compared with the listed ones.
+/// One found finding as the verdict sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found<'a> {
+    /// The rule's slug.
+    pub rule: String,
+    /// The kind.
+    pub kind: &'a str,
+    /// The level.
+    pub level: Level,
+    /// The failing case's label.
+    pub label: &'a str,
+}
+
+/// Found findings compared with the listed ones.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Verdict {
-    /// Found and listed.
+    /// `rule kind` of groups whose every case is listed.
     pub known: Vec<String>,
-    /// Found, not listed: the run fails.
+    /// `rule kind` of groups with a case no line covers, at a failing level: the run fails.
     pub unexpected: Vec<String>,
-    /// Listed, not found: the run fails until the line is removed.
+    /// `rule kind` of strict groups not listed, when strict findings do not fail the run.
+    pub strict_only: Vec<String>,
+    /// Lines that cover nothing: the run fails until they are removed.
     pub stale: Vec<String>,
 }
 
 impl Verdict {
-    /// Compares the kinds found with `listed` (`None`: nothing is expected to fail).
-    pub fn new<'a>(
-        found: impl IntoIterator<Item = &'a str>,
-        listed: Option<&ExpectedFailures>,
-    ) -> Verdict {
-        let found: BTreeSet<&str> = found.into_iter().collect();
-        let empty = BTreeSet::new();
-        let listed = listed.map_or(&empty, |l| &l.kinds);
+    /// Compares `found` with `listed` (`None`: nothing is expected). `strict`: strict
+    /// findings fail the run like violations.
+    pub fn new(found: &[Found<'_>], listed: Option<&ExpectedFailures>, strict: bool) -> Verdict {
+        let empty = ExpectedFailures::default();
+        let listed = listed.unwrap_or(&empty);
+        let covers = |line: &Expectation, found: &Found<'_>| {
+            line.rule == found.rule
+                && line.kind == found.kind
+                && line.label.as_deref().is_none_or(|l| l == found.label)
+        };
+        let mut known = BTreeSet::new();
+        let mut unexpected = BTreeSet::new();
+        let mut strict_only = BTreeSet::new();
+        for item in found {
+            let key = format!("{} {}", item.rule, item.kind);
+            if listed.lines.iter().any(|line| covers(line, item)) {
+                known.insert(key);
+            } else if item.level == Level::Violation || strict {
+                unexpected.insert(key);
+            } else {
+                strict_only.insert(key);
+            }
+        }
+        let known = known.difference(&unexpected).cloned().collect();
+        let stale = listed
+            .lines
+            .iter()
+            .filter(|line| !found.iter().any(|item| covers(line, item)))
+            .map(ToString::to_string)
+            .collect();
         Verdict {
-            known: found
-                .iter()
-                .filter(|k| listed.contains(**k))
-                .map(|k| k.to_string())
-                .collect(),
-            unexpected: found
-                .iter()
-                .filter(|k| !listed.contains(**k))
-                .map(|k| k.to_string())
-                .collect(),
-            stale: listed
-                .iter()
-                .filter(|k| !found.contains(k.as_str()))
-                .cloned()
-                .collect(),
+            known,
+            unexpected: unexpected.into_iter().collect(),
+            strict_only: strict_only.into_iter().collect(),
+            stale,
         }
     }
 
     /// Whether the run passes.
     pub fn passes(&self) -> bool {
         self.unexpected.is_empty() && self.stale.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found<'a>(rule: &str, kind: &'a str, label: &'a str) -> Found<'a> {
+        Found {
+            rule: rule.into(),
+            kind,
+            level: kinds::level_of(kind),
+            label,
+        }
+    }
+
+    #[test]
+    fn lines_cover_by_rule_kind_and_label() {
+        let listed = ExpectedFailures::parse(
+            "rule-2 missing-reply\nrule-4 id-value-changed id 2^53+1\nrule-7 reply-to-notification\n",
+        )
+        .unwrap();
+        let found = [
+            found("rule-2", "missing-reply", "NaN"),
+            found("rule-4", "id-value-changed", "id 2^53+1"),
+            found("rule-4", "id-value-changed", "id 2^64"),
+            found("rule-4", "id-spelling-changed", "id -0"),
+        ];
+        let verdict = Verdict::new(&found, Some(&listed), false);
+        assert_eq!(verdict.known, ["rule-2 missing-reply"]);
+        assert_eq!(verdict.unexpected, ["rule-4 id-value-changed"]);
+        assert_eq!(verdict.strict_only, ["rule-4 id-spelling-changed"]);
+        assert_eq!(verdict.stale, ["rule-7 reply-to-notification"]);
+        assert!(!verdict.passes());
+        let strict = Verdict::new(&found, Some(&listed), true);
+        assert!(
+            strict
+                .unexpected
+                .contains(&"rule-4 id-spelling-changed".to_owned())
+        );
+    }
+
+    #[test]
+    fn the_same_kind_under_another_rule_is_not_covered() {
+        let listed = ExpectedFailures::parse("rule-2 missing-reply\n").unwrap();
+        let verdict = Verdict::new(
+            &[found("rule-7", "missing-reply", "request")],
+            Some(&listed),
+            false,
+        );
+        assert_eq!(verdict.unexpected, ["rule-7 missing-reply"]);
+        assert_eq!(verdict.stale, ["rule-2 missing-reply"]);
+    }
+
+    #[test]
+    fn malformed_lines_are_rejected() {
+        assert!(
+            ExpectedFailures::parse("missing-reply\n")
+                .unwrap_err()
+                .contains("write the rule and the kind")
+        );
+        assert!(
+            ExpectedFailures::parse("rule-99 missing-reply\n")
+                .unwrap_err()
+                .contains("unknown rule")
+        );
+        assert!(
+            ExpectedFailures::parse("rule-2 stale-kind\n")
+                .unwrap_err()
+                .contains("valid kinds: missing-reply")
+        );
     }
 }

@@ -1,8 +1,11 @@
 //! The MCP handshake and the sentinel calls that delimit each case's replies.
 
+use mcpwire_proptest::{Cause, Expected, ExpectedReply, Outcome, ReplyId};
 use mcpwire_types::ProfileFacts;
 use mcpwire_types::facts::MCP_VERSIONS;
 use serde_json::Value;
+
+use super::cases::CheckCase;
 
 /// The id of the checker's `initialize` request.
 pub const INITIALIZE_ID: &str = "mcpwire-check-initialize";
@@ -28,7 +31,7 @@ pub fn has_ping(facts: &ProfileFacts) -> bool {
 }
 
 /// Whether the profile's generated method table lists `method` as a request.
-fn defines_request(facts: &ProfileFacts, method: &str) -> bool {
+pub fn defines_request(facts: &ProfileFacts, method: &str) -> bool {
     facts
         .protocol_version
         .and_then(|v| mcpwire_types::mcp::method_kind(v, method))
@@ -71,34 +74,147 @@ pub fn initialize_frame(version: &str) -> Vec<u8> {
 /// The `notifications/initialized` notification that completes the handshake.
 pub const INITIALIZED_FRAME: &[u8] = br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
 
-/// Reads the protocol version the server chose from its `initialize` reply.
-pub fn negotiated_version(reply: &Value) -> Result<String, String> {
-    if let Some(error) = reply.get("error") {
-        return Err(format!(
-            "the server answered initialize with an error: {error}"
-        ));
+/// The id of the checker's `server/discover` request (MCP 2026-07-28).
+pub const DISCOVER_ID: &str = "mcpwire-check-discover";
+
+/// The `_meta` every MCP 2026-07-28 request carries (the schema requires the protocol version
+/// and the client's capabilities).
+fn request_meta(version: &str) -> serde_json::Value {
+    serde_json::json!({
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": { "name": "mcpwire-check", "version": env!("CARGO_PKG_VERSION") }
+    })
+}
+
+/// A call of `method` with id `id`; `server/discover` gets the `_meta` its version requires.
+fn call_frame(id: &str, method: &str, version: Option<&str>) -> Vec<u8> {
+    let mut call = serde_json::json!({ "jsonrpc": "2.0", "id": id, "method": method });
+    if method == "server/discover" {
+        call["params"] =
+            serde_json::json!({ "_meta": request_meta(version.unwrap_or("2026-07-28")) });
     }
-    match reply.pointer("/result/protocolVersion") {
-        Some(Value::String(version)) => Ok(version.clone()),
-        _ => Err(format!(
-            "the initialize reply has no result.protocolVersion string: {}",
-            short(reply)
-        )),
+    call.to_string().into_bytes()
+}
+
+/// The `server/discover` request for MCP `version`.
+pub fn discover_frame(version: &str) -> Vec<u8> {
+    call_frame(DISCOVER_ID, "server/discover", Some(version))
+}
+
+/// The oracle of a handshake call: one reply with the call's id, a result or any error.
+pub fn handshake_expected(id: &str) -> Expected {
+    Expected::Reply(ExpectedReply {
+        id: ReplyId::Echo(serde_json::Value::from(id).to_string()),
+        outcome: Outcome::ResultOrErrorExcept(Vec::new()),
+        cause: Cause::Request,
+    })
+}
+
+/// The handshake call as a check case, labelled with its method.
+pub fn handshake_case(label: &str, id: &str, frame: Vec<u8>) -> CheckCase {
+    CheckCase {
+        label: label.to_owned(),
+        frame,
+        expected: handshake_expected(id),
+        generated: None,
     }
 }
 
-/// The `n`-th sentinel call and its id text. Under a profile with `ping` it is a `ping`; under
-/// the others a call of a method no server implements, answered -32601 with the same id.
-pub fn sentinel(facts: &ProfileFacts, n: u64) -> (Vec<u8>, String) {
-    let id = format!("mcpwire-sentinel-{n}");
-    let method = if has_ping(facts) {
-        "ping"
-    } else {
-        "mcpwire/sentinel"
-    };
-    let frame = format!(r#"{{"jsonrpc":"2.0","id":"{id}","method":"{method}"}}"#);
-    (frame.into_bytes(), id)
+/// Why a handshake reply gives no protocol version.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// The server answered with an error (and no result).
+    Error(String),
+    /// The reply has no usable result.
+    NoVersion(String),
 }
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::Error(error) => write!(f, "the server answered with an error: {error}"),
+            Refusal::NoVersion(reply) => write!(f, "the reply has no usable result: {reply}"),
+        }
+    }
+}
+
+/// Reads the handshake reply leniently (several lines, `"error":null` beside the result: the
+/// rules judge those separately) and returns its result.
+fn result_of(frame: &[u8]) -> Result<Value, Refusal> {
+    let reply: Value = serde_json::from_slice(frame)
+        .map_err(|_| Refusal::NoVersion(crate::check::describe::show_frame(frame)))?;
+    match (reply.get("result"), reply.get("error")) {
+        (Some(result), _) if result.is_object() => Ok(result.clone()),
+        (_, Some(error)) if !error.is_null() => Err(Refusal::Error(short(error))),
+        _ => Err(Refusal::NoVersion(short(&reply))),
+    }
+}
+
+/// The protocol version the server chose in its `initialize` reply.
+///
+/// ```
+/// use mcpwire_cli::check::handshake::negotiated_version;
+/// let pretty = b"{\n \"jsonrpc\": \"2.0\", \"id\": 1,\n \"result\": {\"protocolVersion\": \"2025-06-18\"}, \"error\": null\n}";
+/// assert_eq!(negotiated_version(pretty).unwrap(), "2025-06-18");
+/// assert!(negotiated_version(br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"no"}}"#).is_err());
+/// ```
+pub fn negotiated_version(frame: &[u8]) -> Result<String, Refusal> {
+    let result = result_of(frame)?;
+    match result.get("protocolVersion") {
+        Some(Value::String(version)) => Ok(version.clone()),
+        _ => Err(Refusal::NoVersion(short(&result))),
+    }
+}
+
+/// The versions a `server/discover` reply lists in `supportedVersions`.
+pub fn supported_versions(frame: &[u8]) -> Result<Vec<String>, Refusal> {
+    let result = result_of(frame)?;
+    match result.get("supportedVersions") {
+        Some(Value::Array(list)) => Ok(list
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect()),
+        _ => Err(Refusal::NoVersion(short(&result))),
+    }
+}
+
+/// The method the sentinel calls: `ping` where the version has it, else the first `--method`
+/// the user declared, else `server/discover` where the version has it. Never an unknown
+/// method: a server may answer those on a faster path and overtake the case's reply.
+///
+/// ```
+/// use mcpwire_cli::check::handshake::sentinel_method;
+/// use mcpwire_types::facts::{JSONRPC_2_0, MCP_2025_11_25, MCP_2026_07_28};
+/// assert_eq!(sentinel_method(&MCP_2025_11_25, &[]).unwrap(), "ping");
+/// assert_eq!(sentinel_method(&MCP_2026_07_28, &[]).unwrap(), "server/discover");
+/// assert_eq!(sentinel_method(&JSONRPC_2_0, &["sum".into()]).unwrap(), "sum");
+/// assert!(sentinel_method(&JSONRPC_2_0, &[]).unwrap_err().contains("--method"));
+/// ```
+pub fn sentinel_method(facts: &ProfileFacts, declared: &[String]) -> Result<String, String> {
+    if has_ping(facts) {
+        return Ok("ping".into());
+    }
+    if let Some(method) = declared.first() {
+        return Ok(method.clone());
+    }
+    if defines_request(facts, "server/discover") {
+        return Ok("server/discover".into());
+    }
+    Err(format!(
+        "under profile {} the checker needs a method the server answers, to mark the end of each case's replies: name one with --method NAME",
+        facts.name
+    ))
+}
+
+/// The `n`-th sentinel call of `method` and its id text.
+pub fn sentinel(facts: &ProfileFacts, method: &str, n: u64) -> (Vec<u8>, String) {
+    let id = format!("{SENTINEL_PREFIX}{n}");
+    (call_frame(&id, method, facts.protocol_version), id)
+}
+
+/// The prefix of every sentinel id.
+pub const SENTINEL_PREFIX: &str = "mcpwire-sentinel-";
 
 /// A short rendering of a JSON value for messages.
 pub fn short(value: &Value) -> String {

@@ -11,10 +11,12 @@ use mcpwire_types::ProfileFacts;
 use tokio::net::TcpStream;
 use tokio::runtime::Runtime;
 
-use super::exchange::{Exchange, Fault, HttpMeta, Target, is_server_message};
-use super::handshake::{self, INITIALIZED_FRAME};
+use super::cases::CheckCase;
+use super::exchange::{Exchange, Fault, HttpMeta, ReplyKey, Target, is_server_message, reply_key};
+use super::handshake::{self, INITIALIZED_FRAME, Refusal};
+use super::ids::related;
 use super::sse::parse_events;
-use super::stdio::Setup;
+use super::stdio::{Setup, Startup};
 
 const SESSION_HEADER: &str = "mcp-session-id";
 const VERSION_HEADER: &str = "mcp-protocol-version";
@@ -32,7 +34,13 @@ pub struct RawResponse {
     pub body: Vec<u8>,
     /// Whether the timeout ended the read before the body was complete.
     pub timed_out: bool,
+    /// Whether the body was longer than [`MAX_BODY`] (the rest was not read).
+    pub too_long: bool,
 }
+
+/// The longest response body the checker reads (4 MiB); a longer one is a `reply-too-long`
+/// finding and the rest is not read.
+pub const MAX_BODY: usize = 4 << 20;
 
 /// A server reached over Streamable HTTP.
 pub struct HttpTarget {
@@ -42,6 +50,8 @@ pub struct HttpTarget {
     facts: &'static ProfileFacts,
     session: Option<String>,
     version_header: Option<String>,
+    handshake: Vec<(CheckCase, Exchange)>,
+    broken: Option<String>,
 }
 
 impl HttpTarget {
@@ -85,56 +95,154 @@ impl HttpTarget {
             facts: &mcpwire_types::facts::JSONRPC_2_0,
             session: None,
             version_header: None,
+            handshake: Vec::new(),
+            broken: None,
         };
-        match setup {
-            Setup::Fixed(facts) => target.facts = facts,
-            Setup::Negotiate(version) => target.initialize(&version)?,
+        let outcome = match setup {
+            Setup::Fixed(facts) => {
+                target.facts = facts;
+                Ok(())
+            }
+            Setup::Negotiate(version) => target.initialize(&version),
+            Setup::Discover(facts) => target.discover(facts),
+        };
+        match outcome {
+            Ok(()) => {}
+            Err(Startup::CouldNotRun(message)) => return Err(message),
+            Err(Startup::Broken(message)) => target.broken = Some(message),
         }
         target.timeout = timeout;
         Ok(target)
     }
 
-    fn initialize(&mut self, version: &str) -> Result<(), String> {
-        let response = self
-            .post(&handshake::initialize_frame(version))
-            .map_err(|error| format!("cannot reach the server at {}: {error}", self.url))?;
-        if response.timed_out {
-            return Err(format!(
-                "the server at {} did not answer initialize within {:.1}s",
-                self.url,
-                self.timeout.as_secs_f64()
-            ));
-        }
-        let frames = body_frames(&response);
-        let reply = frames
-            .iter()
-            .filter(|frame| !is_server_message(frame))
-            .find_map(|frame| serde_json::from_slice::<serde_json::Value>(frame).ok())
-            .ok_or_else(|| {
-                format!(
-                    "the server at {} answered initialize with HTTP {} and no JSON-RPC reply",
-                    self.url, response.status
-                )
-            })?;
-        let negotiated = handshake::negotiated_version(&reply)?;
-        self.facts = handshake::mcp_facts(&negotiated).ok_or_else(|| {
-            format!("the server chose protocol version {negotiated:?}, which mcpwire does not know")
+    /// Why the handshake could not be completed although the server answered, if it could not.
+    pub fn broken(&self) -> Option<&str> {
+        self.broken.as_deref()
+    }
+
+    /// POSTs a handshake call, records the exchange to be judged like a case, and returns the
+    /// reply with the call's id.
+    fn handshake_call(
+        &mut self,
+        label: &str,
+        id: &str,
+        frame: Vec<u8>,
+    ) -> Result<Vec<u8>, Startup> {
+        let response = self.post(&frame).map_err(|error| {
+            Startup::CouldNotRun(format!("cannot reach the server at {}: {error}", self.url))
         })?;
+        let case = handshake::handshake_case(label, id, frame);
+        let mut exchange = self.exchange_of(&response);
+        let id_text = serde_json::Value::from(id).to_string();
+        let found = exchange
+            .replies
+            .iter()
+            .find(|reply| matches!(reply_key(reply), ReplyKey::Id(got) if related(&id_text, &got)))
+            .cloned();
+        if found.is_none() && response.timed_out {
+            exchange.fault = Some(Fault::NoReply {
+                timeout: self.timeout,
+                id: id.to_owned(),
+            });
+        }
+        self.handshake.push((case, exchange));
+        let Some(reply) = found else {
+            return Err(Startup::Broken(format!(
+                "the server at {} answered {label} with HTTP {} and no JSON-RPC reply carrying its id",
+                self.url, response.status
+            )));
+        };
         self.session = response.session;
+        Ok(reply)
+    }
+
+    fn discover(&mut self, facts: &'static ProfileFacts) -> Result<(), Startup> {
+        let version = facts.protocol_version.unwrap_or_default();
+        self.version_header = Some(version.to_owned());
+        let reply = self.handshake_call(
+            "server/discover",
+            handshake::DISCOVER_ID,
+            handshake::discover_frame(version),
+        )?;
+        let versions = handshake::supported_versions(&reply).map_err(|refusal| {
+            Startup::CouldNotRun(format!(
+                "server/discover, which MCP {version} requires every server to implement, did not list the supported versions ({refusal}); the server does not speak {version}"
+            ))
+        })?;
+        if !versions.iter().any(|v| v == version) {
+            return Err(Startup::CouldNotRun(format!(
+                "server/discover lists {versions:?}, not {version}; the server does not speak {version}: check it with --mcp-version set to one of those"
+            )));
+        }
+        self.facts = facts;
+        Ok(())
+    }
+
+    fn initialize(&mut self, version: &str) -> Result<(), Startup> {
+        let reply = self.handshake_call(
+            "initialize",
+            handshake::INITIALIZE_ID,
+            handshake::initialize_frame(version),
+        )?;
+        let negotiated =
+            handshake::negotiated_version(&reply).map_err(|refusal| match refusal {
+                Refusal::Error(_) => Startup::CouldNotRun(format!(
+                    "the server at {} refused initialize (protocol version {version}): {refusal}",
+                    self.url
+                )),
+                Refusal::NoVersion(_) => Startup::Broken(format!(
+                    "the initialize reply has no result.protocolVersion string: {refusal}"
+                )),
+            })?;
+        self.facts = handshake::mcp_facts(&negotiated).ok_or_else(|| {
+            Startup::CouldNotRun(format!(
+                "the server chose protocol version {negotiated:?}, which mcpwire does not know"
+            ))
+        })?;
         // MCP 2025-06-18 and later: the negotiated version on every later request.
         if negotiated.as_str() >= "2025-06-18" {
             self.version_header = Some(negotiated);
         }
-        let initialized = self
-            .post(INITIALIZED_FRAME)
-            .map_err(|error| format!("notifications/initialized failed: {error}"))?;
+        let initialized = self.post(INITIALIZED_FRAME).map_err(|error| {
+            Startup::CouldNotRun(format!("notifications/initialized failed: {error}"))
+        })?;
         if !(200..300).contains(&initialized.status) {
-            return Err(format!(
+            return Err(Startup::Broken(format!(
                 "the server at {} answered notifications/initialized with HTTP {}",
                 self.url, initialized.status
-            ));
+            )));
         }
         Ok(())
+    }
+
+    /// The exchange a response makes: status, headers and the JSON-RPC frames of its body.
+    fn exchange_of(&self, response: &RawResponse) -> Exchange {
+        let mut exchange = Exchange {
+            http: Some(HttpMeta {
+                status: response.status,
+                content_type: response.content_type.clone(),
+                body_len: response.body.len(),
+            }),
+            ..Exchange::default()
+        };
+        if response.too_long {
+            exchange.too_long = Some(response.body.len());
+            return exchange;
+        }
+        for frame in body_frames(response) {
+            if is_server_message(&frame) {
+                exchange.server_messages += 1;
+            } else {
+                exchange.replies.push(frame);
+            }
+        }
+        if response.timed_out && exchange.replies.is_empty() {
+            exchange.fault = Some(Fault::NoReply {
+                timeout: self.timeout,
+                id: "(the POSTed message)".into(),
+            });
+        }
+        exchange
     }
 
     /// POSTs `body` and reads the response until it ends or the timeout passes.
@@ -217,6 +325,10 @@ async fn read_response(response: Response<Incoming>, deadline: Instant) -> RawRe
             Ok(None) | Ok(Some(Err(_))) => break,
             Ok(Some(Ok(frame))) => {
                 if let Ok(data) = frame.into_data() {
+                    if raw.body.len() + data.len() > MAX_BODY {
+                        raw.too_long = true;
+                        break;
+                    }
                     raw.body.extend_from_slice(&data);
                 }
             }
@@ -234,51 +346,41 @@ pub fn is_media(content_type: Option<&str>, media: &str) -> bool {
 
 /// The JSON-RPC frames of a response body: the SSE events' data for `text/event-stream`,
 /// else the body itself (nothing for an empty body).
+/// Line breaks are whitespace between JSON tokens (a raw one inside a string makes the text
+/// invalid either way), so they become spaces: over HTTP a message may span lines.
 fn body_frames(response: &RawResponse) -> Vec<Vec<u8>> {
-    if is_media(response.content_type.as_deref(), "text/event-stream") {
-        return parse_events(&response.body);
-    }
-    let body = response.body.trim_ascii();
-    if body.is_empty() {
-        Vec::new()
+    let frames = if is_media(response.content_type.as_deref(), "text/event-stream") {
+        parse_events(&response.body)
     } else {
-        vec![body.to_vec()]
-    }
+        let body = response.body.trim_ascii();
+        if body.is_empty() {
+            Vec::new()
+        } else {
+            vec![body.to_vec()]
+        }
+    };
+    frames
+        .into_iter()
+        .map(|mut frame| {
+            for byte in &mut frame {
+                if matches!(*byte, b'\n' | b'\r') {
+                    *byte = b' ';
+                }
+            }
+            frame
+        })
+        .collect()
 }
 
 impl Target for HttpTarget {
-    fn exchange(&mut self, frame: &[u8]) -> Exchange {
-        let response = match self.post(frame) {
-            Ok(response) => response,
-            Err(error) => {
-                return Exchange {
-                    fault: Some(Fault::Transport(error)),
-                    ..Exchange::default()
-                };
-            }
-        };
-        let mut exchange = Exchange {
-            http: Some(HttpMeta {
-                status: response.status,
-                content_type: response.content_type.clone(),
-                body_len: response.body.len(),
-            }),
-            ..Exchange::default()
-        };
-        for frame in body_frames(&response) {
-            if is_server_message(&frame) {
-                exchange.server_messages += 1;
-            } else {
-                exchange.replies.push(frame);
-            }
+    fn exchange(&mut self, _index: usize, case: &CheckCase) -> Exchange {
+        match self.post(&case.frame) {
+            Ok(response) => self.exchange_of(&response),
+            Err(error) => Exchange {
+                fault: Some(Fault::Transport(error)),
+                ..Exchange::default()
+            },
         }
-        if response.timed_out && exchange.replies.is_empty() {
-            exchange.fault = Some(Fault::NoReply {
-                timeout: self.timeout,
-                id: "(the POSTed message)".into(),
-            });
-        }
-        exchange
     }
 
     fn profile(&self) -> &'static ProfileFacts {
@@ -291,5 +393,9 @@ impl Target for HttpTarget {
 
     fn is_http(&self) -> bool {
         true
+    }
+
+    fn handshake(&mut self) -> Vec<(CheckCase, Exchange)> {
+        std::mem::take(&mut self.handshake)
     }
 }

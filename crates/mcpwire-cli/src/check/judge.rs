@@ -3,13 +3,15 @@
 
 use std::fmt;
 
-use mcpwire_proptest::{
-    Cause, Expected, ReplyId, Silence, Violation, ViolationKind, check_expected,
-};
+use mcpwire_proptest::{Cause, Expected, Silence, Violation, ViolationKind, check_expected, rules};
 use mcpwire_types::ProfileFacts;
 
+use super::cases::CheckCase;
 use super::exchange::{Exchange, Fault};
 use super::http_client::is_media;
+use super::ids::same_value;
+use super::kinds::{Level, level_of};
+use super::lenient::relevel;
 
 /// A rule a case is checked against, as shown in the report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -23,6 +25,11 @@ pub enum RuleId {
 }
 
 impl RuleId {
+    /// The id of a rule of docs/wire-rules.md.
+    pub fn of_rule(rule: mcpwire_proptest::Rule) -> RuleId {
+        RuleId::of(rule)
+    }
+
     fn of(rule: mcpwire_proptest::Rule) -> RuleId {
         RuleId::Wire(rule.number, rule.name)
     }
@@ -41,13 +48,73 @@ impl fmt::Display for RuleId {
 /// One broken rule in one exchange.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
-    /// A stable kebab-case name, e.g. `id-lost-although-recoverable`, `server-exited`,
-    /// `http-status`; the names `--expect-failures` lists.
+    /// A stable kebab-case name from [`super::kinds::KINDS`], e.g. `id-lost-although-recoverable`,
+    /// `server-exited`, `http-status`; the names `--expect-failures` lists.
     pub kind: String,
+    /// Violation of a spec MUST, or mcpwire's stricter policy.
+    pub level: Level,
     /// The rule broken.
     pub rule: RuleId,
     /// What is wrong and what to fix.
     pub message: String,
+    /// Within a kind, higher is worse (a valid request unanswered before dropped bad input);
+    /// reports show the most severe example first.
+    pub severity: u8,
+}
+
+impl Finding {
+    /// A finding of kind `kind` (its level from the kinds table).
+    pub fn new(kind: &str, rule: RuleId, message: impl Into<String>) -> Finding {
+        Finding {
+            kind: kind.to_owned(),
+            level: level_of(kind),
+            rule,
+            message: message.into(),
+            severity: 0,
+        }
+    }
+}
+
+impl RuleId {
+    /// The short name `--expect-failures` uses: `rule-4`, `liveness`, `http`.
+    ///
+    /// ```
+    /// use mcpwire_cli::check::judge::RuleId;
+    /// assert_eq!(RuleId::Wire(4, "id recovery").slug(), "rule-4");
+    /// assert_eq!(RuleId::Http.slug(), "http");
+    /// ```
+    pub fn slug(&self) -> String {
+        match self {
+            RuleId::Wire(number, _) => format!("rule-{number}"),
+            RuleId::Liveness => "liveness".into(),
+            RuleId::Http => "http".into(),
+        }
+    }
+
+    /// The rule with slug `slug`, if any.
+    pub fn from_slug(slug: &str) -> Option<RuleId> {
+        match slug {
+            "liveness" => return Some(RuleId::Liveness),
+            "http" => return Some(RuleId::Http),
+            _ => {}
+        }
+        let number: u8 = slug.strip_prefix("rule-")?.parse().ok()?;
+        let rule = [
+            rules::FRAMING,
+            rules::PARSE,
+            rules::TOP_LEVEL,
+            rules::ID_RECOVERY,
+            rules::CLASSIFICATION,
+            rules::CALL_VALIDITY,
+            rules::REQUEST_DISPATCH,
+            rules::RESPONSES,
+            rules::BATCH,
+            rules::REPLY_SHAPE,
+        ]
+        .into_iter()
+        .find(|r| r.number == number)?;
+        Some(RuleId::of(rule))
+    }
 }
 
 /// The kebab-case name of a checker violation, e.g. `reply-to-notification`.
@@ -72,11 +139,50 @@ pub fn kind_name(kind: ViolationKind) -> String {
     name
 }
 
-fn finding(violation: &Violation) -> Finding {
+/// The finding of a checker violation. A changed id is split by value: the same JSON value
+/// spelt differently is `id-spelling-changed` (strict), anything else `id-value-changed`.
+/// Over HTTP, the stdio wording ("line") is replaced.
+fn finding(violation: &Violation, http: bool) -> Finding {
+    let rule = RuleId::of(violation.rule());
+    let kind = match violation {
+        Violation::IdTypeOrPrecisionChanged { expected, got } if same_value(expected, got) => {
+            "id-spelling-changed".to_owned()
+        }
+        Violation::IdTypeOrPrecisionChanged { .. } => "id-value-changed".to_owned(),
+        other => kind_name(other.kind()),
+    };
+    let message = match (http, violation) {
+        (true, Violation::MoreThanOneReply { count }) => format!(
+            "[{}] {count} JSON-RPC messages came back for one POSTed message; send exactly one response",
+            violation.rule()
+        ),
+        (true, Violation::BatchRepliesAsLines { lines }) => format!(
+            "[{}] a batch was answered with {lines} separate messages; answer a batch with one JSON array",
+            violation.rule()
+        ),
+        (true, Violation::MissingReply { cause }) => format!(
+            "[{}] {cause} got no JSON-RPC response in the HTTP response body; answer it",
+            violation.rule()
+        ),
+        (true, Violation::ReplyToBlankLine) => format!(
+            "[{}] a body of whitespace got a JSON-RPC reply",
+            violation.rule()
+        ),
+        _ => violation.to_string(),
+    };
+    let severity = match violation {
+        Violation::MissingReply {
+            cause: Cause::Request,
+        } => 2,
+        Violation::MissingReply { .. } => 1,
+        _ => 0,
+    };
     Finding {
-        kind: kind_name(violation.kind()),
-        rule: RuleId::of(violation.rule()),
-        message: violation.to_string(),
+        level: level_of(&kind),
+        kind,
+        rule,
+        message,
+        severity,
     }
 }
 
@@ -124,23 +230,46 @@ pub fn rules_exercised(expected: &Expected, http: bool, rules_out: &mut Vec<Rule
     rules_out.dedup();
 }
 
-/// Judges one exchange against the case's oracle under `facts`.
-pub fn judge(facts: &ProfileFacts, expected: &Expected, exchange: &Exchange) -> Vec<Finding> {
+/// Judges one exchange of `case` under `facts`: the wire rules on the replies (permitted
+/// readings turned into strict findings), the fault if the exchange did not complete, and over
+/// HTTP the transport's statuses.
+pub fn judge(facts: &ProfileFacts, case: &CheckCase, exchange: &Exchange) -> Vec<Finding> {
     if let Some(fault) = &exchange.fault {
-        return vec![fault_finding(fault)];
+        return vec![fault_finding(fault, exchange.http.is_some())];
     }
+    if let Some(length) = exchange.too_long {
+        return vec![Finding::new(
+            "reply-too-long",
+            RuleId::Liveness,
+            format!(
+                "a reply of {length} bytes or more exceeds the checker's limit of {} bytes; it was not judged",
+                super::stdio::MAX_LINE
+            ),
+        )];
+    }
+    let expected = &case.expected;
+    let http = exchange.http.as_ref();
+    // Streamable HTTP: a notification or response the server does not accept is answered with
+    // an HTTP error status whose body MAY be an id-less JSON-RPC error: not a reply.
+    let refused =
+        http.is_some_and(|h| (400..600).contains(&h.status)) && !expected.expects_output();
     let replies: Vec<&[u8]> = exchange.replies.iter().map(Vec::as_slice).collect();
     let mut findings: Vec<Finding> = match check_expected(facts, expected, &replies) {
         Ok(()) => Vec::new(),
-        Err(violations) => violations.iter().map(finding).collect(),
+        Err(_) if refused => Vec::new(),
+        Err(violations) => violations
+            .iter()
+            .map(|v| finding(v, http.is_some()))
+            .collect(),
     };
-    if let Some(http) = &exchange.http {
+    relevel(&case.frame, expected, &exchange.replies, &mut findings);
+    if let Some(http) = http {
         findings.extend(http_findings(expected, http));
     }
     findings
 }
 
-fn fault_finding(fault: &Fault) -> Finding {
+fn fault_finding(fault: &Fault, http: bool) -> Finding {
     let kind = match fault {
         Fault::Exited { .. } => "server-exited",
         Fault::NoReply { .. } => "no-reply-within-timeout",
@@ -148,77 +277,79 @@ fn fault_finding(fault: &Fault) -> Finding {
     };
     let advice = match fault {
         Fault::Exited { .. } => "; invalid input must never end the server's read loop",
+        Fault::NoReply { .. } if http => "; answer every POST within --timeout",
         Fault::NoReply { .. } => {
             "; answer every request and every invalid message, and never stop reading"
         }
         Fault::Transport(_) => "",
     };
-    Finding {
-        kind: kind.into(),
-        rule: RuleId::Liveness,
-        message: format!("{fault}{advice}"),
-    }
+    Finding::new(kind, RuleId::Liveness, format!("{fault}{advice}"))
 }
 
-/// What the HTTP status must be for an input with this oracle.
-fn allowed_statuses(expected: &Expected) -> (&'static [u16], &'static str) {
-    if !expected.expects_output() {
-        return (
-            &[202],
-            "202 Accepted with an empty body (the input holds only notifications and responses)",
-        );
-    }
-    match expected {
-        Expected::Reply(reply) if reply.cause == Cause::Request => (
-            &[200],
-            "200 OK with the reply as application/json or text/event-stream (the input is a request)",
-        ),
-        Expected::Reply(reply) if matches!(reply.id, ReplyId::Echo(_)) => (
-            &[200, 400],
-            "200 OK (or 400 Bad Request) with the error reply",
-        ),
-        Expected::Batch(_) => (&[200], "200 OK with the batch reply"),
-        _ => (
-            &[200, 400],
-            "400 Bad Request (or 200 OK) with the error reply that has no id",
-        ),
-    }
+/// Whether the status is 2xx but says "nothing follows" (202 Accepted, 204 No Content).
+fn empty_success(status: u16) -> bool {
+    status == 202 || status == 204
 }
 
 fn http_findings(expected: &Expected, http: &super::exchange::HttpMeta) -> Vec<Finding> {
     let mut findings = Vec::new();
-    let (allowed, wanted) = allowed_statuses(expected);
-    if !allowed.contains(&http.status) {
-        findings.push(Finding {
-            kind: "http-status".into(),
-            rule: RuleId::Http,
-            message: format!(
-                "the POST was answered with HTTP {}; the transport requires {wanted}",
-                http.status
+    let status = http.status;
+    let success = (200..300).contains(&status);
+    let error_status = (400..600).contains(&status);
+    let request = matches!(expected, Expected::Reply(reply) if reply.cause == Cause::Request)
+        || matches!(expected, Expected::Batch(_) if expected.expects_output());
+    if !expected.expects_output() {
+        if status == 202 && http.body_len > 0 {
+            findings.push(Finding::new(
+                "http-body-on-202",
+                RuleId::Http,
+                format!(
+                    "HTTP 202 Accepted came with a {}-byte body; send no body",
+                    http.body_len
+                ),
+            ));
+        } else if status != 202 && !error_status {
+            findings.push(Finding::new(
+                "http-status",
+                RuleId::Http,
+                format!(
+                    "a POSTed notification or response was answered with HTTP {status}; the transport requires 202 Accepted with no body when it is accepted, or an HTTP error status (e.g. 400) when it is not"
+                ),
+            ));
+        }
+    } else if !success && !error_status || request && empty_success(status) {
+        findings.push(Finding::new(
+            "http-status",
+            RuleId::Http,
+            format!(
+                "the POST was answered with HTTP {status}; a POSTed request must be answered with its JSON-RPC response as application/json or text/event-stream"
             ),
-        });
-    } else if http.status == 202 && http.body_len > 0 {
-        findings.push(Finding {
-            kind: "http-body-on-202".into(),
-            rule: RuleId::Http,
-            message: format!(
-                "HTTP 202 Accepted came with a {}-byte body; send no body",
-                http.body_len
-            ),
-        });
+        ));
+    } else {
+        let usual: &[u16] = if request { &[200] } else { &[200, 400] };
+        if !usual.contains(&status) {
+            findings.push(Finding::new(
+                "http-status-unusual",
+                RuleId::Http,
+                format!(
+                    "the reply came with HTTP {status}; mcpwire sends {} (the transport names no status for it)",
+                    if request { "200 OK for a request's reply" } else { "200 OK or 400 Bad Request for an error reply to unreadable input" }
+                ),
+            ));
+        }
     }
     let typed = ["application/json", "text/event-stream"]
         .iter()
         .any(|m| is_media(http.content_type.as_deref(), m));
-    if http.body_len > 0 && http.status != 202 && !typed {
-        findings.push(Finding {
-            kind: "http-content-type".into(),
-            rule: RuleId::Http,
-            message: format!(
+    if http.body_len > 0 && success && status != 202 && !typed {
+        findings.push(Finding::new(
+            "http-content-type",
+            RuleId::Http,
+            format!(
                 "a reply body came with Content-Type {}; use application/json or text/event-stream",
                 http.content_type.as_deref().unwrap_or("(none)")
             ),
-        });
+        ));
     }
     findings
 }

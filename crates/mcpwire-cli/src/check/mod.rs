@@ -3,12 +3,16 @@
 //! The server is reached over stdio (started as a child process) or Streamable HTTP. After the
 //! MCP handshake (whose negotiated version selects the profile), the checker sends fixed spec
 //! cases and then generated ones (`mcpwire-proptest`'s named mutations, each with its oracle).
-//! Over stdio every case is followed by a sentinel call (`ping`, or an unknown method under
-//! profiles without `ping`) whose reply marks the end of the case's replies, so no fixed sleep
-//! is needed; a server that exits or hangs is restarted and the case reported. Each exchange is
-//! judged by `mcpwire_proptest::check_expected`, plus liveness and, over HTTP, the transport's
-//! status codes. Failing generated cases are shrunk, failures are grouped by kind, and the
-//! report is a table, JSON or JUnit XML.
+//! Over stdio replies are attributed to cases by id; every case is followed by a sentinel call
+//! of a method the server answers (`ping`, a declared `--method`, or `server/discover`) whose
+//! reply closes the case's window, so no fixed sleep is needed; late replies find their case by
+//! id, and stdout lines that are not the protocol are set aside as one finding. A server that
+//! exits or hangs is restarted and the case reported. Each exchange (the handshake's included)
+//! is judged by `mcpwire_proptest::check_expected`, plus liveness and, over HTTP, the
+//! transport's status codes; every finding is a violation of a spec MUST or a strict finding
+//! (mcpwire's policy where the specs allow more, see [`kinds`]). Failing generated cases are
+//! shrunk, failures are grouped by level, rule and kind, and the report is a table, JSON or
+//! JUnit XML.
 //!
 //! ```no_run
 //! use clap::Parser;
@@ -32,7 +36,11 @@ pub mod exchange;
 pub mod expect;
 pub mod handshake;
 pub mod http_client;
+pub mod ids;
 pub mod judge;
+pub mod kinds;
+pub mod lenient;
+pub mod lines;
 pub mod progress;
 pub mod render;
 pub mod report;

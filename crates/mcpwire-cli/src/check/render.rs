@@ -2,9 +2,13 @@
 
 use std::fmt::Write;
 
+use std::collections::BTreeMap;
+
 use serde_json::json;
 
-use super::report::{FailureGroup, Report};
+use super::judge::Finding;
+use super::kinds::Level;
+use super::report::{Example, Report};
 
 /// ANSI styling, on only for a terminal without `NO_COLOR`.
 #[derive(Debug, Clone, Copy)]
@@ -36,17 +40,22 @@ impl Style {
 }
 
 /// The human report: a header, a table of rules with pass/fail counts, then each failure
-/// kind with the smallest input, the expected and observed replies, and the verdict.
-pub fn table(report: &Report, style: Style) -> String {
+/// kind (violations first) with its most severe input, the expected and observed replies, and
+/// the verdict. `verbose` lists every failing input of each kind, not only the first.
+pub fn table(report: &Report, style: Style, verbose: bool) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
         "{}",
         style.bold(&format!("mcpwire check: {}", report.target))
     );
+    let negotiated = match &report.requested_version {
+        Some(version) => format!(" (asked for {version}; the server's choice selects the profile)"),
+        None => String::new(),
+    };
     let _ = writeln!(
         out,
-        "profile {}, {} cases ({} fixed, {} generated, seed {}), {:.1}s, {} restart(s)",
+        "profile {}{negotiated}, {} cases ({} fixed, {} generated, seed {}), {:.1}s, {} restart(s)",
         report.profile,
         report.cases(),
         report.fixed_cases,
@@ -55,6 +64,13 @@ pub fn table(report: &Report, style: Style) -> String {
         report.elapsed.as_secs_f64(),
         report.restarts
     );
+    if report.attributed_by_order > 0 || report.attributed_late > 0 {
+        let _ = writeln!(
+            out,
+            "{} repl(ies) without a usable id attributed by arrival order; {} late repl(ies) attributed by id",
+            report.attributed_by_order, report.attributed_late
+        );
+    }
     let _ = writeln!(out);
     let width = report
         .rules
@@ -80,44 +96,68 @@ pub fn table(report: &Report, style: Style) -> String {
     }
     for group in &report.failures {
         let _ = writeln!(out);
-        let known = report.verdict.known.contains(&group.kind);
-        let tag = if known {
+        let key = format!("{} {}", group.rule.slug(), group.kind);
+        let tag = if report.verdict.known.contains(&key) {
             style.yellow("known")
+        } else if group.level == Level::Strict && !report.strict {
+            style.yellow("STRICT")
         } else {
             style.red("FAIL")
         };
         let _ = writeln!(
             out,
-            "{tag} {} [{}]: {} case(s)",
+            "{tag} {} ({}) [{}]: {} case(s)",
             style.bold(&group.kind),
+            group.level,
             group.rule,
-            group.cases
+            group.cases()
         );
-        write_example(&mut out, group);
+        let shown = if verbose { group.examples.len() } else { 1 };
+        for (n, example) in group.examples.iter().take(shown).enumerate() {
+            if n > 0 {
+                let _ = writeln!(out, "  --");
+            }
+            write_example(&mut out, example);
+        }
+        if !verbose && group.cases() > 1 {
+            let _ = writeln!(
+                out,
+                "  ({} more case(s); --verbose lists them)",
+                group.cases() - 1
+            );
+        }
     }
     let _ = writeln!(out);
     if let Some(reason) = &report.aborted {
         let _ = writeln!(out, "{}", style.red(&format!("stopped early: {reason}")));
     }
-    for kind in &report.verdict.stale {
+    for line in &report.verdict.stale {
         let _ = writeln!(
             out,
             "{}",
             style.yellow(&format!(
-                "stale expectation: {kind} is listed but no longer occurs; remove it"
+                "stale expectation: {line} is listed but no longer occurs; remove it"
             ))
         );
     }
-    let failed: usize = report.rules.iter().map(|t| t.failed).sum();
+    let counts = format!(
+        "{} violation(s), {} strict finding(s)",
+        report.count(Level::Violation),
+        report.count(Level::Strict)
+    );
     let verdict = if report.passes() {
         style.green(&format!(
-            "PASS: {} unexpected failure kind(s), {} known",
-            0,
-            report.verdict.known.len()
+            "PASS: {counts}; {} known kind(s){}",
+            report.verdict.known.len(),
+            if report.strict {
+                ""
+            } else {
+                "; strict findings fail only under --strict"
+            }
         ))
     } else {
         style.red(&format!(
-            "FAIL: {} unexpected failure kind(s), {} stale expectation(s), {failed} failed rule check(s)",
+            "FAIL: {counts}; {} unexpected kind(s), {} stale expectation(s)",
             report.verdict.unexpected.len(),
             report.verdict.stale.len()
         ))
@@ -126,17 +166,20 @@ pub fn table(report: &Report, style: Style) -> String {
     out
 }
 
-fn write_example(out: &mut String, group: &FailureGroup) {
-    let e = &group.example;
+fn write_example(out: &mut String, e: &Example) {
     let _ = writeln!(out, "  {}", e.message);
     let shrunk = e
         .shrunk_from
         .map_or(String::new(), |from| format!(", shrunk from {from} bytes"));
-    let _ = writeln!(
-        out,
-        "  input ({}, {} bytes{shrunk}): {}",
-        e.label, e.input_len, e.input
-    );
+    if e.input_len == 0 && e.label.starts_with('(') {
+        let _ = writeln!(out, "  input: none; seen {}", e.label);
+    } else {
+        let _ = writeln!(
+            out,
+            "  input ({}, {} bytes{shrunk}): {}",
+            e.label, e.input_len, e.input
+        );
+    }
     let _ = writeln!(out, "  expected: {}", e.expected);
     if let Some(status) = e.http_status {
         let _ = writeln!(out, "  HTTP status: {status}");
@@ -147,9 +190,27 @@ fn write_example(out: &mut String, group: &FailureGroup) {
     for line in &e.observed {
         let _ = writeln!(out, "  observed: {line}");
     }
+    if let Some(note) = &e.note {
+        let _ = writeln!(out, "  note: {note}");
+    }
 }
 
-/// The JSON report (one object; stable field names).
+fn example_json(e: &Example) -> serde_json::Value {
+    json!({
+        "label": e.label,
+        "input": e.input,
+        "input_len": e.input_len,
+        "shrunk_from": e.shrunk_from,
+        "expected": e.expected,
+        "observed": e.observed,
+        "http_status": e.http_status,
+        "message": e.message,
+        "note": e.note,
+    })
+}
+
+/// The JSON report: one object with stable field names (schema `mcpwire-check/2`,
+/// docs/check.md).
 pub fn json(report: &Report) -> String {
     let rules: Vec<_> = report
         .rules
@@ -160,36 +221,41 @@ pub fn json(report: &Report) -> String {
         .failures
         .iter()
         .map(|g| {
-            let e = &g.example;
+            let key = format!("{} {}", g.rule.slug(), g.kind);
             json!({
                 "kind": g.kind,
+                "level": g.level.name(),
                 "rule": g.rule.to_string(),
-                "cases": g.cases,
-                "known": report.verdict.known.contains(&g.kind),
-                "message": e.message,
-                "input": e.input,
-                "input_len": e.input_len,
-                "input_label": e.label,
-                "shrunk_from": e.shrunk_from,
-                "expected": e.expected,
-                "observed": e.observed,
-                "http_status": e.http_status,
+                "rule_id": g.rule.slug(),
+                "count": g.cases(),
+                "known": report.verdict.known.contains(&key),
+                "cases": g.examples.iter().map(example_json).collect::<Vec<_>>(),
             })
         })
         .collect();
     let value = json!({
+        "schema": "mcpwire-check/2",
         "target": report.target,
         "profile": report.profile,
+        "requested_version": report.requested_version,
         "seed": report.seed,
         "cases": report.cases(),
         "fixed_cases": report.fixed_cases,
         "generated_cases": report.generated_cases,
+        "skipped_cases": report.skipped_cases,
+        "failing_cases": report.failing_cases(),
         "restarts": report.restarts,
         "server_messages": report.server_messages,
+        "attributed_by_order": report.attributed_by_order,
+        "attributed_late": report.attributed_late,
         "elapsed_seconds": report.elapsed.as_secs_f64(),
+        "violations": report.count(Level::Violation),
+        "strict": report.count(Level::Strict),
+        "strict_mode": report.strict,
         "rules": rules,
         "failures": failures,
         "unexpected": report.verdict.unexpected,
+        "strict_only": report.verdict.strict_only,
         "stale": report.verdict.stale,
         "aborted": report.aborted,
         "passed": report.passes(),
@@ -217,85 +283,94 @@ fn xml(text: &str) -> String {
     out
 }
 
-/// The JUnit XML report: one `<testsuite>` per rule whose `tests`/`failures` are the table's
-/// counts; each failure kind is a failing `<testcase>` (with the example), and the passing
-/// checks are one `<testcase>` each so the counts match the elements.
+/// The JUnit XML report: one `<testcase>` per case sent (named by its label, numbered when a
+/// label repeats); a case with a finding that fails the run carries a `<failure>` whose text
+/// holds the input, the expected and the observed bytes. Strict findings that do not fail the
+/// run (no `--strict`) are listed in the case's `<system-out>`.
 pub fn junit(report: &Report) -> String {
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let tests: usize = report.rules.iter().map(|t| t.passed + t.failed).sum();
-    let failures: usize = report.rules.iter().map(|t| t.failed).sum();
+    let fails = |f: &&Finding| report.fails(f);
+    let failing = report.failing_cases();
+    let suite = xml(&format!("mcpwire check: {}", report.target));
     let _ = writeln!(
         out,
-        "<testsuites name=\"mcpwire check\" tests=\"{tests}\" failures=\"{failures}\" time=\"{:.3}\">",
+        "<testsuites name=\"mcpwire check\" tests=\"{}\" failures=\"{failing}\" time=\"{:.3}\">",
+        report.results.len(),
         report.elapsed.as_secs_f64()
     );
-    for tally in &report.rules {
-        let rule = tally.rule.to_string();
-        let _ = writeln!(
-            out,
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\">",
-            xml(&rule),
-            tally.passed + tally.failed,
-            tally.failed
+    let _ = writeln!(
+        out,
+        "  <testsuite name=\"{suite}\" tests=\"{}\" failures=\"{failing}\">",
+        report.results.len()
+    );
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for result in &report.results {
+        let n = seen.entry(result.label.as_str()).or_default();
+        *n += 1;
+        let name = if *n == 1 {
+            result.label.clone()
+        } else {
+            format!("{} #{n}", result.label)
+        };
+        let classname = xml(&format!("{} ({})", report.profile, report.target));
+        let body = format!(
+            "input: {}\nexpected: {}\nobserved: {}{}",
+            result.input,
+            result.expected,
+            if result.observed.is_empty() {
+                "nothing".to_owned()
+            } else {
+                result.observed.join("\n          ")
+            },
+            result
+                .http_status
+                .map_or(String::new(), |s| format!("\nHTTP status: {s}"))
         );
-        let groups: Vec<&FailureGroup> = report
-            .failures
-            .iter()
-            .filter(|g| g.rule == tally.rule)
-            .collect();
-        let mut failing_cases = 0;
-        for group in &groups {
-            let e = &group.example;
-            let body = format!(
-                "input ({}, {} bytes): {}\nexpected: {}\nobserved: {}{}",
-                e.label,
-                e.input_len,
-                e.input,
-                e.expected,
-                if e.observed.is_empty() {
-                    "nothing".to_owned()
-                } else {
-                    e.observed.join("\n          ")
-                },
-                e.http_status
-                    .map_or(String::new(), |s| format!("\nHTTP status: {s}"))
-            );
-            let share = group
-                .cases
-                .min(tally.failed - failing_cases.min(tally.failed));
-            for n in 0..share {
-                let _ = writeln!(
-                    out,
-                    "    <testcase classname=\"{}\" name=\"{} #{}\"><failure type=\"{}\" message=\"{}\">{}</failure></testcase>",
-                    xml(&rule),
-                    xml(&group.kind),
-                    n + 1,
-                    xml(&group.kind),
-                    xml(&e.message),
-                    xml(&body)
-                );
-            }
-            failing_cases += share;
-        }
-        // A case can break one rule in several ways (kinds); pad so the elements match the count.
-        for n in failing_cases..tally.failed {
-            let _ = writeln!(
+        let failed: Vec<&Finding> = result.findings.iter().filter(fails).collect();
+        let noted: Vec<&Finding> = result.findings.iter().filter(|f| !fails(f)).collect();
+        let _ = write!(
+            out,
+            "    <testcase classname=\"{classname}\" name=\"{}\">",
+            xml(&name)
+        );
+        if let Some(first) = failed.first() {
+            let kinds: Vec<String> = failed
+                .iter()
+                .map(|f| format!("{} {}", f.rule.slug(), f.kind))
+                .collect();
+            let messages: Vec<String> = failed
+                .iter()
+                .map(|f| format!("{} ({}): {}", f.kind, f.level, f.message))
+                .collect();
+            let _ = write!(
                 out,
-                "    <testcase classname=\"{}\" name=\"failure #{}\"><failure type=\"mixed\" message=\"see the other failures of this rule\"/></testcase>",
-                xml(&rule),
-                n + 1
+                "<failure type=\"{}\" message=\"{}\">{}\n{}</failure>",
+                xml(&kinds.join(", ")),
+                xml(&first.message),
+                xml(&messages.join("\n")),
+                xml(&body)
             );
         }
-        for n in 0..tally.passed {
-            let _ = writeln!(
+        if !noted.is_empty() {
+            let messages: Vec<String> = noted
+                .iter()
+                .map(|f| {
+                    format!(
+                        "{} (strict, not failing without --strict): {}",
+                        f.kind, f.message
+                    )
+                })
+                .collect();
+            let _ = write!(
                 out,
-                "    <testcase classname=\"{}\" name=\"pass #{}\"/>",
-                xml(&rule),
-                n + 1
+                "<system-out>{}\n{}</system-out>",
+                xml(&messages.join("\n")),
+                xml(&body)
             );
         }
-        let _ = writeln!(out, "  </testsuite>");
+        let _ = writeln!(out, "</testcase>");
     }
+    let _ = writeln!(out, "  </testsuite>");
     let _ = writeln!(out, "</testsuites>");
     out
 }

@@ -1,4 +1,5 @@
-//! The result of a check: per-rule tallies, failures grouped by kind, and the verdict.
+//! The result of a check: per-rule tallies, every case's findings, failures grouped by level,
+//! rule and kind, and the verdict.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -10,6 +11,7 @@ use super::describe::{describe_expected, show_frame};
 use super::exchange::Exchange;
 use super::expect::Verdict;
 use super::judge::{Finding, RuleId, rules_exercised};
+use super::kinds::Level;
 
 /// Pass/fail counts of one rule over all cases that exercise it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,12 +24,12 @@ pub struct RuleTally {
     pub failed: usize,
 }
 
-/// One input that shows a failure, with what was expected and observed.
+/// One case that shows a finding, with what was expected and observed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Example {
     /// The case's label (fixed case name or mutation).
     pub label: String,
-    /// The input frame, as text.
+    /// The input frame, as text (bytes that are not UTF-8 as `\xNN`; long frames cut).
     pub input: String,
     /// The input's length in bytes.
     pub input_len: usize,
@@ -39,8 +41,38 @@ pub struct Example {
     pub http_status: Option<u16>,
     /// The finding's message.
     pub message: String,
+    /// How the replies were attributed, when not simply by their id.
+    pub note: Option<String>,
     /// The length of the generated input before shrinking, when it was shrunk.
     pub shrunk_from: Option<usize>,
+    /// For a generated case, the index of its tree (to shrink it).
+    pub generated: Option<usize>,
+    /// The finding's severity within its kind (higher first).
+    pub severity: u8,
+}
+
+/// How an exchange's replies were attributed, for the report.
+fn attribution(exchange: &Exchange) -> Option<String> {
+    let mut notes = Vec::new();
+    if exchange.by_order > 0 {
+        notes.push(format!(
+            "{} repl{} without a usable id attributed by arrival order",
+            exchange.by_order,
+            if exchange.by_order == 1 { "y" } else { "ies" }
+        ));
+    }
+    if exchange.arrived_late > 0 {
+        notes.push(format!(
+            "{} repl{} arrived after the sentinel's and matched by id",
+            exchange.arrived_late,
+            if exchange.arrived_late == 1 {
+                "y"
+            } else {
+                "ies"
+            }
+        ));
+    }
+    (!notes.is_empty()).then(|| notes.join("; "))
 }
 
 impl Example {
@@ -55,12 +87,24 @@ impl Example {
             label: case.label.clone(),
             input: show_frame(&case.frame),
             input_len: case.frame.len(),
-            expected: describe_expected(facts, &case.expected),
+            expected: describe_expected(facts, &case.expected, exchange.http.is_some()),
             observed: exchange.replies.iter().map(|r| show_frame(r)).collect(),
             http_status: exchange.http.as_ref().map(|h| h.status),
             message: finding.message.clone(),
+            note: attribution(exchange),
             shrunk_from: None,
+            generated: case.generated,
+            severity: finding.severity,
         }
+    }
+
+    /// Most severe first, then fixed cases, then the shortest input.
+    fn rank(&self) -> (std::cmp::Reverse<u8>, bool, usize) {
+        (
+            std::cmp::Reverse(self.severity),
+            self.generated.is_some(),
+            self.input_len,
+        )
     }
 }
 
@@ -69,14 +113,41 @@ impl Example {
 pub struct FailureGroup {
     /// The kind, e.g. `reply-to-notification`.
     pub kind: String,
+    /// Its level.
+    pub level: Level,
     /// The rule it breaks.
     pub rule: RuleId,
-    /// How many cases showed it.
-    pub cases: usize,
-    /// The smallest input found that shows it.
-    pub example: Example,
-    /// For a generated example: the index of its tree (to shrink it).
-    pub generated: Option<usize>,
+    /// Every case that showed it, the most severe (then smallest) first. Never empty.
+    pub examples: Vec<Example>,
+}
+
+impl FailureGroup {
+    /// How many cases showed the kind.
+    pub fn cases(&self) -> usize {
+        self.examples.len()
+    }
+
+    /// The example shown first.
+    pub fn example(&self) -> Option<&Example> {
+        self.examples.first()
+    }
+}
+
+/// One case's outcome (for JUnit: one test case per case).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaseResult {
+    /// The case's label.
+    pub label: String,
+    /// The input, as text.
+    pub input: String,
+    /// What a correct server sends.
+    pub expected: String,
+    /// What the server sent.
+    pub observed: Vec<String>,
+    /// The HTTP status, over HTTP.
+    pub http_status: Option<u16>,
+    /// Its findings.
+    pub findings: Vec<Finding>,
 }
 
 /// A whole check's result.
@@ -84,27 +155,39 @@ pub struct FailureGroup {
 pub struct Report {
     /// What was checked (`stdio: …` or `http: …`).
     pub target: String,
-    /// The profile of the session.
+    /// The profile of the session (selected by the version the server negotiated).
     pub profile: &'static str,
+    /// The MCP version asked for, if any.
+    pub requested_version: Option<String>,
     /// The seed of the generated cases.
     pub seed: u64,
-    /// Fixed cases run.
+    /// Fixed cases run (the handshake calls included).
     pub fixed_cases: usize,
     /// Generated cases run.
     pub generated_cases: usize,
+    /// Generated cases not sent (a leading byte order mark over HTTP).
+    pub skipped_cases: usize,
     /// Server restarts after crashes and hangs.
     pub restarts: usize,
     /// Server-initiated messages seen (ignored by the rules).
     pub server_messages: usize,
+    /// Replies without a usable id, attributed by arrival order.
+    pub attributed_by_order: usize,
+    /// Replies that arrived after their case's window and were attributed by id.
+    pub attributed_late: usize,
     /// Wall time.
     pub elapsed: Duration,
     /// Per-rule tallies, in rule order.
     pub rules: Vec<RuleTally>,
-    /// Failures, one group per rule and kind, in rule order.
+    /// Failures, one group per level, rule and kind: violations first.
     pub failures: Vec<FailureGroup>,
+    /// Every case, in the order sent.
+    pub results: Vec<CaseResult>,
     /// Failures compared with `--expect-failures`.
     pub verdict: Verdict,
-    /// Whether the run stopped early because the server became unreachable.
+    /// Whether strict findings fail the run (`--strict`).
+    pub strict: bool,
+    /// Why the run stopped early (server unreachable, handshake broken), if it did.
     pub aborted: Option<String>,
 }
 
@@ -118,13 +201,36 @@ impl Report {
     pub fn cases(&self) -> usize {
         self.fixed_cases + self.generated_cases
     }
+
+    /// Whether a finding at its level fails the run (violations; strict ones under `--strict`).
+    pub fn fails(&self, finding: &Finding) -> bool {
+        finding.level == Level::Violation || self.strict
+    }
+
+    /// Results (cases and findings that belong to no case) with a finding that fails the run.
+    pub fn failing_cases(&self) -> usize {
+        self.results
+            .iter()
+            .filter(|r| r.findings.iter().any(|f| self.fails(f)))
+            .count()
+    }
+
+    /// Findings (one per case and kind) at `level`.
+    pub fn count(&self, level: Level) -> usize {
+        self.failures
+            .iter()
+            .filter(|g| g.level == level)
+            .map(FailureGroup::cases)
+            .sum()
+    }
 }
 
 /// Accumulates case results into tallies and failure groups.
 #[derive(Debug, Default)]
 pub struct Tally {
     rules: BTreeMap<RuleId, (usize, usize)>,
-    groups: BTreeMap<(RuleId, String), FailureGroup>,
+    groups: BTreeMap<(Level, RuleId, String), FailureGroup>,
+    results: Vec<CaseResult>,
 }
 
 impl Tally {
@@ -156,36 +262,54 @@ impl Tally {
                 continue;
             }
             seen.push((finding.rule, &finding.kind));
-            let example = Example::new(facts, case, exchange, finding);
-            let key = (finding.rule, finding.kind.clone());
-            let group = self.groups.entry(key).or_insert_with(|| FailureGroup {
-                kind: finding.kind.clone(),
-                rule: finding.rule,
-                cases: 0,
-                example: example.clone(),
-                generated: case.generated,
-            });
-            group.cases += 1;
-            // Prefer a fixed case, then the shortest input.
-            let better = match (group.generated.is_some(), case.generated.is_some()) {
-                (true, false) => true,
-                (false, true) => false,
-                _ => example.input_len < group.example.input_len,
-            };
-            if better {
-                group.example = example;
-                group.generated = case.generated;
-            }
+            self.add_example(finding, Example::new(facts, case, exchange, finding));
         }
+        self.results.push(CaseResult {
+            label: case.label.clone(),
+            input: show_frame(&case.frame),
+            expected: describe_expected(facts, &case.expected, exchange.http.is_some()),
+            observed: exchange.replies.iter().map(|r| show_frame(r)).collect(),
+            http_status: exchange.http.as_ref().map(|h| h.status),
+            findings: findings.to_vec(),
+        });
     }
 
-    /// The failure groups found so far (for shrinking).
+    /// Adds a finding that belongs to no case (stdout noise, replies to nothing sent).
+    pub fn add_example(&mut self, finding: &Finding, example: Example) {
+        let key = (finding.level, finding.rule, finding.kind.clone());
+        let group = self.groups.entry(key).or_insert_with(|| FailureGroup {
+            kind: finding.kind.clone(),
+            level: finding.level,
+            rule: finding.rule,
+            examples: Vec::new(),
+        });
+        group.examples.push(example);
+    }
+
+    /// Adds a finding that belongs to no case as a group example and a case result.
+    pub fn add_orphan(&mut self, finding: &Finding, example: Example) {
+        self.results.push(CaseResult {
+            label: example.label.clone(),
+            input: String::new(),
+            expected: example.expected.clone(),
+            observed: example.observed.clone(),
+            http_status: None,
+            findings: vec![finding.clone()],
+        });
+        self.rules.entry(finding.rule).or_default().1 += 1;
+        self.add_example(finding, example);
+    }
+
+    /// The failure groups found so far (for shrinking), their examples ranked.
     pub fn groups_mut(&mut self) -> impl Iterator<Item = &mut FailureGroup> {
+        for group in self.groups.values_mut() {
+            group.examples.sort_by_key(Example::rank);
+        }
         self.groups.values_mut()
     }
 
-    /// The per-rule tallies and the failure groups.
-    pub fn finish(self) -> (Vec<RuleTally>, Vec<FailureGroup>) {
+    /// The per-rule tallies, the failure groups (examples ranked) and every case's result.
+    pub fn finish(self) -> (Vec<RuleTally>, Vec<FailureGroup>, Vec<CaseResult>) {
         let rules = self
             .rules
             .into_iter()
@@ -195,6 +319,24 @@ impl Tally {
                 failed,
             })
             .collect();
-        (rules, self.groups.into_values().collect())
+        let groups = self
+            .groups
+            .into_values()
+            .map(|mut group| {
+                // A shrunk example keeps its place at the front.
+                let shrunk = group
+                    .examples
+                    .first()
+                    .filter(|e| e.shrunk_from.is_some())
+                    .cloned();
+                group.examples.sort_by_key(Example::rank);
+                if let Some(shrunk) = shrunk {
+                    group.examples.retain(|e| e != &shrunk);
+                    group.examples.insert(0, shrunk);
+                }
+                group
+            })
+            .collect();
+        (rules, groups, self.results)
     }
 }

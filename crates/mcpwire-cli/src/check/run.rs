@@ -9,11 +9,12 @@ use mcpwire_types::facts::JSONRPC_2_0;
 
 use super::args::{CheckArgs, Format};
 use super::cases::{CheckCase, Oracle, fixed_cases, generate};
-use super::exchange::{Fault, Target};
-use super::expect::{ExpectedFailures, Verdict};
+use super::describe::show_frame;
+use super::exchange::{Exchange, Fault, Leftovers, Target};
+use super::expect::{ExpectedFailures, Found, Verdict};
 use super::handshake::{default_version, has_handshake, has_ping, mcp_facts};
 use super::http_client::HttpTarget;
-use super::judge::{Finding, judge};
+use super::judge::{Finding, RuleId, judge};
 use super::progress::Progress;
 use super::render::{self, Style};
 use super::report::{Example, Report, Tally};
@@ -29,13 +30,17 @@ const SHRINK_TIME: Duration = Duration::from_secs(60);
 /// an unexpected violation (or a stale expectation) remains, 2 when the server could not be
 /// checked (the message on stderr says what was needed).
 pub fn run(args: &CheckArgs) -> ExitCode {
+    if args.list_kinds {
+        print!("{}", super::kinds::listing());
+        return ExitCode::SUCCESS;
+    }
     match execute(args) {
         Ok(report) => {
             let text = match args.format {
                 Format::Table => {
                     let colour = std::io::stdout().is_terminal()
                         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-                    render::table(&report, Style { colour })
+                    render::table(&report, Style { colour }, args.verbose)
                 }
                 Format::Json => render::json(&report),
                 Format::Junit => render::junit(&report),
@@ -66,7 +71,7 @@ fn setup_of(args: &CheckArgs) -> Result<(Setup, Option<&'static ProfileFacts>), 
         Ok(if has_handshake(facts) {
             Setup::Negotiate(version.to_owned())
         } else {
-            Setup::Fixed(facts)
+            Setup::Discover(facts)
         })
     };
     match (&args.profile, &args.mcp_version) {
@@ -94,20 +99,31 @@ fn known_versions() -> String {
         .join(", ")
 }
 
+/// The target, or why the checker could not run; a target whose handshake broke a rule
+/// comes back with the reason (its findings are judged, the run stops).
 fn connect(
     args: &CheckArgs,
     setup: Setup,
     timeout: Duration,
     startup: Duration,
-) -> Result<Box<dyn Target>, String> {
+) -> Result<(Box<dyn Target>, Option<String>), String> {
     match (&args.http, args.stdio) {
-        (Some(url), false) => Ok(Box::new(HttpTarget::start(url, setup, timeout, startup)?)),
-        (None, true) => Ok(Box::new(StdioTarget::start(
-            args.command.clone(),
-            setup,
-            timeout,
-            startup,
-        )?)),
+        (Some(url), false) => {
+            let target = HttpTarget::start(url, setup, timeout, startup)?;
+            let broken = target.broken().map(str::to_owned);
+            Ok((Box::new(target), broken))
+        }
+        (None, true) => {
+            let target = StdioTarget::start(
+                args.command.clone(),
+                setup,
+                args.methods.clone(),
+                timeout,
+                startup,
+            )?;
+            let broken = target.broken().map(str::to_owned);
+            Ok((Box::new(target), broken))
+        }
         _ => Err("say how to reach the server: --stdio -- COMMAND [ARGS…] or --http URL".into()),
     }
 }
@@ -122,7 +138,9 @@ fn seconds(flag: &str, value: f64) -> Result<Duration, String> {
     }
 }
 
-/// Runs the check and returns its report; `Err` when the server could not be checked.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Runs the check and returns its report; `Err` when the checker could not run at all.
 pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     let started = Instant::now();
     let timeout = seconds("--timeout", args.timeout)?;
@@ -133,12 +151,17 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
         .map(ExpectedFailures::read)
         .transpose()?;
     let (setup, required) = setup_of(args)?;
-    let mut target = connect(args, setup, timeout, startup)?;
+    let requested_version = match &setup {
+        Setup::Negotiate(version) => Some(version.clone()),
+        Setup::Discover(facts) => facts.protocol_version.map(str::to_owned),
+        Setup::Fixed(_) => None,
+    };
+    let (mut target, broken) = connect(args, setup, timeout, startup)?;
     let facts = target.profile();
-    if let Some(required) = required {
+    if let (Some(required), None) = (required, &broken) {
         if required.name != facts.name {
             return Err(format!(
-                "the server chose {}, not the requested profile {}",
+                "the server chose {}, not the requested profile {}; use --mcp-version to let the server's choice select the profile",
                 facts.name, required.name
             ));
         }
@@ -157,37 +180,42 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     };
     let oracle = Oracle { facts, known };
     let http = target.is_http();
-    let fixed = if args.no_fixed {
+    let mut tally = Tally::default();
+    let mut results: Vec<(CheckCase, Exchange)> = target.handshake();
+    let fixed = if args.no_fixed || broken.is_some() {
         Vec::new()
     } else {
         fixed_cases(&oracle, !http)
     };
-    let mut generated = generate(&oracle, args.cases, args.seed);
+    let count = if broken.is_some() { 0 } else { args.cases };
+    let mut generated = generate(&oracle, count, args.seed);
     let total = fixed.len() + generated.trees.len();
     let progress = Progress::new(total);
-    let mut tally = Tally::default();
     let mut transport_failures = 0;
-    let mut aborted = None;
-    let mut server_messages = 0;
+    let mut aborted = broken;
+    let mut skipped = 0;
     let mut failing = 0;
     for index in 0..total {
         let case = match fixed.get(index) {
             Some(case) => case.clone(),
             None => generated.case(&oracle, index - fixed.len()),
         };
-        let exchange = target.exchange(&case.frame);
-        server_messages += exchange.server_messages;
-        let findings = judge(facts, &case.expected, &exchange);
-        failing += usize::from(!findings.is_empty());
-        tally.add(facts, &case, &exchange, &findings, http);
+        if http && case.frame.starts_with(BOM) {
+            // RFC 8259 §8.1: senders MUST NOT add a byte order mark.
+            skipped += 1;
+            continue;
+        }
+        let exchange = target.exchange(results.len(), &case);
+        // An estimate for the progress bar: late replies may still change a verdict.
+        failing += usize::from(!judge(facts, &case, &exchange).is_empty());
         progress.update(index + 1, failing);
-        if matches!(exchange.fault, Some(Fault::Transport(_))) {
+        let fault = exchange.fault.clone();
+        attribute_late(&mut results, &exchange.late);
+        results.push((case, exchange));
+        if matches!(fault, Some(Fault::Transport(_))) {
             transport_failures += 1;
             if transport_failures >= MAX_TRANSPORT_FAILURES {
-                aborted = exchange
-                    .fault
-                    .as_ref()
-                    .map(|f| format!("the server stopped answering ({f})"));
+                aborted = fault.map(|f| format!("the server stopped answering ({f})"));
                 break;
             }
         } else {
@@ -195,64 +223,174 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
         }
     }
     progress.finish();
-    if aborted.is_none() && !args.no_shrink {
-        let shrink_started = Instant::now();
-        for group in tally.groups_mut() {
-            let Some(index) = group.generated else {
-                continue;
-            };
-            let left = SHRINK_TIME.saturating_sub(shrink_started.elapsed());
-            if left.is_zero() {
-                break;
-            }
-            let budget = ShrinkBudget {
-                time: left.min(ShrinkBudget::default().time),
-                ..ShrinkBudget::default()
-            };
-            let original = group.example.input_len;
-            let mut send = |case: &CheckCase| {
-                let exchange = target.exchange(&case.frame);
-                let findings: Vec<Finding> = judge(facts, &case.expected, &exchange);
-                (findings, exchange)
-            };
-            if let Some(shrunk) = shrink(
-                &mut generated,
-                &oracle,
-                index,
-                group.rule,
-                &group.kind,
-                budget,
-                &mut send,
-            ) {
-                if shrunk.case.frame.len() < original {
-                    let same = |f: &&Finding| f.kind == group.kind && f.rule == group.rule;
-                    if let Some(finding) = shrunk.findings.iter().find(same) {
-                        let mut example =
-                            Example::new(facts, &shrunk.case, &shrunk.exchange, finding);
-                        example.shrunk_from = Some(original);
-                        group.example = example;
-                    }
-                }
-            }
-        }
+    let leftovers = target.finish();
+    attribute_late(&mut results, &leftovers.late);
+    let generated_run = results
+        .iter()
+        .filter(|(case, _)| case.generated.is_some())
+        .count();
+    let fixed_run = results.len() - generated_run;
+    let mut attributed_by_order = 0;
+    let mut attributed_late = 0;
+    let mut server_messages = 0;
+    for (case, exchange) in &results {
+        attributed_by_order += exchange.by_order;
+        attributed_late += exchange.arrived_late;
+        server_messages += exchange.server_messages;
+        let findings = judge(facts, case, exchange);
+        tally.add(facts, case, exchange, &findings, http);
     }
-    let (rules, failures) = tally.finish();
-    let verdict = Verdict::new(
-        failures.iter().map(|g| g.kind.as_str()),
-        expectations.as_ref(),
-    );
+    add_leftovers(&mut tally, &leftovers);
+    if aborted.is_none() && !args.no_shrink {
+        shrink_groups(&mut tally, &mut generated, &oracle, target.as_mut());
+    }
+    let (rules, failures, case_results) = tally.finish();
+    let found: Vec<Found<'_>> = failures
+        .iter()
+        .flat_map(|g| {
+            g.examples.iter().map(move |e| Found {
+                rule: g.rule.slug(),
+                kind: &g.kind,
+                level: g.level,
+                label: &e.label,
+            })
+        })
+        .collect();
+    let verdict = Verdict::new(&found, expectations.as_ref(), args.strict);
     Ok(Report {
         target: target.describe(),
         profile: facts.name,
+        requested_version,
         seed: args.seed,
-        fixed_cases: fixed.len(),
-        generated_cases: total - fixed.len(),
+        fixed_cases: fixed_run,
+        generated_cases: generated_run,
+        skipped_cases: skipped,
         restarts: target.restarts(),
         server_messages,
+        attributed_by_order,
+        attributed_late,
         elapsed: started.elapsed(),
         rules,
         failures,
+        results: case_results,
         verdict,
+        strict: args.strict,
         aborted,
     })
+}
+
+/// Appends replies that arrived after their case's window to that case, by id.
+fn attribute_late(results: &mut [(CheckCase, Exchange)], late: &[(usize, Vec<u8>)]) {
+    for (index, reply) in late {
+        if let Some((_, exchange)) = results.get_mut(*index) {
+            exchange.replies.push(reply.clone());
+            exchange.arrived_late += 1;
+        }
+    }
+}
+
+/// The findings that belong to no case: stdout noise and replies to ids never sent.
+fn add_leftovers(tally: &mut Tally, leftovers: &Leftovers) {
+    let orphan = |kind: &str, rule: RuleId, message: String, label: &str, lines: &[Vec<u8>]| {
+        let finding = Finding::new(kind, rule, message);
+        let example = Example {
+            label: label.to_owned(),
+            input: String::new(),
+            input_len: 0,
+            expected: "nothing".into(),
+            observed: lines.iter().map(|l| show_frame(l)).collect(),
+            http_status: None,
+            message: finding.message.clone(),
+            note: None,
+            shrunk_from: None,
+            generated: None,
+            severity: 0,
+        };
+        (finding, example)
+    };
+    if leftovers.noise_count > 0 {
+        let (finding, example) = orphan(
+            "stdout-not-protocol",
+            RuleId::of_rule(mcpwire_proptest::rules::FRAMING),
+            format!(
+                "{} line(s) on stdout are not JSON-RPC messages (log lines, banners); they were left out of the replies judged. Write logs to stderr: stdout carries only protocol messages",
+                leftovers.noise_count
+            ),
+            "(on stdout)",
+            &leftovers.noise,
+        );
+        tally.add_orphan(&finding, example);
+    }
+    if leftovers.unknown_count > 0 {
+        let (finding, example) = orphan(
+            "reply-id-unknown",
+            RuleId::of_rule(mcpwire_proptest::rules::ID_RECOVERY),
+            format!(
+                "{} repl(ies) carried an id the checker never sent (or had already seen answered); a response carries the id of the request it answers",
+                leftovers.unknown_count
+            ),
+            "(as a reply to no request)",
+            &leftovers.unknown,
+        );
+        tally.add_orphan(&finding, example);
+    }
+}
+
+/// Shrinks the generated example at the front of each group (time-bounded).
+fn shrink_groups(
+    tally: &mut Tally,
+    generated: &mut super::cases::Generated,
+    oracle: &Oracle,
+    target: &mut dyn Target,
+) {
+    let facts = oracle.facts;
+    let shrink_started = Instant::now();
+    let mut next_index = usize::MAX / 2;
+    for group in tally.groups_mut() {
+        let Some(example) = group.examples.first() else {
+            continue;
+        };
+        let Some(index) = example.generated else {
+            continue;
+        };
+        let left = SHRINK_TIME.saturating_sub(shrink_started.elapsed());
+        if left.is_zero() {
+            break;
+        }
+        let budget = ShrinkBudget {
+            time: left.min(ShrinkBudget::default().time),
+            ..ShrinkBudget::default()
+        };
+        let original = example.input_len;
+        // A candidate whose reply comes late must not pass for one without a reply.
+        target.set_patient(group.kind == "missing-reply");
+        let mut send = |case: &CheckCase| {
+            next_index += 1;
+            let exchange = target.exchange(next_index, case);
+            let findings: Vec<Finding> = judge(facts, case, &exchange);
+            (findings, exchange)
+        };
+        let Some(shrunk) = shrink(
+            generated,
+            oracle,
+            index,
+            group.rule,
+            &group.kind,
+            budget,
+            &mut send,
+        ) else {
+            continue;
+        };
+        if shrunk.case.frame.len() >= original {
+            continue;
+        }
+        let same = |f: &&Finding| f.kind == group.kind && f.rule == group.rule;
+        if let Some(finding) = shrunk.findings.iter().find(same) {
+            let mut example = Example::new(facts, &shrunk.case, &shrunk.exchange, finding);
+            example.shrunk_from = Some(original);
+            if let Some(first) = group.examples.first_mut() {
+                *first = example;
+            }
+        }
+    }
 }

@@ -1,34 +1,79 @@
 //! The stdio transport: the server as a child process, one JSON-RPC message per line.
+//!
+//! Replies are attributed to cases by id: each case is followed by a sentinel call (a method
+//! the server answers under the profile, see [`handshake::sentinel_method`]); the window of a
+//! case ends when the sentinel's reply has come (and, for a valid request, its own reply or a
+//! short grace). A reply that arrives later is attributed to its case by id; one whose id
+//! matches nothing awaited is reported on its own (unless the open case's id is unreadable:
+//! then it is that case's reply with an invented id); only replies without a usable id are
+//! attributed by arrival order. Stdout lines that are not the protocol are set aside.
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStderr, ChildStdout, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TryRecvError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use mcpwire_proptest::json::{Frame, JsonKind, array_elements, object_members, read_frame};
+use mcpwire_proptest::{Cause, Expected, ReplyId};
 use mcpwire_types::ProfileFacts;
 
-use super::exchange::{Exchange, Fault, Target, is_reply_to, is_server_message, trim_line_end};
-use super::handshake::{self, INITIALIZE_ID, INITIALIZED_FRAME};
+use super::cases::CheckCase;
+use super::exchange::{
+    Exchange, Fault, Leftovers, ReplyKey, Target, is_server_message, reply_key, trim_line_end,
+};
+use super::handshake::{
+    self, DISCOVER_ID, INITIALIZE_ID, INITIALIZED_FRAME, Refusal, SENTINEL_PREFIX,
+};
+use super::ids::related;
+use super::lines::{Assembler, Piece};
 
-/// The longest line read from the server in one piece (a longer one is cut into pieces).
-const MAX_LINE: u64 = 64 << 20;
+/// The longest reply line the checker reads (4 MiB, without its line ending); a longer one is
+/// discarded as it is read and reported as `reply-too-long`.
+pub const MAX_LINE: usize = 4 << 20;
+/// Lines read ahead of the checker (the reader blocks beyond: at most 16 × 4 MiB buffered).
+const QUEUE: usize = 16;
 /// How much of the server's stderr is kept for error messages.
 const STDERR_TAIL: usize = 1000;
+/// Noise lines and unknown-id replies kept for the report (all are counted).
+const KEEP: usize = 5;
+/// Cases whose replies are still awaited after their window (oldest forgotten first).
+const OUTSTANDING: usize = 256;
+/// After the sentinel's reply, how long a valid request's own reply is still awaited.
+const GRACE: Duration = Duration::from_millis(250);
+/// While shrinking, how long any case's own reply is still awaited after the sentinel's (a
+/// late reply must not make a candidate look like a missing reply).
+const SHRINK_GRACE: Duration = Duration::from_millis(500);
+/// At the end of the run, how long replies still owed are awaited after the last sentinel's.
+const FINAL_GRACE: Duration = Duration::from_secs(1);
+/// How long a pretty-printed value may pause before its lines are judged as they are.
+const PENDING_WAIT: Duration = Duration::from_millis(200);
 
 /// How the session's profile is chosen.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Setup {
-    /// No handshake: the profile is fixed (`jsonrpc-2.0`, or an MCP version without `initialize`).
+    /// No handshake: the profile is fixed (`jsonrpc-2.0`).
     Fixed(&'static ProfileFacts),
     /// `initialize` asking for this MCP version; the server's answer selects the profile.
     Negotiate(String),
+    /// `server/discover` (MCP versions without `initialize`): the server must list the version.
+    Discover(&'static ProfileFacts),
+}
+
+/// Why a check cannot go on after starting the server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Startup {
+    /// The checker could not run at all (exit 2); the message names what to change.
+    CouldNotRun(String),
+    /// The server answered but broke the handshake: the report shows the findings (exit 1).
+    Broken(String),
 }
 
 enum Line {
     Frame(Vec<u8>),
+    TooLong(usize),
     Closed,
 }
 
@@ -70,7 +115,7 @@ impl Running {
                 }
             }
         });
-        let (reader_tx, from_child) = mpsc::channel();
+        let (reader_tx, from_child) = mpsc::sync_channel(QUEUE);
         thread::spawn(move || read_lines(stdout, reader_tx));
         let tail = Arc::new(Mutex::new(VecDeque::new()));
         let keep = Arc::clone(&tail);
@@ -119,21 +164,54 @@ impl Running {
     }
 }
 
-fn read_lines(stdout: ChildStdout, lines: Sender<Line>) {
+/// Reads lines of at most [`MAX_LINE`] bytes; a longer line is skipped to its end unbuffered.
+fn read_lines(stdout: ChildStdout, lines: SyncSender<Line>) {
     let mut reader = BufReader::new(stdout);
     loop {
         let mut line = Vec::new();
-        match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut line) {
+        let read = (&mut reader)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut line);
+        let message = match read {
             Ok(0) | Err(_) => break,
-            Ok(_) => {
-                let frame = trim_line_end(&line).to_vec();
-                if lines.send(Line::Frame(frame)).is_err() {
-                    return;
-                }
+            Ok(_) if line.ends_with(b"\n") || line.len() <= MAX_LINE => {
+                Line::Frame(trim_line_end(&line).to_vec())
             }
+            Ok(n) => match skip_line(&mut reader) {
+                Some(rest) => Line::TooLong(n + rest),
+                None => {
+                    let _ = lines.send(Line::TooLong(n));
+                    break;
+                }
+            },
+        };
+        if lines.send(message).is_err() {
+            return;
         }
     }
     let _ = lines.send(Line::Closed);
+}
+
+/// Consumes the rest of an over-long line; `None` when the stream ends first.
+fn skip_line(reader: &mut impl BufRead) -> Option<usize> {
+    let mut skipped = 0;
+    loop {
+        let buffer = reader.fill_buf().ok()?;
+        if buffer.is_empty() {
+            return None;
+        }
+        match buffer.iter().position(|&b| b == b'\n') {
+            Some(at) => {
+                reader.consume(at + 1);
+                return Some(skipped + at + 1);
+            }
+            None => {
+                let n = buffer.len();
+                reader.consume(n);
+                skipped += n;
+            }
+        }
+    }
 }
 
 fn keep_tail(mut stderr: ChildStderr, tail: Arc<Mutex<VecDeque<u8>>>) {
@@ -149,184 +227,573 @@ fn keep_tail(mut stderr: ChildStderr, tail: Arc<Mutex<VecDeque<u8>>>) {
     }
 }
 
+/// One frame (or over-long line) from the server.
+enum Got {
+    Frame(Vec<u8>),
+    TooLong(usize),
+}
+
+/// Whom a frame answers.
+enum Route {
+    Server,
+    Sentinel(String),
+    Id(String),
+    NoId,
+}
+
+fn route(frame: &[u8]) -> Route {
+    if is_server_message(frame) {
+        return Route::Server;
+    }
+    match reply_key(frame) {
+        ReplyKey::Id(text) => match serde_json::from_str::<String>(&text) {
+            Ok(id) if id.starts_with(SENTINEL_PREFIX) => Route::Sentinel(id),
+            _ => Route::Id(text),
+        },
+        ReplyKey::NoId => Route::NoId,
+    }
+}
+
+/// Whether a frame is a JSON object with none of the JSON-RPC members (`jsonrpc`, `id`,
+/// `method`, `result`, `error`): a structured log line, not the protocol.
+///
+/// ```
+/// use mcpwire_cli::check::stdio::is_foreign_object;
+/// assert!(is_foreign_object(br#"{"level":"info","msg":"listening"}"#));
+/// assert!(!is_foreign_object(br#"{"id":1,"result":{}}"#));
+/// assert!(!is_foreign_object(br#"{}"#));
+/// assert!(!is_foreign_object(b"[1]"));
+/// ```
+pub fn is_foreign_object(frame: &[u8]) -> bool {
+    let Frame::Value {
+        text,
+        kind: JsonKind::Object,
+    } = read_frame(frame)
+    else {
+        return false;
+    };
+    let members = object_members(text);
+    !members.is_empty()
+        && !members.iter().any(|m| {
+            matches!(
+                m.key.as_str(),
+                "jsonrpc" | "id" | "method" | "result" | "error"
+            )
+        })
+}
+
+/// The ids a correct server's replies to this input carry.
+pub fn expected_ids(expected: &Expected) -> Vec<String> {
+    match expected {
+        Expected::Reply(reply) => match &reply.id {
+            ReplyId::Echo(id) => vec![id.clone()],
+            ReplyId::Absent => Vec::new(),
+        },
+        Expected::Batch(elements) => elements.iter().flat_map(expected_ids).collect(),
+        Expected::NoReply(_) => Vec::new(),
+    }
+}
+
+/// The `id` members of the input (of each element of a batch), as JSON text: a reply that
+/// carries one of them answers this input, even when none is owed (a reply to a response).
+///
+/// ```
+/// use mcpwire_cli::check::stdio::input_ids;
+/// assert_eq!(input_ids(br#"{"jsonrpc":"2.0","id":1e3,"result":{}}"#), ["1e3"]);
+/// assert_eq!(input_ids(br#"[{"id":"a"},{"method":"m"},{"id":null}]"#), [r#""a""#]);
+/// assert!(input_ids(b"NaN").is_empty());
+/// ```
+pub fn input_ids(frame: &[u8]) -> Vec<String> {
+    let frame = frame.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(frame);
+    let ids_of = |object: &str| -> Vec<String> {
+        object_members(object)
+            .iter()
+            .filter(|m| m.key == "id" && m.value != "null")
+            .map(|m| m.value.to_owned())
+            .collect()
+    };
+    match read_frame(frame) {
+        Frame::Value {
+            text,
+            kind: JsonKind::Object,
+        } => ids_of(text),
+        Frame::Value {
+            text,
+            kind: JsonKind::Array,
+        } => array_elements(text)
+            .into_iter()
+            .filter(|e| e.starts_with('{'))
+            .flat_map(ids_of)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// A server started as a child process and spoken to over its stdin/stdout.
 pub struct StdioTarget {
     command: Vec<String>,
     setup: Setup,
+    declared: Vec<String>,
     timeout: Duration,
     startup_timeout: Duration,
     facts: &'static ProfileFacts,
+    sentinel_method: String,
     running: Option<Running>,
+    assembler: Assembler,
+    ready: VecDeque<Got>,
+    seen_output: bool,
     sentinels: u64,
     restarts: usize,
+    outstanding: VecDeque<(usize, Vec<String>)>,
+    last_case: Option<usize>,
+    leftovers: Leftovers,
+    handshake: Vec<(CheckCase, Exchange)>,
+    broken: Option<String>,
+    patient: bool,
 }
 
 impl StdioTarget {
-    /// Starts `command`, performs the handshake `setup` asks for and checks that the server
-    /// answers a sentinel call. Errors name what was needed.
-    /// `timeout` bounds each case, `startup_timeout` the handshake and first sentinel.
+    /// Starts `command` and performs the handshake `setup` asks for, then one sentinel round
+    /// trip. `declared` are the `--method`s (the sentinel may use the first). `timeout` bounds
+    /// each case, `startup_timeout` the start and handshake.
+    ///
+    /// `Err` when the checker could not run at all; a server that answered but broke the
+    /// handshake gives a target whose [`StdioTarget::broken`] says why (its findings are in
+    /// [`Target::handshake`]).
     pub fn start(
         command: Vec<String>,
         setup: Setup,
+        declared: Vec<String>,
         timeout: Duration,
         startup_timeout: Duration,
     ) -> Result<StdioTarget, String> {
         let facts = match &setup {
-            Setup::Fixed(facts) => facts,
+            Setup::Fixed(facts) | Setup::Discover(facts) => facts,
             Setup::Negotiate(_) => &mcpwire_types::facts::JSONRPC_2_0,
         };
         let mut target = StdioTarget {
             command,
             setup,
+            declared,
             timeout,
             startup_timeout,
             facts,
+            sentinel_method: String::new(),
             running: None,
+            assembler: Assembler::default(),
+            ready: VecDeque::new(),
+            seen_output: false,
             sentinels: 0,
             restarts: 0,
+            outstanding: VecDeque::new(),
+            last_case: None,
+            leftovers: Leftovers::default(),
+            handshake: Vec::new(),
+            broken: None,
+            patient: false,
         };
-        target.launch()?;
+        match target.launch(true) {
+            Ok(()) => {}
+            Err(Startup::CouldNotRun(message)) => return Err(message),
+            Err(Startup::Broken(message)) => target.broken = Some(message),
+        }
         Ok(target)
     }
 
-    /// Spawns the server, performs the handshake and one sentinel round trip.
-    fn launch(&mut self) -> Result<(), String> {
-        let running = Running::spawn(&self.command)?;
-        self.running = Some(running);
-        let case_timeout = std::mem::replace(&mut self.timeout, self.startup_timeout);
-        let outcome = self.handshake();
-        self.timeout = case_timeout;
+    /// Why the handshake could not be completed although the server answered, if it could not.
+    pub fn broken(&self) -> Option<&str> {
+        self.broken.as_deref()
+    }
+
+    /// Spawns the server, performs the handshake and one sentinel round trip; the handshake's
+    /// exchanges are recorded on the first launch only.
+    fn launch(&mut self, first: bool) -> Result<(), Startup> {
+        self.running = Some(Running::spawn(&self.command).map_err(Startup::CouldNotRun)?);
+        self.assembler = Assembler::default();
+        self.ready.clear();
+        self.seen_output = false;
+        self.outstanding.clear();
+        let deadline = Instant::now() + self.startup_timeout;
+        let outcome = self.handshake_steps(first, deadline);
+        if outcome.is_err() {
+            self.stop();
+        }
         outcome
     }
 
-    /// The handshake (when the setup asks for one) and one sentinel round trip.
-    fn handshake(&mut self) -> Result<(), String> {
-        if let Setup::Negotiate(version) = self.setup.clone() {
-            let reply = self
-                .call(&handshake::initialize_frame(&version), INITIALIZE_ID)
-                .map_err(|fault| format!("the server did not answer initialize: {fault}"))?;
-            let reply: serde_json::Value = serde_json::from_slice(&reply)
-                .map_err(|error| format!("the initialize reply is not JSON: {error}"))?;
-            let negotiated = handshake::negotiated_version(&reply)?;
-            self.facts = handshake::mcp_facts(&negotiated).ok_or_else(|| {
-                format!(
-                    "the server chose protocol version {negotiated:?}, which mcpwire does not know"
-                )
-            })?;
-            if let Some(running) = &self.running {
-                running.send(INITIALIZED_FRAME);
+    fn handshake_steps(&mut self, first: bool, deadline: Instant) -> Result<(), Startup> {
+        match self.setup.clone() {
+            Setup::Fixed(_) => {}
+            Setup::Negotiate(version) => {
+                let frame = handshake::initialize_frame(&version);
+                let reply =
+                    self.handshake_call("initialize", INITIALIZE_ID, frame, first, deadline)?;
+                let negotiated =
+                    handshake::negotiated_version(&reply).map_err(|refusal| match refusal {
+                        Refusal::Error(_) => Startup::CouldNotRun(format!(
+                            "the server refused initialize (protocol version {version}): {refusal}"
+                        )),
+                        Refusal::NoVersion(_) => Startup::Broken(format!(
+                            "the initialize reply has no result.protocolVersion string: {refusal}"
+                        )),
+                    })?;
+                self.facts = handshake::mcp_facts(&negotiated).ok_or_else(|| {
+                    Startup::CouldNotRun(format!(
+                        "the server chose protocol version {negotiated:?}, which mcpwire does not know"
+                    ))
+                })?;
+                self.send(INITIALIZED_FRAME);
+            }
+            Setup::Discover(facts) => {
+                let version = facts.protocol_version.unwrap_or_default();
+                let frame = handshake::discover_frame(version);
+                let reply =
+                    self.handshake_call("server/discover", DISCOVER_ID, frame, first, deadline)?;
+                let versions = handshake::supported_versions(&reply).map_err(|refusal| {
+                    Startup::CouldNotRun(format!(
+                        "server/discover, which MCP {version} requires every server to implement, did not list the supported versions ({refusal}); the server does not speak {version}: check it with --mcp-version of a version it negotiates"
+                    ))
+                })?;
+                if !versions.iter().any(|v| v == version) {
+                    return Err(Startup::CouldNotRun(format!(
+                        "server/discover lists {versions:?}, not {version}; the server does not speak {version}: check it with --mcp-version set to one of those"
+                    )));
+                }
             }
         }
+        self.sentinel_method =
+            handshake::sentinel_method(self.facts, &self.declared).map_err(Startup::CouldNotRun)?;
         let (frame, id) = self.next_sentinel();
-        self.call(&frame, &id).map_err(|fault| {
-            format!(
-                "the server did not answer the sentinel call {}: {fault}",
-                String::from_utf8_lossy(&frame)
-            )
-        })?;
-        Ok(())
+        self.send(&frame);
+        loop {
+            match self.receive(deadline, &id, self.startup_timeout) {
+                Ok(Got::Frame(reply)) => match route(&reply) {
+                    Route::Sentinel(got) if got == id => return Ok(()),
+                    Route::Server => {}
+                    _ => {}
+                },
+                Ok(Got::TooLong(_)) => {}
+                Err(fault) => {
+                    return Err(Startup::Broken(format!(
+                        "the server did not answer the sentinel call {}: {fault}",
+                        String::from_utf8_lossy(&frame)
+                    )));
+                }
+            }
+        }
+    }
+
+    /// Sends a handshake call and waits for the reply with its id; the exchange is recorded
+    /// (on the first launch) to be judged like a case.
+    fn handshake_call(
+        &mut self,
+        label: &str,
+        id: &str,
+        frame: Vec<u8>,
+        first: bool,
+        deadline: Instant,
+    ) -> Result<Vec<u8>, Startup> {
+        self.send(&frame);
+        let id_text = serde_json::Value::from(id).to_string();
+        let mut exchange = Exchange::default();
+        let mut found = None;
+        while found.is_none() {
+            match self.receive(deadline, id, self.startup_timeout) {
+                Ok(Got::Frame(reply)) => match route(&reply) {
+                    Route::Server => exchange.server_messages += 1,
+                    Route::Id(got) if related(&id_text, &got) => {
+                        exchange.replies.push(reply.clone());
+                        found = Some(reply);
+                    }
+                    _ => {
+                        exchange.by_order += 1;
+                        exchange.replies.push(reply);
+                    }
+                },
+                Ok(Got::TooLong(n)) => exchange.too_long = Some(n),
+                Err(fault) => {
+                    let seen = self.seen_output;
+                    let message = match (&fault, seen) {
+                        (Fault::NoReply { timeout, .. }, false) => format!(
+                            "the server wrote nothing on stdout within {:.1}s of starting (it was sent {label}); a cold start (e.g. `npx -y` downloading a package) can take longer: raise --startup-timeout",
+                            timeout.as_secs_f64()
+                        ),
+                        (Fault::Exited { .. }, false) => {
+                            format!("the server did not answer {label}: {fault}")
+                        }
+                        _ => String::new(),
+                    };
+                    if !message.is_empty() {
+                        return Err(Startup::CouldNotRun(message));
+                    }
+                    exchange.fault = Some(fault.clone());
+                    if first {
+                        self.handshake
+                            .push((handshake::handshake_case(label, id, frame), exchange));
+                    }
+                    return Err(Startup::Broken(format!(
+                        "the server did not answer {label} with its id: {fault}"
+                    )));
+                }
+            }
+        }
+        if first {
+            self.handshake
+                .push((handshake::handshake_case(label, id, frame), exchange));
+        }
+        Ok(found.unwrap_or_default())
+    }
+
+    fn send(&self, frame: &[u8]) {
+        if let Some(running) = &self.running {
+            running.send(frame);
+        }
+    }
+
+    fn stop(&mut self) {
+        if let Some(running) = self.running.take() {
+            running.stop();
+        }
+        self.outstanding.clear();
     }
 
     fn next_sentinel(&mut self) -> (Vec<u8>, String) {
         self.sentinels += 1;
-        handshake::sentinel(self.facts, self.sentinels)
+        handshake::sentinel(self.facts, &self.sentinel_method, self.sentinels)
     }
 
-    /// Sends `frame` and returns the reply whose id is `id`.
-    fn call(&mut self, frame: &[u8], id: &str) -> Result<Vec<u8>, Fault> {
-        let running = self
-            .running
-            .as_ref()
-            .ok_or(Fault::Transport("the server is not running".into()))?;
-        running.send(frame);
-        let mut found = None;
-        let mut ignored = Vec::new();
-        let mut count = 0;
-        self.collect(id, &mut ignored, &mut count, &mut found)?;
-        found.ok_or(Fault::Transport("no reply".into()))
+    fn take(&mut self, pieces: Vec<Piece>) {
+        for piece in pieces {
+            match piece {
+                Piece::Frame(frame) if !is_foreign_object(&frame) => {
+                    self.ready.push_back(Got::Frame(frame))
+                }
+                Piece::Frame(line) | Piece::Noise(line) => {
+                    self.leftovers.noise_count += 1;
+                    if self.leftovers.noise.len() < KEEP {
+                        self.leftovers.noise.push(line);
+                    }
+                }
+            }
+        }
     }
 
-    /// Reads frames until the reply to `id`, pushing other replies to `replies`.
-    fn collect(
+    /// The next frame before `deadline`; `Err` when the server exits or the deadline passes.
+    /// `waited` is the timeout the deadline stands for (for the message).
+    fn receive(
         &mut self,
-        id: &str,
-        replies: &mut Vec<Vec<u8>>,
-        server_messages: &mut usize,
-        found: &mut Option<Vec<u8>>,
-    ) -> Result<(), Fault> {
-        let deadline = Instant::now() + self.timeout;
-        let outcome = loop {
+        deadline: Instant,
+        waiting_for: &str,
+        waited: Duration,
+    ) -> Result<Got, Fault> {
+        loop {
+            if let Some(got) = self.ready.pop_front() {
+                return Ok(got);
+            }
             let Some(running) = self.running.as_mut() else {
-                break Err(Fault::Transport("the server is not running".into()));
+                return Err(Fault::Transport("the server is not running".into()));
             };
             let left = deadline.saturating_duration_since(Instant::now());
-            match running.from_child.recv_timeout(left) {
-                Ok(Line::Frame(frame)) if is_reply_to(&frame, id) => {
-                    *found = Some(frame);
-                    break Ok(());
+            let wait = if self.assembler.is_pending() {
+                left.min(PENDING_WAIT)
+            } else {
+                left
+            };
+            match running.from_child.recv_timeout(wait) {
+                Ok(Line::Frame(line)) => {
+                    self.seen_output = true;
+                    let pieces = self.assembler.push(&line);
+                    self.take(pieces);
                 }
-                Ok(Line::Frame(frame)) if is_server_message(&frame) => *server_messages += 1,
-                Ok(Line::Frame(frame)) => replies.push(frame),
+                Ok(Line::TooLong(n)) => {
+                    self.seen_output = true;
+                    let pending = self.assembler.flush().into_iter().collect();
+                    self.take(pending);
+                    self.ready.push_back(Got::TooLong(n));
+                }
                 Ok(Line::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                    if let Some(piece) = self.assembler.flush() {
+                        self.take(vec![piece]);
+                        continue;
+                    }
                     let status = running.exit_status();
-                    break Err(Fault::Exited {
+                    return Err(Fault::Exited {
                         status,
                         stderr: running.stderr_tail(),
                     });
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    break Err(Fault::NoReply {
-                        timeout: self.timeout,
-                        id: id.to_owned(),
-                    });
+                    if let Some(piece) = self.assembler.flush() {
+                        self.take(vec![piece]);
+                    } else if Instant::now() >= deadline {
+                        return Err(Fault::NoReply {
+                            timeout: waited,
+                            id: waiting_for.to_owned(),
+                        });
+                    }
                 }
             }
-        };
-        if outcome.is_err() {
-            if let Some(running) = self.running.take() {
-                running.stop();
+        }
+    }
+
+    /// Frames already written since the last window: late replies (by id), replies to no
+    /// request, and id-less replies (by order, to the previous case).
+    fn drain(&mut self, late: &mut Vec<(usize, Vec<u8>)>, server_messages: &mut usize) {
+        loop {
+            let got = match self.ready.pop_front() {
+                Some(got) => got,
+                None => {
+                    let Some(running) = self.running.as_ref() else {
+                        return;
+                    };
+                    match running.from_child.try_recv() {
+                        Ok(Line::Frame(line)) => {
+                            let pieces = self.assembler.push(&line);
+                            self.take(pieces);
+                            continue;
+                        }
+                        Ok(Line::TooLong(_)) => continue,
+                        Ok(Line::Closed)
+                        | Err(TryRecvError::Empty | TryRecvError::Disconnected) => {
+                            return;
+                        }
+                    }
+                }
+            };
+            let Got::Frame(frame) = got else {
+                continue;
+            };
+            match route(&frame) {
+                Route::Server => *server_messages += 1,
+                Route::Sentinel(_) => {}
+                Route::Id(id) => match self.claim(&id) {
+                    Some(case) => late.push((case, frame)),
+                    None => self.unknown(frame),
+                },
+                Route::NoId => match self.last_case {
+                    Some(case) => late.push((case, frame)),
+                    None => self.unknown(frame),
+                },
             }
         }
-        outcome
+    }
+
+    fn unknown(&mut self, frame: Vec<u8>) {
+        self.leftovers.unknown_count += 1;
+        if self.leftovers.unknown.len() < KEEP {
+            self.leftovers.unknown.push(frame);
+        }
+    }
+
+    /// The outstanding case whose id `id` answers (newest first), removed from the table.
+    fn claim(&mut self, id: &str) -> Option<usize> {
+        let (slot, position) =
+            self.outstanding
+                .iter()
+                .enumerate()
+                .rev()
+                .find_map(|(slot, (_, ids))| {
+                    ids.iter()
+                        .position(|sent| related(sent, id))
+                        .map(|p| (slot, p))
+                })?;
+        let (case, ids) = self.outstanding.get_mut(slot)?;
+        let case = *case;
+        ids.remove(position);
+        if ids.is_empty() {
+            self.outstanding.remove(slot);
+        }
+        Some(case)
+    }
+
+    fn ensure_running(&mut self) -> Result<(), Fault> {
+        if self.running.is_some() {
+            return Ok(());
+        }
+        self.restarts += 1;
+        match self.launch(false) {
+            Ok(()) => Ok(()),
+            Err(Startup::CouldNotRun(message) | Startup::Broken(message)) => {
+                Err(Fault::Transport(format!("restart failed: {message}")))
+            }
+        }
     }
 }
 
 impl Target for StdioTarget {
-    fn exchange(&mut self, frame: &[u8]) -> Exchange {
-        if self.running.is_none() {
-            self.restarts += 1;
-            if let Err(message) = self.launch() {
-                if let Some(running) = self.running.take() {
-                    running.stop();
-                }
-                return Exchange {
-                    fault: Some(Fault::Transport(format!("restart failed: {message}"))),
-                    ..Exchange::default()
-                };
-            }
+    fn exchange(&mut self, index: usize, case: &CheckCase) -> Exchange {
+        if let Err(fault) = self.ensure_running() {
+            return Exchange {
+                fault: Some(fault),
+                ..Exchange::default()
+            };
         }
         let mut exchange = Exchange::default();
-        if let Some(running) = &self.running {
-            // Lines that arrived after the previous sentinel's reply are late; drop them.
-            while running
-                .from_child
-                .try_recv()
-                .is_ok_and(|line| matches!(line, Line::Frame(_)))
-            {}
+        self.drain(&mut exchange.late, &mut exchange.server_messages);
+        let ids = expected_ids(&case.expected);
+        let sent = input_ids(&case.frame);
+        let invents_id = matches!(&case.expected, Expected::Reply(r) if r.id == ReplyId::Absent);
+        let mut open = ids.clone();
+        let wait_for_own = self.patient
+            || matches!(&case.expected, Expected::Reply(r) if r.cause == Cause::Request);
+        let grace_time = if self.patient { SHRINK_GRACE } else { GRACE };
+        let (sentinel, sentinel_id) = self.next_sentinel();
+        self.send(&case.frame);
+        self.send(&sentinel);
+        let deadline = Instant::now() + self.timeout;
+        let mut grace: Option<Instant> = None;
+        let mut sentinel_seen = false;
+        loop {
+            // A reply attributed by order (no usable id) may be the case's own: stop waiting.
+            if sentinel_seen && (open.is_empty() || !wait_for_own || exchange.by_order > 0) {
+                break;
+            }
+            match self.receive(grace.unwrap_or(deadline), &sentinel_id, self.timeout) {
+                Ok(Got::TooLong(n)) => exchange.too_long = Some(n),
+                Ok(Got::Frame(frame)) => match route(&frame) {
+                    Route::Server => exchange.server_messages += 1,
+                    Route::Sentinel(id) if id == sentinel_id => {
+                        sentinel_seen = true;
+                        grace = Some((Instant::now() + grace_time).min(deadline));
+                    }
+                    Route::Sentinel(_) => {}
+                    Route::Id(id) => {
+                        if let Some(at) = open.iter().position(|sent| related(sent, &id)) {
+                            open.remove(at);
+                            exchange.arrived_late += usize::from(sentinel_seen);
+                            exchange.replies.push(frame);
+                        } else if ids.iter().chain(&sent).any(|sent| related(sent, &id)) {
+                            exchange.replies.push(frame);
+                        } else if let Some(earlier) = self.claim(&id) {
+                            exchange.late.push((earlier, frame));
+                        } else if invents_id && exchange.replies.is_empty() {
+                            // The input's id is unreadable: a reply with an id is the
+                            // input's, with an invented id (judged as such).
+                            exchange.by_order += 1;
+                            exchange.replies.push(frame);
+                        } else {
+                            self.unknown(frame);
+                        }
+                    }
+                    Route::NoId => {
+                        exchange.by_order += 1;
+                        exchange.replies.push(frame);
+                    }
+                },
+                Err(Fault::NoReply { .. }) if sentinel_seen => break,
+                Err(fault) => {
+                    exchange.fault = Some(fault);
+                    self.stop();
+                    break;
+                }
+            }
         }
-        let (sentinel, id) = self.next_sentinel();
-        if let Some(running) = &self.running {
-            running.send(frame);
-            running.send(&sentinel);
-        }
-        let mut found = None;
-        if let Err(fault) = self.collect(
-            &id,
-            &mut exchange.replies,
-            &mut exchange.server_messages,
-            &mut found,
-        ) {
-            exchange.fault = Some(fault);
+        self.last_case = Some(index);
+        if !open.is_empty() && self.running.is_some() {
+            if self.outstanding.len() >= OUTSTANDING {
+                self.outstanding.pop_front();
+            }
+            self.outstanding.push_back((index, open));
         }
         exchange
     }
@@ -342,12 +809,55 @@ impl Target for StdioTarget {
     fn restarts(&self) -> usize {
         self.restarts
     }
+
+    fn handshake(&mut self) -> Vec<(CheckCase, Exchange)> {
+        std::mem::take(&mut self.handshake)
+    }
+
+    fn set_patient(&mut self, patient: bool) {
+        self.patient = patient;
+    }
+
+    fn finish(&mut self) -> Leftovers {
+        if self.running.is_some() && self.broken.is_none() {
+            // One last sentinel collects replies still on their way; replies still owed get
+            // a moment more after its reply.
+            let (sentinel, id) = self.next_sentinel();
+            self.send(&sentinel);
+            let mut deadline = Instant::now() + self.timeout;
+            let mut sentinel_seen = false;
+            let mut late = Vec::new();
+            while !(sentinel_seen && self.outstanding.is_empty()) {
+                let Ok(got) = self.receive(deadline, &id, self.timeout) else {
+                    break;
+                };
+                let Got::Frame(frame) = got else {
+                    continue;
+                };
+                match route(&frame) {
+                    Route::Sentinel(got) if got == id => {
+                        sentinel_seen = true;
+                        deadline = deadline.min(Instant::now() + FINAL_GRACE);
+                    }
+                    Route::Sentinel(_) | Route::Server => {}
+                    Route::Id(reply_id) => match self.claim(&reply_id) {
+                        Some(case) => late.push((case, frame)),
+                        None => self.unknown(frame),
+                    },
+                    Route::NoId => match self.last_case {
+                        Some(case) => late.push((case, frame)),
+                        None => self.unknown(frame),
+                    },
+                }
+            }
+            self.leftovers.late = late;
+        }
+        std::mem::take(&mut self.leftovers)
+    }
 }
 
 impl Drop for StdioTarget {
     fn drop(&mut self) {
-        if let Some(running) = self.running.take() {
-            running.stop();
-        }
+        self.stop();
     }
 }

@@ -1,0 +1,424 @@
+//! Findings the specs permit: a reply that differs from mcpwire's stricter policy only in a way
+//! JSON-RPC 2.0 or RFC 8259 allows (a duplicated member read last-wins, a refused big id, a
+//! depth limit, a lenient parser) is one *strict* finding instead of violations.
+
+use mcpwire_proptest::json::{Frame, JsonKind, Member, object_members, read_frame, unescape};
+use mcpwire_proptest::{Cause, Expected, ExpectedReply, ReplyId};
+
+use super::ids::is_big_integer;
+use super::judge::Finding;
+use super::kinds::Level;
+
+/// Nesting deeper than this is beyond common parser limits (serde_json refuses 128).
+pub const DEEP: usize = 128;
+/// Inputs larger than this may meet a server's size limit (RFC 8259 §9).
+pub const LARGE: usize = 100 << 10;
+
+/// The kinds a permitted reading of the input can explain: what the reply's code and id say.
+const EXPLAINABLE: &[&str] = &[
+    "unexpected-code",
+    "id-not-echoed",
+    "id-value-changed",
+    "id-spelling-changed",
+    "id-lost-although-recoverable",
+    "fabricated-id",
+];
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The first reply's error code (`Some(None)` for a result) and id text (`None` when omitted or
+/// null), when it is one JSON object.
+struct Reply {
+    error: bool,
+    /// An error with code -32700.
+    parse_error: bool,
+    /// An error with code -32600.
+    invalid_request: bool,
+    id: Option<String>,
+}
+
+fn read_reply(frame: &[u8]) -> Option<Reply> {
+    let Frame::Value {
+        text,
+        kind: JsonKind::Object,
+    } = read_frame(frame)
+    else {
+        return None;
+    };
+    let members = object_members(text);
+    let id = members
+        .iter()
+        .find(|m| m.key == "id")
+        .map(|m| m.value.to_owned())
+        .filter(|id| id != "null");
+    let error_member = members
+        .iter()
+        .find(|m| m.key == "error" && m.kind == JsonKind::Object);
+    let error = error_member.is_some() && !members.iter().any(|m| m.key == "result");
+    let code_is = |code: &str| {
+        error_member.is_some_and(|e| {
+            object_members(e.value)
+                .iter()
+                .any(|m| m.key == "code" && m.value == code)
+        })
+    };
+    let parse_error = code_is("-32700");
+    let invalid_request = code_is("-32600");
+    Some(Reply {
+        error,
+        parse_error,
+        invalid_request,
+        id,
+    })
+}
+
+/// The greatest nesting depth of brackets outside strings.
+fn depth(frame: &[u8]) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for &b in frame {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// What the input is, as far as the permitted readings care.
+struct Input<'a> {
+    bom: bool,
+    members: Vec<Member<'a>>,
+}
+
+impl Input<'_> {
+    fn all(&self, key: &str) -> Vec<&Member<'_>> {
+        self.members.iter().filter(|m| m.key == key).collect()
+    }
+    fn duplicated(&self) -> bool {
+        ["jsonrpc", "id", "method", "params", "result", "error"]
+            .iter()
+            .any(|key| self.all(key).len() > 1)
+    }
+}
+
+fn input(frame: &[u8]) -> Input<'_> {
+    let bom = frame.starts_with(BOM);
+    let body = frame.strip_prefix(BOM).unwrap_or(frame);
+    let members = match read_frame(body) {
+        Frame::Value {
+            text,
+            kind: JsonKind::Object,
+        } => object_members(text),
+        _ => Vec::new(),
+    };
+    Input { bom, members }
+}
+
+/// Replaces the explainable findings of one single-reply exchange by one strict finding when
+/// a permitted reading of the input explains them; see docs/check.md ("strict kinds").
+pub fn relevel(
+    frame: &[u8],
+    expected: &Expected,
+    replies: &[Vec<u8>],
+    findings: &mut Vec<Finding>,
+) {
+    let Expected::Reply(want) = expected else {
+        return;
+    };
+    let [reply] = replies else {
+        return;
+    };
+    let Some(reply) = read_reply(reply) else {
+        return;
+    };
+    let explained: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| EXPLAINABLE.contains(&f.kind.as_str()))
+        .collect();
+    let Some(first) = explained.first() else {
+        return;
+    };
+    let rule = first.rule;
+    let only = |kinds: &[&str]| explained.iter().all(|f| kinds.contains(&f.kind.as_str()));
+    let Some((kind, why)) = permitted(frame, want, &reply, &only) else {
+        return;
+    };
+    findings.retain(|f| !EXPLAINABLE.contains(&f.kind.as_str()));
+    findings.push(Finding {
+        kind: kind.into(),
+        level: Level::Strict,
+        rule,
+        message: why.into(),
+        severity: 0,
+    });
+}
+
+fn permitted(
+    frame: &[u8],
+    want: &ExpectedReply,
+    reply: &Reply,
+    only: &dyn Fn(&[&str]) -> bool,
+) -> Option<(&'static str, &'static str)> {
+    let input = input(frame);
+    let echoed_or_none = |reply: &Reply| match (&want.id, &reply.id) {
+        (_, None) => true,
+        (ReplyId::Echo(sent), Some(got)) => sent == got,
+        (ReplyId::Absent, Some(_)) => false,
+    };
+    if input.bom && reply.error && echoed_or_none(reply) {
+        return Some((
+            "leading-bom-refused",
+            "the input starts with a byte order mark and was refused; RFC 8259 §8.1 lets a parser treat it as an error (mcpwire skips it)",
+        ));
+    }
+    if want.cause == Cause::ParseError && !reply.parse_error {
+        return Some((
+            "non-json-accepted",
+            "input that is not JSON was read by a lenient parser and answered as if it were (RFC 8259 §9 permits it; mcpwire answers -32700 without an id)",
+        ));
+    }
+    if input.duplicated() {
+        let ids: Vec<&str> = input.all("id").iter().map(|m| m.value).collect();
+        let fits = reply.id.as_deref().is_none_or(|got| ids.contains(&got));
+        if fits {
+            return Some((
+                "duplicate-member-accepted",
+                "an envelope member appears twice and the server read one of them (RFC 8259 §4: behaviour with duplicate names is unpredictable; mcpwire answers -32600 without an id)",
+            ));
+        }
+    }
+    let method = input.all("method");
+    let rpc = matches!(method.as_slice(), [m] if m.kind == JsonKind::String && unescape(m.value).starts_with("rpc."));
+    // The input is valid JSON: -32700 is wrong whatever the reading.
+    if rpc && reply.error && !reply.parse_error && only(&["unexpected-code"]) {
+        return Some((
+            "rpc-method-code",
+            "an rpc.-prefixed method got an error other than -32600 (JSON-RPC 2.0 §4 reserves the names but prescribes no code)",
+        ));
+    }
+    let params_null = matches!(input.all("params").as_slice(), [p] if p.value == "null");
+    // Read as absent: answered as a valid request would be (a result, or an error that is
+    // neither -32700 nor -32600).
+    let as_valid = !reply.parse_error && !reply.invalid_request;
+    if params_null && as_valid && only(&["unexpected-code"]) {
+        return Some((
+            "params-null-accepted",
+            "\"params\":null was read as absent params (mcpwire answers -32600: JSON-RPC 2.0 §4.2 wants a Structured value)",
+        ));
+    }
+    let refusal_kinds = ["unexpected-code", "id-lost-although-recoverable"];
+    if depth(frame) > DEEP && reply.error && echoed_or_none(reply) && only(&refusal_kinds) {
+        return Some((
+            "nesting-limit",
+            "input nested deeper than 128 levels was refused with an error (RFC 8259 §9 permits a depth limit; mcpwire recovers the id at any depth)",
+        ));
+    }
+    if frame.len() > LARGE && reply.error && echoed_or_none(reply) && only(&refusal_kinds) {
+        return Some((
+            "size-limit",
+            "an input over 100 KiB was refused with an error (RFC 8259 §9 permits a limit on the size of texts; mcpwire answers inputs of any size)",
+        ));
+    }
+    let big = matches!(&want.id, ReplyId::Echo(id) if is_big_integer(id));
+    if big && reply.error && echoed_or_none(reply) && only(&refusal_kinds) {
+        return Some((
+            "big-id-refused",
+            "an integer id beyond 2^53 was refused with an error (RFC 8259 §6 permits limits on numbers; mcpwire echoes any integer)",
+        ));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::judge::RuleId;
+    use mcpwire_proptest::{Outcome, codes};
+
+    fn finding(kind: &str) -> Finding {
+        Finding {
+            kind: kind.into(),
+            level: Level::Violation,
+            rule: RuleId::Wire(4, "id recovery"),
+            message: String::new(),
+            severity: 0,
+        }
+    }
+
+    fn reply(id: Option<&str>, cause: Cause, outcome: Outcome) -> Expected {
+        Expected::Reply(ExpectedReply {
+            id: id.map_or(ReplyId::Absent, |id| ReplyId::Echo(id.into())),
+            outcome,
+            cause,
+        })
+    }
+
+    fn relevelled(frame: &str, expected: &Expected, got: &str, kinds: &[&str]) -> Vec<String> {
+        let mut findings: Vec<Finding> = kinds.iter().map(|k| finding(k)).collect();
+        relevel(
+            frame.as_bytes(),
+            expected,
+            &[got.as_bytes().to_vec()],
+            &mut findings,
+        );
+        findings.into_iter().map(|f| f.kind).collect()
+    }
+
+    #[test]
+    fn a_refused_big_id_is_strict_but_a_rounded_one_is_not() {
+        let expected = reply(
+            Some("9007199254740993"),
+            Cause::Request,
+            Outcome::ResultOrErrorExcept(vec![]),
+        );
+        let frame = r#"{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}"#;
+        let refused = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"m"}}"#;
+        assert_eq!(
+            relevelled(
+                frame,
+                &expected,
+                refused,
+                &["unexpected-code", "id-lost-although-recoverable"]
+            ),
+            ["big-id-refused"]
+        );
+        let rounded = r#"{"jsonrpc":"2.0","id":9007199254740992,"result":{}}"#;
+        assert_eq!(
+            relevelled(frame, &expected, rounded, &["id-value-changed"]),
+            ["id-value-changed"]
+        );
+    }
+
+    #[test]
+    fn duplicates_read_last_wins_are_strict() {
+        let expected = reply(
+            None,
+            Cause::UnreadableId,
+            Outcome::Error(vec![codes::INVALID_REQUEST]),
+        );
+        let frame = r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}"#;
+        let got = r#"{"jsonrpc":"2.0","id":2,"result":{}}"#;
+        assert_eq!(
+            relevelled(frame, &expected, got, &["unexpected-code", "fabricated-id"]),
+            ["duplicate-member-accepted"]
+        );
+        let invented = r#"{"jsonrpc":"2.0","id":5,"result":{}}"#;
+        assert_eq!(
+            relevelled(
+                frame,
+                &expected,
+                invented,
+                &["unexpected-code", "fabricated-id"]
+            ),
+            ["unexpected-code", "fabricated-id"]
+        );
+    }
+
+    #[test]
+    fn deep_input_refused_is_strict_and_a_lost_reply_shape_is_kept() {
+        let deep = format!(
+            r#"{{"jsonrpc":"2.0","p":{}{},"id":3,"method":"x"}}"#,
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        let expected = reply(
+            Some("3"),
+            Cause::Request,
+            Outcome::Error(vec![codes::METHOD_NOT_FOUND]),
+        );
+        let got = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"m"}}"#;
+        let mut findings = vec![
+            finding("unexpected-code"),
+            finding("id-lost-although-recoverable"),
+            finding("jsonrpc-missing-or-wrong"),
+        ];
+        relevel(
+            deep.as_bytes(),
+            &expected,
+            &[got.as_bytes().to_vec()],
+            &mut findings,
+        );
+        let kinds: Vec<&str> = findings.iter().map(|f| f.kind.as_str()).collect();
+        assert_eq!(kinds, ["jsonrpc-missing-or-wrong", "nesting-limit"]);
+        assert_eq!(findings[1].level, Level::Strict);
+    }
+
+    #[test]
+    fn a_large_input_refused_is_strict() {
+        let frame = format!(
+            r#"{{"jsonrpc":"2.0","id":4,"method":"ping","huge":"{}"}}"#,
+            "h".repeat(LARGE)
+        );
+        let expected = reply(
+            Some("4"),
+            Cause::Request,
+            Outcome::ResultOrErrorExcept(vec![]),
+        );
+        let refused = r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32600,"message":"too large"}}"#;
+        assert_eq!(
+            relevelled(&frame, &expected, refused, &["unexpected-code"]),
+            ["size-limit"]
+        );
+        let small = r#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#;
+        assert_eq!(
+            relevelled(small, &expected, refused, &["unexpected-code"]),
+            ["unexpected-code"]
+        );
+    }
+
+    #[test]
+    fn rpc_codes_params_null_and_bom() {
+        let expected = reply(
+            Some("5"),
+            Cause::InvalidCall,
+            Outcome::Error(vec![codes::INVALID_REQUEST]),
+        );
+        let got = r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"m"}}"#;
+        let frame = r#"{"jsonrpc":"2.0","id":5,"method":"rpc.ping"}"#;
+        assert_eq!(
+            relevelled(frame, &expected, got, &["unexpected-code"]),
+            ["rpc-method-code"]
+        );
+        let frame = r#"{"jsonrpc":"2.0","id":5,"method":"ping","params":null}"#;
+        let result = r#"{"jsonrpc":"2.0","id":5,"result":{}}"#;
+        assert_eq!(
+            relevelled(frame, &expected, result, &["unexpected-code"]),
+            ["params-null-accepted"]
+        );
+        let parse = r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32700,"message":"m"}}"#;
+        assert_eq!(
+            relevelled(frame, &expected, parse, &["unexpected-code"]),
+            ["unexpected-code"]
+        );
+        let frame = "\u{feff}{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}";
+        let expected = reply(
+            Some("5"),
+            Cause::Request,
+            Outcome::ResultOrErrorExcept(vec![]),
+        );
+        let parse = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"m"}}"#;
+        assert_eq!(
+            relevelled(
+                frame,
+                &expected,
+                parse,
+                &["unexpected-code", "id-lost-although-recoverable"]
+            ),
+            ["leading-bom-refused"]
+        );
+    }
+}
