@@ -53,8 +53,8 @@ impl<S: HttpService> Endpoint<S> {
         request: Request<Incoming>,
         peer: SocketAddr,
     ) -> HttpResponse {
-        if let Err(refused) = self.check_host_and_origin(&request) {
-            return refused;
+        if let Err((status, why)) = self.check_host_and_origin(&request) {
+            return error(status, why);
         }
         if request.uri().path() != self.config.path {
             return error(
@@ -71,13 +71,16 @@ impl<S: HttpService> Endpoint<S> {
     }
 
     /// `Host` must name an allowed host; `Origin`, when present, an allowed origin (403).
-    fn check_host_and_origin<B>(&self, request: &Request<B>) -> Result<(), HttpResponse> {
+    fn check_host_and_origin<B>(
+        &self,
+        request: &Request<B>,
+    ) -> Result<(), (StatusCode, &'static str)> {
         let headers = request.headers();
         let host = headers.get(HOST).and_then(|v| v.to_str().ok());
         match host {
-            None => return Err(error(StatusCode::BAD_REQUEST, "the Host header is missing")),
+            None => return Err((StatusCode::BAD_REQUEST, "the Host header is missing")),
             Some(host) if !self.config.hosts.admits_host(host) => {
-                return Err(error(
+                return Err((
                     StatusCode::FORBIDDEN,
                     "the Host header names a host this server does not serve",
                 ));
@@ -89,7 +92,7 @@ impl<S: HttpService> Endpoint<S> {
                 .to_str()
                 .is_ok_and(|origin| self.config.origins.admits_origin(origin));
             if !allowed {
-                return Err(error(
+                return Err((
                     StatusCode::FORBIDDEN,
                     "requests from this Origin are not allowed",
                 ));
@@ -116,20 +119,13 @@ impl<S: HttpService> Endpoint<S> {
         response
     }
 
-    /// The session a request names: `Ok(None)` without the header, 404 for one that is not
-    /// (or no longer) open.
-    fn find_session<B>(
-        &self,
-        request: &Request<B>,
-    ) -> Result<Option<Found<S::Handler>>, HttpResponse> {
+    /// The session a request names: `Ok(None)` without the header, `Err` (answered 404) for
+    /// one that is not (or no longer) open.
+    fn find_session<B>(&self, request: &Request<B>) -> Result<Option<Found<S::Handler>>, Unknown> {
         match headers::session(request.headers()) {
             SessionHeader::Absent => Ok(None),
-            SessionHeader::Foreign => Err(unknown_session()),
-            SessionHeader::Id(id) => self
-                .sessions
-                .lease(&id)
-                .map(Some)
-                .ok_or_else(unknown_session),
+            SessionHeader::Foreign => Err(Unknown),
+            SessionHeader::Id(id) => self.sessions.lease(&id).map(Some).ok_or(Unknown),
         }
     }
 
@@ -159,7 +155,7 @@ impl<S: HttpService> Endpoint<S> {
         } else {
             match self.find_session(&request) {
                 Ok(found) => found,
-                Err(response) => return response,
+                Err(Unknown) => return unknown_session(),
             }
         };
         let (parts, incoming) = request.into_parts();
@@ -275,7 +271,7 @@ impl<S: HttpService> Endpoint<S> {
                     "GET needs an Mcp-Session-Id header",
                 );
             }
-            Err(response) => return response,
+            Err(Unknown) => return unknown_session(),
         };
         let Some(slot) = found.unsolicited.clone() else {
             return self.method_not_allowed();
@@ -367,6 +363,9 @@ fn answer(outcome: Outcome, kind: &BodyKind) -> HttpResponse {
         ),
     }
 }
+
+/// A session header that names no open session.
+struct Unknown;
 
 fn unknown_session() -> HttpResponse {
     error(
