@@ -1,15 +1,17 @@
 //! The adapter that puts a synchronous [`Server`](crate::Server) behind the transport.
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use hyper::body::Bytes;
+use tokio::sync::Mutex;
 
 use super::service::{HttpService, Outbound, SessionContext, SessionHandler};
 use crate::server::Server;
 
 /// Serves a synchronous [`Server`] per session: `make` builds one for every new session (or
 /// every POST in stateless mode). Frames run on tokio's blocking pool, one at a time per
-/// session (a per-session lock), so a long frame of one session never delays another session.
+/// session (a per-session lock, waited for without holding a thread), so a long frame of one
+/// session never delays another session.
 ///
 /// ```
 /// use mcpwire::http::SyncServer;
@@ -39,7 +41,7 @@ impl<F> std::fmt::Debug for SyncServer<F> {
     }
 }
 
-/// One session of a [`SyncServer`]: its server behind a lock.
+/// One session of a [`SyncServer`]: its server behind an asynchronous lock.
 pub struct SyncSession<S> {
     server: Arc<Mutex<Server<S>>>,
 }
@@ -66,13 +68,9 @@ where
 
 impl<S: Send + 'static> SessionHandler for SyncSession<S> {
     async fn handle(&self, frame: Bytes, _outbound: Outbound) -> Option<Bytes> {
-        let server = Arc::clone(&self.server);
-        let work = tokio::task::spawn_blocking(move || {
-            server
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .handle_frame(&frame)
-        });
+        // Queued frames of a busy session wait here, on no thread of the blocking pool.
+        let mut server = Arc::clone(&self.server).lock_owned().await;
+        let work = tokio::task::spawn_blocking(move || server.handle_frame(&frame));
         // `Server::handle_frame` catches handler panics itself; a failed join leaves no reply.
         work.await.ok().flatten().map(Bytes::from)
     }
