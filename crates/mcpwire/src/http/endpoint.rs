@@ -173,8 +173,9 @@ impl<S: HttpService> Endpoint<S> {
         };
         let kind = BodyKind::of(&read.bytes);
         let mut keep: Keep = Vec::new();
+        let mut held: Keep = Vec::new();
         if let Some(permit) = read.budget {
-            keep.push(Box::new(permit));
+            held.push(Box::new(permit));
         }
         let capacity = streams.then_some(self.config.outbound_capacity);
         let mut response = if self.config.stateless {
@@ -186,15 +187,18 @@ impl<S: HttpService> Endpoint<S> {
                 id: None,
                 unsolicited: None,
             }));
-            answer(exchange::run(handler, read.bytes, capacity).await, &kind)
+            answer(
+                exchange::run(handler, read.bytes, capacity, held).await,
+                &kind,
+            )
         } else if let Some(found) = session {
             keep.push(Box::new(found.lease));
             answer(
-                exchange::run(found.handler, read.bytes, capacity).await,
+                exchange::run(found.handler, read.bytes, capacity, held).await,
                 &kind,
             )
         } else if kind.is_initialize() {
-            self.open_session(read.bytes, &kind, peer).await
+            self.open_session(read.bytes, held, &kind, peer).await
         } else {
             error(
                 StatusCode::BAD_REQUEST,
@@ -207,7 +211,13 @@ impl<S: HttpService> Endpoint<S> {
 
     /// Runs an `initialize` without a session and opens one when it succeeds. The handler
     /// cannot stream here (the session header must go out with the reply).
-    async fn open_session(&self, frame: Bytes, kind: &BodyKind, peer: SocketAddr) -> HttpResponse {
+    async fn open_session(
+        &self,
+        frame: Bytes,
+        held: Keep,
+        kind: &BodyKind,
+        peer: SocketAddr,
+    ) -> HttpResponse {
         let peer_key = PeerKey::of(peer.ip());
         if let Err(refusal) = self.sessions.admit(peer_key) {
             return refused(refusal);
@@ -229,7 +239,7 @@ impl<S: HttpService> Endpoint<S> {
             id: Some(id.clone()),
             unsolicited,
         }));
-        let outcome = exchange::run(Arc::clone(&handler), frame, None).await;
+        let outcome = exchange::run(Arc::clone(&handler), frame, None, held).await;
         let opened = matches!(&outcome, Outcome::Reply(Some(reply)) if is_success(reply));
         if !opened {
             return answer(outcome, kind);

@@ -10,7 +10,7 @@ use tokio::sync::mpsc::error::TryRecvError;
 use tokio::task::JoinHandle;
 
 use super::race::{First, race};
-use super::response::{HttpResponse, event_stream, sse_event};
+use super::response::{HttpResponse, Keep, event_stream, sse_event};
 use super::service::{Outbound, SessionHandler};
 
 /// How an exchange ended up.
@@ -27,11 +27,14 @@ pub(crate) enum Outcome {
 const EVENT_QUEUE: usize = 4;
 
 /// Runs `handler` on `frame`. `stream_capacity` is the outbound queue length, `None` when the
-/// client cannot take a stream (its outbound is closed from the start).
+/// client cannot take a stream (its outbound is closed from the start). `held` (the body's
+/// share of the in-flight budget) is released when the handler returns, not when the client
+/// has read the answer, so a client that reads slowly holds no budget.
 pub(crate) async fn run<H: SessionHandler>(
     handler: Arc<H>,
     frame: Bytes,
     stream_capacity: Option<usize>,
+    held: Keep,
 ) -> Outcome {
     let (outbound, frames) = match stream_capacity {
         Some(capacity) => {
@@ -40,7 +43,11 @@ pub(crate) async fn run<H: SessionHandler>(
         }
         None => (Outbound::closed(), None),
     };
-    let mut task = tokio::spawn(async move { handler.handle(frame, outbound).await });
+    let mut task = tokio::spawn(async move {
+        let reply = handler.handle(frame, outbound).await;
+        drop(held);
+        reply
+    });
     let Some(mut frames) = frames else {
         return finished(task.await);
     };

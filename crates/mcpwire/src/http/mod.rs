@@ -67,8 +67,8 @@
 //! - Bodies: at most [`HttpConfig::max_body_bytes`] (a declared larger `Content-Length` is
 //!   413 before any byte is read, one that grows past it 413 too); a body that ends early is
 //!   400; one that is not complete within [`HttpConfig::body_timeout`] is 408. All bodies in
-//!   memory at once share [`HttpConfig::body_budget_bytes`], held until their exchange is
-//!   answered; beyond it, 503 with `Retry-After`.
+//!   memory at once share [`HttpConfig::body_budget_bytes`], each share held until its handler
+//!   has returned; beyond it, 503 with `Retry-After`.
 //! - Connections: at most [`HttpConfig::max_connections`]; a request head must arrive within
 //!   [`HttpConfig::header_timeout`] (hyper's timer; the connection is closed), at most 64 KiB;
 //!   a kept-alive connection without a request in progress closes after
@@ -79,6 +79,9 @@
 //!   session with no request in progress is evicted (none: 503); one client address (IPv6: a
 //!   /64) holds at most [`HttpConfig::max_sessions_per_peer`] (beyond: 429), so one client
 //!   cannot push out the others' sessions.
+//! - Not bounded by a timeout: how long a client takes to read an answer or keeps a GET
+//!   stream open (such a connection counts against [`HttpConfig::max_connections`], and a GET
+//!   stream keeps its session in use).
 //! - Handling: every connection is its own task on a multi-threaded runtime; [`SyncServer`]
 //!   runs frames on the blocking pool behind a per-session lock, so one session's long batch
 //!   delays neither the accept loop nor another session.
