@@ -109,3 +109,70 @@ fn path_origin_and_body_limit_flags_take_effect() {
     assert_eq!(status, 413);
     assert!(body.contains("at most 100"), "{body}");
 }
+
+/// User plus system CPU time of a process, in clock ticks (`/proc/PID/stat` fields 14 and 15).
+#[cfg(target_os = "linux")]
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("/proc stat");
+    // The command name (field 2) is in parentheses and may hold spaces: count after it.
+    let after = &stat[stat.rfind(')').expect("comm") + 2..];
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn out_of_file_descriptors_the_accept_loop_backs_off_and_recovers() {
+    // 24 descriptors: the runtime and the listener take some, the connections the rest.
+    let mut child = Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -n 24 && exec \"$0\" serve --profile jsonrpc-2.0 --http 127.0.0.1:0",
+            env!("CARGO_BIN_EXE_mcpwire"),
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let stderr = child.stderr.take().expect("stderr");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if let Some(at) = line.find("http://") {
+                let _ = tx.send(line[at..].trim().to_owned());
+            }
+        }
+    });
+    let url = rx.recv_timeout(Duration::from_secs(20)).expect("URL");
+    let serving = Serving { child, url };
+    let authority = serving.url["http://".len()..]
+        .split('/')
+        .next()
+        .unwrap()
+        .to_owned();
+    // More connections than descriptors: the rest wait in the backlog, and accept fails.
+    let held: Vec<TcpStream> = (0..40)
+        .map(|_| TcpStream::connect(&authority).expect("connect"))
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let pid = serving.child.id();
+    let before = cpu_ticks(pid);
+    std::thread::sleep(Duration::from_secs(2));
+    let spent = cpu_ticks(pid) - before;
+    // A loop that spins on the failing accept burns about 200 ticks in 2 s.
+    assert!(
+        spent < 50,
+        "{spent} ticks of CPU in 2 s while out of descriptors"
+    );
+    drop(held);
+    let mut served = false;
+    for _ in 0..50 {
+        std::thread::sleep(Duration::from_millis(100));
+        if post(&serving, "/mcp", &[], PING).0 == 200 {
+            served = true;
+            break;
+        }
+    }
+    assert!(served, "serves again once descriptors are free");
+}
