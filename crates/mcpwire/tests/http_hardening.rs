@@ -134,6 +134,20 @@ fn a_non_loopback_address_needs_allow_remote() {
 }
 
 #[test]
+fn a_body_limit_above_the_budget_is_a_configuration_error() {
+    let config = HttpConfig::default()
+        .bind("127.0.0.1:0".parse().unwrap())
+        .max_body_bytes(2000)
+        .body_budget_bytes(1000);
+    let refused = HttpServer::bind(config, Scripted { unsolicited: false }).unwrap_err();
+    assert_eq!(refused.kind(), std::io::ErrorKind::InvalidInput);
+    assert!(
+        refused.to_string().contains("(2000 bytes) exceeds"),
+        "{refused}"
+    );
+}
+
+#[test]
 fn a_flood_of_new_sessions_from_one_client_does_not_end_an_active_one() {
     let server = scripted(
         HttpConfig::default()

@@ -48,7 +48,8 @@ impl<S: HttpService> std::fmt::Debug for HttpServer<S> {
 
 impl<S: HttpService> HttpServer<S> {
     /// Binds the configured address. A non-loopback address is refused unless
-    /// [`HttpConfig::allow_remote`] is set, and then a warning is printed on stderr.
+    /// [`HttpConfig::allow_remote`] is set, and then a warning is printed on stderr; a body
+    /// limit above the in-flight body budget is refused too.
     pub fn bind(config: HttpConfig, service: S) -> io::Result<HttpServer<S>> {
         let addr = config.bind;
         if !addr.ip().is_loopback() {
@@ -65,6 +66,16 @@ impl<S: HttpService> HttpServer<S> {
                 "warning: the MCP endpoint listens on {addr}, reachable from the network; only \
                  the allowed hosts and origins are served, and there is no authentication"
             );
+        }
+        if config.max_body_bytes > config.body_budget_bytes {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "the body limit ({} bytes) exceeds the in-flight body budget ({} bytes): no \
+                     body that large could ever be accepted; raise the budget",
+                    config.max_body_bytes, config.body_budget_bytes
+                ),
+            ));
         }
         let listener = std::net::TcpListener::bind(addr)?;
         listener.set_nonblocking(true)?;
