@@ -115,6 +115,50 @@ fn a_foreign_origin_or_a_rebound_host_gets_403_and_listed_ones_pass() {
         );
         assert_eq!(reply.status, 200, "{origin}");
     }
+    // An allowed page may read the answer and the session header; a preflight is answered.
+    let allowed = [JSON, ACCEPT, ("Origin", "https://app.example.com")];
+    let reply = request(server.addr, "POST", &allowed, INITIALIZE.as_bytes());
+    assert_eq!(
+        reply.header("access-control-allow-origin"),
+        Some("https://app.example.com")
+    );
+    assert_eq!(
+        reply.header("access-control-expose-headers"),
+        Some("Mcp-Session-Id")
+    );
+    let preflight = request(
+        server.addr,
+        "OPTIONS",
+        &[
+            ("Origin", "https://app.example.com"),
+            ("Access-Control-Request-Method", "POST"),
+        ],
+        b"",
+    );
+    assert_eq!(preflight.status, 204);
+    assert_eq!(
+        preflight.header("access-control-allow-methods"),
+        Some("POST, DELETE")
+    );
+    assert!(
+        preflight
+            .header("access-control-allow-headers")
+            .unwrap()
+            .contains("Mcp-Session-Id")
+    );
+    let foreign = request(
+        server.addr,
+        "OPTIONS",
+        &[
+            ("Origin", "http://evil.example"),
+            ("Access-Control-Request-Method", "POST"),
+        ],
+        b"",
+    );
+    assert_eq!(foreign.status, 403);
+    assert_eq!(foreign.header("access-control-allow-origin"), None);
+    let no_origin = request(server.addr, "POST", &[JSON, ACCEPT], INITIALIZE.as_bytes());
+    assert_eq!(no_origin.header("access-control-allow-origin"), None);
     let localhost = format!("localhost:{port}");
     let reply = request(
         server.addr,

@@ -12,6 +12,7 @@ use tokio::sync::mpsc;
 use super::body::{self, BodyBudget};
 use super::classify::BodyKind;
 use super::config::HttpConfig;
+use super::cors;
 use super::exchange::{self, Outcome};
 use super::headers::{self, METHOD_HEADER, SESSION_HEADER, SessionHeader};
 use super::race::{First, race};
@@ -62,12 +63,19 @@ impl<S: HttpService> Endpoint<S> {
                 &format!("no MCP endpoint at {}", request.uri().path()),
             );
         }
-        match *request.method() {
+        // Present only when allowed: any other origin got 403 above.
+        let origin = request.headers().get(ORIGIN).cloned();
+        let mut response = match *request.method() {
             Method::POST => self.post(request, peer).await,
             Method::GET => self.get(&request),
             Method::DELETE => self.delete(&request),
+            Method::OPTIONS if origin.is_some() => cors::preflight(self.allow()),
             _ => self.method_not_allowed(),
+        };
+        if let Some(origin) = &origin {
+            cors::allow_origin(&mut response, origin);
         }
+        response
     }
 
     /// `Host` must name an allowed host; `Origin`, when present, an allowed origin (403).

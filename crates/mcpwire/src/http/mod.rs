@@ -56,6 +56,7 @@
 //! | `MCP-Protocol-Version` not in [`HttpConfig::protocol_versions`]: 400; absent: accepted | "If the server receives a request with an invalid or unsupported `MCP-Protocol-Version`, it MUST respond with `400 Bad Request`." and "if the server does not receive an `MCP-Protocol-Version` header … the server SHOULD assume protocol version `2025-03-26`." |
 //! | stateless mode ([`HttpConfig::stateless`], MCP 2026-07-28): a fresh handler per POST, no session ids, `Mcp-Session-Id` ignored, GET and DELETE 405 | "HTTP GET or DELETE to the MCP endpoint: respond with `405 Method Not Allowed`. An `Mcp-Session-Id` header on a request: ignore it, and do not mint or echo session IDs." |
 //! | stateless mode: an `Mcp-Method` header that differs from the body's method: 400 with error -32020 | "Servers that process the request body MUST reject requests where the values specified in the headers do not match the corresponding values in the request body." |
+//! | a page on an allowed origin gets CORS headers (`Access-Control-Allow-Origin`: its origin, `Mcp-Session-Id` exposed) and an answer to its preflight `OPTIONS`; no other origin gets past the 403 | (browsers need CORS to read a cross-origin answer; the allow-list above is what admits an origin) |
 //! | SSE responses carry `X-Accel-Buffering: no` and `Cache-Control: no-cache` | "When initiating an SSE stream, servers SHOULD include the `X-Accel-Buffering: no` header in the HTTP response." |
 //!
 //! Not implemented: resumable streams (`Last-Event-ID`; SSE events carry no `id`, which the
@@ -89,6 +90,7 @@
 mod body;
 mod classify;
 mod config;
+mod cors;
 mod endpoint;
 mod exchange;
 mod headers;
