@@ -60,8 +60,11 @@
 //! | SSE responses carry `X-Accel-Buffering: no` and `Cache-Control: no-cache` | "When initiating an SSE stream, servers SHOULD include the `X-Accel-Buffering: no` header in the HTTP response." |
 //!
 //! Not implemented: resumable streams (`Last-Event-ID`; SSE events carry no `id`, which the
-//! transport allows: "Servers MAY attach an `id` field"), and the 2026-07-28 `Mcp-Name` and
-//! `Mcp-Param-*` header checks.
+//! transport allows: "Servers MAY attach an `id` field"); the 2026-07-28 `Mcp-Name` and
+//! `Mcp-Param-*` header checks; 2026-07-28's requirement that `MCP-Protocol-Version` and
+//! `Mcp-Method` be present (a missing one is accepted, as for older clients) and that a
+//! -32601 reply be sent with status 404 (it is sent with 200, which `mcpwire check` expects
+//! today).
 //!
 //! ## Limits (what input cannot make the server hold)
 //!
