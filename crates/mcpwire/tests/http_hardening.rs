@@ -466,3 +466,37 @@ fn one_clients_long_batch_does_not_stall_another_clients_ping() {
     assert_eq!(replies.as_array().map(Vec::len), Some(20_001));
     assert_eq!(replies[0]["result"]["opened"], true);
 }
+
+fn ping_status(server: &Running, session: &str, id: u64) -> u16 {
+    let headers = [JSON, ACCEPT, ("Mcp-Session-Id", session)];
+    request(server.addr, "POST", &headers, call(id, "ping").as_bytes()).status
+}
+
+#[test]
+fn an_unused_session_expires_and_is_then_unknown() {
+    let server = scripted(HttpConfig::default().session_idle_timeout(Duration::from_millis(200)));
+    let session = open_session(server.addr);
+    assert_eq!(ping_status(&server, &session, 1), 200);
+    thread::sleep(Duration::from_millis(400));
+    assert_eq!(ping_status(&server, &session, 2), 404);
+}
+
+#[test]
+fn a_full_table_evicts_the_least_recently_used_session() {
+    let server = scripted(HttpConfig::default().max_sessions(2));
+    let older = open_session(server.addr);
+    let newer = open_session(server.addr);
+    assert_eq!(
+        ping_status(&server, &older, 1),
+        200,
+        "older is now the more recent"
+    );
+    let third = open_session(server.addr);
+    assert_eq!(
+        ping_status(&server, &newer, 2),
+        404,
+        "the least recently used one went"
+    );
+    assert_eq!(ping_status(&server, &older, 3), 200);
+    assert_eq!(ping_status(&server, &third, 4), 200);
+}
