@@ -158,7 +158,9 @@ impl HttpConfig {
         self
     }
 
-    /// How long a kept-alive connection may stay without a request in progress.
+    /// How long a kept-alive connection may stay without a request in progress. hyper also runs
+    /// the [header timeout](Self::header_timeout) while a connection waits for its next
+    /// request head, so an idle connection closes after the shorter of the two.
     pub fn idle_timeout(mut self, timeout: Duration) -> Self {
         self.idle_timeout = timeout;
         self
