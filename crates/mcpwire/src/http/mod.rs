@@ -8,17 +8,18 @@
 //! use mcpwire::http::{HttpConfig, HttpServer, SyncServer};
 //! use mcpwire::{Context, Profile, Router, RpcError, Server};
 //!
-//! let service = SyncServer::new(|| {
-//!     let router = Router::new().request("ping", |_: &mut (), _: (), _: &mut Context<'_>| {
-//!         Ok::<_, RpcError>(serde_json::json!({}))
+//! fn main() -> std::io::Result<()> {
+//!     let service = SyncServer::new(|| {
+//!         let router = Router::new().request("ping", |_: &mut (), _: (), _: &mut Context<'_>| {
+//!             Ok::<_, RpcError>(serde_json::json!({}))
+//!         });
+//!         Server::new(Profile::mcp("2025-11-25").unwrap(), (), router)
 //!     });
-//!     Server::new(Profile::mcp("2025-11-25").unwrap(), (), router)
-//! });
-//! let config = HttpConfig::default().bind("127.0.0.1:8080".parse().unwrap());
-//! let server = HttpServer::bind(config, service)?;
-//! eprintln!("listening on {}", server.url());
-//! server.run_blocking()?;
-//! # Ok::<(), std::io::Error>(())
+//!     let config = HttpConfig::default().bind("127.0.0.1:8080".parse().unwrap());
+//!     let server = HttpServer::bind(config, service)?;
+//!     eprintln!("listening on {}", server.url());
+//!     server.run_blocking()
+//! }
 //! ```
 //!
 //! ## The interface
