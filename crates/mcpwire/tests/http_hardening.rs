@@ -500,3 +500,30 @@ fn a_full_table_evicts_the_least_recently_used_session() {
     assert_eq!(ping_status(&server, &older, 3), 200);
     assert_eq!(ping_status(&server, &third, 4), 200);
 }
+
+#[test]
+fn a_client_that_reads_nothing_of_its_answer_loses_its_connection_slot() {
+    let server = scripted(
+        HttpConfig::default()
+            .stateless(true)
+            .max_connections(1)
+            .write_timeout(Duration::from_millis(300)),
+    );
+    // 32 MiB answer, never read: more than the socket buffers hold.
+    let mut reader = connect(server.addr);
+    let big = call(1, "big");
+    reader
+        .write_all(head_of(&server, big.len()).as_bytes())
+        .unwrap();
+    reader.write_all(big.as_bytes()).unwrap();
+    thread::sleep(Duration::from_millis(100));
+    // The only connection slot is free again once the write timeout has passed.
+    let ping = request(
+        server.addr,
+        "POST",
+        &[JSON, ACCEPT],
+        call(2, "ping").as_bytes(),
+    );
+    assert_eq!(ping.status, 200);
+    drop(reader);
+}

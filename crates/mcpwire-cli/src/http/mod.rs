@@ -49,6 +49,10 @@ pub struct HttpArgs {
     /// Seconds a kept-alive connection may stay idle. Default: 60.
     #[arg(long, value_name = "SECS")]
     pub idle_timeout: Option<u64>,
+    /// Seconds a client may read nothing of its answer before its connection closes.
+    /// Default: 30.
+    #[arg(long, value_name = "SECS")]
+    pub write_timeout: Option<u64>,
     /// Most connections served at once. Default: 256.
     #[arg(long, value_name = "N")]
     pub max_connections: Option<usize>,
@@ -94,6 +98,9 @@ impl HttpArgs {
         }
         if let Some(s) = self.idle_timeout {
             config = config.idle_timeout(secs(s));
+        }
+        if let Some(s) = self.write_timeout {
+            config = config.write_timeout(secs(s));
         }
         if let Some(n) = self.max_connections {
             config = config.max_connections(n);

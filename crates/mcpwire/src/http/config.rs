@@ -19,6 +19,7 @@ use super::origin::AllowList;
 /// | [`header_timeout`](Self::header_timeout) | 10 s to send the request head |
 /// | [`body_timeout`](Self::body_timeout) | 30 s to send the body |
 /// | [`idle_timeout`](Self::idle_timeout) | 60 s without a request in progress closes a kept-alive connection |
+/// | [`write_timeout`](Self::write_timeout) | 30 s in which a client reads nothing of its answer closes the connection |
 /// | [`max_connections`](Self::max_connections) | 256 open connections (further ones wait in the listen backlog) |
 /// | [`max_sessions`](Self::max_sessions) | 1,024 |
 /// | [`session_idle_timeout`](Self::session_idle_timeout) | 30 min unused ends a session |
@@ -49,6 +50,7 @@ pub struct HttpConfig {
     pub(crate) header_timeout: Duration,
     pub(crate) body_timeout: Duration,
     pub(crate) idle_timeout: Duration,
+    pub(crate) write_timeout: Duration,
     pub(crate) max_connections: usize,
     pub(crate) max_sessions: usize,
     pub(crate) session_idle_timeout: Duration,
@@ -71,6 +73,7 @@ impl Default for HttpConfig {
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(30),
             idle_timeout: Duration::from_secs(60),
+            write_timeout: Duration::from_secs(30),
             max_connections: 256,
             max_sessions: 1024,
             session_idle_timeout: Duration::from_secs(30 * 60),
@@ -163,6 +166,13 @@ impl HttpConfig {
     /// request head, so an idle connection closes after the shorter of the two.
     pub fn idle_timeout(mut self, timeout: Duration) -> Self {
         self.idle_timeout = timeout;
+        self
+    }
+
+    /// How long a write to the client may make no progress (the client reads nothing) before
+    /// the connection is closed.
+    pub fn write_timeout(mut self, timeout: Duration) -> Self {
+        self.write_timeout = timeout;
         self
     }
 

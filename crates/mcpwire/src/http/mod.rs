@@ -84,9 +84,9 @@
 //!   session with no request in progress is evicted (none: 503); one client address (IPv6: a
 //!   /64) holds at most [`HttpConfig::max_sessions_per_peer`] (beyond: 429), so one client
 //!   cannot push out the others' sessions.
-//! - Not bounded by a timeout: how long a client takes to read an answer or keeps a GET
-//!   stream open (such a connection counts against [`HttpConfig::max_connections`], and a GET
-//!   stream keeps its session in use).
+//! - A client that reads nothing of its answer for [`HttpConfig::write_timeout`] loses its
+//!   connection. Not bounded: how long a GET stream stays open while it is read (it counts
+//!   against [`HttpConfig::max_connections`] and keeps its session in use).
 //! - Handling: every connection is its own task on a multi-threaded runtime; [`SyncServer`]
 //!   runs frames on the blocking pool behind a per-session lock, so one session's long batch
 //!   delays neither the accept loop nor another session.
@@ -106,6 +106,7 @@ mod service;
 mod session_id;
 mod sessions;
 mod sync_server;
+mod write_timeout;
 
 pub use config::HttpConfig;
 pub use headers::{METHOD_HEADER, PROTOCOL_VERSION_HEADER, SESSION_HEADER};

@@ -21,6 +21,7 @@ use super::config::HttpConfig;
 use super::endpoint::Endpoint;
 use super::race::{First, race};
 use super::service::HttpService;
+use super::write_timeout::WriteTimeout;
 
 /// The read buffer of a connection, which bounds a request head.
 const MAX_HEAD_BUFFER: usize = 64 * 1024;
@@ -188,6 +189,7 @@ async fn serve_connection<S: HttpService>(
     });
     let idle = endpoint.config.idle_timeout;
     let header_timeout = endpoint.config.header_timeout;
+    let write_timeout = endpoint.config.write_timeout;
     let service = {
         let activity = Arc::clone(&activity);
         service_fn(move |request| {
@@ -205,7 +207,10 @@ async fn serve_connection<S: HttpService>(
         .timer(TokioTimer::new())
         .header_read_timeout(header_timeout)
         .max_buf_size(MAX_HEAD_BUFFER);
-    let mut connection = pin!(builder.serve_connection(TokioIo::new(stream), service));
+    let mut connection = pin!(builder.serve_connection(
+        TokioIo::new(WriteTimeout::new(stream, write_timeout)),
+        service
+    ));
     let mut watchdog = Box::pin(tokio::time::sleep(idle));
     let mut closing = false;
     poll_fn(|cx| {

@@ -256,7 +256,7 @@ pub fn open_session(addr: SocketAddr) -> String {
 
 /// A service whose handler acts on the method: `initialize` succeeds, `stream` sends two
 /// progress notifications before its reply, `announce` sends an unsolicited notification,
-/// `fail` is answered with an error, anything else with an empty result. A result reports
+/// `big` answers 32 MiB, `fail` is answered with an error, anything else with an empty result. A result reports
 /// whether the handler's frames could be sent (`"streamed"`).
 pub struct Scripted {
     pub unsolicited: bool,
@@ -305,6 +305,11 @@ impl SessionHandler for ScriptedSession {
                     .clone()
                     .expect("unsolicited messages offered");
                 sender.send(ANNOUNCEMENT).await.expect("queued");
+            }
+            "big" => {
+                let text = "x".repeat(32 << 20);
+                let reply = json!({"jsonrpc":"2.0","id":id,"result":{"text":text}});
+                return Some(Bytes::from(reply.to_string()));
             }
             "fail" => {
                 let error = json!({"jsonrpc":"2.0","id":id,"error":{"code":-32000,"message":"no"}});
