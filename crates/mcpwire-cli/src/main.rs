@@ -39,9 +39,11 @@ struct ServeArgs {
     #[arg(long, value_name = "N")]
     max_batch_len: Option<usize>,
     /// Serve Streamable HTTP on this address (e.g. 127.0.0.1:8080; port 0 picks one) instead
-    /// of stdio; the bound address is printed on stderr.
+    /// of stdio; the endpoint URL is printed on stderr. Loopback only unless --allow-remote.
     #[arg(long, value_name = "ADDR")]
     http: Option<String>,
+    #[command(flatten)]
+    http_settings: mcpwire_cli::http::HttpArgs,
 }
 
 fn parse_profile(name: &str) -> Result<Profile, String> {
@@ -76,7 +78,9 @@ fn serve(args: ServeArgs) -> ExitCode {
         profile = profile.with_max_batch_len(args.max_batch_len);
     }
     if let Some(addr) = &args.http {
-        return match mcpwire_cli::http::serve(profile, addr) {
+        let mut settings = args.http_settings.clone();
+        settings.max_body_bytes = settings.max_body_bytes.or(args.max_frame_bytes);
+        return match mcpwire_cli::http::serve_with(profile, addr, &settings) {
             Ok(()) => ExitCode::SUCCESS,
             Err(error) => {
                 eprintln!("mcpwire serve: HTTP on {addr} failed: {error}");

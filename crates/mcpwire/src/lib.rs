@@ -58,6 +58,8 @@ pub mod decode;
 pub mod envelope;
 pub mod events;
 pub mod framing;
+#[cfg(feature = "http")]
+pub mod http;
 pub mod id;
 mod negotiate;
 pub mod params;

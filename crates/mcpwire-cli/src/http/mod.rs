@@ -1,30 +1,141 @@
-//! Streamable HTTP for the reference server: `mcpwire serve --http ADDR`.
+//! `mcpwire serve --http ADDR`: the reference server behind [`mcpwire::http`].
 //!
-//! One endpoint (any path; `/mcp` is the advertised one) takes a POST whose body is one
-//! JSON-RPC message or batch. The reply is `application/json`, and the HTTP status follows the
-//! MCP transports specification:
-//!
-//! | input | status | body |
-//! |---|---|---|
-//! | nothing to answer (notifications, responses) | 202 Accepted | empty |
-//! | a reply that carries the request's id (or a batch reply) | 200 OK | the reply |
-//! | a reply without an id (unparseable, unreadable id, invalid notification) | 400 Bad Request | the error reply |
-//! | a request other than `initialize` without `Mcp-Session-Id` (MCP profiles with a handshake) | 400 Bad Request | an error reply without id |
-//! | an unknown `Mcp-Session-Id` | 404 Not Found | an error reply without id |
-//! | `Content-Type` not `application/json` | 415 | an error reply without id |
-//! | `Accept` that admits no `application/json` | 406 | an error reply without id |
-//! | `GET` (no server-initiated stream) and other methods | 405, `Allow: POST, DELETE` | empty |
-//! | `DELETE` with a known session | 204, the session ends | empty |
-//!
-//! A successful `initialize` opens a session: the reply carries a fresh `Mcp-Session-Id` and
-//! later requests name it; each session is its own reference server with its negotiated profile.
-//! Under `jsonrpc-2.0`, and MCP versions without `initialize`, every POST goes to one shared
-//! server and no session is needed.
+//! Every session (opened by a successful `initialize`) is its own reference server with its
+//! negotiated profile. Profiles without `initialize` (`jsonrpc-2.0`, `mcp-2026-07-28`) are
+//! served statelessly: every POST meets a fresh reference server and no session is needed.
+//! The transport's behaviour and limits are documented in [`mcpwire::http`].
 
-mod server;
-mod sessions;
-mod status;
+use std::io;
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::time::Duration;
 
-pub use server::{bind, serve, serve_listener};
-pub use sessions::Sessions;
-pub use status::status_for;
+use mcpwire::Profile;
+use mcpwire::http::{HttpConfig, HttpServer, SyncServer};
+
+use crate::check::handshake::has_handshake;
+use crate::reference;
+
+/// The operator's settings of `mcpwire serve --http` (defaults: [`HttpConfig`]).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct HttpArgs {
+    /// Allow listening on a non-loopback address (e.g. 0.0.0.0); prints a warning. Add the
+    /// names clients use with --allowed-host.
+    #[arg(long)]
+    pub allow_remote: bool,
+    /// The endpoint path; every other path is 404. Default: /mcp.
+    #[arg(long, value_name = "PATH")]
+    pub path: Option<String>,
+    /// Also serve requests whose Host header names HOST (`host` or `host:port`); repeatable.
+    /// localhost, 127.0.0.1 and [::1] are always allowed.
+    #[arg(long = "allowed-host", value_name = "HOST")]
+    pub allowed_hosts: Vec<String>,
+    /// Also serve browsers on ORIGIN (`scheme://host[:port]`, or a bare host); repeatable.
+    /// Loopback origins are always allowed; other origins get 403.
+    #[arg(long = "allowed-origin", value_name = "ORIGIN")]
+    pub allowed_origins: Vec<String>,
+    /// Largest request body in bytes (413 beyond). Default: --max-frame-bytes when given,
+    /// else 4 MiB.
+    #[arg(long, value_name = "BYTES")]
+    pub max_body_bytes: Option<usize>,
+    /// Request-body bytes held at once over all connections (503 beyond). Default: 64 MiB.
+    #[arg(long, value_name = "BYTES")]
+    pub body_budget_bytes: Option<usize>,
+    /// Seconds a client may take to send a request head. Default: 10.
+    #[arg(long, value_name = "SECS")]
+    pub header_timeout: Option<u64>,
+    /// Seconds a client may take to send a request body (408 after). Default: 30.
+    #[arg(long, value_name = "SECS")]
+    pub body_timeout: Option<u64>,
+    /// Seconds a kept-alive connection may stay idle. Default: 60.
+    #[arg(long, value_name = "SECS")]
+    pub idle_timeout: Option<u64>,
+    /// Seconds a client may read nothing of its answer before its connection closes.
+    /// Default: 30.
+    #[arg(long, value_name = "SECS")]
+    pub write_timeout: Option<u64>,
+    /// Most connections served at once. Default: 256.
+    #[arg(long, value_name = "N")]
+    pub max_connections: Option<usize>,
+    /// Most sessions kept at once. Default: 1024.
+    #[arg(long, value_name = "N")]
+    pub max_sessions: Option<usize>,
+    /// Most open sessions per client address. Default: 64.
+    #[arg(long, value_name = "N")]
+    pub max_sessions_per_peer: Option<usize>,
+    /// Seconds an unused session lives. Default: 1800.
+    #[arg(long, value_name = "SECS")]
+    pub session_idle_timeout: Option<u64>,
+}
+
+impl HttpArgs {
+    /// The transport settings for serving `profile` on `addr`.
+    pub fn config(&self, profile: &Profile, addr: SocketAddr) -> HttpConfig {
+        let mut config = HttpConfig::default()
+            .bind(addr)
+            .allow_remote(self.allow_remote)
+            .stateless(!has_handshake(profile.facts()));
+        for host in &self.allowed_hosts {
+            config = config.allowed_host(host);
+        }
+        for origin in &self.allowed_origins {
+            config = config.allowed_origin(origin);
+        }
+        let secs = Duration::from_secs;
+        if let Some(path) = &self.path {
+            config = config.path(path.clone());
+        }
+        if let Some(bytes) = self.max_body_bytes {
+            config = config.max_body_bytes(bytes);
+        }
+        if let Some(bytes) = self.body_budget_bytes {
+            config = config.body_budget_bytes(bytes);
+        }
+        if let Some(s) = self.header_timeout {
+            config = config.header_timeout(secs(s));
+        }
+        if let Some(s) = self.body_timeout {
+            config = config.body_timeout(secs(s));
+        }
+        if let Some(s) = self.idle_timeout {
+            config = config.idle_timeout(secs(s));
+        }
+        if let Some(s) = self.write_timeout {
+            config = config.write_timeout(secs(s));
+        }
+        if let Some(n) = self.max_connections {
+            config = config.max_connections(n);
+        }
+        if let Some(n) = self.max_sessions {
+            config = config.max_sessions(n);
+        }
+        if let Some(n) = self.max_sessions_per_peer {
+            config = config.max_sessions_per_peer(n);
+        }
+        if let Some(s) = self.session_idle_timeout {
+            config = config.session_idle_timeout(secs(s));
+        }
+        config
+    }
+}
+
+/// Serves the reference server starting with `profile` on `addr` with default settings (see
+/// [`serve_with`]).
+pub fn serve(profile: Profile, addr: &str) -> io::Result<()> {
+    serve_with(profile, addr, &HttpArgs::default())
+}
+
+/// Serves the reference server starting with `profile` on `addr` until the process ends,
+/// printing `mcpwire serve: listening on http://ADDR/PATH` on stderr once bound.
+pub fn serve_with(profile: Profile, addr: &str, args: &HttpArgs) -> io::Result<()> {
+    let addr = addr.to_socket_addrs()?.next().ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{addr} names no address"),
+        )
+    })?;
+    let config = args.config(&profile, addr);
+    let service = SyncServer::new(move || reference::server(profile.clone()));
+    let server = HttpServer::bind(config, service)?;
+    eprintln!("mcpwire serve: listening on {}", server.url());
+    server.run_blocking()
+}

@@ -1,0 +1,178 @@
+//! `mcpwire serve --http` and its operator flags, seen from outside the process.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// A running `mcpwire serve --http …`, killed when dropped.
+struct Serving {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(args: &[&str]) -> Serving {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mcpwire"))
+        .arg("serve")
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn mcpwire serve");
+    let stderr = child.stderr.take().expect("stderr");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if let Some(at) = line.find("http://") {
+                let _ = tx.send(line[at..].trim().to_owned());
+            }
+        }
+    });
+    let url = rx
+        .recv_timeout(Duration::from_secs(20))
+        .expect("the URL on stderr");
+    Serving { child, url }
+}
+
+/// POSTs `body` to `path` with extra headers; returns the status and the body.
+fn post(serving: &Serving, path: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
+    let authority = serving.url["http://".len()..].split('/').next().unwrap();
+    let mut stream = TcpStream::connect(authority).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    stream.write_all(head.as_bytes()).unwrap();
+    stream.write_all(b"\r\n").unwrap();
+    stream.write_all(body.as_bytes()).unwrap();
+    let mut raw = String::new();
+    stream.read_to_string(&mut raw).expect("read");
+    let (head, body) = raw.split_once("\r\n\r\n").expect("head and body");
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    (status, body.to_owned())
+}
+
+const PING: &str = r#"{"jsonrpc":"2.0","id":1,"method":"subtract","params":[3,1]}"#;
+
+#[test]
+fn a_non_loopback_address_is_refused_without_allow_remote() {
+    let output = Command::new(env!("CARGO_BIN_EXE_mcpwire"))
+        .args(["serve", "--http", "0.0.0.0:0"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run mcpwire serve");
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--allow-remote"), "{stderr}");
+}
+
+#[test]
+fn path_origin_and_body_limit_flags_take_effect() {
+    let serving = serve(&[
+        "--profile",
+        "jsonrpc-2.0",
+        "--http",
+        "127.0.0.1:0",
+        "--path",
+        "/rpc",
+        "--allowed-origin",
+        "https://app.example.com",
+        "--max-body-bytes",
+        "100",
+    ]);
+    assert!(serving.url.ends_with("/rpc"), "{}", serving.url);
+    assert_eq!(
+        post(&serving, "/rpc", &[], PING),
+        (200, r#"{"jsonrpc":"2.0","id":1,"result":2}"#.to_owned())
+    );
+    assert_eq!(post(&serving, "/mcp", &[], PING).0, 404);
+    let listed = [("Origin", "https://app.example.com")];
+    assert_eq!(post(&serving, "/rpc", &listed, PING).0, 200);
+    let foreign = [("Origin", "https://evil.example")];
+    assert_eq!(post(&serving, "/rpc", &foreign, PING).0, 403);
+    let (status, body) = post(&serving, "/rpc", &[], &" ".repeat(101));
+    assert_eq!(status, 413);
+    assert!(body.contains("at most 100"), "{body}");
+}
+
+/// User plus system CPU time of a process, in clock ticks (`/proc/PID/stat` fields 14 and 15).
+#[cfg(target_os = "linux")]
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("/proc stat");
+    // The command name (field 2) is in parentheses and may hold spaces: count after it.
+    let after = &stat[stat.rfind(')').expect("comm") + 2..];
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn out_of_file_descriptors_the_accept_loop_backs_off_and_recovers() {
+    // 24 descriptors: the runtime and the listener take some, the connections the rest.
+    let mut child = Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -n 24 && exec \"$0\" serve --profile jsonrpc-2.0 --http 127.0.0.1:0",
+            env!("CARGO_BIN_EXE_mcpwire"),
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let stderr = child.stderr.take().expect("stderr");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if let Some(at) = line.find("http://") {
+                let _ = tx.send(line[at..].trim().to_owned());
+            }
+        }
+    });
+    let url = rx.recv_timeout(Duration::from_secs(20)).expect("URL");
+    let serving = Serving { child, url };
+    let authority = serving.url["http://".len()..]
+        .split('/')
+        .next()
+        .unwrap()
+        .to_owned();
+    // More connections than descriptors: the rest wait in the backlog, and accept fails.
+    let held: Vec<TcpStream> = (0..40)
+        .map(|_| TcpStream::connect(&authority).expect("connect"))
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let pid = serving.child.id();
+    let before = cpu_ticks(pid);
+    std::thread::sleep(Duration::from_secs(2));
+    let spent = cpu_ticks(pid) - before;
+    // A loop that spins on the failing accept burns about 200 ticks in 2 s.
+    assert!(
+        spent < 50,
+        "{spent} ticks of CPU in 2 s while out of descriptors"
+    );
+    drop(held);
+    let mut served = false;
+    for _ in 0..50 {
+        std::thread::sleep(Duration::from_millis(100));
+        if post(&serving, "/mcp", &[], PING).0 == 200 {
+            served = true;
+            break;
+        }
+    }
+    assert!(served, "serves again once descriptors are free");
+}

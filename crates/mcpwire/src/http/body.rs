@@ -1,0 +1,150 @@
+//! Reading a request body: a size limit, a deadline and a share of the global in-flight body
+//! budget, each refusal with its own status.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use http_body_util::BodyExt;
+use hyper::StatusCode;
+use hyper::body::{Bytes, Incoming};
+use hyper::header::{CONTENT_LENGTH, HeaderMap, HeaderValue, RETRY_AFTER};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use super::response::{HttpResponse, error};
+
+/// The bytes of request bodies all connections may hold at once.
+#[derive(Debug, Clone)]
+pub(crate) struct BodyBudget {
+    bytes: Arc<Semaphore>,
+}
+
+impl BodyBudget {
+    pub(crate) fn new(bytes: usize) -> BodyBudget {
+        BodyBudget {
+            bytes: Arc::new(Semaphore::new(bytes.min(Semaphore::MAX_PERMITS))),
+        }
+    }
+
+    /// Takes `bytes` of the budget without waiting; `None` when they are not free now.
+    fn take(&self, bytes: usize) -> Option<OwnedSemaphorePermit> {
+        let bytes = u32::try_from(bytes).ok()?;
+        Arc::clone(&self.bytes).try_acquire_many_owned(bytes).ok()
+    }
+}
+
+/// A body read in full, with the budget it holds until the exchange is over.
+pub(crate) struct ReadBody {
+    pub(crate) bytes: Bytes,
+    pub(crate) budget: Option<OwnedSemaphorePermit>,
+}
+
+/// Why a body was not read; each is answered with its own status.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum BodyError {
+    /// `Content-Length` declares more than the limit.
+    DeclaredTooLarge { declared: u64, limit: usize },
+    /// The body grew past the limit.
+    TooLarge { limit: usize },
+    /// The body ended before its declared length, or the connection failed mid-body.
+    Truncated(String),
+    /// The body did not arrive within the body timeout.
+    TimedOut(Duration),
+    /// The in-flight body budget is spent.
+    Busy,
+}
+
+impl BodyError {
+    /// The answer to the client.
+    pub(crate) fn response(&self) -> HttpResponse {
+        match self {
+            BodyError::DeclaredTooLarge { declared, limit } => error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                &format!("the body is {declared} bytes; this endpoint accepts at most {limit}"),
+            ),
+            BodyError::TooLarge { limit } => error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                &format!("the body is larger than this endpoint's limit of {limit} bytes"),
+            ),
+            BodyError::Truncated(why) => error(
+                StatusCode::BAD_REQUEST,
+                &format!("the body ended before it was complete: {why}"),
+            ),
+            BodyError::TimedOut(after) => error(
+                StatusCode::REQUEST_TIMEOUT,
+                &format!("the body did not arrive within {} ms", after.as_millis()),
+            ),
+            BodyError::Busy => {
+                let mut response = error(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "the server holds as many request bodies as it allows; retry shortly",
+                );
+                response
+                    .headers_mut()
+                    .insert(RETRY_AFTER, HeaderValue::from_static("1"));
+                response
+            }
+        }
+    }
+}
+
+/// The declared `Content-Length`, when there is one that reads as a number.
+fn declared_length(headers: &HeaderMap) -> Option<u64> {
+    headers
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse().ok())
+}
+
+/// Reads `body` whole: at most `limit` bytes, within `timeout`, holding its size of `budget`
+/// (taken up front for a declared length, chunk by chunk otherwise).
+pub(crate) async fn read(
+    headers: &HeaderMap,
+    body: Incoming,
+    limit: usize,
+    timeout: Duration,
+    budget: &BodyBudget,
+) -> Result<ReadBody, BodyError> {
+    let declared = declared_length(headers);
+    let mut held: Option<OwnedSemaphorePermit> = None;
+    if let Some(declared) = declared {
+        if declared > limit as u64 {
+            return Err(BodyError::DeclaredTooLarge { declared, limit });
+        }
+        // `declared <= limit`, a usize.
+        let size = declared as usize;
+        if size > 0 {
+            held = Some(budget.take(size).ok_or(BodyError::Busy)?);
+        }
+    }
+    let deadline = tokio::time::Instant::now() + timeout;
+    let mut collected = Vec::with_capacity(declared.map_or(0, |d| d as usize));
+    let mut body = body;
+    loop {
+        let next = tokio::time::timeout_at(deadline, body.frame())
+            .await
+            .map_err(|_| BodyError::TimedOut(timeout))?;
+        let frame = match next {
+            None => break,
+            Some(Ok(frame)) => frame,
+            Some(Err(error)) => return Err(BodyError::Truncated(error.to_string())),
+        };
+        let Ok(data) = frame.into_data() else {
+            continue; // trailers
+        };
+        if collected.len() + data.len() > limit {
+            return Err(BodyError::TooLarge { limit });
+        }
+        if declared.is_none() && !data.is_empty() {
+            let more = budget.take(data.len()).ok_or(BodyError::Busy)?;
+            match &mut held {
+                Some(permit) => permit.merge(more),
+                None => held = Some(more),
+            }
+        }
+        collected.extend_from_slice(&data);
+    }
+    Ok(ReadBody {
+        bytes: Bytes::from(collected),
+        budget: held,
+    })
+}

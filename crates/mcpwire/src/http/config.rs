@@ -1,0 +1,232 @@
+//! The operator's settings of the Streamable HTTP transport, with their defaults.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::time::Duration;
+
+use super::origin::AllowList;
+
+/// Settings of an [`HttpServer`](super::HttpServer). Every field has a default chosen for a
+/// server on `localhost` that a browser on the same machine could reach:
+///
+/// | setting | default |
+/// |---|---|
+/// | [`bind`](Self::bind) | `127.0.0.1:8080` (a non-loopback address needs [`allow_remote`](Self::allow_remote)) |
+/// | [`path`](Self::path) | `/mcp` (every other path is 404) |
+/// | [`allowed_hosts`](Self::allowed_hosts) | `localhost`, `127.0.0.1`, `[::1]`, any port |
+/// | [`allowed_origins`](Self::allowed_origins) | `http`/`https` origins of those hosts, any port |
+/// | [`max_body_bytes`](Self::max_body_bytes) | 4 MiB |
+/// | [`body_budget_bytes`](Self::body_budget_bytes) | 64 MiB of request bodies in memory at once, all connections together |
+/// | [`header_timeout`](Self::header_timeout) | 10 s to send the request head |
+/// | [`body_timeout`](Self::body_timeout) | 30 s to send the body |
+/// | [`idle_timeout`](Self::idle_timeout) | 60 s without a request in progress closes a kept-alive connection |
+/// | [`write_timeout`](Self::write_timeout) | 30 s in which a client reads nothing of its answer closes the connection |
+/// | [`max_connections`](Self::max_connections) | 256 open connections (further ones wait in the listen backlog) |
+/// | [`max_sessions`](Self::max_sessions) | 1,024 |
+/// | [`session_idle_timeout`](Self::session_idle_timeout) | 30 min unused ends a session |
+/// | [`max_sessions_per_peer`](Self::max_sessions_per_peer) | 64 open sessions per client address (IPv6: per /64) |
+/// | [`stateless`](Self::stateless) | `false` (sessions at `initialize`); `true` for MCP 2026-07-28 |
+/// | [`outbound_capacity`](Self::outbound_capacity) | 32 frames queued per stream before a sender waits |
+///
+/// ```
+/// use std::time::Duration;
+/// use mcpwire::http::HttpConfig;
+///
+/// let config = HttpConfig::default()
+///     .bind("127.0.0.1:0".parse().unwrap())
+///     .path("/rpc")
+///     .allowed_origin("https://app.example.com")
+///     .header_timeout(Duration::from_secs(5));
+/// assert_eq!(config.endpoint_path(), "/rpc");
+/// ```
+#[derive(Debug, Clone)]
+pub struct HttpConfig {
+    pub(crate) bind: SocketAddr,
+    pub(crate) allow_remote: bool,
+    pub(crate) path: String,
+    pub(crate) hosts: AllowList,
+    pub(crate) origins: AllowList,
+    pub(crate) max_body_bytes: usize,
+    pub(crate) body_budget_bytes: usize,
+    pub(crate) header_timeout: Duration,
+    pub(crate) body_timeout: Duration,
+    pub(crate) idle_timeout: Duration,
+    pub(crate) write_timeout: Duration,
+    pub(crate) max_connections: usize,
+    pub(crate) max_sessions: usize,
+    pub(crate) session_idle_timeout: Duration,
+    pub(crate) max_sessions_per_peer: usize,
+    pub(crate) stateless: bool,
+    pub(crate) outbound_capacity: usize,
+    pub(crate) protocol_versions: Vec<String>,
+}
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        HttpConfig {
+            bind: SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 8080),
+            allow_remote: false,
+            path: "/mcp".to_owned(),
+            hosts: AllowList::loopback(),
+            origins: AllowList::loopback(),
+            max_body_bytes: 4 * 1024 * 1024,
+            body_budget_bytes: 64 * 1024 * 1024,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(30),
+            idle_timeout: Duration::from_secs(60),
+            write_timeout: Duration::from_secs(30),
+            max_connections: 256,
+            max_sessions: 1024,
+            session_idle_timeout: Duration::from_secs(30 * 60),
+            max_sessions_per_peer: 64,
+            stateless: false,
+            outbound_capacity: 32,
+            protocol_versions: mcpwire_types::facts::MCP_VERSIONS
+                .iter()
+                .filter_map(|facts| facts.protocol_version)
+                .map(str::to_owned)
+                .collect(),
+        }
+    }
+}
+
+impl HttpConfig {
+    /// The address to listen on. Binding a non-loopback address fails unless
+    /// [`allow_remote`](Self::allow_remote) is set.
+    pub fn bind(mut self, addr: SocketAddr) -> Self {
+        self.bind = addr;
+        self
+    }
+
+    /// Allows binding a non-loopback address (e.g. `0.0.0.0`); the server then prints a warning
+    /// on stderr. The host and origin allow-lists still apply: add the names clients use.
+    pub fn allow_remote(mut self, allow: bool) -> Self {
+        self.allow_remote = allow;
+        self
+    }
+
+    /// The one path of the MCP endpoint (default `/mcp`); requests to any other path get 404.
+    pub fn path(mut self, path: impl Into<String>) -> Self {
+        self.path = path.into();
+        self
+    }
+
+    /// Adds a host the `Host` header may name: a bare host (`example.com`, `[::1]`) admits any
+    /// port, `host:port` admits that port only.
+    pub fn allowed_host(mut self, host: &str) -> Self {
+        self.hosts.push(host);
+        self
+    }
+
+    /// Replaces the host allow-list (see [`allowed_host`](Self::allowed_host)).
+    pub fn allowed_hosts<'a>(mut self, hosts: impl IntoIterator<Item = &'a str>) -> Self {
+        self.hosts = AllowList::of(hosts);
+        self
+    }
+
+    /// Adds an origin an `Origin` header may name: `scheme://host[:port]`, or a bare host
+    /// (any scheme and port).
+    pub fn allowed_origin(mut self, origin: &str) -> Self {
+        self.origins.push(origin);
+        self
+    }
+
+    /// Replaces the origin allow-list (see [`allowed_origin`](Self::allowed_origin)).
+    pub fn allowed_origins<'a>(mut self, origins: impl IntoIterator<Item = &'a str>) -> Self {
+        self.origins = AllowList::of(origins);
+        self
+    }
+
+    /// The largest request body, in bytes; larger ones get 413.
+    pub fn max_body_bytes(mut self, bytes: usize) -> Self {
+        self.max_body_bytes = bytes;
+        self
+    }
+
+    /// The request-body bytes held in memory at once over all connections; a request that
+    /// would exceed it gets 503 with `Retry-After`.
+    pub fn body_budget_bytes(mut self, bytes: usize) -> Self {
+        self.body_budget_bytes = bytes;
+        self
+    }
+
+    /// How long a client may take to send a request head; the connection is closed after it.
+    pub fn header_timeout(mut self, timeout: Duration) -> Self {
+        self.header_timeout = timeout;
+        self
+    }
+
+    /// How long a client may take to send a request body; 408 after it.
+    pub fn body_timeout(mut self, timeout: Duration) -> Self {
+        self.body_timeout = timeout;
+        self
+    }
+
+    /// How long a kept-alive connection may stay without a request in progress. hyper also runs
+    /// the [header timeout](Self::header_timeout) while a connection waits for its next
+    /// request head, so an idle connection closes after the shorter of the two.
+    pub fn idle_timeout(mut self, timeout: Duration) -> Self {
+        self.idle_timeout = timeout;
+        self
+    }
+
+    /// How long a write to the client may make no progress (the client reads nothing) before
+    /// the connection is closed.
+    pub fn write_timeout(mut self, timeout: Duration) -> Self {
+        self.write_timeout = timeout;
+        self
+    }
+
+    /// The most connections served at once; further ones wait in the listen backlog.
+    pub fn max_connections(mut self, max: usize) -> Self {
+        self.max_connections = max.max(1);
+        self
+    }
+
+    /// The most sessions kept at once.
+    pub fn max_sessions(mut self, max: usize) -> Self {
+        self.max_sessions = max.max(1);
+        self
+    }
+
+    /// How long a session may stay unused before it ends.
+    pub fn session_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.session_idle_timeout = timeout;
+        self
+    }
+
+    /// The most open sessions one client address may hold (IPv6 addresses count per /64).
+    pub fn max_sessions_per_peer(mut self, max: usize) -> Self {
+        self.max_sessions_per_peer = max.max(1);
+        self
+    }
+
+    /// Stateless mode (MCP 2026-07-28): no sessions, every POST is handled by a fresh handler,
+    /// `Mcp-Session-Id` is ignored, GET and DELETE get 405.
+    pub fn stateless(mut self, stateless: bool) -> Self {
+        self.stateless = stateless;
+        self
+    }
+
+    /// Frames a handler may queue on one stream before its sends wait for the client.
+    pub fn outbound_capacity(mut self, frames: usize) -> Self {
+        self.outbound_capacity = frames.max(1);
+        self
+    }
+
+    /// The `MCP-Protocol-Version` header values accepted (default: every MCP version mcpwire
+    /// knows); any other value gets 400.
+    pub fn protocol_versions<'a>(mut self, versions: impl IntoIterator<Item = &'a str>) -> Self {
+        self.protocol_versions = versions.into_iter().map(str::to_owned).collect();
+        self
+    }
+
+    /// The configured bind address.
+    pub fn bind_addr(&self) -> SocketAddr {
+        self.bind
+    }
+
+    /// The configured endpoint path.
+    pub fn endpoint_path(&self) -> &str {
+        &self.path
+    }
+}

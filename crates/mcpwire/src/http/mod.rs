@@ -1,0 +1,118 @@
+//! # Streamable HTTP: the MCP transport for any server (feature `http`)
+//!
+//! [`HttpServer`] serves one MCP endpoint over HTTP/1.1 (hyper 1 on tokio) for any
+//! [`HttpService`]: the transport hands each POST body to a [`SessionHandler`] and sends back
+//! the frames it causes. [`SyncServer`] puts a synchronous [`crate::Server`] behind it.
+//!
+//! ```no_run
+//! use mcpwire::http::{HttpConfig, HttpServer, SyncServer};
+//! use mcpwire::{Context, Profile, Router, RpcError, Server};
+//!
+//! fn main() -> std::io::Result<()> {
+//!     let service = SyncServer::new(|| {
+//!         let router = Router::new().request("ping", |_: &mut (), _: (), _: &mut Context<'_>| {
+//!             Ok::<_, RpcError>(serde_json::json!({}))
+//!         });
+//!         Server::new(Profile::mcp("2025-11-25").unwrap(), (), router)
+//!     });
+//!     let config = HttpConfig::default().bind("127.0.0.1:8080".parse().unwrap());
+//!     let server = HttpServer::bind(config, service)?;
+//!     eprintln!("listening on {}", server.url());
+//!     server.run_blocking()
+//! }
+//! ```
+//!
+//! ## The interface
+//!
+//! One incoming frame (the POST body) → the frames it causes. [`SessionHandler::handle`]
+//! receives the frame and an [`Outbound`], a bounded sender; it returns the reply (`None`
+//! when nothing is to be answered). When the handler returns without sending anything, the
+//! reply goes out as `application/json` (202 with no body when there is no reply). As soon as
+//! it sends a frame first (progress, logging, a request to the client), the answer becomes a
+//! `text/event-stream`: those frames, then the reply, then the stream ends. Unsolicited
+//! messages go through [`SessionContext::unsolicited`] to the session's GET stream.
+//!
+//! ## What the transport does, and the sentence of the specification it rests on
+//!
+//! Quotations are from the MCP Streamable HTTP transport of 2025-03-26, 2025-06-18,
+//! 2025-11-25 and 2026-07-28 (stateless mode).
+//!
+//! | behaviour | specification |
+//! |---|---|
+//! | one endpoint path, [`HttpConfig::path`] (default `/mcp`); any other path is 404 | "The server MUST provide a single HTTP endpoint path … that supports both POST and GET methods." |
+//! | `Origin` not on the allow-list: 403 with an id-less JSON-RPC error; `Host` not on the allow-list: 403 (the DNS-rebinding case: the browser sends the attacker's name) | "Servers MUST validate the `Origin` header on all incoming connections to prevent DNS rebinding attacks. If the `Origin` header is present and invalid, servers MUST respond with HTTP 403 Forbidden." |
+//! | binds `127.0.0.1` by default; another address needs [`HttpConfig::allow_remote`] and prints a warning | "When running locally, servers SHOULD bind only to localhost (127.0.0.1) rather than all network interfaces (0.0.0.0)." |
+//! | POST `Content-Type` other than `application/json`: 415 | "The body of the POST request MUST be a single JSON-RPC request, notification, or response." |
+//! | POST `Accept` that admits no `application/json`: 406; one that admits no `text/event-stream` closes the handler's [`Outbound`] (the reply still comes as JSON); no `Accept` admits both | "The client MUST include an `Accept` header, listing both `application/json` and `text/event-stream` as supported content types." |
+//! | only notifications or responses, accepted: 202, no body | "If the server accepts the input, the server MUST return HTTP status code 202 Accepted with no body." |
+//! | unreadable input: 400 with the handler's id-less error reply | "If the server cannot accept the input, it MUST return an HTTP error status code (e.g., 400 Bad Request). The HTTP response body MAY comprise a JSON-RPC error response that has no `id`." |
+//! | a request: 200 `application/json`, or `text/event-stream` when the handler streams | "If the input is a JSON-RPC request, the server MUST either return `Content-Type: text/event-stream`, to initiate an SSE stream, or `Content-Type: application/json`, to return one JSON object." |
+//! | SSE: the handler's frames, then the reply, then the stream ends; its sender is closed after the reply | "The server MAY send JSON-RPC requests and notifications before sending the JSON-RPC response. … After the JSON-RPC response has been sent, the server SHOULD terminate the SSE stream." |
+//! | a client that leaves does not cancel the handler (its [`Outbound`] closes) | "Disconnection SHOULD NOT be interpreted as the client cancelling its request." |
+//! | GET: the session's SSE stream of unsolicited messages when the service offers them ([`HttpService::unsolicited_messages`]), else 405 with `Allow`; `Accept` without `text/event-stream`: 406; one GET stream per session (another: 409), no message sent twice | "The server MUST either return `Content-Type: text/event-stream` in response to this HTTP GET, or else return HTTP 405 Method Not Allowed" and "The server MUST send each of its JSON-RPC messages on only one of the connected streams." |
+//! | a successful `initialize` (a `result` reply) without a session gets `Mcp-Session-Id`: 128 bits from the OS's secure random source, 32 hex digits | "A server using the Streamable HTTP transport MAY assign a session ID at initialization time … The session ID SHOULD be globally unique and cryptographically secure … MUST only contain visible ASCII characters." |
+//! | any other POST without the header: 400 | "Servers that require a session ID SHOULD respond to requests without an `Mcp-Session-Id` header (other than initialization) with HTTP 400 Bad Request." |
+//! | an unknown, ended, evicted or expired session: 404 | "The server MAY terminate the session at any time, after which it MUST respond to requests containing that session ID with HTTP 404 Not Found." |
+//! | DELETE with a known session: 204, the session ends (its GET stream too); without the header 400, unknown 404 | "Clients that no longer need a particular session … SHOULD send an HTTP DELETE to the MCP endpoint with the `Mcp-Session-Id` header, to explicitly terminate the session." |
+//! | `MCP-Protocol-Version` not in [`HttpConfig::protocol_versions`]: 400; absent: accepted | "If the server receives a request with an invalid or unsupported `MCP-Protocol-Version`, it MUST respond with `400 Bad Request`." and "if the server does not receive an `MCP-Protocol-Version` header … the server SHOULD assume protocol version `2025-03-26`." |
+//! | stateless mode ([`HttpConfig::stateless`], MCP 2026-07-28): a fresh handler per POST, no session ids, `Mcp-Session-Id` ignored, GET and DELETE 405 | "HTTP GET or DELETE to the MCP endpoint: respond with `405 Method Not Allowed`. An `Mcp-Session-Id` header on a request: ignore it, and do not mint or echo session IDs." |
+//! | stateless mode: an `Mcp-Method` header that differs from the body's method: 400 with error -32020 | "Servers that process the request body MUST reject requests where the values specified in the headers do not match the corresponding values in the request body." |
+//! | a page on an allowed origin gets CORS headers (`Access-Control-Allow-Origin`: its origin, `Mcp-Session-Id` exposed) and an answer to its preflight `OPTIONS`; no other origin gets past the 403 | (browsers need CORS to read a cross-origin answer; the allow-list above is what admits an origin) |
+//! | SSE responses carry `X-Accel-Buffering: no` and `Cache-Control: no-cache` | "When initiating an SSE stream, servers SHOULD include the `X-Accel-Buffering: no` header in the HTTP response." |
+//!
+//! Not implemented: resumable streams (`Last-Event-ID`; SSE events carry no `id`, which the
+//! transport allows: "Servers MAY attach an `id` field"); the 2026-07-28 `Mcp-Name` and
+//! `Mcp-Param-*` header checks; 2026-07-28's requirement that `MCP-Protocol-Version` and
+//! `Mcp-Method` be present (a missing one is accepted, as for older clients) and that a
+//! -32601 reply be sent with status 404 (it is sent with 200, which `mcpwire check` expects
+//! today).
+//!
+//! ## Limits (what input cannot make the server hold)
+//!
+//! - Bodies: at most [`HttpConfig::max_body_bytes`] (a declared larger `Content-Length` is
+//!   413 before any byte is read, one that grows past it 413 too); a body that ends early is
+//!   400; one that is not complete within [`HttpConfig::body_timeout`] is 408. All bodies in
+//!   memory at once share [`HttpConfig::body_budget_bytes`], each share held until its handler
+//!   has returned; beyond it, 503 with `Retry-After`.
+//! - Connections: at most [`HttpConfig::max_connections`]; a request head must arrive within
+//!   [`HttpConfig::header_timeout`] (hyper's timer; the connection is closed), at most 64 KiB;
+//!   a kept-alive connection without a request in progress closes after
+//!   [`HttpConfig::idle_timeout`]. Accept errors (such as running out of file descriptors) back
+//!   off up to one second instead of spinning.
+//! - Sessions: at most [`HttpConfig::max_sessions`]; unused ones end after
+//!   [`HttpConfig::session_idle_timeout`]; when the table is full the least recently used
+//!   session with no request in progress is evicted (none: 503); one client address (IPv6: a
+//!   /64) holds at most [`HttpConfig::max_sessions_per_peer`] (beyond: 429), so one client
+//!   cannot push out the others' sessions.
+//! - A client that reads nothing of its answer for [`HttpConfig::write_timeout`] loses its
+//!   connection. Not bounded: how long a GET stream stays open while it is read (it counts
+//!   against [`HttpConfig::max_connections`] and keeps its session in use).
+//! - Handling: every connection is its own task on a multi-threaded runtime; [`SyncServer`]
+//!   runs frames on the blocking pool behind a per-session lock, so one session's long batch
+//!   delays neither the accept loop nor another session.
+
+mod body;
+mod classify;
+mod config;
+mod cors;
+mod endpoint;
+mod exchange;
+mod headers;
+mod origin;
+mod race;
+mod response;
+mod server;
+mod service;
+mod session_id;
+mod sessions;
+mod sync_server;
+mod write_timeout;
+
+pub use config::HttpConfig;
+pub use headers::{METHOD_HEADER, PROTOCOL_VERSION_HEADER, SESSION_HEADER};
+/// The byte buffer frames travel in (re-exported from hyper).
+pub use hyper::body::Bytes;
+pub use server::HttpServer;
+pub use service::{Closed, HttpService, Outbound, SessionContext, SessionHandler};
+pub use session_id::SessionId;
+pub use sync_server::{SyncServer, SyncSession};

@@ -1,0 +1,234 @@
+//! The listener: binding (loopback unless allowed otherwise), the accept loop with a connection
+//! cap and back-off on errors, and each connection with its header and idle timeouts.
+
+use std::convert::Infallible;
+use std::future::{Future, poll_fn};
+use std::io;
+use std::net::SocketAddr;
+use std::pin::pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::Poll;
+use std::time::{Duration, Instant};
+
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use super::config::HttpConfig;
+use super::endpoint::Endpoint;
+use super::race::{First, race};
+use super::service::HttpService;
+use super::write_timeout::WriteTimeout;
+
+/// The read buffer of a connection, which bounds a request head.
+const MAX_HEAD_BUFFER: usize = 64 * 1024;
+
+/// The longest pause of the accept loop after errors (e.g. out of file descriptors).
+const MAX_ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
+
+/// Threads of the blocking pool [`HttpServer::run_blocking`] gives synchronous handlers.
+const BLOCKING_THREADS: usize = 64;
+
+/// A Streamable HTTP server, bound and ready to run.
+pub struct HttpServer<S: HttpService> {
+    listener: std::net::TcpListener,
+    local: SocketAddr,
+    endpoint: Arc<Endpoint<S>>,
+}
+
+impl<S: HttpService> std::fmt::Debug for HttpServer<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpServer")
+            .field("local", &self.local)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: HttpService> HttpServer<S> {
+    /// Binds the configured address. A non-loopback address is refused unless
+    /// [`HttpConfig::allow_remote`] is set, and then a warning is printed on stderr; a body
+    /// limit above the in-flight body budget is refused too.
+    pub fn bind(config: HttpConfig, service: S) -> io::Result<HttpServer<S>> {
+        let addr = config.bind;
+        if !addr.ip().is_loopback() {
+            if !config.allow_remote {
+                return Err(io::Error::new(
+                    io::ErrorKind::PermissionDenied,
+                    format!(
+                        "refusing to listen on {addr}: it is not a loopback address; allow remote \
+                         clients explicitly (HttpConfig::allow_remote, mcpwire serve --allow-remote)"
+                    ),
+                ));
+            }
+            eprintln!(
+                "warning: the MCP endpoint listens on {addr}, reachable from the network; only \
+                 the allowed hosts and origins are served, and there is no authentication"
+            );
+        }
+        if config.max_body_bytes > config.body_budget_bytes {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "the body limit ({} bytes) exceeds the in-flight body budget ({} bytes): no \
+                     body that large could ever be accepted; raise the budget",
+                    config.max_body_bytes, config.body_budget_bytes
+                ),
+            ));
+        }
+        let listener = std::net::TcpListener::bind(addr)?;
+        listener.set_nonblocking(true)?;
+        let local = listener.local_addr()?;
+        Ok(HttpServer {
+            listener,
+            local,
+            endpoint: Arc::new(Endpoint::new(config, service)),
+        })
+    }
+
+    /// The bound address (with the port the system chose for port 0).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local
+    }
+
+    /// The endpoint's URL, `http://ADDR/PATH`.
+    pub fn url(&self) -> String {
+        format!("http://{}{}", self.local, self.endpoint.config.path)
+    }
+
+    /// Serves until the process ends; must run inside a tokio runtime with I/O and time.
+    pub async fn run(self) -> io::Result<()> {
+        self.run_until(std::future::pending()).await
+    }
+
+    /// Serves until `shutdown` completes; then stops accepting (open connections finish on
+    /// their own tasks).
+    pub async fn run_until(self, shutdown: impl Future<Output = ()>) -> io::Result<()> {
+        let listener = TcpListener::from_std(self.listener)?;
+        let connections = Arc::new(Semaphore::new(self.endpoint.config.max_connections));
+        let mut shutdown = pin!(shutdown);
+        let mut backoff = Duration::ZERO;
+        loop {
+            let permit =
+                match race(Arc::clone(&connections).acquire_owned(), shutdown.as_mut()).await {
+                    First::Left(Ok(permit)) => permit,
+                    First::Left(Err(_)) | First::Right(()) => return Ok(()),
+                };
+            let accepted = match race(listener.accept(), shutdown.as_mut()).await {
+                First::Left(accepted) => accepted,
+                First::Right(()) => return Ok(()),
+            };
+            match accepted {
+                Ok((stream, peer)) => {
+                    backoff = Duration::ZERO;
+                    let endpoint = Arc::clone(&self.endpoint);
+                    tokio::spawn(serve_connection(stream, peer, endpoint, permit));
+                }
+                Err(_) => {
+                    // Out of descriptors and the like: wait before trying again, longer each
+                    // time, rather than spin.
+                    drop(permit);
+                    backoff = (backoff * 2).clamp(Duration::from_millis(5), MAX_ACCEPT_BACKOFF);
+                    tokio::time::sleep(backoff).await;
+                }
+            }
+        }
+    }
+
+    /// Serves on a multi-threaded tokio runtime of its own until the process ends.
+    pub fn run_blocking(self) -> io::Result<()> {
+        tokio::runtime::Builder::new_multi_thread()
+            .enable_io()
+            .enable_time()
+            .max_blocking_threads(BLOCKING_THREADS)
+            .build()?
+            .block_on(self.run())
+    }
+}
+
+/// Whether a connection has a request in progress, and since when it has not.
+struct Activity {
+    in_flight: AtomicUsize,
+    last: Mutex<Instant>,
+}
+
+/// One request in progress; dropped with its response body.
+struct InFlight(Arc<Activity>);
+
+impl Activity {
+    fn begin(self: &Arc<Self>) -> InFlight {
+        self.in_flight.fetch_add(1, Ordering::SeqCst);
+        InFlight(Arc::clone(self))
+    }
+
+    /// Since when the connection has been idle; `None` while a request is in progress.
+    fn idle_since(&self) -> Option<Instant> {
+        let last = *self.last.lock().unwrap_or_else(PoisonError::into_inner);
+        (self.in_flight.load(Ordering::SeqCst) == 0).then_some(last)
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        *self.0.last.lock().unwrap_or_else(PoisonError::into_inner) = Instant::now();
+        self.0.in_flight.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+async fn serve_connection<S: HttpService>(
+    stream: TcpStream,
+    peer: SocketAddr,
+    endpoint: Arc<Endpoint<S>>,
+    _permit: OwnedSemaphorePermit,
+) {
+    let activity = Arc::new(Activity {
+        in_flight: AtomicUsize::new(0),
+        last: Mutex::new(Instant::now()),
+    });
+    let idle = endpoint.config.idle_timeout;
+    let header_timeout = endpoint.config.header_timeout;
+    let write_timeout = endpoint.config.write_timeout;
+    let service = {
+        let activity = Arc::clone(&activity);
+        service_fn(move |request| {
+            let endpoint = Arc::clone(&endpoint);
+            let mark = activity.begin();
+            async move {
+                let mut response = endpoint.respond(request, peer).await;
+                response.body_mut().keep(vec![Box::new(mark)]);
+                Ok::<_, Infallible>(response)
+            }
+        })
+    };
+    let mut builder = http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_timeout)
+        .max_buf_size(MAX_HEAD_BUFFER);
+    let mut connection = pin!(builder.serve_connection(
+        TokioIo::new(WriteTimeout::new(stream, write_timeout)),
+        service
+    ));
+    let mut watchdog = Box::pin(tokio::time::sleep(idle));
+    let mut closing = false;
+    poll_fn(|cx| {
+        if connection.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(());
+        }
+        while !closing && watchdog.as_mut().poll(cx).is_ready() {
+            match activity.idle_since() {
+                Some(since) if since.elapsed() >= idle => {
+                    connection.as_mut().graceful_shutdown();
+                    closing = true;
+                    cx.waker().wake_by_ref();
+                }
+                Some(since) => watchdog.as_mut().reset((since + idle).into()),
+                None => watchdog.as_mut().reset((Instant::now() + idle).into()),
+            }
+        }
+        Poll::Pending
+    })
+    .await;
+}

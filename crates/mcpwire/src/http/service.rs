@@ -1,0 +1,141 @@
+//! The interface between the transport and a user's server: one incoming frame in, the frames
+//! it causes out.
+
+use std::future::Future;
+use std::net::SocketAddr;
+
+use hyper::body::Bytes;
+use tokio::sync::mpsc;
+
+use super::session_id::SessionId;
+
+/// A server behind the Streamable HTTP transport: it opens one [`SessionHandler`] per session
+/// (at a successful `initialize`), or one per POST in stateless mode.
+///
+/// ```
+/// use mcpwire::http::{HttpService, Outbound, SessionContext, SessionHandler};
+/// use mcpwire::http::Bytes;
+///
+/// struct Echo;
+/// struct EchoSession;
+///
+/// impl HttpService for Echo {
+///     type Handler = EchoSession;
+///     fn open(&self, _session: SessionContext) -> EchoSession {
+///         EchoSession
+///     }
+/// }
+///
+/// impl SessionHandler for EchoSession {
+///     async fn handle(&self, frame: Bytes, outbound: Outbound) -> Option<Bytes> {
+///         // Frames sent before the reply turn the answer into an SSE stream.
+///         let _ = outbound.send(r#"{"jsonrpc":"2.0","method":"notifications/message"}"#).await;
+///         Some(frame) // a real server answers the request here
+///     }
+/// }
+/// ```
+pub trait HttpService: Send + Sync + 'static {
+    /// The per-session handler.
+    type Handler: SessionHandler;
+
+    /// A handler for a new session (or, in stateless mode, for one POST).
+    fn open(&self, session: SessionContext) -> Self::Handler;
+
+    /// Whether sessions send unsolicited messages: then a GET opens an SSE stream carrying
+    /// what the handler sends through [`SessionContext::unsolicited`]; otherwise GET is 405.
+    fn unsolicited_messages(&self) -> bool {
+        false
+    }
+}
+
+/// One session's handler. It may be called concurrently for the same session (one call per
+/// POST); a handler that needs one call at a time locks its own state, as [`SyncServer`]
+/// does.
+///
+/// [`SyncServer`]: super::SyncServer
+pub trait SessionHandler: Send + Sync + 'static {
+    /// Handles one POST body (one JSON-RPC message, or a batch where the version has them) and
+    /// returns the reply, `None` when nothing must be answered. Messages related to the
+    /// request (progress, logging, requests to the client) go through `outbound` before the
+    /// reply; sending any makes the answer an SSE stream that ends after the reply. `outbound`
+    /// is closed when the client is gone, when it does not accept `text/event-stream`, and
+    /// after the reply has been sent.
+    fn handle(
+        &self,
+        frame: Bytes,
+        outbound: Outbound,
+    ) -> impl Future<Output = Option<Bytes>> + Send;
+}
+
+/// A bounded sender of frames to the client: the SSE stream of one POST exchange, or the
+/// session's GET stream. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Outbound {
+    sender: mpsc::Sender<Bytes>,
+}
+
+/// The client can no longer be reached on this stream; the frame was not sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Closed(pub Bytes);
+
+impl std::fmt::Display for Closed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the stream to the client is closed")
+    }
+}
+
+impl std::error::Error for Closed {}
+
+impl Outbound {
+    /// A sender and the receiver the transport drains, holding up to `capacity` frames.
+    pub(crate) fn channel(capacity: usize) -> (Outbound, mpsc::Receiver<Bytes>) {
+        let (sender, receiver) = mpsc::channel(capacity);
+        (Outbound { sender }, receiver)
+    }
+
+    /// A sender whose stream is already closed (the client cannot take more than one frame).
+    pub(crate) fn closed() -> Outbound {
+        Outbound::channel(1).0
+    }
+
+    /// Queues one frame (one JSON-RPC message, serialized on one line), waiting while the
+    /// stream is full.
+    pub async fn send(&self, frame: impl Into<Bytes>) -> Result<(), Closed> {
+        self.sender
+            .send(frame.into())
+            .await
+            .map_err(|error| Closed(error.0))
+    }
+
+    /// Whether the stream is closed (sends would fail).
+    pub fn is_closed(&self) -> bool {
+        self.sender.is_closed()
+    }
+}
+
+/// What the transport tells a new handler about its session.
+#[derive(Debug)]
+pub struct SessionContext {
+    pub(crate) peer: SocketAddr,
+    pub(crate) id: Option<SessionId>,
+    pub(crate) unsolicited: Option<Outbound>,
+}
+
+impl SessionContext {
+    /// The address of the client that opened the session.
+    pub fn peer(&self) -> SocketAddr {
+        self.peer
+    }
+
+    /// The session's id, `None` in stateless mode.
+    pub fn session_id(&self) -> Option<&SessionId> {
+        self.id.as_ref()
+    }
+
+    /// The sender of unsolicited messages (delivered on the session's GET stream; queued up to
+    /// the outbound capacity while no stream is open). `None` in stateless mode and when the
+    /// service does not offer unsolicited messages.
+    pub fn unsolicited(&self) -> Option<Outbound> {
+        self.unsolicited.clone()
+    }
+}

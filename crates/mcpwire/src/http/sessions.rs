@@ -1,0 +1,294 @@
+//! The session table: bounded, with idle expiry, least-recently-used eviction of idle sessions
+//! and a cap on the sessions one client address holds.
+//!
+//! The lock only guards lookups and bookkeeping; no handler ever runs under it.
+
+use std::collections::HashMap;
+use std::net::{IpAddr, Ipv6Addr};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+use hyper::body::Bytes;
+use tokio::sync::{mpsc, watch};
+
+use super::session_id::SessionId;
+
+/// The client address sessions are counted by: an IPv4 address, or an IPv6 /64 prefix (one
+/// host usually holds a whole /64).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct PeerKey(IpAddr);
+
+impl PeerKey {
+    pub(crate) fn of(ip: IpAddr) -> PeerKey {
+        match ip.to_canonical() {
+            IpAddr::V6(v6) => {
+                let prefix = u128::from(v6) & !((1u128 << 64) - 1);
+                PeerKey(IpAddr::V6(Ipv6Addr::from(prefix)))
+            }
+            v4 => PeerKey(v4),
+        }
+    }
+}
+
+/// Why a new session was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Refusal {
+    /// The client address already holds its share of sessions.
+    PeerLimit(usize),
+    /// Every slot holds a session in use.
+    Full(usize),
+}
+
+/// The receiver of a session's unsolicited frames, taken by the GET stream while it is open.
+pub(crate) type Unsolicited = Arc<Mutex<Option<mpsc::Receiver<Bytes>>>>;
+
+struct Entry<H> {
+    handler: Arc<H>,
+    peer: PeerKey,
+    last_used: Instant,
+    busy: usize,
+    unsolicited: Option<Unsolicited>,
+    /// Dropped with the entry: a GET stream watching it ends with the session.
+    ended: watch::Sender<()>,
+}
+
+struct Table<H> {
+    map: HashMap<SessionId, Entry<H>>,
+    per_peer: HashMap<PeerKey, usize>,
+}
+
+/// The sessions of one server.
+pub(crate) struct Sessions<H> {
+    table: Mutex<Table<H>>,
+    max: usize,
+    per_peer_max: usize,
+    idle: Duration,
+}
+
+/// A session in use: while it lives the session is neither expired nor evicted.
+pub(crate) struct Lease<H> {
+    sessions: Arc<Sessions<H>>,
+    id: SessionId,
+}
+
+impl<H> Drop for Lease<H> {
+    fn drop(&mut self) {
+        let mut table = self.sessions.lock();
+        if let Some(entry) = table.map.get_mut(&self.id) {
+            entry.busy = entry.busy.saturating_sub(1);
+            entry.last_used = Instant::now();
+        }
+    }
+}
+
+/// A session found for a request.
+pub(crate) struct Found<H> {
+    pub(crate) handler: Arc<H>,
+    pub(crate) lease: Lease<H>,
+    pub(crate) unsolicited: Option<Unsolicited>,
+    pub(crate) ended: watch::Receiver<()>,
+}
+
+impl<H> Sessions<H> {
+    pub(crate) fn new(max: usize, per_peer_max: usize, idle: Duration) -> Sessions<H> {
+        Sessions {
+            table: Mutex::new(Table {
+                map: HashMap::new(),
+                per_peer: HashMap::new(),
+            }),
+            max,
+            per_peer_max,
+            idle,
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Table<H>> {
+        self.table.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Whether `peer` may open one more session (checked before `initialize` runs).
+    pub(crate) fn admit(&self, peer: PeerKey) -> Result<(), Refusal> {
+        let mut table = self.lock();
+        self.sweep(&mut table);
+        self.peer_has_room(&table, peer)
+    }
+
+    fn peer_has_room(&self, table: &Table<H>, peer: PeerKey) -> Result<(), Refusal> {
+        if table.per_peer.get(&peer).copied().unwrap_or(0) >= self.per_peer_max {
+            return Err(Refusal::PeerLimit(self.per_peer_max));
+        }
+        Ok(())
+    }
+
+    /// Registers a session after its `initialize` succeeded, evicting the least recently used
+    /// idle session when the table is full.
+    pub(crate) fn insert(
+        &self,
+        id: SessionId,
+        handler: Arc<H>,
+        peer: PeerKey,
+        unsolicited: Option<mpsc::Receiver<Bytes>>,
+    ) -> Result<(), Refusal> {
+        let mut table = self.lock();
+        self.sweep(&mut table);
+        self.peer_has_room(&table, peer)?;
+        if table.map.len() >= self.max {
+            let victim = table
+                .map
+                .iter()
+                .filter(|(_, entry)| entry.busy == 0)
+                .min_by_key(|(_, entry)| entry.last_used)
+                .map(|(id, _)| id.clone());
+            match victim {
+                Some(victim) => Self::remove_locked(&mut table, &victim),
+                None => return Err(Refusal::Full(self.max)),
+            };
+        }
+        *table.per_peer.entry(peer).or_insert(0) += 1;
+        let (ended, _) = watch::channel(());
+        table.map.insert(
+            id,
+            Entry {
+                handler,
+                peer,
+                last_used: Instant::now(),
+                busy: 0,
+                unsolicited: unsolicited.map(|rx| Arc::new(Mutex::new(Some(rx)))),
+                ended,
+            },
+        );
+        Ok(())
+    }
+
+    /// The session `id` names, leased for one request; `None` when unknown or expired.
+    pub(crate) fn lease(self: &Arc<Self>, id: &SessionId) -> Option<Found<H>> {
+        let mut table = self.lock();
+        let expired = table
+            .map
+            .get(id)
+            .is_some_and(|entry| entry.busy == 0 && entry.last_used.elapsed() > self.idle);
+        if expired {
+            Self::remove_locked(&mut table, id);
+            return None;
+        }
+        let entry = table.map.get_mut(id)?;
+        entry.busy += 1;
+        entry.last_used = Instant::now();
+        Some(Found {
+            handler: Arc::clone(&entry.handler),
+            unsolicited: entry.unsolicited.clone(),
+            ended: entry.ended.subscribe(),
+            lease: Lease {
+                sessions: Arc::clone(self),
+                id: id.clone(),
+            },
+        })
+    }
+
+    /// Ends a session; whether it existed.
+    pub(crate) fn remove(&self, id: &SessionId) -> bool {
+        Self::remove_locked(&mut self.lock(), id)
+    }
+
+    /// The number of open sessions.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.lock().map.len()
+    }
+
+    fn remove_locked(table: &mut Table<H>, id: &SessionId) -> bool {
+        let Some(entry) = table.map.remove(id) else {
+            return false;
+        };
+        if let Some(count) = table.per_peer.get_mut(&entry.peer) {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                table.per_peer.remove(&entry.peer);
+            }
+        }
+        true
+    }
+
+    /// Drops every session unused for longer than the idle timeout.
+    fn sweep(&self, table: &mut Table<H>) {
+        let expired: Vec<SessionId> = table
+            .map
+            .iter()
+            .filter(|(_, entry)| entry.busy == 0 && entry.last_used.elapsed() > self.idle)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in expired {
+            Self::remove_locked(table, &id);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::Ipv4Addr;
+
+    fn peer(last: u8) -> PeerKey {
+        PeerKey::of(IpAddr::V4(Ipv4Addr::new(10, 0, 0, last)))
+    }
+
+    fn open(sessions: &Sessions<()>, peer: PeerKey) -> Result<SessionId, Refusal> {
+        let id = SessionId::generate().unwrap();
+        sessions.insert(id.clone(), Arc::new(()), peer, None)?;
+        Ok(id)
+    }
+
+    #[test]
+    fn a_full_table_evicts_the_least_recently_used_idle_session() {
+        let sessions = Arc::new(Sessions::new(2, 10, Duration::from_secs(60)));
+        let a = open(&sessions, peer(1)).unwrap();
+        let b = open(&sessions, peer(2)).unwrap();
+        drop(sessions.lease(&a)); // a is now more recent than b
+        let c = open(&sessions, peer(3)).unwrap();
+        assert!(sessions.lease(&b).is_none(), "b was least recently used");
+        assert!(sessions.lease(&a).is_some());
+        assert!(sessions.lease(&c).is_some());
+    }
+
+    #[test]
+    fn sessions_in_use_are_never_evicted() {
+        let sessions = Arc::new(Sessions::new(1, 10, Duration::from_secs(60)));
+        let a = open(&sessions, peer(1)).unwrap();
+        let held = sessions.lease(&a).unwrap();
+        assert_eq!(open(&sessions, peer(2)), Err(Refusal::Full(1)));
+        drop(held);
+        assert!(open(&sessions, peer(2)).is_ok());
+    }
+
+    #[test]
+    fn one_peer_holds_at_most_its_share_and_gets_it_back_when_sessions_end() {
+        let sessions = Arc::new(Sessions::new(100, 2, Duration::from_secs(60)));
+        let a = open(&sessions, peer(1)).unwrap();
+        open(&sessions, peer(1)).unwrap();
+        assert_eq!(sessions.admit(peer(1)), Err(Refusal::PeerLimit(2)));
+        assert_eq!(open(&sessions, peer(1)), Err(Refusal::PeerLimit(2)));
+        assert!(sessions.admit(peer(2)).is_ok());
+        assert!(sessions.remove(&a));
+        assert!(open(&sessions, peer(1)).is_ok());
+    }
+
+    #[test]
+    fn idle_sessions_expire() {
+        let sessions = Arc::new(Sessions::new(10, 10, Duration::ZERO));
+        let a = open(&sessions, peer(1)).unwrap();
+        std::thread::sleep(Duration::from_millis(2));
+        assert!(sessions.lease(&a).is_none());
+        assert_eq!(sessions.len(), 0);
+    }
+
+    #[test]
+    fn ipv6_peers_count_per_64_prefix() {
+        let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
+        let b: IpAddr = "2001:db8:1:2:bbbb::2".parse().unwrap();
+        let c: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        assert_eq!(PeerKey::of(a), PeerKey::of(b));
+        assert_ne!(PeerKey::of(a), PeerKey::of(c));
+        let mapped: IpAddr = "::ffff:10.0.0.1".parse().unwrap();
+        assert_eq!(PeerKey::of(mapped), peer(1));
+    }
+}

@@ -1,0 +1,77 @@
+//! The adapter that puts a synchronous [`Server`](crate::Server) behind the transport.
+
+use std::sync::Arc;
+
+use hyper::body::Bytes;
+use tokio::sync::Mutex;
+
+use super::service::{HttpService, Outbound, SessionContext, SessionHandler};
+use crate::server::Server;
+
+/// Serves a synchronous [`Server`] per session: `make` builds one for every new session (or
+/// every POST in stateless mode). Frames run on tokio's blocking pool, one at a time per
+/// session (a per-session lock, waited for without holding a thread), so a long frame of one
+/// session never delays another session.
+///
+/// ```
+/// use mcpwire::http::SyncServer;
+/// use mcpwire::{Context, Profile, Router, RpcError, Server};
+///
+/// let service = SyncServer::new(|| {
+///     let router = Router::new()
+///         .request("ping", |_: &mut (), _: (), _: &mut Context<'_>| Ok::<_, RpcError>(serde_json::json!({})));
+///     Server::new(Profile::latest_mcp(), (), router)
+/// });
+/// # let _ = service;
+/// ```
+pub struct SyncServer<F> {
+    make: F,
+}
+
+impl<F> SyncServer<F> {
+    /// The adapter for servers built by `make`.
+    pub fn new(make: F) -> Self {
+        SyncServer { make }
+    }
+}
+
+impl<F> std::fmt::Debug for SyncServer<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SyncServer")
+    }
+}
+
+/// One session of a [`SyncServer`]: its server behind an asynchronous lock.
+pub struct SyncSession<S> {
+    server: Arc<Mutex<Server<S>>>,
+}
+
+impl<S> std::fmt::Debug for SyncSession<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SyncSession")
+    }
+}
+
+impl<F, S> HttpService for SyncServer<F>
+where
+    F: Fn() -> Server<S> + Send + Sync + 'static,
+    S: Send + 'static,
+{
+    type Handler = SyncSession<S>;
+
+    fn open(&self, _session: SessionContext) -> SyncSession<S> {
+        SyncSession {
+            server: Arc::new(Mutex::new((self.make)())),
+        }
+    }
+}
+
+impl<S: Send + 'static> SessionHandler for SyncSession<S> {
+    async fn handle(&self, frame: Bytes, _outbound: Outbound) -> Option<Bytes> {
+        // Queued frames of a busy session wait here, on no thread of the blocking pool.
+        let mut server = Arc::clone(&self.server).lock_owned().await;
+        let work = tokio::task::spawn_blocking(move || server.handle_frame(&frame));
+        // `Server::handle_frame` catches handler panics itself; a failed join leaves no reply.
+        work.await.ok().flatten().map(Bytes::from)
+    }
+}

@@ -1,0 +1,365 @@
+//! The Streamable HTTP transport as the MCP specification describes it, seen as raw HTTP/1.1
+//! on a loopback socket: statuses, headers, JSON and SSE bodies, sessions, GET and DELETE,
+//! stateless mode.
+#![cfg(feature = "http")]
+
+mod http_support;
+
+use std::io::Write;
+use std::time::Duration;
+
+use http_support::*;
+use mcpwire::http::{HttpConfig, SyncServer};
+use mcpwire::{Context, Profile, Router, RpcError, Server};
+
+fn scripted(unsolicited: bool) -> Running {
+    start(HttpConfig::default(), Scripted { unsolicited })
+}
+
+#[test]
+fn a_request_gets_json_and_notifications_202_within_a_session() {
+    let server = scripted(false);
+    let init = request(server.addr, "POST", &[JSON, ACCEPT], INITIALIZE.as_bytes());
+    assert_eq!(init.status, 200);
+    assert_eq!(init.header("content-type"), Some("application/json"));
+    assert_eq!(
+        init.text(),
+        r#"{"id":1,"jsonrpc":"2.0","result":{"streamed":false}}"#
+    );
+    let session = init.session();
+    let with = [JSON, ACCEPT, ("Mcp-Session-Id", session.as_str())];
+
+    let ping = request(server.addr, "POST", &with, call(7, "ping").as_bytes());
+    assert_eq!((ping.status, ping.json()["id"].as_u64()), (200, Some(7)));
+    assert_eq!(
+        ping.header("mcp-session-id"),
+        None,
+        "issued at initialize only"
+    );
+
+    let note = request(
+        server.addr,
+        "POST",
+        &with,
+        br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    );
+    assert_eq!((note.status, note.body.len()), (202, 0));
+
+    let without = request(
+        server.addr,
+        "POST",
+        &[JSON, ACCEPT],
+        call(8, "ping").as_bytes(),
+    );
+    assert_eq!(
+        without.status, 400,
+        "a request other than initialize needs the session"
+    );
+    assert_eq!(without.json()["id"], serde_json::Value::Null);
+    assert_eq!(without.json()["error"]["code"], -32600);
+}
+
+#[test]
+fn an_initialize_that_fails_opens_no_session() {
+    let server = scripted(false);
+    let reply = request(
+        server.addr,
+        "POST",
+        &[JSON, ACCEPT],
+        br#"{"jsonrpc":"2.0","id":1,"method":"fail"}"#,
+    );
+    // `fail` is no initialize: refused for want of a session.
+    assert_eq!(reply.status, 400);
+    let service = SyncServer::new(|| Server::new(Profile::latest_mcp(), (), Router::new()));
+    let server = start(HttpConfig::default(), service);
+    let reply = request(server.addr, "POST", &[JSON, ACCEPT], INITIALIZE.as_bytes());
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.json()["error"]["code"], -32601);
+    assert_eq!(reply.header("mcp-session-id"), None);
+}
+
+#[test]
+fn a_streaming_handler_answers_with_sse_events_then_the_reply_then_the_end() {
+    let server = scripted(false);
+    let session = open_session(server.addr);
+    let with = [JSON, ACCEPT, ("Mcp-Session-Id", session.as_str())];
+    let reply = request(server.addr, "POST", &with, call(3, "stream").as_bytes());
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.header("content-type"), Some("text/event-stream"));
+    assert_eq!(reply.header("x-accel-buffering"), Some("no"));
+    let expected = format!(
+        "event: message\ndata: {}\n\nevent: message\ndata: {}\n\nevent: message\ndata: {}\n\n",
+        progress(1),
+        progress(2),
+        r#"{"id":3,"jsonrpc":"2.0","result":{"streamed":true}}"#
+    );
+    assert_eq!(reply.text(), expected);
+}
+
+#[test]
+fn a_client_that_takes_no_event_stream_gets_json_and_the_handler_learns_it() {
+    let server = scripted(false);
+    let session = open_session(server.addr);
+    let with = [
+        JSON,
+        ("Accept", "application/json"),
+        ("Mcp-Session-Id", session.as_str()),
+    ];
+    let reply = request(server.addr, "POST", &with, call(3, "stream").as_bytes());
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.header("content-type"), Some("application/json"));
+    assert_eq!(reply.json()["result"]["streamed"], false);
+}
+
+#[test]
+fn header_rules_content_type_accept_protocol_version_and_path() {
+    let server = scripted(false);
+    let text = request(
+        server.addr,
+        "POST",
+        &[("Content-Type", "text/plain"), ACCEPT],
+        INITIALIZE.as_bytes(),
+    );
+    assert_eq!(text.status, 415);
+    let html = request(
+        server.addr,
+        "POST",
+        &[JSON, ("Accept", "text/html")],
+        INITIALIZE.as_bytes(),
+    );
+    assert_eq!(html.status, 406);
+    let unknown_version = request(
+        server.addr,
+        "POST",
+        &[JSON, ACCEPT, ("MCP-Protocol-Version", "1999-01-01")],
+        INITIALIZE.as_bytes(),
+    );
+    assert_eq!(unknown_version.status, 400);
+    assert!(
+        unknown_version.text().contains("1999-01-01"),
+        "{}",
+        unknown_version.text()
+    );
+    let known_version = request(
+        server.addr,
+        "POST",
+        &[JSON, ACCEPT, ("MCP-Protocol-Version", "2025-06-18")],
+        INITIALIZE.as_bytes(),
+    );
+    assert_eq!(known_version.status, 200);
+    let elsewhere = request_to(
+        server.addr,
+        "POST",
+        "/",
+        &[JSON, ACCEPT],
+        INITIALIZE.as_bytes(),
+    );
+    assert_eq!(elsewhere.status, 404);
+    let other = request_to(
+        server.addr,
+        "POST",
+        "/mcp/x",
+        &[JSON, ACCEPT],
+        INITIALIZE.as_bytes(),
+    );
+    assert_eq!(other.status, 404);
+    let put = request(server.addr, "PUT", &[JSON], b"");
+    assert_eq!(
+        (put.status, put.header("allow")),
+        (405, Some("POST, DELETE"))
+    );
+}
+
+#[test]
+fn unreadable_input_is_400_with_the_id_less_error_and_a_readable_id_is_200() {
+    let service = SyncServer::new(|| {
+        let router = Router::new().request("ping", |_: &mut (), _: (), _: &mut Context<'_>| {
+            Ok::<_, RpcError>(serde_json::json!({}))
+        });
+        Server::new(Profile::jsonrpc_2_0(), (), router)
+    });
+    let server = start(HttpConfig::default().stateless(true), service);
+    let parse = request(server.addr, "POST", &[JSON], b"{");
+    assert_eq!(parse.status, 400);
+    assert!(
+        parse
+            .text()
+            .starts_with(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700"#),
+        "{}",
+        parse.text()
+    );
+    let invalid = request(
+        server.addr,
+        "POST",
+        &[JSON],
+        br#"{"jsonrpc":"1.0","id":3,"method":"ping"}"#,
+    );
+    assert_eq!(invalid.status, 200);
+    assert!(
+        invalid
+            .text()
+            .starts_with(r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32600"#)
+    );
+    let response = request(
+        server.addr,
+        "POST",
+        &[JSON],
+        br#"{"jsonrpc":"2.0","id":5,"result":{}}"#,
+    );
+    assert_eq!((response.status, response.body.len()), (202, 0));
+}
+
+#[test]
+fn stateless_mode_needs_no_session_and_refuses_get_and_delete() {
+    let server = start(
+        HttpConfig::default().stateless(true),
+        Scripted { unsolicited: false },
+    );
+    let ping = request(
+        server.addr,
+        "POST",
+        &[JSON, ACCEPT],
+        call(1, "ping").as_bytes(),
+    );
+    assert_eq!(ping.status, 200);
+    assert_eq!(ping.header("mcp-session-id"), None);
+    let init = request(server.addr, "POST", &[JSON, ACCEPT], INITIALIZE.as_bytes());
+    assert_eq!(
+        init.header("mcp-session-id"),
+        None,
+        "no session ids are minted"
+    );
+    let ignored = request(
+        server.addr,
+        "POST",
+        &[
+            JSON,
+            ACCEPT,
+            ("Mcp-Session-Id", "whatever"),
+            ("Mcp-Method", "ping"),
+        ],
+        call(2, "ping").as_bytes(),
+    );
+    assert_eq!(ignored.status, 200, "an Mcp-Session-Id is ignored");
+    let mismatch = request(
+        server.addr,
+        "POST",
+        &[JSON, ACCEPT, ("Mcp-Method", "tools/list")],
+        call(3, "ping").as_bytes(),
+    );
+    assert_eq!(mismatch.status, 400);
+    assert_eq!(mismatch.json()["error"]["code"], -32020);
+    for method in ["GET", "DELETE"] {
+        let refused = request(server.addr, method, &[ACCEPT], b"");
+        assert_eq!(
+            (refused.status, refused.header("allow")),
+            (405, Some("POST")),
+            "{method}"
+        );
+    }
+}
+
+#[test]
+fn delete_ends_the_session_and_later_use_is_404() {
+    let server = scripted(false);
+    let session = open_session(server.addr);
+    let with = [JSON, ACCEPT, ("Mcp-Session-Id", session.as_str())];
+    assert_eq!(request(server.addr, "DELETE", &[], b"").status, 400);
+    let delete = request(
+        server.addr,
+        "DELETE",
+        &[("Mcp-Session-Id", session.as_str())],
+        b"",
+    );
+    assert_eq!(delete.status, 204);
+    let after = request(server.addr, "POST", &with, call(2, "ping").as_bytes());
+    assert_eq!(after.status, 404);
+    let again = request(
+        server.addr,
+        "DELETE",
+        &[("Mcp-Session-Id", session.as_str())],
+        b"",
+    );
+    assert_eq!(again.status, 404);
+}
+
+#[test]
+fn get_is_405_without_unsolicited_messages() {
+    let server = scripted(false);
+    let get = request(server.addr, "GET", &[ACCEPT], b"");
+    assert_eq!(
+        (get.status, get.header("allow")),
+        (405, Some("POST, DELETE"))
+    );
+}
+
+#[test]
+fn the_get_stream_delivers_unsolicited_messages_once_and_ends_with_the_session() {
+    let server = scripted(true);
+    let session = open_session(server.addr);
+    let sid = ("Mcp-Session-Id", session.as_str());
+    let no_session = request(server.addr, "GET", &[("Accept", "text/event-stream")], b"");
+    assert_eq!(no_session.status, 400);
+    let json_only = request(
+        server.addr,
+        "GET",
+        &[("Accept", "application/json"), sid],
+        b"",
+    );
+    assert_eq!(json_only.status, 406);
+
+    let mut stream = connect(server.addr);
+    stream
+        .write_all(
+            head(
+                server.addr,
+                "GET",
+                "/mcp",
+                &[("Accept", "text/event-stream"), sid],
+                0,
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+    let opened = read_until(&mut stream, READ_LIMIT, |raw| {
+        raw.windows(4).any(|w| w == b"\r\n\r\n")
+    });
+    let opened = parse(&opened);
+    assert_eq!(opened.status, 200);
+    assert_eq!(opened.header("content-type"), Some("text/event-stream"));
+
+    let second = request(
+        server.addr,
+        "GET",
+        &[("Accept", "text/event-stream"), sid],
+        b"",
+    );
+    assert_eq!(second.status, 409, "one GET stream per session");
+
+    let announce = request(
+        server.addr,
+        "POST",
+        &[JSON, ACCEPT, sid],
+        call(4, "announce").as_bytes(),
+    );
+    assert_eq!(announce.status, 200);
+    assert_eq!(
+        announce.header("content-type"),
+        Some("application/json"),
+        "not on the POST's answer"
+    );
+
+    let expected = format!("event: message\ndata: {ANNOUNCEMENT}\n\n");
+    // The head was read above; what follows is the chunked event stream.
+    let raw = read_until(&mut stream, READ_LIMIT, |raw| {
+        String::from_utf8_lossy(&dechunk(raw)).contains(&expected)
+    });
+    assert_eq!(String::from_utf8_lossy(&dechunk(&raw)), expected);
+
+    let delete = request(server.addr, "DELETE", &[sid], b"");
+    assert_eq!(delete.status, 204);
+    assert!(
+        closes_within(&mut stream, Duration::from_secs(10)),
+        "the stream ends with the session"
+    );
+}
