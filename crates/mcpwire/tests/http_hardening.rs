@@ -412,7 +412,8 @@ fn gated_server(gate: Arc<Mutex<mpsc::Receiver<()>>>) -> Server<()> {
             let opened = gate.lock().unwrap().recv_timeout(READ_LIMIT).is_ok();
             Ok::<_, RpcError>(serde_json::json!({ "opened": opened }))
         });
-    Server::new(Profile::jsonrpc_2_0(), (), router)
+    // Past the default batch limit (1000), so that one batch keeps its session busy long.
+    Server::new(Profile::jsonrpc_2_0().with_max_batch_len(None), (), router)
 }
 
 #[test]
