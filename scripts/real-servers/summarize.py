@@ -4,25 +4,26 @@
 Usage: summarize.py [OUT]   (default: $OUT, else /tmp/mcpwire-real-servers/reports)
 
 Reads OUT/manifest.jsonl (one line per run: server, version, transport, exit, seconds, report,
-log, command, note) and each run's `mcpwire check --format json` report, and prints:
+log, command, note) and each run's `mcpwire check --format json` report (schema
+`mcpwire-check/2`, docs/check.md), and prints:
 
-1. one row per run: server, version, transport, checker exit status, cases, failed checks,
-   failure kinds, violations and strict totals, time, and the command that reproduces the row;
+1. one row per run: server, version, transport, checker exit status, cases, the `violations`
+   and `strict` totals of the report, the violation kinds and the strict kinds (each with its
+   count: findings, one per case and kind), time, and the command that reproduces the row;
 2. failed checks per rule (failed/total) with one column per run;
-3. the failure kinds of each run: cases (summed over rules) and the rules they failed.
+3. the finding kinds of each run by level: count, rule ids.
 
-It reads whatever fields the report has. Reports without the `violations`/`strict` totals (the
-format before failure levels) show "–" there, and a note says so; when failures carry a `level`
-but the totals are missing, the kinds are counted per level instead.
+A report of another schema is not read (its row says which schema it has).
 """
 
 import json
 import os
-import re
 import sys
 from pathlib import Path
 
 NO_VALUE = "–"
+SCHEMA = "mcpwire-check/2"
+LEVELS = ("violation", "strict")
 
 
 def load_runs(out):
@@ -62,6 +63,8 @@ def load_report(path):
         return None, f"report is not JSON ({e})"
     if not isinstance(data, dict):
         return None, "report is not a JSON object"
+    if data.get("schema") != SCHEMA:
+        return None, f"report schema {data.get('schema')!r}, not {SCHEMA!r}"
     return data, None
 
 
@@ -86,19 +89,28 @@ def rule_tallies(data):
     return tallies
 
 
-def failures(data):
-    return [f for f in data.get("failures") or [] if isinstance(f, dict)]
+def kinds_by_level(data):
+    """{level: {kind: (count, [rule ids])}} in the report's order; a kind can fail several
+    rules, its count is summed over them."""
+    kinds = {level: {} for level in LEVELS}
+    for failure in data.get("failures") or []:
+        if not isinstance(failure, dict):
+            continue
+        level = failure.get("level")
+        kind = str(failure.get("kind", "?"))
+        count, rules = kinds.setdefault(level, {}).get(kind, (0, []))
+        count += int(failure.get("count", 0) or 0)
+        rule = str(failure.get("rule_id", "?"))
+        if rule not in rules:
+            rules.append(rule)
+        kinds[level][kind] = (count, rules)
+    return kinds
 
 
-def level_totals(data):
-    """(violations, strict) as the report states them, else counted from per-kind levels, else
-    None; the second item says which."""
-    if "violations" in data or "strict" in data:
-        return (data.get("violations"), data.get("strict")), "totals"
-    levels = [f.get("level") for f in failures(data)]
-    if levels and all(level is not None for level in levels):
-        return (levels.count("violation"), levels.count("strict")), "kinds"
-    return None, None
+def kind_counts(kinds):
+    """`kind` N, … for one level, most frequent first."""
+    ordered = sorted(kinds.items(), key=lambda item: -item[1][0])
+    return ", ".join(f"`{kind}` {count}" for kind, (count, _) in ordered) or NO_VALUE
 
 
 def cell(text):
@@ -118,17 +130,16 @@ def run_label(run):
 
 
 def main_table(runs):
-    notes = set()
     columns = [
         "server",
         "version",
         "transport",
         "exit",
         "cases",
-        "failed checks",
-        "failure kinds",
         "violations",
         "strict",
+        "violation kinds",
+        "strict kinds",
         "time",
         "command",
     ]
@@ -141,39 +152,23 @@ def main_table(runs):
         else:
             time = "< 0.1 s" if seconds < 0.05 else f"{seconds:.1f} s"
         command = f"`{cell(run['command'])}`" if run.get("command") else NO_VALUE
-        if data is None:
-            why = run.get("note") or run.get("problem") or "no report"
-            lines.append(
-                f"| {cell(run.get('server', '?'))} | {cell(run.get('version') or NO_VALUE)} "
-                f"| {cell(run.get('transport', '?'))} | {exit_text(run)} "
-                f"| {cell(why)} | | | | | {time} | {command} |"
-            )
-            continue
-        tallies = rule_tallies(data)
-        failed = sum(f for _, _, f in tallies)
-        total = sum(p + f for _, p, f in tallies)
-        totals, source = level_totals(data)
-        if totals is None:
-            violations = strict = NO_VALUE
-            notes.add(
-                "The reports have no `violations`/`strict` totals and no per-kind `level` "
-                "(the report format before failure levels): those columns are empty."
-            )
-        else:
-            violations, strict = (NO_VALUE if v is None else v for v in totals)
-            if source == "kinds":
-                notes.add(
-                    "`violations`/`strict` count failure kinds by their `level` "
-                    "(the reports carry no totals)."
-                )
-        aborted = " (aborted)" if data.get("aborted") else ""
-        lines.append(
+        head = (
             f"| {cell(run.get('server', '?'))} | {cell(run.get('version') or NO_VALUE)} "
             f"| {cell(run.get('transport', '?'))} | {exit_text(run)} "
-            f"| {data.get('cases', NO_VALUE)}{aborted} | {failed}/{total} "
-            f"| {len(kinds_by_name(data))} | {violations} | {strict} | {time} | {command} |"
         )
-    return lines, sorted(notes)
+        if data is None:
+            why = run.get("note") or run.get("problem") or "no report"
+            lines.append(f"{head}| {cell(why)} | | | | | {time} | {command} |")
+            continue
+        kinds = kinds_by_level(data)
+        aborted = f" (aborted: {cell(data['aborted'])})" if data.get("aborted") else ""
+        lines.append(
+            f"{head}| {data.get('cases', NO_VALUE)}{aborted} "
+            f"| {data.get('violations', NO_VALUE)} | {data.get('strict', NO_VALUE)} "
+            f"| {kind_counts(kinds['violation'])} | {kind_counts(kinds['strict'])} "
+            f"| {time} | {command} |"
+        )
+    return lines
 
 
 def rules_table(runs):
@@ -198,39 +193,20 @@ def rules_table(runs):
     return lines
 
 
-def short_rule(rule):
-    """`wire rule 4 (id recovery)` -> `4`; other rule names as they are."""
-    match = re.match(r"wire rule (\d+)", rule)
-    return match.group(1) if match else rule
-
-
-def kinds_by_name(data):
-    """{kind: (cases, [rules], level)} in the report's order; a kind can fail several rules."""
-    kinds = {}
-    for failure in failures(data):
-        kind = str(failure.get("kind", "?"))
-        cases, rules, level = kinds.get(kind, (0, [], failure.get("level")))
-        cases += int(failure.get("cases", 0) or 0)
-        rule = short_rule(str(failure.get("rule", "?")))
-        if rule not in rules:
-            rules.append(rule)
-        kinds[kind] = (cases, rules, level)
-    return kinds
-
-
 def kinds_list(runs):
     lines = []
     for run in runs:
         data = run["data"]
         if data is None:
             continue
-        kinds = []
-        for kind, (cases, rules, level) in kinds_by_name(data).items():
-            text = f"`{kind}` ({cases}; {', '.join(rules)})"
-            if level:
-                text += f" [{level}]"
-            kinds.append(text)
-        lines.append(f"- {run_label(run)}: " + (", ".join(kinds) if kinds else "none"))
+        parts = []
+        for level, kinds in kinds_by_level(data).items():
+            if kinds:
+                listed = ", ".join(
+                    f"`{kind}` ({count}; {', '.join(rules)})" for kind, (count, rules) in kinds.items()
+                )
+                parts.append(f"{level}: {listed}")
+        lines.append(f"- {run_label(run)}: " + ("; ".join(parts) if parts else "none"))
     return lines
 
 
@@ -240,17 +216,14 @@ def main(argv):
         return 0 if len(argv) == 2 else 2
     default = os.environ.get("OUT") or "/tmp/mcpwire-real-servers/reports"
     runs = load_runs(Path(argv[1] if len(argv) == 2 else default))
-    table, notes = main_table(runs)
-    print("\n".join(table))
-    for note in notes:
-        print(f"\nNote: {note}")
+    print("\n".join(main_table(runs)))
     rules = rules_table(runs)
     if rules:
         print("\nFailed checks per rule (failed/total):\n")
         print("\n".join(rules))
     kinds = kinds_list(runs)
     if kinds:
-        print("\nFailure kinds (cases; rules):\n")
+        print("\nFinding kinds by level (count; rule ids):\n")
         print("\n".join(kinds))
     return 0
 
