@@ -593,3 +593,32 @@ async fn an_in_process_client_and_server_talk_both_ways() {
     connection.abort();
     served.await.unwrap().unwrap();
 }
+
+#[tokio::test]
+async fn a_request_the_handler_stops_waiting_for_is_cancelled_on_the_wire() {
+    let router = AsyncRouter::<()>::new().request(
+        "impatient",
+        |_: Arc<()>, _: (), ctx: RequestContext| async move {
+            tokio::select! {
+                _ = ctx.request::<ListRoots>(&()) => Ok::<_, RpcError>("answered"),
+                _ = tokio::time::sleep(Duration::from_millis(20)) => Ok("gave up"),
+            }
+        },
+    );
+    let mut wire = Wire::serve(session((), router, Options::default()));
+    wire.send(r#"{"jsonrpc":"2.0","id":1,"method":"impatient"}"#)
+        .await;
+    assert_eq!(
+        wire.recv().await,
+        r#"{"jsonrpc":"2.0","id":1,"method":"roots/list"}"#
+    );
+    assert_eq!(
+        wire.recv().await,
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"abandoned"}}"#
+    );
+    assert_eq!(
+        wire.recv().await,
+        r#"{"jsonrpc":"2.0","id":1,"result":"gave up"}"#
+    );
+    assert!(wire.close().await.is_empty());
+}
