@@ -51,6 +51,22 @@ impl Wire {
             .expect("a line before end of output")
     }
 
+    /// Reads the next lines, which must be exactly `lines`.
+    async fn expect(&mut self, lines: &[&str]) {
+        for line in lines {
+            assert_eq!(self.recv().await, *line);
+        }
+    }
+
+    /// The `roots/list` request with id 1, then its cancellation with `reason`.
+    async fn expect_roots_request_cancelled(&mut self, reason: &str) {
+        let cancel = format!(
+            r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":1,"reason":"{reason}"}}}}"#
+        );
+        self.expect(&[r#"{"jsonrpc":"2.0","id":1,"method":"roots/list"}"#, &cancel])
+            .await;
+    }
+
     /// Ends the input; returns every line written after that, once the server has returned.
     async fn close(mut self) -> Vec<String> {
         self.input.shutdown().await.unwrap();
@@ -245,14 +261,7 @@ async fn a_request_that_times_out_is_cancelled_and_its_late_response_reported() 
     let mut wire = Wire::serve(session((), router, options));
     wire.send(r#"{"jsonrpc":"2.0","id":"t","method":"count_roots"}"#)
         .await;
-    assert_eq!(
-        wire.recv().await,
-        r#"{"jsonrpc":"2.0","id":1,"method":"roots/list"}"#
-    );
-    assert_eq!(
-        wire.recv().await,
-        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"timed out"}}"#
-    );
+    wire.expect_roots_request_cancelled("timed out").await;
     assert_eq!(
         wire.recv().await,
         r#"{"jsonrpc":"2.0","id":"t","error":{"code":-32001,"message":"timeout"}}"#
@@ -608,14 +617,7 @@ async fn a_request_the_handler_stops_waiting_for_is_cancelled_on_the_wire() {
     let mut wire = Wire::serve(session((), router, Options::default()));
     wire.send(r#"{"jsonrpc":"2.0","id":1,"method":"impatient"}"#)
         .await;
-    assert_eq!(
-        wire.recv().await,
-        r#"{"jsonrpc":"2.0","id":1,"method":"roots/list"}"#
-    );
-    assert_eq!(
-        wire.recv().await,
-        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"abandoned"}}"#
-    );
+    wire.expect_roots_request_cancelled("abandoned").await;
     assert_eq!(
         wire.recv().await,
         r#"{"jsonrpc":"2.0","id":1,"result":"gave up"}"#
