@@ -585,7 +585,7 @@ async fn an_in_process_client_and_server_talk_both_ways() {
     let (server_in, server_out) = tokio::io::split(server_io);
     let (client_in, client_out) = tokio::io::split(client_io);
     let (_, served) = service::spawn(server, server_in, server_out);
-    let (to_server, connection) = service::spawn(client, client_in, client_out);
+    let (to_server, connection) = service::spawn(client.clone(), client_in, client_out);
 
     let roots = to_server.request_raw("count_roots", &()).await.unwrap();
     assert_eq!(roots.get(), r#"["file:///work"]"#);
@@ -599,7 +599,9 @@ async fn an_in_process_client_and_server_talk_both_ways() {
         .unwrap_err();
     assert_eq!(refused, RequestError::Rpc(RpcError::method_not_found()));
 
-    connection.abort();
+    // The client hangs up: both sides finish and return.
+    client.close();
+    connection.await.unwrap().unwrap();
     served.await.unwrap().unwrap();
 }
 
