@@ -11,7 +11,7 @@
 //!
 //! Rules it keeps:
 //! - **Exactly one reply per incoming request.** Each request comes with a [`Call`] that
-//!   [`Peer::reply`] consumes. Replies are written by [`reply`](crate::reply) with the
+//!   [`Peer::reply`] consumes. Replies are written by [`reply`] with the
 //!   request's original id text; invalid input is answered by the rules of [`decode()`](crate::decode()).
 //! - **Batches** (where the profile has them): the replies of a batch go out as one array,
 //!   in input order, when the last request of the batch is answered (invalid elements are
@@ -35,7 +35,7 @@
 //!
 //! The peer keeps one entry per incoming request until it is answered: bound that number by
 //! not reading more frames while too many requests are in flight ([`Peer::in_flight`]); the
-//! async [`service`](crate::service) does.
+//! async `service` (feature `tokio`) does.
 //!
 //! ```
 //! use mcpwire::peer::{Event, Peer, Ping};
