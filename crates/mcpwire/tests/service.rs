@@ -626,3 +626,65 @@ async fn a_request_the_handler_stops_waiting_for_is_cancelled_on_the_wire() {
     );
     assert!(wire.close().await.is_empty());
 }
+
+#[tokio::test]
+async fn a_per_request_transport_gets_each_frames_output_on_its_own_sink() {
+    use mcpwire::service::Outbound;
+
+    let router = AsyncRouter::<()>::new().request(
+        "work",
+        |_: Arc<()>, _: Value, ctx: RequestContext| async move {
+            ctx.notify_raw(
+                "notifications/message",
+                &json!({"level": "info", "data": "w"}),
+            )
+            .await
+            .unwrap();
+            Ok::<_, RpcError>("done")
+        },
+    );
+    let sess = session((), router, Options::default());
+    let mut unsolicited = sess.take_unsolicited().expect("not taken yet");
+    assert!(sess.take_unsolicited().is_none());
+
+    // One frame, one sink: its notification, then its reply; then the stream ends.
+    let (sink, mut stream) = Outbound::channel(8);
+    sess.receive(br#"{"jsonrpc":"2.0","id":1,"method":"work"}"#, &sink)
+        .await;
+    drop(sink);
+    let mut lines = Vec::new();
+    while let Some(line) = tokio::time::timeout(PATIENCE, stream.recv()).await.unwrap() {
+        lines.push(String::from_utf8(line).unwrap());
+    }
+    assert_eq!(
+        lines,
+        [
+            r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"w","level":"info"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":"done"}"#,
+        ]
+    );
+
+    // A frame that needs no reply: its stream ends empty.
+    let (sink, mut stream) = Outbound::channel(8);
+    sess.receive(
+        br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        &sink,
+    )
+    .await;
+    drop(sink);
+    assert_eq!(
+        tokio::time::timeout(PATIENCE, stream.recv()).await.unwrap(),
+        None
+    );
+
+    // What is not tied to a call goes to the session-wide stream.
+    sess.handle()
+        .notify_raw("notifications/tools/list_changed", &())
+        .await
+        .unwrap();
+    assert_eq!(
+        unsolicited.recv().await.unwrap(),
+        br#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#
+    );
+    sess.finish().await;
+}
