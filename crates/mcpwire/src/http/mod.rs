@@ -91,6 +91,7 @@
 //!   runs frames on the blocking pool behind a per-session lock, so one session's long batch
 //!   delays neither the accept loop nor another session.
 
+mod async_server;
 mod body;
 mod classify;
 mod config;
@@ -108,6 +109,7 @@ mod sessions;
 mod sync_server;
 mod write_timeout;
 
+pub use async_server::{AsyncServer, AsyncSession};
 pub use config::HttpConfig;
 pub use headers::{METHOD_HEADER, PROTOCOL_VERSION_HEADER, SESSION_HEADER};
 /// The byte buffer frames travel in (re-exported from hyper).
