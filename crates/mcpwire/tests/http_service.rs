@@ -68,6 +68,9 @@ fn router() -> AsyncRouter<Probe> {
             let answer: Value = serde_json::from_str(answer.get()).map_err(internal)?;
             Ok::<_, RpcError>(json!({ "told": answer["content"]["name"] }))
         })
+        .notification("notifications/hello", |_: Arc<Probe>, _: Value, ctx: RequestContext| async move {
+            let _ = ctx.notify_raw("notifications/message", &json!({"level":"info","data":"hello"})).await;
+        })
         .request("slow", |probe: Arc<Probe>, _: Value, ctx: RequestContext| async move {
             probe.report("slow started");
             let cancelled = tokio::time::timeout(Duration::from_secs(20), ctx.cancelled()).await;
@@ -274,7 +277,10 @@ fn stateless_mode_serves_each_post_with_a_fresh_session() {
     );
     assert_eq!(sum.status, 200, "{}", sum.text());
     assert_eq!(sum.header("mcp-session-id"), None);
-    assert_eq!(sum.json(), json!({"jsonrpc":"2.0","id":1,"result":{"sum":3}}));
+    assert_eq!(
+        sum.json(),
+        json!({"jsonrpc":"2.0","id":1,"result":{"sum":3}})
+    );
     let counted = request(
         server.addr,
         "POST",
@@ -286,5 +292,35 @@ fn stateless_mode_serves_each_post_with_a_fresh_session() {
     assert_eq!(
         events(&counted.body)[2],
         json!({"jsonrpc":"2.0","id":2,"result":{"counted":2}})
+    );
+}
+
+#[test]
+fn what_a_notifications_handler_sends_goes_to_the_get_stream_and_the_post_gets_202() {
+    let (server, _) = serve(HttpConfig::default());
+    let session = open_session(server.addr);
+    let mut get = connect(server.addr);
+    let headers = [
+        ("Accept", "text/event-stream"),
+        ("Mcp-Session-Id", &session),
+    ];
+    get.write_all(head(server.addr, "GET", "/mcp", &headers, 0).as_bytes())
+        .unwrap();
+    let hello = post(
+        server.addr,
+        &session,
+        r#"{"jsonrpc":"2.0","method":"notifications/hello"}"#,
+    );
+    assert_eq!((hello.status, hello.body.len()), (202, 0));
+    let raw = read_until(&mut get, READ_LIMIT, |raw| {
+        !events(&dechunk_after_head(raw)).is_empty()
+    });
+    let stream = parse(&raw);
+    assert_eq!(stream.status, 200);
+    assert_eq!(stream.header("content-type"), Some("text/event-stream"));
+    assert_eq!(
+        events(&stream.body),
+        vec![json!({"jsonrpc":"2.0","method":"notifications/message",
+                    "params":{"level":"info","data":"hello"}})]
     );
 }

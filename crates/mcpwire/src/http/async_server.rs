@@ -230,7 +230,9 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}"#
         ));
         assert!(is_reply(br#"[{"jsonrpc":"2.0","id":1,"result":{}}]"#));
-        assert!(!is_reply(br#"{"jsonrpc":"2.0","method":"notifications/progress"}"#));
+        assert!(!is_reply(
+            br#"{"jsonrpc":"2.0","method":"notifications/progress"}"#
+        ));
         assert!(!is_reply(
             br#"{"jsonrpc":"2.0","id":"s-1","method":"elicitation/create","params":{}}"#
         ));

@@ -2,7 +2,9 @@
 //!
 //! [`HttpServer`] serves one MCP endpoint over HTTP/1.1 (hyper 1 on tokio) for any
 //! [`HttpService`]: the transport hands each POST body to a [`SessionHandler`] and sends back
-//! the frames it causes. [`SyncServer`] puts a synchronous [`crate::Server`] behind it.
+//! the frames it causes. [`SyncServer`] puts a synchronous [`crate::Server`] behind it,
+//! [`AsyncServer`] an async [`crate::service::Session`] (notifications, progress and requests to
+//! the client on the POST's SSE stream, cancellation when the session ends).
 //!
 //! ```no_run
 //! use mcpwire::http::{HttpConfig, HttpServer, SyncServer};
