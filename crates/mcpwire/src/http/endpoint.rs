@@ -194,6 +194,7 @@ impl<S: HttpService> Endpoint<S> {
                 peer,
                 id: None,
                 unsolicited: None,
+                ended: None,
             }));
             answer(
                 exchange::run(handler, read.bytes, capacity, held).await,
@@ -242,10 +243,14 @@ impl<S: HttpService> Endpoint<S> {
         } else {
             (None, None)
         };
+        // Dropped with the session's entry (or here, when `initialize` fails): the handler
+        // learns that its session ended.
+        let (ended, ended_signal) = tokio::sync::watch::channel(());
         let handler = Arc::new(self.service.open(SessionContext {
             peer,
             id: Some(id.clone()),
             unsolicited,
+            ended: Some(ended_signal),
         }));
         let outcome = exchange::run(Arc::clone(&handler), frame, None, held).await;
         let opened = matches!(&outcome, Outcome::Reply(Some(reply)) if is_success(reply));
@@ -254,7 +259,7 @@ impl<S: HttpService> Endpoint<S> {
         }
         if let Err(refusal) = self
             .sessions
-            .insert(id.clone(), handler, peer_key, receiver)
+            .insert(id.clone(), handler, peer_key, receiver, ended)
         {
             return refused(refusal);
         }

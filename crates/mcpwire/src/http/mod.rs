@@ -2,7 +2,9 @@
 //!
 //! [`HttpServer`] serves one MCP endpoint over HTTP/1.1 (hyper 1 on tokio) for any
 //! [`HttpService`]: the transport hands each POST body to a [`SessionHandler`] and sends back
-//! the frames it causes. [`SyncServer`] puts a synchronous [`crate::Server`] behind it.
+//! the frames it causes. [`SyncServer`] puts a synchronous [`crate::Server`] behind it,
+//! [`AsyncServer`] an async [`crate::service::Session`] (notifications, progress and requests to
+//! the client on the POST's SSE stream, cancellation when the session ends).
 //!
 //! ```no_run
 //! use mcpwire::http::{HttpConfig, HttpServer, SyncServer};
@@ -91,6 +93,7 @@
 //!   runs frames on the blocking pool behind a per-session lock, so one session's long batch
 //!   delays neither the accept loop nor another session.
 
+mod async_server;
 mod body;
 mod classify;
 mod config;
@@ -108,6 +111,7 @@ mod sessions;
 mod sync_server;
 mod write_timeout;
 
+pub use async_server::{AsyncServer, AsyncSession};
 pub use config::HttpConfig;
 pub use headers::{METHOD_HEADER, PROTOCOL_VERSION_HEADER, SESSION_HEADER};
 /// The byte buffer frames travel in (re-exported from hyper).

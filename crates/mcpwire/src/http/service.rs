@@ -111,6 +111,11 @@ impl Outbound {
     pub fn is_closed(&self) -> bool {
         self.sender.is_closed()
     }
+
+    /// Completes when the stream closes.
+    pub(crate) async fn until_closed(&self) {
+        self.sender.closed().await
+    }
 }
 
 /// What the transport tells a new handler about its session.
@@ -119,6 +124,9 @@ pub struct SessionContext {
     pub(crate) peer: SocketAddr,
     pub(crate) id: Option<SessionId>,
     pub(crate) unsolicited: Option<Outbound>,
+    /// Changes (its sender is dropped) when the session ends: deleted, evicted or expired.
+    /// `None` in stateless mode.
+    pub(crate) ended: Option<tokio::sync::watch::Receiver<()>>,
 }
 
 impl SessionContext {

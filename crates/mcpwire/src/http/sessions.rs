@@ -128,6 +128,7 @@ impl<H> Sessions<H> {
         handler: Arc<H>,
         peer: PeerKey,
         unsolicited: Option<mpsc::Receiver<Bytes>>,
+        ended: watch::Sender<()>,
     ) -> Result<(), Refusal> {
         let mut table = self.lock();
         self.sweep(&mut table);
@@ -145,7 +146,6 @@ impl<H> Sessions<H> {
             };
         }
         *table.per_peer.entry(peer).or_insert(0) += 1;
-        let (ended, _) = watch::channel(());
         table.map.insert(
             id,
             Entry {
@@ -234,7 +234,7 @@ mod tests {
 
     fn open(sessions: &Sessions<()>, peer: PeerKey) -> Result<SessionId, Refusal> {
         let id = SessionId::generate().unwrap();
-        sessions.insert(id.clone(), Arc::new(()), peer, None)?;
+        sessions.insert(id.clone(), Arc::new(()), peer, None, watch::channel(()).0)?;
         Ok(id)
     }
 

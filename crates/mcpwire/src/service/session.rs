@@ -332,6 +332,16 @@ impl<S: Send + Sync + 'static> Session<S> {
         let _ = catch_unwind(AssertUnwindSafe(|| router.deliver_event(state, event)));
     }
 
+    /// Fires the [`CancellationToken`] of every request whose handler is running, for a
+    /// transport whose conversation ends while handlers run (a Streamable HTTP session that is
+    /// deleted or expires). A handler that returns anyway is still answered on its frame's
+    /// sink, if that is still read.
+    pub fn cancel_in_flight(&self) {
+        for token in self.shared.core.lock().tokens.values() {
+            token.cancel();
+        }
+    }
+
     /// Hangs up: the transport stops reading as if the input had ended, so
     /// [`serve`](super::serve) lets the handlers in flight finish, writes what they sent,
     /// closes the output (the other side sees end of input) and returns. How a client ends a
