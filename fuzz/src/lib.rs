@@ -7,6 +7,7 @@
 
 pub mod framing;
 pub mod json;
+#[cfg(feature = "typed")]
 pub mod typed;
 pub mod wire;
 

@@ -8,10 +8,10 @@
 //! carries an id the request did not have; responses are never answered.
 
 use mcpwire::Profile;
-use serde_json::Value;
-use serde_json::value::RawValue;
 
-use crate::json::{has_member, id_texts, parse, raw_members, serde_json_accepts};
+use crate::json::{
+    has_member, id_texts, member_texts, raw_elements, raw_members, serde_json_accepts,
+};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -37,9 +37,10 @@ pub fn check(data: &[u8]) {
     let body = frame.strip_prefix(BOM).unwrap_or(frame);
     if !serde_json_accepts(body) {
         let reply = reply.expect("a frame serde_json refuses is answered");
-        let object = reply_objects(&reply).pop().expect("one object");
-        assert_eq!(object["error"]["code"], -32700, "{}", show(&reply));
-        assert!(object.get("id").is_none_or(Value::is_null));
+        let objects = reply_objects(&reply);
+        assert_eq!(objects.len(), 1, "{}", show(&reply));
+        assert_eq!(objects[0].code, Some(-32700), "{}", show(&reply));
+        assert!(objects[0].id.as_deref().is_none_or(|id| id == "null"));
         return;
     }
     let text = std::str::from_utf8(body).expect("serde_json accepted it");
@@ -48,103 +49,122 @@ pub fn check(data: &[u8]) {
     };
     let objects = reply_objects(&reply);
     for object in &objects {
-        assert_ne!(object["error"]["code"], -32700, "{}", show(&reply));
+        assert_ne!(object.code, Some(-32700), "{}", show(&reply));
     }
     let trimmed = text.trim_matches([' ', '\t', '\n', '\r']);
     if trimmed.starts_with('{') {
         assert!(reply.starts_with(b"{"), "{}", show(&reply));
         single_object_ids(trimmed, &reply, plain);
     } else if trimmed.starts_with('[') && batches {
-        let elements: Vec<&RawValue> = serde_json::from_str(trimmed).unwrap_or_default();
+        let elements = raw_elements(trimmed).expect("an array");
         let too_long = batch_limit.is_some_and(|max| elements.len() > max);
         if elements.is_empty() || too_long {
             assert_eq!(objects.len(), 1, "{}", show(&reply));
             assert!(reply.starts_with(b"{"), "{}", show(&reply));
-            assert_eq!(objects[0]["error"]["code"], -32600);
+            assert_eq!(objects[0].code, Some(-32600));
             return;
         }
         assert!(reply.starts_with(b"["), "{}", show(&reply));
-        let answerable = elements
-            .iter()
-            .filter(|e| !is_response_or_notification(e.get()))
-            .count();
+        // Responses are never answered; an invalid call without an id is.
+        let answerable = elements.iter().filter(|e| !is_response(e)).count();
         assert!(objects.len() <= answerable, "{}", show(&reply));
-        let reply_text = std::str::from_utf8(&reply).expect("UTF-8");
-        let replies: Vec<&RawValue> = serde_json::from_str(reply_text).expect("an array");
-        for one in replies {
-            for id in id_texts(one.get()) {
-                if id != "null" {
-                    assert!(
-                        elements.iter().any(|e| id_texts(e.get()).contains(&id)),
-                        "reply id {id} is no request's: {}",
-                        show(&reply)
-                    );
-                }
+        for id in objects.iter().filter_map(|o| o.id.as_deref()) {
+            if id != "null" {
+                assert!(
+                    elements.iter().any(|e| id_texts(e).contains(&id)),
+                    "reply id {id} is no request's: {}",
+                    show(&reply)
+                );
             }
         }
     } else {
         assert_eq!(objects.len(), 1);
-        assert_eq!(objects[0]["error"]["code"], -32600, "{}", show(&reply));
+        assert_eq!(objects[0].code, Some(-32600), "{}", show(&reply));
     }
 }
 
+/// What the oracles look at in one reply object.
+struct ReplyObject {
+    /// The raw text of `id`, when present.
+    id: Option<String>,
+    /// The error code, for an error reply.
+    code: Option<i64>,
+}
+
 /// Every reply object, after the line, JSON and envelope checks.
-fn reply_objects(reply: &[u8]) -> Vec<Value> {
+fn reply_objects(reply: &[u8]) -> Vec<ReplyObject> {
     assert!(
         !reply.iter().any(|&b| b == b'\n' || b == b'\r'),
         "reply spans lines: {}",
         show(reply)
     );
-    let value = parse(reply).unwrap_or_else(|| panic!("reply is not JSON: {}", show(reply)));
-    let objects = match value {
-        Value::Array(items) => {
-            assert!(!items.is_empty(), "empty batch reply");
-            assert!(
-                reply.starts_with(b"[{\"jsonrpc\":\"2.0\""),
-                "{}",
-                show(reply)
-            );
-            items
-        }
-        other => {
-            assert!(
-                reply.starts_with(b"{\"jsonrpc\":\"2.0\""),
-                "{}",
-                show(reply)
-            );
-            vec![other]
-        }
+    assert!(
+        serde_json_accepts(reply),
+        "reply is not JSON: {}",
+        show(reply)
+    );
+    let text = std::str::from_utf8(reply).expect("UTF-8");
+    let objects = if text.starts_with('[') {
+        assert!(text.starts_with("[{\"jsonrpc\":\"2.0\""), "{text}");
+        let items = raw_elements(text).expect("an array");
+        assert!(!items.is_empty(), "empty batch reply");
+        items
+    } else {
+        assert!(text.starts_with("{\"jsonrpc\":\"2.0\""), "{text}");
+        vec![text]
     };
-    for object in &objects {
-        let map = object.as_object().expect("a reply is an object");
-        assert_eq!(map["jsonrpc"], "2.0");
-        assert!(
-            map.keys()
-                .all(|k| matches!(k.as_str(), "jsonrpc" | "id" | "result" | "error"))
-        );
-        assert!(
-            map.contains_key("result") != map.contains_key("error"),
-            "exactly one of result and error: {}",
-            show(reply)
-        );
-        if let Some(error) = map.get("error") {
-            assert!(error["code"].is_i64(), "{}", show(reply));
-            assert!(error["message"].is_string(), "{}", show(reply));
-        }
-    }
     objects
+        .into_iter()
+        .map(|object| reply_object(object, text))
+        .collect()
+}
+
+/// Checks one reply object: `jsonrpc` first and `"2.0"`, only the reply members, each once,
+/// exactly one of `result` and `error`, an error with an integer code and a string message.
+fn reply_object(object: &str, reply: &str) -> ReplyObject {
+    let members = raw_members(object).expect("a reply is an object");
+    assert_eq!(
+        members.first().map(|(k, v)| (k.as_str(), *v)),
+        Some(("jsonrpc", "\"2.0\"")),
+        "{reply}"
+    );
+    let count = |key: &str| members.iter().filter(|(k, _)| k == key).count();
+    assert!(
+        members
+            .iter()
+            .all(|(k, _)| matches!(k.as_str(), "jsonrpc" | "id" | "result" | "error")),
+        "{reply}"
+    );
+    assert!(count("id") <= 1 && count("jsonrpc") == 1, "{reply}");
+    assert_eq!(
+        count("result") + count("error"),
+        1,
+        "exactly one of result and error: {reply}"
+    );
+    let code = member_texts(object, "error").first().map(|error| {
+        let code = member_texts(error, "code");
+        let message = member_texts(error, "message");
+        assert!(message.len() == 1 && message[0].starts_with('"'), "{reply}");
+        code.first()
+            .and_then(|c| c.parse::<i64>().ok())
+            .unwrap_or_else(|| panic!("error code is not an integer: {reply}"))
+    });
+    ReplyObject {
+        id: member_texts(object, "id")
+            .first()
+            .map(|id| (*id).to_owned()),
+        code,
+    }
 }
 
 /// A frame the server did not answer must hold nothing that needs a reply.
 fn no_reply_allowed(text: &str, batches: bool) {
     let trimmed = text.trim_matches([' ', '\t', '\n', '\r']);
     if trimmed.starts_with('[') && batches {
-        let elements: Vec<&RawValue> = serde_json::from_str(trimmed).expect("an array");
-        for element in elements {
+        for element in raw_elements(trimmed).expect("an array") {
             assert!(
-                is_response_or_notification(element.get()),
-                "unanswered element {}",
-                element.get()
+                is_response_or_notification(element),
+                "unanswered element {element}"
             );
         }
     } else {
@@ -153,6 +173,14 @@ fn no_reply_allowed(text: &str, batches: bool) {
             "unanswered frame {trimmed}"
         );
     }
+}
+
+/// A response: an object with `result` or `error` and no `method`.
+fn is_response(text: &str) -> bool {
+    raw_members(text).is_some_and(|members| {
+        let has = |key: &str| members.iter().any(|(k, _)| k == key);
+        !has("method") && (has("result") || has("error"))
+    })
 }
 
 /// A response (no `method`, has `result` or `error`), or a call without an `id` member.

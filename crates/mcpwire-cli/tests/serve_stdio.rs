@@ -171,7 +171,7 @@ fn batches_are_served_only_where_the_profile_has_them() {
 /// -32601 whatever its params hold, even params past the depth limit.
 #[test]
 fn a_method_the_version_lacks_is_not_found_before_its_params_are_read() {
-    // Deeper than the default params depth limit (256).
+    // Past the default params depth limit (256).
     let deep = format!("{}{}", "[".repeat(300), "]".repeat(300));
     let input = format!(r#"{{"jsonrpc":"2.0","id":7,"method":"ping","params":{{"x":{deep}}}}}"#);
     let (_, lines) = serve(&["--profile", "mcp-2026-07-28"], input.as_bytes());

@@ -80,7 +80,7 @@ impl fmt::Debug for IdPolicy {
 ///
 /// - a frame is at most `max_frame_bytes` (longer lines are discarded while read);
 /// - a batch decodes into at most `max_batch_len` messages (a longer one is rejected
-///   whole after scanning, without collecting its elements);
+///   whole after scanning, the elements past the limit never collected);
 /// - a batch reply grows to about `max_batch_reply_bytes`: once it would pass that budget,
 ///   the requests not yet answered are answered with a short -32003 error (see
 ///   [`code::BATCH_REPLY_TOO_LARGE`](crate::code::BATCH_REPLY_TOO_LARGE)) instead;

@@ -557,13 +557,10 @@ pub fn has_unpaired_surrogate(raw: &str) -> bool {
     {
         i += offset;
         match unit_at(i) {
-            Some(high @ 0xD800..=0xDBFF) => {
-                let _ = high;
-                match unit_at(i + 6) {
-                    Some(0xDC00..=0xDFFF) => i += 12,
-                    _ => return true,
-                }
-            }
+            Some(0xD800..=0xDBFF) => match unit_at(i + 6) {
+                Some(0xDC00..=0xDFFF) => i += 12,
+                _ => return true,
+            },
             Some(0xDC00..=0xDFFF) => return true,
             Some(_) => i += 6,
             // `\\`, `\"` and the other two-character escapes.
@@ -576,6 +573,43 @@ pub fn has_unpaired_surrogate(raw: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unpaired_surrogates_are_told_from_pairs_and_other_escapes() {
+        for lone in [
+            r#""\ud800""#,
+            r#""\uDBFF""#,
+            r#""\udc00""#,
+            r#""a\ud800\u0041""#,
+            r#""\ude00\ud83d""#,
+            r#""\ud83d\ude00\ud800""#,
+            r#""\\\ud800""#,
+        ] {
+            assert!(has_unpaired_surrogate(lone), "{lone}");
+        }
+        for fine in [
+            r#""\ud83d\ude00""#,
+            r#""\\ud800""#,
+            r#""\uFFFD\u0041""#,
+            r#""plain""#,
+            r#""\n\"\/""#,
+            r#""\ud8"#,
+            "",
+        ] {
+            assert!(!has_unpaired_surrogate(fine), "{fine}");
+        }
+    }
+
+    #[test]
+    fn unescape_is_total_on_text_the_scanner_never_saw() {
+        assert_eq!(unescape("\""), "\"", "a lone quote is not a quoted string");
+        assert_eq!(unescape(""), "");
+        assert_eq!(unescape(r#""\u12""#), "\u{FFFD}12");
+        assert_eq!(unescape(r#""\u00é9""#), "\u{FFFD}00é9");
+        assert_eq!(unescape(r#""\ud83d\ude""#), "\u{FFFD}\u{FFFD}de");
+        assert_eq!(unescape(r#""\ud83d\ude00""#), "\u{1F600}");
+        assert_eq!(unescape("no quotes"), "no quotes");
+    }
     use crate::test_support::{mutate, xorshift};
 
     fn kind(input: &str) -> ScanErrorKind {
