@@ -4,7 +4,7 @@
 
 use mcpwire_proptest::json::{Frame, JsonKind, Member, object_members, read_frame, unescape};
 use mcpwire_proptest::{
-    Cause, Expected, ExpectedReply, Methods, ReplyId, Silence, derive_expected,
+    Cause, Expected, ExpectedReply, Methods, ReplyId, Silence, Violation, derive_expected,
 };
 use mcpwire_types::ProfileFacts;
 
@@ -40,6 +40,8 @@ struct Reply {
     /// The error's code, when it is an integer.
     code: Option<i64>,
     id: Option<String>,
+    /// The id member is present and `null`.
+    id_null: bool,
 }
 
 fn read_reply(frame: &[u8]) -> Option<Reply> {
@@ -51,11 +53,9 @@ fn read_reply(frame: &[u8]) -> Option<Reply> {
         return None;
     };
     let members = object_members(text);
-    let id = members
-        .iter()
-        .find(|m| m.key == "id")
-        .map(|m| m.value.to_owned())
-        .filter(|id| id != "null");
+    let id_member = members.iter().find(|m| m.key == "id").map(|m| m.value);
+    let id_null = id_member == Some("null");
+    let id = id_member.filter(|id| *id != "null").map(str::to_owned);
     let error_member = members
         .iter()
         .find(|m| m.key == "error" && m.kind == JsonKind::Object);
@@ -81,6 +81,7 @@ fn read_reply(frame: &[u8]) -> Option<Reply> {
         invalid_request,
         code,
         id,
+        id_null,
     })
 }
 
@@ -179,6 +180,23 @@ pub fn relevel(
     };
     findings.retain(|f| !EXPLAINABLE.contains(&f.kind.as_str()));
     findings.push(strict(kind, rule, why));
+    // Under the reading the reply carries no id: it must still spell "no id" as the version
+    // does ("id":null where the schema requires the member, omitted where it forbids null).
+    let spelt_wrong = if facts.error_response_requires_id {
+        reply.id.is_none() && !reply.id_null
+    } else {
+        reply.id_null
+    };
+    if reply.error && spelt_wrong && !findings.iter().any(|f| f.kind == "no-id-spelled-wrong") {
+        let violation = Violation::NoIdSpelledWrong {
+            null_required: facts.error_response_requires_id,
+        };
+        findings.push(Finding::new(
+            "no-id-spelled-wrong",
+            RuleId::of_rule(violation.rule()),
+            violation.to_string(),
+        ));
+    }
 }
 
 fn strict(kind: &str, rule: RuleId, why: &str) -> Finding {
@@ -427,7 +445,7 @@ mod tests {
             Outcome::ResultOrErrorExcept(vec![]),
         );
         let frame = r#"{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}"#;
-        let refused = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"m"}}"#;
+        let refused = r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"m"}}"#;
         assert_eq!(
             relevelled(
                 frame,
@@ -481,7 +499,7 @@ mod tests {
             Cause::Request,
             Outcome::Error(vec![codes::METHOD_NOT_FOUND]),
         );
-        let got = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"m"}}"#;
+        let got = r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"m"}}"#;
         let mut findings = vec![
             finding("unexpected-code"),
             finding("id-lost-although-recoverable"),
@@ -552,7 +570,7 @@ mod tests {
             Cause::Request,
             Outcome::ResultOrErrorExcept(vec![]),
         );
-        let parse = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"m"}}"#;
+        let parse = r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"m"}}"#;
         assert_eq!(
             relevelled(
                 frame,
@@ -678,6 +696,24 @@ mod tests {
         assert_eq!(
             relevelled(frame, &oracle(frame), with_id, &["reply-to-response"]),
             ["reply-to-response"]
+        );
+    }
+
+    #[test]
+    fn a_reading_without_an_id_still_wants_the_versions_spelling_of_no_id() {
+        // 2025-11-25 omits the id of an error it cannot tie to a request: "id":null is wrong
+        // even where refusing the big id explains the rest.
+        let frame = r#"{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}"#;
+        let got = r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"m"},"id":null}"#;
+        let kinds = ["unexpected-code", "id-lost-although-recoverable"];
+        assert_eq!(
+            relevelled(frame, &oracle(frame), got, &kinds),
+            ["big-id-refused", "no-id-spelled-wrong"]
+        );
+        let omitted = r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"m"}}"#;
+        assert_eq!(
+            relevelled(frame, &oracle(frame), omitted, &kinds),
+            ["big-id-refused"]
         );
     }
 }
