@@ -303,3 +303,96 @@ fn http_statuses_and_content_types_are_checked() {
             .any(|(kind, _)| kind == "id-value-changed")
     );
 }
+
+/// The failure groups' cases as `(kind, level, case)`.
+fn cases_by_kind(report: &Value) -> Vec<(String, String, Value)> {
+    let mut out = Vec::new();
+    for group in report["failures"].as_array().into_iter().flatten() {
+        for case in group["cases"].as_array().into_iter().flatten() {
+            out.push((
+                group["kind"].as_str().unwrap_or_default().to_owned(),
+                group["level"].as_str().unwrap_or_default().to_owned(),
+                case.clone(),
+            ));
+        }
+    }
+    out
+}
+
+/// The kinds reported for the case labelled `label`.
+fn kinds_of(report: &Value, label: &str) -> Vec<(String, String)> {
+    cases_by_kind(report)
+        .into_iter()
+        .filter(|(_, _, case)| case["label"] == label)
+        .map(|(kind, level, _)| (kind, level))
+        .collect()
+}
+
+fn strict(kind: &str) -> Vec<(String, String)> {
+    vec![(kind.to_owned(), "strict".to_owned())]
+}
+
+/// The verdicts of the `lenient-sdk` fixture both transports share: a notification with
+/// `"params":null` left unanswered (a 202 over HTTP) is right under the reading "null is absent";
+/// the 2025-11-25 batch answered request by request (two lines, or two SSE events, ids 20 and
+/// 21) is a batch run as JSON-RPC 2.0 runs it; `[]` left unanswered (a 202 over HTTP) is the
+/// one missing reply, not again as a status.
+fn assert_lenient_verdicts(report: &Value) {
+    assert_eq!(
+        kinds_of(report, "notification with params null"),
+        strict("params-null-accepted"),
+        "{report}"
+    );
+    assert_eq!(
+        kinds_of(report, "batch"),
+        strict("batch-in-version-without-batches")
+    );
+    assert_eq!(
+        kinds_of(report, "empty batch"),
+        vec![("missing-reply".to_owned(), "violation".to_owned())]
+    );
+}
+
+#[test]
+fn lenient_readings_the_specs_permit_are_strict_over_stdio() {
+    let run = check_stdio("lenient-sdk", &["--cases", "0", "--format", "json"]);
+    let report = run.json();
+    assert_lenient_verdicts(&report);
+    // Neither a request nor a response, answered as JSON-RPC 2.0 answers an invalid Request.
+    assert_eq!(
+        kinds_of(&report, "malformed response"),
+        strict("reply-to-malformed-response")
+    );
+    // Invalid UTF-8 read leniently: the reply carries the id the checker could not read.
+    let utf8: Vec<Value> = cases_by_kind(&report)
+        .into_iter()
+        .filter(|(_, _, case)| case["label"] == "invalid UTF-8")
+        .map(|(_, _, case)| case)
+        .collect();
+    assert_eq!(utf8.len(), 1, "{report}");
+    assert_eq!(
+        utf8[0]["note"],
+        "1 reply attributed by arrival order because the input's id is unreadable (the reply's id matches no id sent)"
+    );
+    // failing_cases counts cases with a violation, cases_with_findings cases with any finding.
+    let mut failing = std::collections::BTreeSet::new();
+    let mut any = std::collections::BTreeSet::new();
+    for (_, level, case) in cases_by_kind(&report) {
+        let label = case["label"].as_str().unwrap_or_default().to_owned();
+        if level == "violation" {
+            failing.insert(label.clone());
+        }
+        any.insert(label);
+    }
+    assert_eq!(report["failing_cases"], failing.len(), "{report}");
+    assert_eq!(report["cases_with_findings"], any.len());
+    assert!(any.len() > failing.len());
+    assert_eq!(run.code, 1);
+}
+
+#[test]
+fn lenient_readings_over_http_count_one_finding_per_defect() {
+    let run = check_http_fixture("lenient-sdk");
+    assert_lenient_verdicts(&run.json());
+    assert_eq!(run.code, 1);
+}

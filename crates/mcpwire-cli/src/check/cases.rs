@@ -17,6 +17,9 @@ pub struct CheckCase {
     pub expected: Expected,
     /// For a generated case, its index among the generated trees.
     pub generated: Option<usize>,
+    /// For a top-level array under a version without batches: the oracle of running it as a
+    /// JSON-RPC 2.0 batch (the version's other rules kept), a permitted reading.
+    pub batch_reading: Option<Expected>,
 }
 
 /// What the checker assumes about the server's methods.
@@ -81,9 +84,26 @@ impl Oracle {
         let expected = derive_expected(self.facts, &frame, self.methods());
         CheckCase {
             label: label.to_owned(),
+            batch_reading: self.batch_reading(&frame),
             frame,
             expected,
             generated: None,
+        }
+    }
+
+    /// Where the version has no batches, the oracle of a top-level array run as a JSON-RPC 2.0
+    /// batch under the version's other rules (`None` for anything else).
+    pub fn batch_reading(&self, frame: &[u8]) -> Option<Expected> {
+        if self.facts.batches {
+            return None;
+        }
+        let with_batches = ProfileFacts {
+            batches: true,
+            ..*self.facts
+        };
+        match derive_expected(&with_batches, frame, self.methods()) {
+            batch @ Expected::Batch(_) => Some(batch),
+            _ => None,
         }
     }
 }
@@ -134,6 +154,7 @@ pub fn fixed_cases(oracle: &Oracle, stdio: bool) -> Vec<CheckCase> {
         ),
         oracle.fixed("notification", format!(r#"{{"jsonrpc":"2.0","method":"{ping}"}}"#)),
         oracle.fixed("notification of an unknown method", format!(r#"{{"jsonrpc":"2.0","method":"{unknown}","params":{{"x":1}}}}"#)),
+        oracle.fixed("notification with params null", format!(r#"{{"jsonrpc":"2.0","method":"{ping}","params":null}}"#)),
         oracle.fixed("invalid notification", format!(r#"{{"jsonrpc":"1.0","method":"{unknown}"}}"#)),
         oracle.fixed("response", r#"{"jsonrpc":"2.0","id":99,"result":{}}"#),
         oracle.fixed("error response", r#"{"jsonrpc":"2.0","id":98,"error":{"code":-32000,"message":"m"}}"#),
@@ -201,6 +222,7 @@ impl Generated {
         CheckCase {
             label: case.mutation.name().to_owned(),
             expected: oracle.expected(&case),
+            batch_reading: oracle.batch_reading(&case.frame),
             frame: case.frame,
             generated: Some(index),
         }

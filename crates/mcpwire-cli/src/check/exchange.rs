@@ -79,6 +79,9 @@ pub struct Exchange {
     pub late: Vec<(usize, Vec<u8>)>,
     /// How many of `replies` carry no usable id and were attributed by arrival order.
     pub by_order: usize,
+    /// How many of those carry an id but were attributed by arrival order because the input's
+    /// own id is unreadable (so no reply can match it by id).
+    pub by_order_input_id_unreadable: usize,
     /// How many of `replies` arrived after the case's sentinel (attributed by id).
     pub arrived_late: usize,
 }

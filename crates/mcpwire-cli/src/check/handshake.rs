@@ -115,6 +115,7 @@ pub fn handshake_expected(id: &str) -> Expected {
 pub fn handshake_case(label: &str, id: &str, frame: Vec<u8>) -> CheckCase {
     CheckCase {
         label: label.to_owned(),
+        batch_reading: None,
         frame,
         expected: handshake_expected(id),
         generated: None,

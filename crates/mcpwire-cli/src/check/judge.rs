@@ -262,11 +262,85 @@ pub fn judge(facts: &ProfileFacts, case: &CheckCase, exchange: &Exchange) -> Vec
             .map(|v| finding(v, http.is_some()))
             .collect(),
     };
-    relevel(&case.frame, expected, &exchange.replies, &mut findings);
+    relevel(
+        facts,
+        &case.frame,
+        expected,
+        &exchange.replies,
+        &mut findings,
+    );
+    if let Some(batch) = &case.batch_reading {
+        run_as_batch(facts, batch, &replies, &mut findings);
+    }
     if let Some(http) = http {
-        findings.extend(http_findings(expected, http));
+        // A 202 (or 204) without a body is how the missing reply shows over HTTP (or, for a
+        // notification read with absent params, the right answer): one finding per defect.
+        let silent = empty_success(http.status) && http.body_len == 0;
+        let explained = findings
+            .iter()
+            .any(|f| SILENCE_EXPLAINED.contains(&f.kind.as_str()));
+        if !(silent && explained) {
+            findings.extend(http_findings(expected, http));
+        }
     }
     findings
+}
+
+/// Kinds whose finding already says what a 202 (or 204) with no body means: the missing reply
+/// (the status is its consequence, not a second defect), or a permitted reading under which no
+/// reply is right (a notification with `"params":null`, a batch of notifications).
+const SILENCE_EXPLAINED: &[&str] = &[
+    "missing-reply",
+    "params-null-accepted",
+    "batch-in-version-without-batches",
+];
+
+/// Where the version has no batches, a top-level array answered exactly as JSON-RPC 2.0
+/// answers a batch (each request with its own reply and id, nothing for notifications; in one
+/// array or as separate messages, which are judged as if gathered into one array; within it,
+/// only differences the specs permit) is one strict finding. Any other answer keeps the
+/// findings it has.
+fn run_as_batch(
+    facts: &ProfileFacts,
+    batch: &Expected,
+    replies: &[&[u8]],
+    findings: &mut Vec<Finding>,
+) {
+    if findings.is_empty() {
+        return;
+    }
+    let with_batches = ProfileFacts {
+        batches: true,
+        ..*facts
+    };
+    let gathered: Vec<u8> = match replies {
+        [] => Vec::new(),
+        [one] if one.trim_ascii_start().starts_with(b"[") => one.to_vec(),
+        many => [&b"["[..], &many.join(&b","[..]), b"]"].concat(),
+    };
+    let gathered: Vec<&[u8]> = if gathered.is_empty() {
+        Vec::new()
+    } else {
+        vec![&gathered]
+    };
+    let as_batch = match check_expected(&with_batches, batch, &gathered) {
+        Ok(()) => true,
+        // Differences the specs permit within the batch (an id spelt otherwise) stay strict.
+        Err(violations) => violations
+            .iter()
+            .all(|v| finding(v, false).level == Level::Strict),
+    };
+    if as_batch {
+        findings.clear();
+        findings.push(Finding::new(
+            "batch-in-version-without-batches",
+            rule_of(&Violation::BatchReplyNotArray),
+            format!(
+                "a top-level array was answered as JSON-RPC 2.0 answers a batch (each request with its own reply and id, nothing for notifications); MCP {} has no batches (mcpwire answers the array with one -32600 without an id)",
+                facts.protocol_version.unwrap_or(facts.name)
+            ),
+        ));
+    }
 }
 
 fn fault_finding(fault: &Fault, http: bool) -> Finding {

@@ -218,6 +218,14 @@ pub const KINDS: &[KindInfo] = &[
         "policy: one array per batch. JSON-RPC 2.0 §6: \"The Server should respond with an Array\" (lower-case should)",
     ),
     s(
+        "batch-in-version-without-batches",
+        "policy: a top-level array gets one -32600 where the MCP version has no batches. MCP schema of the version: no batch among its messages, a rule for the client's POST body; JSON-RPC 2.0 §6 lets a server run it as a batch, answering each request with its own id",
+    ),
+    s(
+        "reply-to-malformed-response",
+        "policy: a malformed response (id with result and error, no method) is dropped unanswered (wire rule 8). It is no Response, so the MCP rule for responses does not bind; JSON-RPC 2.0 §5/§7 answer an invalid Request object with -32600 and a null id",
+    ),
+    s(
         "batch-reply-not-array",
         "policy: one array per batch. JSON-RPC 2.0 §6: \"The Server should respond with an Array\" (lower-case should)",
     ),

@@ -3,10 +3,13 @@
 //! depth limit, a lenient parser) is one *strict* finding instead of violations.
 
 use mcpwire_proptest::json::{Frame, JsonKind, Member, object_members, read_frame, unescape};
-use mcpwire_proptest::{Cause, Expected, ExpectedReply, ReplyId};
+use mcpwire_proptest::{
+    Cause, Expected, ExpectedReply, Methods, ReplyId, Silence, Violation, derive_expected,
+};
+use mcpwire_types::ProfileFacts;
 
 use super::ids::is_big_integer;
-use super::judge::Finding;
+use super::judge::{Finding, RuleId};
 use super::kinds::Level;
 
 /// Nesting deeper than this is beyond common parser limits (serde_json refuses 128).
@@ -34,7 +37,11 @@ struct Reply {
     parse_error: bool,
     /// An error with code -32600.
     invalid_request: bool,
+    /// The error's code, when it is an integer.
+    code: Option<i64>,
     id: Option<String>,
+    /// The id member is present and `null`.
+    id_null: bool,
 }
 
 fn read_reply(frame: &[u8]) -> Option<Reply> {
@@ -46,11 +53,9 @@ fn read_reply(frame: &[u8]) -> Option<Reply> {
         return None;
     };
     let members = object_members(text);
-    let id = members
-        .iter()
-        .find(|m| m.key == "id")
-        .map(|m| m.value.to_owned())
-        .filter(|id| id != "null");
+    let id_member = members.iter().find(|m| m.key == "id").map(|m| m.value);
+    let id_null = id_member == Some("null");
+    let id = id_member.filter(|id| *id != "null").map(str::to_owned);
     let error_member = members
         .iter()
         .find(|m| m.key == "error" && m.kind == JsonKind::Object);
@@ -64,11 +69,19 @@ fn read_reply(frame: &[u8]) -> Option<Reply> {
     };
     let parse_error = code_is("-32700");
     let invalid_request = code_is("-32600");
+    let code = error_member.and_then(|e| {
+        object_members(e.value)
+            .iter()
+            .find(|m| m.key == "code")
+            .and_then(|m| m.value.parse().ok())
+    });
     Some(Reply {
         error,
         parse_error,
         invalid_request,
+        code,
         id,
+        id_null,
     })
 }
 
@@ -128,17 +141,25 @@ fn input(frame: &[u8]) -> Input<'_> {
     Input { bom, members }
 }
 
-/// Replaces the explainable findings of one single-reply exchange by one strict finding when
-/// a permitted reading of the input explains them; see docs/check.md ("strict kinds").
+/// Replaces the explainable findings of one exchange by one strict finding when a permitted
+/// reading of the input explains them; see docs/check.md ("strict kinds").
 pub fn relevel(
+    facts: &ProfileFacts,
     frame: &[u8],
     expected: &Expected,
     replies: &[Vec<u8>],
     findings: &mut Vec<Finding>,
 ) {
-    let Expected::Reply(want) = expected else {
-        return;
+    let want = match expected {
+        Expected::NoReply(Silence::Response) => {
+            return malformed_response_answered(frame, replies, findings);
+        }
+        Expected::Reply(want) => want,
+        _ => return,
     };
+    if replies.is_empty() {
+        return null_params_notification_dropped(facts, frame, findings);
+    }
     let [reply] = replies else {
         return;
     };
@@ -158,13 +179,126 @@ pub fn relevel(
         return;
     };
     findings.retain(|f| !EXPLAINABLE.contains(&f.kind.as_str()));
-    findings.push(Finding {
+    findings.push(strict(kind, rule, why));
+    // Under the reading the reply carries no id: it must still spell "no id" as the version
+    // does ("id":null where the schema requires the member, omitted where it forbids null).
+    let spelt_wrong = if facts.error_response_requires_id {
+        reply.id.is_none() && !reply.id_null
+    } else {
+        reply.id_null
+    };
+    if reply.error && spelt_wrong && !findings.iter().any(|f| f.kind == "no-id-spelled-wrong") {
+        let violation = Violation::NoIdSpelledWrong {
+            null_required: facts.error_response_requires_id,
+        };
+        findings.push(Finding::new(
+            "no-id-spelled-wrong",
+            RuleId::of_rule(violation.rule()),
+            violation.to_string(),
+        ));
+    }
+}
+
+fn strict(kind: &str, rule: RuleId, why: &str) -> Finding {
+    Finding {
         kind: kind.into(),
         level: Level::Strict,
         rule,
         message: why.into(),
         severity: 0,
+    }
+}
+
+/// The input's text without its members named `key` (the others as they were).
+fn without(members: &[Member<'_>], key: &str) -> Vec<u8> {
+    let kept: Vec<String> = members
+        .iter()
+        .filter(|m| m.key != key)
+        .map(|m| format!("{}:{}", serde_json::Value::from(m.key.as_str()), m.value))
+        .collect();
+    format!("{{{}}}", kept.join(",")).into_bytes()
+}
+
+/// A notification with `"params":null` that got no reply: read as absent params it is a valid
+/// notification, and a notification gets no reply. One strict finding instead of
+/// `missing-reply` (over HTTP, the 202 that says so is then right too).
+fn null_params_notification_dropped(
+    facts: &ProfileFacts,
+    frame: &[u8],
+    findings: &mut Vec<Finding>,
+) {
+    let input = input(frame);
+    let null_params = matches!(input.all("params").as_slice(), [p] if p.value == "null");
+    let Some(missing) = findings.iter().find(|f| f.kind == "missing-reply") else {
+        return;
+    };
+    if !null_params || findings.iter().any(|f| f.kind != "missing-reply") {
+        return;
+    }
+    let read_as_absent = without(&input.members, "params");
+    let notification = derive_expected(facts, &read_as_absent, Methods::Known(&[]))
+        == Expected::NoReply(Silence::Notification);
+    if notification {
+        let rule = missing.rule;
+        findings.clear();
+        findings.push(strict(
+            "params-null-accepted",
+            rule,
+            "a notification with \"params\":null got no reply: read as absent params it is a valid notification, which gets none (mcpwire answers -32600 without an id: JSON-RPC 2.0 §4.2 wants a Structured value)",
+        ));
+    }
+}
+
+/// Whether the object is response-shaped (no `method`; `result` or `error`) but not a
+/// well-formed response: `jsonrpc` other than `"2.0"`, both or duplicated `result`/`error`,
+/// an error that is not an object with an integer code and a string message.
+fn malformed_response(input: &Input<'_>) -> bool {
+    let results = input.all("result").len();
+    let errors = input.all("error");
+    if !input.all("method").is_empty() || results + errors.len() == 0 {
+        return false;
+    }
+    let jsonrpc_ok = matches!(input.all("jsonrpc").as_slice(), [j] if j.kind == JsonKind::String && unescape(j.value) == "2.0");
+    let error_ok = errors.iter().all(|e| {
+        e.kind == JsonKind::Object && {
+            let members = object_members(e.value);
+            let code = members
+                .iter()
+                .filter(|m| m.key == "code")
+                .collect::<Vec<_>>();
+            let message = members
+                .iter()
+                .filter(|m| m.key == "message")
+                .collect::<Vec<_>>();
+            matches!(code.as_slice(), [c] if c.value.parse::<i64>().is_ok())
+                && matches!(message.as_slice(), [m] if m.kind == JsonKind::String)
+        }
     });
+    !(jsonrpc_ok && results + errors.len() == 1 && error_ok && input.all("id").len() == 1)
+}
+
+/// A malformed response answered with an id-less -32600: what JSON-RPC 2.0 prescribes for an
+/// invalid Request object; mcpwire drops it (wire rule 8). Strict, not `reply-to-response`.
+fn malformed_response_answered(frame: &[u8], replies: &[Vec<u8>], findings: &mut Vec<Finding>) {
+    let [reply] = replies else {
+        return;
+    };
+    let Some(reply) = read_reply(reply) else {
+        return;
+    };
+    let Some(answered) = findings.iter().find(|f| f.kind == "reply-to-response") else {
+        return;
+    };
+    let invalid_request = reply.error && reply.invalid_request && reply.id.is_none();
+    if invalid_request && findings.len() == 1 && malformed_response(&input(frame)) {
+        let rule = answered.rule;
+        findings.clear();
+        findings.push(strict(
+            "reply-to-malformed-response",
+            rule,
+            "a malformed response (neither a valid request nor a valid response) was answered -32600 without an id, as JSON-RPC 2.0 answers an invalid Request object; mcpwire drops it unanswered (wire rule 8)",
+        ));
+    }
 }
 
 fn permitted(
@@ -179,10 +313,12 @@ fn permitted(
         (ReplyId::Echo(sent), Some(got)) => sent == got,
         (ReplyId::Absent, Some(_)) => false,
     };
-    if input.bom && reply.error && echoed_or_none(reply) {
+    // Refusing the BOM is a parse error, so no id can be known. Any other reply is judged as
+    // the input without the BOM would be (the oracle is derived without it).
+    if input.bom && reply.error && reply.parse_error && reply.id.is_none() {
         return Some((
             "leading-bom-refused",
-            "the input starts with a byte order mark and was refused; RFC 8259 §8.1 lets a parser treat it as an error (mcpwire skips it)",
+            "the input starts with a byte order mark and was refused as not JSON (-32700 without an id); RFC 8259 §8.1 lets a parser treat it as an error (mcpwire skips it)",
         ));
     }
     if want.cause == Cause::ParseError && !reply.parse_error {
@@ -191,9 +327,15 @@ fn permitted(
             "input that is not JSON was read by a lenient parser and answered as if it were (RFC 8259 §9 permits it; mcpwire answers -32700 without an id)",
         ));
     }
-    if input.duplicated() {
+    // Accepted: answered as the message holding one of the duplicated values would be: a
+    // result or an error that is neither -32700 (the input is valid JSON) nor -32600 (that is
+    // refusing the duplicate, judged as such), with one of the input's ids (none if it has none).
+    if input.duplicated() && !reply.parse_error && !reply.invalid_request {
         let ids: Vec<&str> = input.all("id").iter().map(|m| m.value).collect();
-        let fits = reply.id.as_deref().is_none_or(|got| ids.contains(&got));
+        let fits = match reply.id.as_deref() {
+            Some(got) => ids.contains(&got),
+            None => ids.is_empty(),
+        };
         if fits {
             return Some((
                 "duplicate-member-accepted",
@@ -233,8 +375,13 @@ fn permitted(
             "an input over 100 KiB was refused with an error (RFC 8259 §9 permits a limit on the size of texts; mcpwire answers inputs of any size)",
         ));
     }
+    // Refusing the big id leaves no id to echo (an id that came back was not refused), with
+    // the refusal's code (-32600, or -32700 from a parser's number limit) or a code that fits
+    // the input anyway; any other difference is judged as for a small id.
     let big = matches!(&want.id, ReplyId::Echo(id) if is_big_integer(id));
-    if big && reply.error && echoed_or_none(reply) && only(&refusal_kinds) {
+    let refusal_code =
+        reply.invalid_request || reply.parse_error || want.outcome.allows(reply.code);
+    if big && reply.error && reply.id.is_none() && refusal_code && only(&refusal_kinds) {
         return Some((
             "big-id-refused",
             "an integer id beyond 2^53 was refused with an error (RFC 8259 §6 permits limits on numbers; mcpwire echoes any integer)",
@@ -248,6 +395,12 @@ mod tests {
     use super::*;
     use crate::check::judge::RuleId;
     use mcpwire_proptest::{Outcome, codes};
+    use mcpwire_types::facts::MCP_2025_11_25;
+
+    /// The oracle of `frame` as the checker derives it (`ping` known).
+    fn oracle(frame: &str) -> Expected {
+        derive_expected(&MCP_2025_11_25, frame.as_bytes(), Methods::Known(&["ping"]))
+    }
 
     fn finding(kind: &str) -> Finding {
         Finding {
@@ -269,10 +422,16 @@ mod tests {
 
     fn relevelled(frame: &str, expected: &Expected, got: &str, kinds: &[&str]) -> Vec<String> {
         let mut findings: Vec<Finding> = kinds.iter().map(|k| finding(k)).collect();
+        let replies: Vec<Vec<u8>> = [got]
+            .iter()
+            .filter(|g| !g.is_empty())
+            .map(|g| g.as_bytes().to_vec())
+            .collect();
         relevel(
+            &MCP_2025_11_25,
             frame.as_bytes(),
             expected,
-            &[got.as_bytes().to_vec()],
+            &replies,
             &mut findings,
         );
         findings.into_iter().map(|f| f.kind).collect()
@@ -286,7 +445,7 @@ mod tests {
             Outcome::ResultOrErrorExcept(vec![]),
         );
         let frame = r#"{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}"#;
-        let refused = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"m"}}"#;
+        let refused = r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"m"}}"#;
         assert_eq!(
             relevelled(
                 frame,
@@ -340,13 +499,14 @@ mod tests {
             Cause::Request,
             Outcome::Error(vec![codes::METHOD_NOT_FOUND]),
         );
-        let got = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"m"}}"#;
+        let got = r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"m"}}"#;
         let mut findings = vec![
             finding("unexpected-code"),
             finding("id-lost-although-recoverable"),
             finding("jsonrpc-missing-or-wrong"),
         ];
         relevel(
+            &MCP_2025_11_25,
             deep.as_bytes(),
             &expected,
             &[got.as_bytes().to_vec()],
@@ -410,7 +570,7 @@ mod tests {
             Cause::Request,
             Outcome::ResultOrErrorExcept(vec![]),
         );
-        let parse = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"m"}}"#;
+        let parse = r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"m"}}"#;
         assert_eq!(
             relevelled(
                 frame,
@@ -419,6 +579,141 @@ mod tests {
                 &["unexpected-code", "id-lost-although-recoverable"]
             ),
             ["leading-bom-refused"]
+        );
+    }
+
+    #[test]
+    fn a_null_params_notification_left_unanswered_is_strict() {
+        for frame in [
+            r#"{"jsonrpc":"2.0","method":"ping","params":null}"#,
+            r#"{"jsonrpc":"2.0","method":"uar/hwrre","params":null}"#,
+        ] {
+            assert_eq!(
+                relevelled(frame, &oracle(frame), "", &["missing-reply"]),
+                ["params-null-accepted"],
+                "{frame}"
+            );
+        }
+        // Invalid for another reason too: no reading makes it a notification.
+        let frame = r#"{"jsonrpc":"1.0","method":"ping","params":null}"#;
+        assert_eq!(
+            relevelled(frame, &oracle(frame), "", &["missing-reply"]),
+            ["missing-reply"]
+        );
+    }
+
+    #[test]
+    fn a_big_id_excuses_only_what_refusing_it_explains() {
+        // (a) the id came back exactly: not refused; -32602 for an unknown method stays.
+        let frame = r#"{"jsonrpc":"2.0","id":-9007199254740993,"method":"\u0070ing "}"#;
+        let echoed =
+            r#"{"jsonrpc":"2.0","id":-9007199254740993,"error":{"code":-32602,"message":"m"}}"#;
+        assert_eq!(
+            relevelled(frame, &oracle(frame), echoed, &["unexpected-code"]),
+            ["unexpected-code"]
+        );
+        // (b) the id was lost with a code that fits neither the refusal nor the input.
+        let frame = r#"{"jsonrpc":"2","id":-9007199254740993,"method":"ping"}"#;
+        let lost = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32602,"message":"m"}}"#;
+        let kinds = ["unexpected-code", "id-lost-although-recoverable"];
+        assert_eq!(relevelled(frame, &oracle(frame), lost, &kinds), kinds);
+        // Refused: -32600 without the id is explained by refusing it.
+        let refused = r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"m"}}"#;
+        assert_eq!(
+            relevelled(
+                frame,
+                &oracle(frame),
+                refused,
+                &["id-lost-although-recoverable"]
+            ),
+            ["big-id-refused"]
+        );
+    }
+
+    #[test]
+    fn a_bom_excuses_only_a_parse_error_without_id() {
+        // rmcp answers the id 1e16 the same with and without the BOM: judged as without it.
+        let frame = "\u{feff}{\"jsonrpc\":\"2.0\",\"id\":1e16,\"method\":\"\"}";
+        let got = r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid request"}}"#;
+        let kinds = ["unexpected-code", "id-lost-although-recoverable"];
+        assert_eq!(
+            relevelled(frame, &oracle(frame), got, &kinds),
+            ["big-id-refused"]
+        );
+        let frame = "\u{feff}{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"\"}";
+        let got = r#"{"jsonrpc":"2.0","id":9,"error":{"code":-32600,"message":"m"}}"#;
+        assert_eq!(
+            relevelled(frame, &oracle(frame), got, &["unexpected-code"]),
+            ["unexpected-code"]
+        );
+    }
+
+    #[test]
+    fn a_refused_duplicate_is_judged_as_refused() {
+        // The unique id "a" is readable: -32600 must echo it (wire rules 4 and 6).
+        let frame = r#"{"jsonrpc":"2.0","id":"a","method":"","method":"ping"}"#;
+        let expected = oracle(frame);
+        assert!(matches!(&expected, Expected::Reply(r) if r.id == ReplyId::Echo("\"a\"".into())));
+        let got = r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid request"}}"#;
+        assert_eq!(
+            relevelled(frame, &expected, got, &["id-lost-although-recoverable"]),
+            ["id-lost-although-recoverable"]
+        );
+        // -32700 for valid JSON fits no last-wins reading.
+        let frame = r#"{"jsonrpc":"2.0","id":{"id":1},"method":"ping","id":{"id":1}}"#;
+        let got = r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"m"},"id":null}"#;
+        let kinds = ["unexpected-code", "no-id-spelled-wrong"];
+        assert_eq!(
+            relevelled(frame, &oracle(frame), got, &kinds),
+            ["unexpected-code", "no-id-spelled-wrong"]
+        );
+        // Read last-wins and answered: strict.
+        let got = r#"{"jsonrpc":"2.0","id":"a","result":{}}"#;
+        let frame = r#"{"jsonrpc":"2.0","id":"a","method":"","method":"ping"}"#;
+        assert_eq!(
+            relevelled(frame, &oracle(frame), got, &["unexpected-code"]),
+            ["duplicate-member-accepted"]
+        );
+    }
+
+    #[test]
+    fn a_malformed_response_answered_as_an_invalid_request_is_strict() {
+        let frame = r#"{"jsonrpc":"2.0","id":97,"result":{},"error":{"code":1,"message":"m"}}"#;
+        let got = r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid request"}}"#;
+        assert_eq!(
+            relevelled(frame, &oracle(frame), got, &["reply-to-response"]),
+            ["reply-to-malformed-response"]
+        );
+        // A well-formed response answered is still a violation.
+        let frame = r#"{"jsonrpc":"2.0","id":99,"result":{}}"#;
+        assert_eq!(
+            relevelled(frame, &oracle(frame), got, &["reply-to-response"]),
+            ["reply-to-response"]
+        );
+        // So is any other answer to the malformed one.
+        let frame = r#"{"jsonrpc":"2.0","id":97,"result":{},"error":{"code":1,"message":"m"}}"#;
+        let with_id = r#"{"jsonrpc":"2.0","id":97,"error":{"code":-32600,"message":"m"}}"#;
+        assert_eq!(
+            relevelled(frame, &oracle(frame), with_id, &["reply-to-response"]),
+            ["reply-to-response"]
+        );
+    }
+
+    #[test]
+    fn a_reading_without_an_id_still_wants_the_versions_spelling_of_no_id() {
+        // 2025-11-25 omits the id of an error it cannot tie to a request: "id":null is wrong
+        // even where refusing the big id explains the rest.
+        let frame = r#"{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}"#;
+        let got = r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"m"},"id":null}"#;
+        let kinds = ["unexpected-code", "id-lost-although-recoverable"];
+        assert_eq!(
+            relevelled(frame, &oracle(frame), got, &kinds),
+            ["big-id-refused", "no-id-spelled-wrong"]
+        );
+        let omitted = r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"m"}}"#;
+        assert_eq!(
+            relevelled(frame, &oracle(frame), omitted, &kinds),
+            ["big-id-refused"]
         );
     }
 }

@@ -67,7 +67,7 @@ pub fn table(report: &Report, style: Style, verbose: bool) -> String {
     if report.attributed_by_order > 0 || report.attributed_late > 0 {
         let _ = writeln!(
             out,
-            "{} repl(ies) without a usable id attributed by arrival order; {} late repl(ies) attributed by id",
+            "{} repl(ies) attributed by arrival order (no usable id, or the input's id unreadable); {} late repl(ies) attributed by id",
             report.attributed_by_order, report.attributed_late
         );
     }
@@ -244,6 +244,7 @@ pub fn json(report: &Report) -> String {
         "generated_cases": report.generated_cases,
         "skipped_cases": report.skipped_cases,
         "failing_cases": report.failing_cases(),
+        "cases_with_findings": report.cases_with_findings(),
         "restarts": report.restarts,
         "server_messages": report.server_messages,
         "attributed_by_order": report.attributed_by_order,

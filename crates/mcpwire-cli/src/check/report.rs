@@ -54,11 +54,19 @@ pub struct Example {
 /// How an exchange's replies were attributed, for the report.
 fn attribution(exchange: &Exchange) -> Option<String> {
     let mut notes = Vec::new();
-    if exchange.by_order > 0 {
+    let without_id = exchange.by_order - exchange.by_order_input_id_unreadable;
+    if without_id > 0 {
         notes.push(format!(
             "{} repl{} without a usable id attributed by arrival order",
-            exchange.by_order,
-            if exchange.by_order == 1 { "y" } else { "ies" }
+            without_id,
+            if without_id == 1 { "y" } else { "ies" }
+        ));
+    }
+    if exchange.by_order_input_id_unreadable > 0 {
+        notes.push(format!(
+            "{} repl{} attributed by arrival order because the input's id is unreadable (the reply's id matches no id sent)",
+            exchange.by_order_input_id_unreadable,
+            if exchange.by_order_input_id_unreadable == 1 { "y" } else { "ies" }
         ));
     }
     if exchange.arrived_late > 0 {
@@ -212,6 +220,14 @@ impl Report {
         self.results
             .iter()
             .filter(|r| r.findings.iter().any(|f| self.fails(f)))
+            .count()
+    }
+
+    /// Results (cases and findings that belong to no case) with any finding, of either level.
+    pub fn cases_with_findings(&self) -> usize {
+        self.results
+            .iter()
+            .filter(|r| !r.findings.is_empty())
             .count()
     }
 

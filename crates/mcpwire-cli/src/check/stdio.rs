@@ -770,6 +770,7 @@ impl Target for StdioTarget {
                             // The input's id is unreadable: a reply with an id is the
                             // input's, with an invented id (judged as such).
                             exchange.by_order += 1;
+                            exchange.by_order_input_id_unreadable += 1;
                             exchange.replies.push(frame);
                         } else {
                             self.unknown(frame);
