@@ -65,8 +65,11 @@ pub mod peer;
 pub mod profile;
 pub mod reply;
 pub mod router;
+mod routes;
 pub mod scan;
 pub mod server;
+#[cfg(feature = "tokio")]
+pub mod service;
 pub mod stdio;
 #[cfg(test)]
 mod test_support;

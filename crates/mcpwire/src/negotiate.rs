@@ -3,14 +3,16 @@
 //! ```
 //! use mcpwire::{MissingId, Profile};
 //!
-//! let before = Profile::mcp("2025-06-18").unwrap()
+//! // Plain JSON-RPC spells a missing id `null`; this user chose to leave it out.
+//! let before = Profile::jsonrpc_2_0()
 //!     .with_max_frame_bytes(4096)
-//!     .with_missing_id(MissingId::Null);
-//! let after = before.negotiated(Profile::latest_mcp().facts());
-//! assert_eq!(after.name(), Profile::latest_mcp().name());
+//!     .with_missing_id(MissingId::Omit);
+//! let after = before.negotiated(Profile::mcp("2025-06-18").unwrap().facts());
+//! assert_eq!(after.name(), "mcp-2025-06-18");
 //! assert_eq!(after.limits().max_frame_bytes, 4096);
-//! // The spelling chose over the default is a policy too: it is kept.
-//! assert_eq!(after.missing_id(), MissingId::Null);
+//! // 2025-06-18 would derive `null`; the user's choice is policy too, and is kept.
+//! assert_eq!(after.missing_id(), MissingId::Omit);
+//! assert_eq!(before.with_facts(after.facts()).missing_id(), MissingId::Null);
 //! ```
 
 use mcpwire_types::ProfileFacts;

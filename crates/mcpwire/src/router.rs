@@ -20,8 +20,6 @@
 //! assert!(router.has_request("add") && router.has_notification("log"));
 //! ```
 
-use std::collections::HashMap;
-
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
@@ -32,6 +30,7 @@ use crate::params::{RawParams, decode_params};
 use crate::peer::result_json;
 use crate::profile::Profile;
 use crate::reply::RpcError;
+use crate::routes::Routes;
 use mcpwire_types::ProfileFacts;
 
 /// What a handler can see and change about the current call.
@@ -107,10 +106,7 @@ type EventFn<S> = dyn Fn(&mut S, ProtocolEvent) + Send + Sync;
 
 /// Method name → handler, for a server whose state is `S`.
 pub struct Router<S> {
-    requests: HashMap<String, Box<RequestFn<S>>>,
-    notifications: HashMap<String, Box<NotificationFn<S>>>,
-    fallback: Option<Box<FallbackFn<S>>>,
-    on_event: Option<Box<EventFn<S>>>,
+    routes: Routes<RequestFn<S>, NotificationFn<S>, FallbackFn<S>, EventFn<S>>,
 }
 
 impl<S> Default for Router<S> {
@@ -121,16 +117,7 @@ impl<S> Default for Router<S> {
 
 impl<S> std::fmt::Debug for Router<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut requests: Vec<_> = self.requests.keys().collect();
-        requests.sort();
-        let mut notifications: Vec<_> = self.notifications.keys().collect();
-        notifications.sort();
-        f.debug_struct("Router")
-            .field("requests", &requests)
-            .field("notifications", &notifications)
-            .field("fallback", &self.fallback.is_some())
-            .field("on_event", &self.on_event.is_some())
-            .finish()
+        self.routes.fmt_as("Router", f)
     }
 }
 
@@ -138,10 +125,7 @@ impl<S> Router<S> {
     /// An empty router: every request is answered -32601.
     pub fn new() -> Self {
         Self {
-            requests: HashMap::new(),
-            notifications: HashMap::new(),
-            fallback: None,
-            on_event: None,
+            routes: Routes::new(),
         }
     }
 
@@ -158,7 +142,9 @@ impl<S> Router<S> {
             let params: P = decode_params(params, ctx.profile().limits().max_params_depth)?;
             result_json(&handler(state, params, ctx)?)
         };
-        self.requests.insert(method.to_owned(), Box::new(erased));
+        self.routes
+            .requests
+            .insert(method.to_owned(), Box::new(erased));
         self
     }
 
@@ -180,7 +166,8 @@ impl<S> Router<S> {
                 Err(error) => Some(error),
             }
         };
-        self.notifications
+        self.routes
+            .notifications
             .insert(method.to_owned(), Box::new(erased));
         self
     }
@@ -196,7 +183,7 @@ impl<S> Router<S> {
             + Sync
             + 'static,
     {
-        self.fallback = Some(Box::new(handler));
+        self.routes.fallback = Some(Box::new(handler));
         self
     }
 
@@ -208,18 +195,18 @@ impl<S> Router<S> {
     where
         F: Fn(&mut S, ProtocolEvent) + Send + Sync + 'static,
     {
-        self.on_event = Some(Box::new(handler));
+        self.routes.on_event = Some(Box::new(handler));
         self
     }
 
     /// Whether a request handler is registered for `method`.
     pub fn has_request(&self, method: &str) -> bool {
-        self.requests.contains_key(method)
+        self.routes.requests.contains_key(method)
     }
 
     /// Whether a notification handler is registered for `method`.
     pub fn has_notification(&self, method: &str) -> bool {
-        self.notifications.contains_key(method)
+        self.routes.notifications.contains_key(method)
     }
 
     /// Runs the request handler for `method` (or the fallback); the `Ok` value is the
@@ -230,10 +217,10 @@ impl<S> Router<S> {
         params: Option<RawParams<'_>>,
         ctx: &mut Context<'_>,
     ) -> Result<String, RpcError> {
-        if let Some(handler) = self.requests.get(ctx.method()) {
+        if let Some(handler) = self.routes.requests.get(ctx.method()) {
             return handler(state, params, ctx);
         }
-        match &self.fallback {
+        match &self.routes.fallback {
             Some(fallback) => fallback(state, params, ctx).map(|raw| String::from(raw.get())),
             None => Err(RpcError::method_not_found()),
         }
@@ -247,10 +234,10 @@ impl<S> Router<S> {
         params: Option<RawParams<'_>>,
         ctx: &mut Context<'_>,
     ) -> Option<RpcError> {
-        if let Some(handler) = self.notifications.get(ctx.method()) {
+        if let Some(handler) = self.routes.notifications.get(ctx.method()) {
             return handler(state, params, ctx);
         }
-        if let Some(fallback) = &self.fallback {
+        if let Some(fallback) = &self.routes.fallback {
             let _ = fallback(state, params, ctx);
         }
         None
@@ -258,7 +245,7 @@ impl<S> Router<S> {
 
     /// Delivers a protocol event, if an event handler is registered.
     pub(crate) fn deliver_event(&self, state: &mut S, event: ProtocolEvent) {
-        if let Some(handler) = &self.on_event {
+        if let Some(handler) = &self.routes.on_event {
             handler(state, event);
         }
     }

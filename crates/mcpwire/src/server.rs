@@ -137,7 +137,7 @@ impl<S> Server<S> {
                 }))
                 .unwrap_or_else(|_panic| Err(RpcError::internal_error()));
                 take_switch(&mut ctx, switch_to);
-                let outcome = outcome.as_deref().map_err(|error| error);
+                let outcome = outcome.as_deref();
                 self.peer.reply(call, outcome)
             }
             Event::Notification { method, params } => {

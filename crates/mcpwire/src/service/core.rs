@@ -1,0 +1,58 @@
+//! The state shared by a session's reader and its handlers: the sans-IO peer, the callers
+//! waiting for responses and the cancellation tokens of the requests in flight.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use tokio::sync::oneshot;
+
+use super::CancellationToken;
+use crate::decode::ResponseDefect;
+use crate::peer::{AnyResult, CallKey, Peer, RequestId, ResultError};
+use crate::reply::RpcError;
+
+/// How a request this side sent ended.
+pub(crate) enum Answer {
+    Result(AnyResult),
+    Error(RpcError),
+    InvalidResult(ResultError),
+    Malformed(ResponseDefect),
+}
+
+pub(crate) struct CoreState {
+    pub(crate) peer: Peer,
+    pub(crate) waiters: HashMap<RequestId, oneshot::Sender<Answer>>,
+    pub(crate) tokens: HashMap<CallKey, CancellationToken>,
+    /// Set when input ended: no response can arrive any more.
+    pub(crate) input_closed: bool,
+}
+
+pub(crate) struct Core {
+    state: Mutex<CoreState>,
+}
+
+impl Core {
+    pub(crate) fn new(peer: Peer) -> Self {
+        Self {
+            state: Mutex::new(CoreState {
+                peer,
+                waiters: HashMap::new(),
+                tokens: HashMap::new(),
+                input_closed: false,
+            }),
+        }
+    }
+
+    /// Locks the state. No user code runs under the lock, so it is never poisoned by a
+    /// handler; a poisoned lock is used as is.
+    pub(crate) fn lock(&self) -> MutexGuard<'_, CoreState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Delivers a response to the caller waiting for it (if it still waits).
+    pub(crate) fn answer(&self, id: RequestId, answer: Answer) {
+        if let Some(waiter) = self.lock().waiters.remove(&id) {
+            let _ = waiter.send(answer);
+        }
+    }
+}

@@ -1,0 +1,200 @@
+//! Sending requests and notifications to the other side, and awaiting typed results.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+use tokio::sync::oneshot;
+
+use super::core::{Answer, Core};
+use super::outbound::Outbound;
+use crate::decode::ResponseDefect;
+use crate::peer::{Notification, Peer, Request, RequestId, ResultError, SendError};
+use crate::profile::Profile;
+use crate::reply::RpcError;
+
+/// Why a request to the other side brought no result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RequestError {
+    /// The other side answered with an error response.
+    Rpc(RpcError),
+    /// No response within the timeout; the request was cancelled (`notifications/cancelled`
+    /// with reason `"timed out"` under MCP profiles).
+    Timeout,
+    /// The result does not decode as the request's result type.
+    InvalidResult(ResultError),
+    /// The response was malformed.
+    MalformedResponse(ResponseDefect),
+    /// The request was not sent (pending table full, params not an object or array).
+    Send(SendError),
+    /// The connection ended before a response arrived.
+    Closed,
+}
+
+impl std::fmt::Display for RequestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RequestError::Rpc(error) => write!(f, "error response: {error}"),
+            RequestError::Timeout => f.write_str("no response in time"),
+            RequestError::InvalidResult(error) => error.fmt(f),
+            RequestError::MalformedResponse(defect) => write!(f, "malformed response: {defect}"),
+            RequestError::Send(error) => error.fmt(f),
+            RequestError::Closed => f.write_str("the connection is closed"),
+        }
+    }
+}
+
+impl std::error::Error for RequestError {}
+
+impl From<SendError> for RequestError {
+    fn from(error: SendError) -> Self {
+        RequestError::Send(error)
+    }
+}
+
+/// Talks to the other side: typed requests with a timeout, notifications. Cheap to clone.
+///
+/// A handle from [`Session::handle`](super::Session::handle) writes to the session-wide
+/// sink; the one inside a [`RequestContext`](super::RequestContext) writes to the sink of
+/// the call being handled.
+#[derive(Clone)]
+pub struct PeerHandle {
+    pub(crate) core: Arc<Core>,
+    pub(crate) sink: Outbound,
+    pub(crate) timeout: Option<Duration>,
+}
+
+impl std::fmt::Debug for PeerHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PeerHandle")
+            .field("timeout", &self.timeout)
+            .finish()
+    }
+}
+
+impl PeerHandle {
+    /// The same handle with another timeout for its requests (`None`: wait forever).
+    pub fn with_timeout(mut self, timeout: Option<Duration>) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The session's current profile.
+    pub fn profile(&self) -> Profile {
+        self.core.lock().peer.profile().clone()
+    }
+
+    /// Sends a typed request and awaits its result, decoded as `R::Result`.
+    ///
+    /// On timeout the request is cancelled. Dropping the returned future before it completes
+    /// cancels the request too (reason `"abandoned"`), best effort.
+    pub async fn request<R: Request>(&self, params: &R::Params) -> Result<R::Result, RequestError> {
+        let sent = self.core.lock().peer.request::<R>(params, None);
+        let result = self.exchange(sent).await?;
+        result
+            .downcast::<R::Result>()
+            .map_err(|_| RequestError::Closed)
+    }
+
+    /// Sends a request by method name and awaits its raw result.
+    pub async fn request_raw<P: Serialize + ?Sized>(
+        &self,
+        method: &str,
+        params: &P,
+    ) -> Result<Box<RawValue>, RequestError> {
+        let sent = self
+            .core
+            .lock()
+            .peer
+            .request_raw(method.to_owned(), params, None);
+        let result = self.exchange(sent).await?;
+        result
+            .downcast::<Box<RawValue>>()
+            .map_err(|_| RequestError::Closed)
+    }
+
+    async fn exchange(
+        &self,
+        sent: Result<(RequestId, Vec<u8>), SendError>,
+    ) -> Result<crate::peer::AnyResult, RequestError> {
+        let (id, line) = sent?;
+        let (tx, rx) = oneshot::channel();
+        {
+            let mut state = self.core.lock();
+            if state.input_closed {
+                state.peer.cancel(id, None);
+                return Err(RequestError::Closed);
+            }
+            state.waiters.insert(id, tx);
+        }
+        let mut guard = Abandon {
+            handle: self,
+            id,
+            reason: "abandoned",
+            armed: true,
+        };
+        self.sink
+            .send(line)
+            .await
+            .map_err(|_| RequestError::Closed)?;
+        let answer = match self.timeout {
+            Some(timeout) => match tokio::time::timeout(timeout, rx).await {
+                Ok(answer) => answer,
+                Err(_elapsed) => {
+                    guard.reason = "timed out";
+                    return Err(RequestError::Timeout);
+                }
+            },
+            None => rx.await,
+        };
+        guard.armed = false;
+        match answer.map_err(|_| RequestError::Closed)? {
+            Answer::Result(result) => Ok(result),
+            Answer::Error(error) => Err(RequestError::Rpc(error)),
+            Answer::InvalidResult(error) => Err(RequestError::InvalidResult(error)),
+            Answer::Malformed(defect) => Err(RequestError::MalformedResponse(defect)),
+        }
+    }
+
+    /// Sends a typed notification.
+    pub async fn notify<N: Notification>(&self, params: &N::Params) -> Result<(), RequestError> {
+        self.notify_raw(N::METHOD, params).await
+    }
+
+    /// Sends a notification by method name.
+    pub async fn notify_raw<P: Serialize + ?Sized>(
+        &self,
+        method: &str,
+        params: &P,
+    ) -> Result<(), RequestError> {
+        let line = Peer::notification(method, params)?;
+        self.sink.send(line).await.map_err(|_| RequestError::Closed)
+    }
+}
+
+/// Cancels a request whose caller stopped waiting (timeout, or the future was dropped).
+struct Abandon<'a> {
+    handle: &'a PeerHandle,
+    id: RequestId,
+    reason: &'static str,
+    armed: bool,
+}
+
+impl Drop for Abandon<'_> {
+    fn drop(&mut self) {
+        if !self.armed {
+            return;
+        }
+        let line = {
+            let mut state = self.handle.core.lock();
+            state.waiters.remove(&self.id);
+            state.peer.cancel(self.id, Some(self.reason))
+        };
+        if let Some(line) = line {
+            // Best effort: a full or closed sink loses the notification, which only costs
+            // the other side some wasted work.
+            let _ = self.handle.sink.try_send(line);
+        }
+    }
+}

@@ -1,0 +1,65 @@
+//! Async serving (feature `tokio`): concurrent async handlers over the sans-IO
+//! [`Peer`](crate::peer::Peer), with a [`RequestContext`] that sends notifications and
+//! progress, makes typed requests to the other side and observes cancellation.
+//!
+//! - [`AsyncRouter`]: method → `async` handler with typed params and shared state `Arc<S>`.
+//! - [`Session`]: one conversation, independent of the transport: frames in
+//!   ([`Session::receive`]), each with the [`Outbound`] sink its output goes to.
+//! - [`serve`] / [`serve_stdio`]: a session over a byte stream, one message per line,
+//!   with graceful shutdown at end of input; [`spawn`] does the same on a task and hands back
+//!   a [`PeerHandle`], which is how a client talks to a server.
+//!
+//! Handlers run concurrently, at most [`Options::max_concurrency`] at once. A handler that
+//! panics is answered -32603 with its id and the session goes on. When the other side sends
+//! `notifications/cancelled` for a request in flight, its [`CancellationToken`] fires and its
+//! reply is not sent (MCP: the receiver does not answer a cancelled request).
+//!
+//! An in-process client and server over a pipe:
+//!
+//! ```
+//! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+//! use std::sync::Arc;
+//! use mcpwire::{Profile, RpcError};
+//! use mcpwire::peer::Ping;
+//! use mcpwire::service::{self, AsyncRouter, RequestContext, Session};
+//!
+//! let router = AsyncRouter::<()>::new()
+//!     .request("ping", |_: Arc<()>, _: (), _: RequestContext| async {
+//!         Ok::<_, RpcError>(serde_json::json!({}))
+//!     });
+//! let server = Session::new(Profile::latest_mcp(), (), router);
+//! let client = Session::new(Profile::latest_mcp(), (), AsyncRouter::new());
+//!
+//! let (client_io, server_io) = tokio::io::duplex(4096);
+//! let (server_in, server_out) = tokio::io::split(server_io);
+//! let (client_in, client_out) = tokio::io::split(client_io);
+//! let (_, served) = service::spawn(server, server_in, server_out);
+//! let (to_server, connection) = service::spawn(client, client_in, client_out);
+//!
+//! let pong = to_server.request::<Ping>(&()).await.unwrap();
+//! assert!(pong.is_empty());
+//!
+//! drop(to_server);
+//! connection.abort(); // the client hangs up: the server sees end of input
+//! served.await.unwrap().unwrap();
+//! # });
+//! ```
+
+mod cancel;
+mod catch;
+mod context;
+mod core;
+mod frames;
+mod handle;
+mod io;
+mod outbound;
+mod router;
+mod session;
+
+pub use cancel::CancellationToken;
+pub use context::RequestContext;
+pub use handle::{PeerHandle, RequestError};
+pub use io::{serve, serve_stdio, spawn};
+pub use outbound::{Closed, Outbound, OutboundReceiver};
+pub use router::AsyncRouter;
+pub use session::{MAX_CONCURRENCY, Options, Session};

@@ -1,0 +1,348 @@
+//! One conversation: incoming frames dispatched to concurrent handlers, their output sent
+//! to the sink of the frame that caused it.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use super::catch::{BoxFuture, CatchUnwind};
+use super::context::progress_token_of;
+use super::core::{Answer, Core};
+use super::outbound::{Outbound, OutboundReceiver};
+use super::{AsyncRouter, CancellationToken, PeerHandle, RequestContext};
+use crate::events::ProtocolEvent;
+use crate::id::OwnedId;
+use crate::params::RawParams;
+use crate::peer::{Call, Event, Peer};
+use crate::profile::Profile;
+use crate::reply::RpcError;
+
+/// The largest [`Options::max_concurrency`] honoured.
+pub const MAX_CONCURRENCY: u32 = 1 << 20;
+
+/// How a [`Session`] runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Handlers running at once (requests and notifications together). When all are busy the
+    /// session stops taking new calls, so the transport stops reading. Default 64; at least
+    /// 1, at most [`MAX_CONCURRENCY`].
+    ///
+    /// A handler waiting for a response from the other side holds its place: keep the
+    /// limit above the number of handlers that may wait at once, or their responses queue
+    /// behind calls that cannot start (the request timeout ends such a wait).
+    pub max_concurrency: usize,
+    /// How long a request to the other side waits for its response. Default 60 s.
+    pub request_timeout: Option<Duration>,
+    /// Lines queued for the session-wide sink before senders wait. Default 64.
+    pub outbound_capacity: usize,
+    /// Bound of the table of requests sent to the other side (see [`Peer`]). Default 1024.
+    pub max_pending: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            max_concurrency: 64,
+            request_timeout: Some(Duration::from_secs(60)),
+            outbound_capacity: 64,
+            max_pending: crate::peer::DEFAULT_MAX_PENDING,
+        }
+    }
+}
+
+struct Shared<S> {
+    core: Arc<Core>,
+    router: AsyncRouter<S>,
+    state: Arc<S>,
+    limit: Arc<Semaphore>,
+    /// `options.max_concurrency`, at least 1 and at most [`MAX_CONCURRENCY`].
+    concurrency: u32,
+    options: Options,
+    session_sink: Outbound,
+    unsolicited: Mutex<Option<OutboundReceiver>>,
+}
+
+/// A conversation with one other side, independent of the transport. Cheap to clone.
+///
+/// The transport calls [`receive`](Self::receive) with each incoming frame and the sink that
+/// frame's output goes to, and streams the [`take_unsolicited`](Self::take_unsolicited)
+/// receiver for what is not tied to a call ([`handle`](Self::handle)). Over stdio
+/// ([`serve`](super::serve)) both are the same stream.
+pub struct Session<S> {
+    shared: Arc<Shared<S>>,
+}
+
+impl<S> Clone for Session<S> {
+    fn clone(&self) -> Self {
+        Self {
+            shared: Arc::clone(&self.shared),
+        }
+    }
+}
+
+impl<S> std::fmt::Debug for Session<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("router", &self.shared.router)
+            .field("options", &self.shared.options)
+            .finish()
+    }
+}
+
+impl<S: Send + Sync + 'static> Session<S> {
+    /// A session under `profile` with the default [`Options`].
+    pub fn new(profile: Profile, state: S, router: AsyncRouter<S>) -> Self {
+        Self::with_options(profile, Arc::new(state), router, Options::default())
+    }
+
+    /// A session with shared `state` and explicit options.
+    pub fn with_options(
+        profile: Profile,
+        state: Arc<S>,
+        router: AsyncRouter<S>,
+        options: Options,
+    ) -> Self {
+        let concurrency = options.max_concurrency.clamp(1, MAX_CONCURRENCY as usize) as u32;
+        let peer = Peer::new(profile).with_max_pending(options.max_pending);
+        let (session_sink, unsolicited) = Outbound::channel(options.outbound_capacity);
+        Self {
+            shared: Arc::new(Shared {
+                core: Arc::new(Core::new(peer)),
+                router,
+                state,
+                limit: Arc::new(Semaphore::new(concurrency as usize)),
+                concurrency,
+                options,
+                session_sink,
+                unsolicited: Mutex::new(Some(unsolicited)),
+            }),
+        }
+    }
+
+    /// The shared state.
+    pub fn state(&self) -> &Arc<S> {
+        &self.shared.state
+    }
+
+    /// The current profile.
+    pub fn profile(&self) -> Profile {
+        self.shared.core.lock().peer.profile().clone()
+    }
+
+    /// A handle sending to the other side through the session-wide sink.
+    pub fn handle(&self) -> PeerHandle {
+        self.handle_on(self.shared.session_sink.clone())
+    }
+
+    fn handle_on(&self, sink: Outbound) -> PeerHandle {
+        PeerHandle {
+            core: Arc::clone(&self.shared.core),
+            sink,
+            timeout: self.shared.options.request_timeout,
+        }
+    }
+
+    /// The session-wide sink (what [`handle`](Self::handle) sends to); over stdio it is
+    /// also the sink of every incoming frame.
+    pub fn session_sink(&self) -> Outbound {
+        self.shared.session_sink.clone()
+    }
+
+    /// The receiving end of the session-wide sink; `None` once taken.
+    pub fn take_unsolicited(&self) -> Option<OutboundReceiver> {
+        self.shared
+            .unsolicited
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+    }
+
+    /// How many handlers are running.
+    pub fn running(&self) -> usize {
+        self.shared.concurrency as usize - self.shared.limit.available_permits()
+    }
+
+    /// Handles one incoming frame: replies that are complete at once (invalid input) go to
+    /// `sink` now; each request and notification starts a handler (waiting while
+    /// [`Options::max_concurrency`] handlers run) whose output and reply go to `sink`;
+    /// responses go to the callers waiting for them. Returns once every handler is started.
+    pub async fn receive(&self, frame: &[u8], sink: &Outbound) {
+        let received = self.shared.core.lock().peer.receive(frame);
+        if let Some(reply) = received.reply {
+            let _ = sink.send(reply).await;
+        }
+        for event in received.events {
+            self.dispatch(event, sink).await;
+        }
+    }
+
+    async fn dispatch(&self, event: Event<'_>, sink: &Outbound) {
+        match event {
+            Event::Request {
+                call,
+                method,
+                params,
+                ..
+            } => {
+                let permit = self.permit().await;
+                let token = self.track(&call);
+                let ctx = self.context(Some(call.id().clone()), &method, params, sink, token);
+                let max_depth = self.max_params_depth();
+                let started = catch_unwind(AssertUnwindSafe(|| {
+                    self.shared
+                        .router
+                        .start_request(&self.shared.state, params, max_depth, ctx)
+                }))
+                .unwrap_or_else(|_panic| Err(RpcError::internal_error()));
+                self.spawn_request(call, started, sink.clone(), permit);
+            }
+            Event::Notification { method, params } => {
+                let permit = self.permit().await;
+                let ctx = self.context(None, &method, params, sink, CancellationToken::new());
+                let max_depth = self.max_params_depth();
+                let started = catch_unwind(AssertUnwindSafe(|| {
+                    let router = &self.shared.router;
+                    router.start_notification(&self.shared.state, params, max_depth, ctx)
+                }));
+                match started {
+                    Ok(Ok(Some(future))) => {
+                        tokio::spawn(async move {
+                            let _ = CatchUnwind::new(future).await;
+                            drop(permit);
+                        });
+                    }
+                    Ok(Err(error)) => self.deliver(ProtocolEvent::InvalidNotification {
+                        method: method.into_owned(),
+                        error,
+                    }),
+                    Ok(Ok(None)) | Err(_) => {}
+                }
+            }
+            Event::Cancelled { call, .. } => {
+                if let Some(token) = self.shared.core.lock().tokens.get(&call) {
+                    token.cancel();
+                }
+            }
+            Event::InvalidNotification { method, error } => {
+                self.deliver(ProtocolEvent::InvalidNotification {
+                    method: method.into_owned(),
+                    error,
+                })
+            }
+            Event::Response { id, outcome, .. } => self.shared.core.answer(
+                id,
+                match outcome {
+                    Ok(result) => Answer::Result(result),
+                    Err(error) => Answer::Error(error),
+                },
+            ),
+            Event::InvalidResult { id, error, .. } => {
+                self.shared.core.answer(id, Answer::InvalidResult(error))
+            }
+            Event::MalformedResponse { id, defect, .. } => {
+                self.shared.core.answer(id, Answer::Malformed(defect))
+            }
+            Event::LateResponse { response, .. } | Event::UnmatchedResponse(response) => {
+                self.deliver(ProtocolEvent::from_response(&response))
+            }
+        }
+    }
+
+    async fn permit(&self) -> OwnedSemaphorePermit {
+        Arc::clone(&self.shared.limit)
+            .acquire_owned()
+            .await
+            .expect("the semaphore is never closed")
+    }
+
+    /// Registers the call's cancellation token (fired already if a cancellation read in
+    /// the same frame named it).
+    fn track(&self, call: &Call) -> CancellationToken {
+        let token = CancellationToken::new();
+        let mut state = self.shared.core.lock();
+        if state.peer.is_cancelled(call.key()) {
+            token.cancel();
+        }
+        state.tokens.insert(call.key(), token.clone());
+        token
+    }
+
+    fn context(
+        &self,
+        id: Option<OwnedId>,
+        method: &str,
+        params: Option<RawParams<'_>>,
+        sink: &Outbound,
+        token: CancellationToken,
+    ) -> RequestContext {
+        RequestContext {
+            peer: self.handle_on(sink.clone()),
+            id,
+            method: method.to_owned(),
+            token,
+            progress_token: progress_token_of(params),
+        }
+    }
+
+    fn max_params_depth(&self) -> usize {
+        self.shared
+            .core
+            .lock()
+            .peer
+            .profile()
+            .limits()
+            .max_params_depth
+    }
+
+    fn spawn_request(
+        &self,
+        call: Call,
+        started: Result<BoxFuture<Result<String, RpcError>>, RpcError>,
+        sink: Outbound,
+        permit: OwnedSemaphorePermit,
+    ) {
+        let core = Arc::clone(&self.shared.core);
+        tokio::spawn(async move {
+            let outcome = match started {
+                Ok(future) => CatchUnwind::new(future)
+                    .await
+                    .unwrap_or_else(|| Err(RpcError::internal_error())),
+                Err(error) => Err(error),
+            };
+            let line = {
+                let mut state = core.lock();
+                state.tokens.remove(&call.key());
+                state.peer.reply(call, outcome.as_deref())
+            };
+            if let Some(line) = line {
+                let _ = sink.send(line).await;
+            }
+            drop(permit);
+        });
+    }
+
+    fn deliver(&self, event: ProtocolEvent) {
+        let router = &self.shared.router;
+        let state = &self.shared.state;
+        let _ = catch_unwind(AssertUnwindSafe(|| router.deliver_event(state, event)));
+    }
+
+    /// Ends the session after its input ended: callers waiting for responses get
+    /// [`RequestError::Closed`](super::RequestError::Closed) (no response can arrive any
+    /// more); returns once every handler has finished and queued its reply.
+    pub async fn finish(&self) {
+        {
+            let mut state = self.shared.core.lock();
+            state.input_closed = true;
+            state.waiters.clear();
+        }
+        let _all = self
+            .shared
+            .limit
+            .acquire_many(self.shared.concurrency)
+            .await
+            .expect("the semaphore is never closed");
+    }
+}

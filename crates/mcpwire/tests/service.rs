@@ -1,0 +1,595 @@
+//! Async serving (feature `tokio`): what the other side observes on the wire.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use mcpwire::peer::Request;
+use mcpwire::service::{self, AsyncRouter, Options, RequestContext, RequestError, Session};
+use mcpwire::{Profile, ProtocolEvent, RpcError};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tokio::io::{
+    AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf,
+};
+use tokio::sync::{Notify, mpsc};
+use tokio::task::JoinHandle;
+
+/// A raw client: writes lines to a served session and reads its lines back.
+struct Wire {
+    input: WriteHalf<DuplexStream>,
+    output: Lines<BufReader<ReadHalf<DuplexStream>>>,
+    served: JoinHandle<std::io::Result<()>>,
+}
+
+const PATIENCE: Duration = Duration::from_secs(10);
+
+impl Wire {
+    fn serve<S: Send + Sync + 'static>(session: Session<S>) -> Self {
+        let (ours, theirs) = tokio::io::duplex(1 << 16);
+        let (their_in, their_out) = tokio::io::split(theirs);
+        let (_, served) = service::spawn(session, their_in, their_out);
+        let (output, input) = tokio::io::split(ours);
+        Self {
+            input,
+            output: BufReader::new(output).lines(),
+            served,
+        }
+    }
+
+    async fn send(&mut self, line: &str) {
+        self.input.write_all(line.as_bytes()).await.unwrap();
+        self.input.write_all(b"\n").await.unwrap();
+    }
+
+    async fn recv(&mut self) -> String {
+        tokio::time::timeout(PATIENCE, self.output.next_line())
+            .await
+            .expect("a line in time")
+            .unwrap()
+            .expect("a line before end of output")
+    }
+
+    /// Ends the input; returns every line written after that, once the server has returned.
+    async fn close(mut self) -> Vec<String> {
+        self.input.shutdown().await.unwrap();
+        let mut rest = Vec::new();
+        while let Some(line) = tokio::time::timeout(PATIENCE, self.output.next_line())
+            .await
+            .expect("output ends in time")
+            .unwrap()
+        {
+            rest.push(line);
+        }
+        self.served.await.unwrap().unwrap();
+        rest
+    }
+}
+
+fn ping<S: Send + Sync + 'static>(router: AsyncRouter<S>) -> AsyncRouter<S> {
+    router.request("ping", |_: Arc<S>, _: (), _: RequestContext| async {
+        Ok::<_, RpcError>(json!({}))
+    })
+}
+
+fn session<S: Send + Sync + 'static>(
+    state: S,
+    router: AsyncRouter<S>,
+    options: Options,
+) -> Session<S> {
+    Session::with_options(
+        Profile::latest_mcp(),
+        Arc::new(state),
+        ping(router),
+        options,
+    )
+}
+
+#[tokio::test]
+async fn a_slow_handler_does_not_block_ping() {
+    let router = AsyncRouter::<Notify>::new().request(
+        "slow",
+        |go: Arc<Notify>, _: (), _: RequestContext| async move {
+            go.notified().await;
+            Ok::<_, RpcError>("slow done")
+        },
+    );
+    let sess = session(Notify::new(), router, Options::default());
+    let go = Arc::clone(sess.state());
+    let mut wire = Wire::serve(sess);
+    wire.send(r#"{"jsonrpc":"2.0","id":1,"method":"slow"}"#)
+        .await;
+    wire.send(r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#)
+        .await;
+    assert_eq!(wire.recv().await, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#);
+    go.notify_one();
+    assert_eq!(
+        wire.recv().await,
+        r#"{"jsonrpc":"2.0","id":1,"result":"slow done"}"#
+    );
+    assert!(wire.close().await.is_empty());
+}
+
+#[tokio::test]
+async fn notifications_and_progress_arrive_before_the_reply() {
+    let router = AsyncRouter::<()>::new().request(
+        "work",
+        |_: Arc<()>, _: Value, ctx: RequestContext| async move {
+            ctx.notify_raw(
+                "notifications/message",
+                &json!({"level": "info", "data": "starting"}),
+            )
+            .await
+            .unwrap();
+            let sent = ctx.progress(1.0, Some(2.0), Some("half")).await.unwrap();
+            ctx.progress(2.0, Some(2.0), None).await.unwrap();
+            Ok::<_, RpcError>(json!({"progress_sent": sent}))
+        },
+    );
+    let mut wire = Wire::serve(session((), router, Options::default()));
+    wire.send(r#"{"jsonrpc":"2.0","id":"w","method":"work","params":{"_meta":{"progressToken":"tok-1"}}}"#)
+        .await;
+    assert_eq!(
+        wire.recv().await,
+        r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"starting","level":"info"}}"#
+    );
+    assert_eq!(
+        wire.recv().await,
+        r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"tok-1","progress":1.0,"total":2.0,"message":"half"}}"#
+    );
+    assert_eq!(
+        wire.recv().await,
+        r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"tok-1","progress":2.0,"total":2.0}}"#
+    );
+    assert_eq!(
+        wire.recv().await,
+        r#"{"jsonrpc":"2.0","id":"w","result":{"progress_sent":true}}"#
+    );
+
+    // Without a progress token, no progress notification is sent.
+    wire.send(r#"{"jsonrpc":"2.0","id":7,"method":"work","params":{}}"#)
+        .await;
+    assert!(wire.recv().await.contains("notifications/message"));
+    assert_eq!(
+        wire.recv().await,
+        r#"{"jsonrpc":"2.0","id":7,"result":{"progress_sent":false}}"#
+    );
+    assert!(wire.close().await.is_empty());
+}
+
+/// MCP `roots/list`, typed.
+struct ListRoots;
+
+#[derive(Debug, Deserialize)]
+struct Roots {
+    roots: Vec<Root>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Root {
+    uri: String,
+}
+
+impl Request for ListRoots {
+    const METHOD: &'static str = "roots/list";
+    type Params = ();
+    type Result = Roots;
+}
+
+fn roots_router() -> AsyncRouter<()> {
+    AsyncRouter::<()>::new().request(
+        "count_roots",
+        |_: Arc<()>, _: (), ctx: RequestContext| async move {
+            match ctx.request::<ListRoots>(&()).await {
+                Ok(roots) => Ok(json!(
+                    roots
+                        .roots
+                        .iter()
+                        .map(|r| r.uri.as_str())
+                        .collect::<Vec<_>>()
+                )),
+                Err(RequestError::InvalidResult(error)) => {
+                    Err(RpcError::new(-32000, "bad roots").with_data(&error.pointer))
+                }
+                Err(RequestError::Timeout) => Err(RpcError::new(-32001, "timeout")),
+                Err(other) => Err(RpcError::new(-32002, other.to_string())),
+            }
+        },
+    )
+}
+
+#[tokio::test]
+async fn a_server_to_client_request_gets_its_typed_result() {
+    let mut wire = Wire::serve(session((), roots_router(), Options::default()));
+    wire.send(r#"{"jsonrpc":"2.0","id":10,"method":"count_roots"}"#)
+        .await;
+    assert_eq!(
+        wire.recv().await,
+        r#"{"jsonrpc":"2.0","id":1,"method":"roots/list"}"#
+    );
+    wire.send(
+        r#"{"jsonrpc":"2.0","id":1,"result":{"roots":[{"uri":"file:///a"},{"uri":"file:///b"}]}}"#,
+    )
+    .await;
+    assert_eq!(
+        wire.recv().await,
+        r#"{"jsonrpc":"2.0","id":10,"result":["file:///a","file:///b"]}"#
+    );
+
+    // A result of the wrong shape: the handler learns where.
+    wire.send(r#"{"jsonrpc":"2.0","id":11,"method":"count_roots"}"#)
+        .await;
+    assert_eq!(
+        wire.recv().await,
+        r#"{"jsonrpc":"2.0","id":2,"method":"roots/list"}"#
+    );
+    wire.send(r#"{"jsonrpc":"2.0","id":2,"result":{"roots":[{"uri":5}]}}"#)
+        .await;
+    assert_eq!(
+        wire.recv().await,
+        r#"{"jsonrpc":"2.0","id":11,"error":{"code":-32000,"message":"bad roots","data":"/roots/0/uri"}}"#
+    );
+    assert!(wire.close().await.is_empty());
+}
+
+#[tokio::test]
+async fn a_request_that_times_out_is_cancelled_and_its_late_response_reported() {
+    let options = Options {
+        request_timeout: Some(Duration::from_millis(50)),
+        ..Options::default()
+    };
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&events);
+    let router = roots_router().on_event(move |_, event| seen.lock().unwrap().push(event));
+    let mut wire = Wire::serve(session((), router, options));
+    wire.send(r#"{"jsonrpc":"2.0","id":"t","method":"count_roots"}"#)
+        .await;
+    assert_eq!(
+        wire.recv().await,
+        r#"{"jsonrpc":"2.0","id":1,"method":"roots/list"}"#
+    );
+    assert_eq!(
+        wire.recv().await,
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"timed out"}}"#
+    );
+    assert_eq!(
+        wire.recv().await,
+        r#"{"jsonrpc":"2.0","id":"t","error":{"code":-32001,"message":"timeout"}}"#
+    );
+    wire.send(r#"{"jsonrpc":"2.0","id":1,"result":{"roots":[]}}"#)
+        .await;
+    assert!(wire.close().await.is_empty());
+    let events = events.lock().unwrap();
+    assert!(
+        matches!(&events[..], [ProtocolEvent::Result { id, .. }] if id.raw() == "1"),
+        "{events:?}"
+    );
+}
+
+#[tokio::test]
+async fn cancellation_fires_the_token_and_suppresses_the_reply() {
+    let (told, mut cancelled) = mpsc::channel::<String>(4);
+    let router = AsyncRouter::<mpsc::Sender<String>>::new().request(
+        "wait",
+        |told: Arc<mpsc::Sender<String>>, _: (), ctx: RequestContext| async move {
+            ctx.cancelled().await;
+            told.send(ctx.id().unwrap().raw().to_owned()).await.unwrap();
+            Ok::<_, RpcError>("finished anyway")
+        },
+    );
+    let mut wire = Wire::serve(session(told, router, Options::default()));
+    wire.send(r#"{"jsonrpc":"2.0","id":5,"method":"wait"}"#)
+        .await;
+    wire.send(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5,"reason":"changed my mind"}}"#)
+        .await;
+    let which = tokio::time::timeout(PATIENCE, cancelled.recv())
+        .await
+        .unwrap();
+    assert_eq!(which.as_deref(), Some("5"));
+    wire.send(r#"{"jsonrpc":"2.0","id":6,"method":"ping"}"#)
+        .await;
+    assert_eq!(wire.recv().await, r#"{"jsonrpc":"2.0","id":6,"result":{}}"#);
+    assert!(
+        wire.close().await.is_empty(),
+        "no reply for the cancelled request"
+    );
+}
+
+#[tokio::test]
+async fn end_of_input_lets_handlers_in_flight_finish_and_flush() {
+    let router = AsyncRouter::<Notify>::new().request(
+        "slow",
+        |go: Arc<Notify>, N { n }: N, ctx: RequestContext| async move {
+            go.notified().await;
+            ctx.notify_raw(
+                "notifications/message",
+                &json!({"level": "info", "data": n}),
+            )
+            .await
+            .unwrap();
+            Ok::<_, RpcError>(n)
+        },
+    );
+    let sess = session(Notify::new(), router, Options::default());
+    let go = Arc::clone(sess.state());
+    let mut wire = Wire::serve(sess);
+    wire.send(r#"{"jsonrpc":"2.0","id":1,"method":"slow","params":{"n":"x"}}"#)
+        .await;
+    wire.send(r#"{"jsonrpc":"2.0","id":2,"method":"slow","params":{"n":7}}"#)
+        .await;
+    // Id 1's params are invalid: answered at once, without running the handler.
+    assert!(
+        wire.recv()
+            .await
+            .starts_with(r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602"#)
+    );
+    let release = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        go.notify_one();
+    });
+    let rest = wire.close().await;
+    release.await.unwrap();
+    assert_eq!(
+        rest,
+        [
+            r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"data":7,"level":"info"}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"result":7}"#,
+        ]
+    );
+}
+
+/// Params `{"n": <u32>}`.
+#[derive(Deserialize)]
+struct N {
+    n: u32,
+}
+
+async fn next_start(starts: &mut mpsc::Receiver<u32>) -> u32 {
+    tokio::time::timeout(PATIENCE, starts.recv())
+        .await
+        .expect("a start in time")
+        .unwrap()
+}
+
+#[tokio::test]
+async fn concurrency_is_bounded() {
+    struct Gate {
+        started: mpsc::Sender<u32>,
+        go: tokio::sync::Semaphore,
+    }
+    let (started, mut starts) = mpsc::channel(8);
+    let router = AsyncRouter::<Gate>::new().request(
+        "block",
+        |gate: Arc<Gate>, N { n }: N, _: RequestContext| async move {
+            gate.started.send(n).await.unwrap();
+            gate.go.acquire().await.unwrap().forget();
+            Ok::<_, RpcError>(n)
+        },
+    );
+    let options = Options {
+        max_concurrency: 2,
+        ..Options::default()
+    };
+    let gate = Gate {
+        started,
+        go: tokio::sync::Semaphore::new(0),
+    };
+    let sess = session(gate, router, options);
+    let observer = sess.clone();
+    let mut wire = Wire::serve(sess);
+    for n in 1..=3 {
+        wire.send(&format!(
+            r#"{{"jsonrpc":"2.0","id":{n},"method":"block","params":{{"n":{n}}}}}"#
+        ))
+        .await;
+    }
+    let mut first = vec![next_start(&mut starts).await, next_start(&mut starts).await];
+    first.sort_unstable();
+    assert_eq!(first, [1, 2]);
+    assert_eq!(observer.running(), 2);
+    // The third waits for a free place: it does not start while two run.
+    assert!(
+        tokio::time::timeout(Duration::from_millis(100), starts.recv())
+            .await
+            .is_err()
+    );
+    observer.state().go.add_permits(1);
+    assert_eq!(next_start(&mut starts).await, 3);
+    observer.state().go.add_permits(2);
+    let mut replies = vec![wire.recv().await, wire.recv().await, wire.recv().await];
+    replies.sort();
+    assert_eq!(
+        replies,
+        [
+            r#"{"jsonrpc":"2.0","id":1,"result":1}"#,
+            r#"{"jsonrpc":"2.0","id":2,"result":2}"#,
+            r#"{"jsonrpc":"2.0","id":3,"result":3}"#,
+        ]
+    );
+    assert!(wire.close().await.is_empty());
+}
+
+#[tokio::test]
+async fn a_panicking_handler_is_answered_internal_error_and_the_session_goes_on() {
+    let router = AsyncRouter::<AtomicUsize>::new()
+        .request(
+            "boom",
+            |_: Arc<AtomicUsize>, _: (), _: RequestContext| async move {
+                if true {
+                    panic!("handler bug");
+                }
+                Ok::<_, RpcError>(())
+            },
+        )
+        .notification(
+            "boom/note",
+            |_: Arc<AtomicUsize>, _: (), _: RequestContext| async move {
+                panic!("notification bug");
+            },
+        )
+        .notification(
+            "count",
+            |n: Arc<AtomicUsize>, _: (), _: RequestContext| async move {
+                n.fetch_add(1, Ordering::SeqCst);
+            },
+        );
+    let sess = session(AtomicUsize::new(0), router, Options::default());
+    let counter = sess.clone();
+    let mut wire = Wire::serve(sess);
+    wire.send(r#"{"jsonrpc":"2.0","id":"b","method":"boom"}"#)
+        .await;
+    assert_eq!(
+        wire.recv().await,
+        r#"{"jsonrpc":"2.0","id":"b","error":{"code":-32603,"message":"Internal error"}}"#
+    );
+    wire.send(r#"{"jsonrpc":"2.0","method":"boom/note"}"#).await;
+    wire.send(r#"{"jsonrpc":"2.0","method":"count"}"#).await;
+    wire.send(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#)
+        .await;
+    assert_eq!(wire.recv().await, r#"{"jsonrpc":"2.0","id":1,"result":{}}"#);
+    assert!(wire.close().await.is_empty());
+    assert_eq!(counter.state().load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn invalid_input_and_invalid_notifications() {
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&events);
+    let router = AsyncRouter::<()>::new()
+        .notification(
+            "note",
+            |_: Arc<()>, _: HashMap<String, u8>, _: RequestContext| async {},
+        )
+        .on_event(move |_, event| seen.lock().unwrap().push(event));
+    let mut wire = Wire::serve(session((), router, Options::default()));
+    wire.send("{").await;
+    assert_eq!(
+        wire.recv().await,
+        r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}"#
+    );
+    wire.send(r#"{"jsonrpc":"2.0","id":3,"method":"nope"}"#)
+        .await;
+    assert_eq!(
+        wire.recv().await,
+        r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"Method not found"}}"#
+    );
+    wire.send(r#"{"jsonrpc":"2.0","method":"note","params":{"level":"x"}}"#)
+        .await;
+    let rest = wire.close().await;
+    assert!(rest.is_empty(), "{rest:?}");
+    let events = events.lock().unwrap();
+    let [ProtocolEvent::InvalidNotification { method, error }] = &events[..] else {
+        panic!("{events:?}")
+    };
+    assert_eq!((method.as_str(), error.code()), ("note", -32602));
+    assert!(
+        error
+            .data()
+            .unwrap()
+            .get()
+            .contains(r#""pointer":"/level""#)
+    );
+}
+
+#[tokio::test]
+async fn negotiate_switches_the_profile_keeping_the_policy() {
+    let router = AsyncRouter::<()>::new().request(
+        "initialize",
+        |_: Arc<()>, _: Value, ctx: RequestContext| async move {
+            let agreed = ctx.negotiate(Profile::mcp("2025-03-26").unwrap().facts());
+            Ok::<_, RpcError>(agreed.name())
+        },
+    );
+    let start = Profile::latest_mcp().with_max_frame_bytes(200);
+    let sess = Session::with_options(start, Arc::new(()), ping(router), Options::default());
+    let observer = sess.clone();
+    let mut wire = Wire::serve(sess);
+    wire.send(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#)
+        .await;
+    assert_eq!(
+        wire.recv().await,
+        r#"{"jsonrpc":"2.0","id":1,"result":"mcp-2025-03-26"}"#
+    );
+    assert_eq!(observer.profile().limits().max_frame_bytes, 200);
+    // 2025-03-26 has batches; the batch's replies come back as one array.
+    wire.send(
+        r#"[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"ping"}]"#,
+    )
+    .await;
+    assert_eq!(
+        wire.recv().await,
+        r#"[{"jsonrpc":"2.0","id":2,"result":{}},{"jsonrpc":"2.0","id":3,"result":{}}]"#
+    );
+    // The kept limit still applies.
+    wire.send(&format!(
+        r#"{{"jsonrpc":"2.0","id":4,"method":"ping","params":{{"x":"{}"}}}}"#,
+        "a".repeat(300)
+    ))
+    .await;
+    // 2025-03-26 requires "id":null in an error without an id (the user chose no spelling).
+    assert_eq!(
+        wire.recv().await,
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#
+    );
+    assert!(wire.close().await.is_empty());
+}
+
+#[tokio::test]
+async fn an_in_process_client_and_server_talk_both_ways() {
+    // The client answers the server's roots/list and counts the server's notifications.
+    let notes = Arc::new(AtomicUsize::new(0));
+    let client_router = AsyncRouter::<AtomicUsize>::new()
+        .request(
+            "roots/list",
+            |_: Arc<AtomicUsize>, _: (), _: RequestContext| async {
+                Ok::<_, RpcError>(json!({"roots": [{"uri": "file:///work"}]}))
+            },
+        )
+        .notification(
+            "notifications/message",
+            |n: Arc<AtomicUsize>, _: Value, _: RequestContext| async move {
+                n.fetch_add(1, Ordering::SeqCst);
+            },
+        );
+    let server_router = roots_router().request(
+        "tell",
+        |_: Arc<()>, _: (), ctx: RequestContext| async move {
+            ctx.notify_raw(
+                "notifications/message",
+                &json!({"level": "info", "data": 1}),
+            )
+            .await
+            .unwrap();
+            Ok::<_, RpcError>("told")
+        },
+    );
+    let server = session((), server_router, Options::default());
+    let client = Session::with_options(
+        Profile::latest_mcp(),
+        Arc::clone(&notes),
+        client_router,
+        Options::default(),
+    );
+
+    let (client_io, server_io) = tokio::io::duplex(4096);
+    let (server_in, server_out) = tokio::io::split(server_io);
+    let (client_in, client_out) = tokio::io::split(client_io);
+    let (_, served) = service::spawn(server, server_in, server_out);
+    let (to_server, connection) = service::spawn(client, client_in, client_out);
+
+    let roots = to_server.request_raw("count_roots", &()).await.unwrap();
+    assert_eq!(roots.get(), r#"["file:///work"]"#);
+    let told = to_server.request_raw("tell", &()).await.unwrap();
+    assert_eq!(told.get(), r#""told""#);
+    // The notification was read before the reply that followed it.
+    assert_eq!(notes.load(Ordering::SeqCst), 1);
+    let refused = to_server
+        .request_raw("missing", &json!({}))
+        .await
+        .unwrap_err();
+    assert_eq!(refused, RequestError::Rpc(RpcError::method_not_found()));
+
+    connection.abort();
+    served.await.unwrap().unwrap();
+}
