@@ -124,7 +124,8 @@ fn context(
     request: RequestContext,
 ) -> Result<Context, RpcError> {
     if version.is_stateless() {
-        let meta = meta.ok_or_else(RpcError::invalid_params)?;
+        // The version's params types require `_meta`; this is a second line of defence.
+        let meta = meta.ok_or_else(|| invalid_params("/_meta", "missing field `_meta`"))?;
         let stated = meta.protocol_version.as_deref().unwrap_or_default();
         let stated = Version::parse(stated)
             .filter(|v| v.is_stateless())

@@ -363,3 +363,40 @@ impl McpServerBuilder {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Context, ToolResult};
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct Args {
+        #[allow(dead_code)]
+        x: i64,
+    }
+
+    async fn tool(_: Args, _: Context) -> ToolResult {
+        ToolResult::text("ok")
+    }
+
+    #[test]
+    fn build_refuses_duplicates_and_arguments_that_are_not_objects() {
+        let twice = McpServer::builder("s", "1")
+            .tool("t", "first", tool)
+            .tool("t", "second", tool)
+            .build()
+            .unwrap_err();
+        assert_eq!(twice, BuildError::Duplicate { name: "t".into() });
+        let scalar = McpServer::builder("s", "1")
+            .tool("n", "takes a number", |_: i64, _: Context| async {
+                ToolResult::text("")
+            })
+            .build()
+            .unwrap_err();
+        assert!(matches!(&scalar, BuildError::Schema { item, .. } if item == "n"));
+        assert_eq!(
+            scalar.to_string(),
+            "`n`: int64: MCP needs a JSON object here, but its schema has type \"integer\""
+        );
+    }
+}

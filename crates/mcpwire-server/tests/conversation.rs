@@ -98,6 +98,20 @@ fn server_with(steps: Steps, page_size: usize) -> McpServer {
             },
         )
         .tool(
+            "poem",
+            "Asks the client's model",
+            |_: NoArguments, ctx: Context| async move {
+                match ctx.sample("Write a haiku", 50).await {
+                    Ok(sampled) => ToolResult::text(format!(
+                        "{} by {}",
+                        sampled.text().unwrap_or("(not text)"),
+                        sampled.model
+                    )),
+                    Err(error) => ToolResult::error(error),
+                }
+            },
+        )
+        .tool(
             "log",
             "Logs at every level",
             |_: NoArguments, ctx: Context| async move {
@@ -262,6 +276,25 @@ async fn version_2026_is_served_statelessly_through_discover_and_meta() {
         (json!(0), json!("public"))
     );
 
+    // Every other method, each result validated against 2026-07-28's schema.
+    let calls = [
+        ("resources/list", json!({ "_meta": meta })),
+        ("resources/templates/list", json!({ "_meta": meta })),
+        (
+            "resources/read",
+            json!({ "_meta": meta, "uri": "mem:///greeting" }),
+        ),
+        ("prompts/list", json!({ "_meta": meta })),
+        (
+            "prompts/get",
+            json!({ "_meta": meta, "name": "review", "arguments": { "code": "x" } }),
+        ),
+    ];
+    for (method, params) in calls {
+        let result = client.request(method, params).await.unwrap();
+        assert_eq!(result["resultType"], "complete", "{method}");
+    }
+
     // Without `_meta`: the version's schema requires it.
     let error = client
         .request(
@@ -350,7 +383,7 @@ async fn tools_list_pages_with_an_opaque_cursor() {
         .request("tools/list", json!({ "cursor": cursor }))
         .await
         .unwrap();
-    assert_eq!(names(&second), ["log"]);
+    assert_eq!(names(&second), ["log", "poem"]);
     assert!(second.get("nextCursor").is_none());
     let error = client
         .request("tools/list", json!({ "cursor": "add" }))
@@ -513,6 +546,7 @@ async fn elicitation_asks_the_client_that_declared_it() {
     let server = server();
     let answers = ClientAnswers {
         elicit: json!({ "action": "accept", "content": { "name": "Ada" } }),
+        ..declines()
     };
     for version in [Version::V2025_06_18, Version::V2025_11_25] {
         let client = connect(&server, version, answers.clone());
@@ -657,6 +691,11 @@ async fn resources_and_prompts_list_read_and_get() {
             .await
             .unwrap_err();
         assert_eq!(error.code(), -32002);
+        let templates = client
+            .request("resources/templates/list", json!({}))
+            .await
+            .unwrap();
+        assert_eq!(templates["resourceTemplates"], json!([]));
 
         let prompts = client.request("prompts/list", json!({})).await.unwrap();
         assert_eq!(
@@ -711,4 +750,36 @@ async fn only_what_was_registered_is_declared_and_served() {
         let error = client.request(method, json!({})).await.unwrap_err();
         assert_eq!(error.code(), -32601, "{method}");
     }
+}
+
+#[tokio::test]
+async fn sampling_asks_the_client_that_declared_it() {
+    let server = server();
+    for version in HANDSHAKE_VERSIONS {
+        let client = initialized(&server, version, json!({ "sampling": {} })).await;
+        let result = client
+            .request("tools/call", json!({ "name": "poem", "arguments": {} }))
+            .await
+            .unwrap();
+        assert_eq!(
+            result["content"][0]["text"], "a haiku by test-model",
+            "{version}"
+        );
+        let asked = client.asked();
+        assert_eq!(asked.len(), 1);
+        assert_eq!(asked[0].0, "sampling/createMessage");
+        let request = json!({ "method": "sampling/createMessage", "params": asked[0].1, "jsonrpc": "2.0", "id": 1 });
+        support::assert_valid(version, "CreateMessageRequest", &request);
+    }
+    let client = initialized(&server, Version::V2025_11_25, json!({})).await;
+    let result = client
+        .request("tools/call", json!({ "name": "poem", "arguments": {} }))
+        .await
+        .unwrap();
+    assert_eq!(result["isError"], true);
+    assert_eq!(
+        result["content"][0]["text"],
+        "the client did not declare the `sampling` capability"
+    );
+    assert!(client.asked().is_empty());
 }

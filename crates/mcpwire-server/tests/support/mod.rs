@@ -70,6 +70,8 @@ fn result_definition(method: &str) -> &'static str {
 pub struct ClientAnswers {
     /// The `ElicitResult` sent back.
     pub elicit: Value,
+    /// The `CreateMessageResult` sent back to `sampling/createMessage`.
+    pub sample: Value,
 }
 
 struct ClientState {
@@ -128,6 +130,9 @@ async fn client_fallback(
     state.asked.lock().unwrap().push((method.clone(), params));
     match method.as_str() {
         "elicitation/create" => Ok(serde_json::value::to_raw_value(&state.answers.elicit).unwrap()),
+        "sampling/createMessage" => {
+            Ok(serde_json::value::to_raw_value(&state.answers.sample).unwrap())
+        }
         _ => Err(RpcError::method_not_found()),
     }
 }
@@ -217,5 +222,10 @@ pub fn data(error: &RpcError) -> Value {
 pub fn declines() -> ClientAnswers {
     ClientAnswers {
         elicit: json!({ "action": "decline" }),
+        sample: json!({
+            "role": "assistant",
+            "model": "test-model",
+            "content": { "type": "text", "text": "a haiku" },
+        }),
     }
 }
