@@ -783,3 +783,21 @@ async fn sampling_asks_the_client_that_declared_it() {
     );
     assert!(client.asked().is_empty());
 }
+
+#[tokio::test]
+async fn under_2026_log_messages_follow_the_level_in_meta() {
+    let server = server();
+    let client = connect(&server, Version::V2026_07_28, declines());
+    let call = |meta: Value| {
+        client.request(
+            "tools/call",
+            json!({ "_meta": meta, "name": "log", "arguments": {} }),
+        )
+    };
+    let silent = call(Client::meta(json!({}))).await.unwrap();
+    assert_eq!(silent["content"][0]["text"], "");
+    let mut meta = Client::meta(json!({}));
+    meta["io.modelcontextprotocol/logLevel"] = json!("warning");
+    let some = call(meta).await.unwrap();
+    assert_eq!(some["content"][0]["text"], "Warning,Emergency");
+}
