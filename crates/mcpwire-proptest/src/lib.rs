@@ -25,6 +25,9 @@
 //!   ([`json`], any depth, duplicate keys, exact number text) and names each broken rule
 //!   of docs/wire-rules.md ([`Violation`], [`rules`]). [`check_with`] adds knowledge of
 //!   the server's methods; [`check_expected`] takes a generated case's oracle.
+//! - [`check_server`]: runs generated cases through a server built fresh for every case
+//!   (a stateful server's `initialize` cannot leak into the next case), optionally failing
+//!   on -32603 replies (a panicking handler).
 //! - [`faulty`]: reference defects, one reply function per real defect class, to show the
 //!   checker catches each of them.
 //! - [`config`]: case counts; `MCPWIRE_PROPTEST_CASES` raises them for a soak run.
@@ -81,6 +84,21 @@
 //!         })
 //!         .unwrap();
 //! }
+//! ```
+//!
+//! A real server keeps state between frames (an MCP server switches profile in
+//! `initialize`): share one across cases and a generated `initialize` changes how the next
+//! case is read, a false failure. [`check_server`] builds a fresh server for every case and
+//! can also fail on -32603 replies, which a runtime sends for a panicking handler:
+//!
+//! ```
+//! use mcpwire_proptest::{ServerCheck, Vocabulary, check_server};
+//! use mcpwire_types::facts::MCP_LATEST;
+//!
+//! // `make_server` returns your server's reply function, in its initial state.
+//! let make_server = || |frame: &[u8]| mcpwire_proptest::faulty::reference_reply(&MCP_LATEST, frame);
+//! let options = ServerCheck { fail_on_internal_error: true, ..ServerCheck::with_cases(32) };
+//! check_server(make_server, &MCP_LATEST, Vocabulary::DEFAULT, &options).unwrap();
 //! ```
 //!
 //! A failure reads like
@@ -146,6 +164,7 @@ pub mod message;
 pub mod methods;
 pub mod model;
 pub mod mutations;
+pub mod server_check;
 pub mod typed;
 pub mod violation;
 
@@ -159,4 +178,5 @@ pub use check::{check, check_expected, check_with};
 pub use expected::{Cause, Expected, ExpectedReply, Outcome, ReplyId, Silence, codes};
 pub use methods::{Methods, Vocabulary};
 pub use model::derive_expected;
+pub use server_check::{ServerCheck, ServerCheckFailure, check_server};
 pub use violation::{Rule, SeenId, Violation, ViolationKind, rules};

@@ -5,6 +5,10 @@
 //! an id admitted by the profile, so the usual oracles, mutations and renderings apply and
 //! every generated call's method and params validate against that version's schema.
 //!
+//! Only the versions whose feature is enabled (`v2024_11_05` … `v2026_07_28`, `latest`,
+//! `all-versions` = default) have typed strategies; the functions here return `None` for
+//! the others, and [`call_bodies`] falls back to arbitrary bodies.
+//!
 //! ```
 //! use mcpwire_proptest::{Vocabulary, typed};
 //! use mcpwire_types::facts::MCP_LATEST;
@@ -28,6 +32,16 @@ use crate::message::{Call, CallBodies, CallBody, Message, MethodName, response};
 use crate::methods::Vocabulary;
 
 /// The encoded client requests and notifications of one MCP version.
+#[cfg_attr(
+    not(any(
+        feature = "v2024_11_05",
+        feature = "v2025_03_26",
+        feature = "v2025_06_18",
+        feature = "v2025_11_25",
+        feature = "v2026_07_28"
+    )),
+    allow(dead_code)
+)]
 struct Typed {
     requests: fn() -> BoxedStrategy<Value>,
     notifications: fn() -> BoxedStrategy<Value>,
@@ -50,13 +64,19 @@ macro_rules! typed_version {
     };
 }
 
-/// The typed strategies of MCP `version` (`"2025-11-25"`), when it is a known version.
+/// The typed strategies of MCP `version` (`"2025-11-25"`), when it is a known version whose
+/// feature is enabled.
 fn typed(version: &str) -> Option<Typed> {
     Some(match version {
+        #[cfg(feature = "v2024_11_05")]
         "2024-11-05" => typed_version!(v2024_11_05),
+        #[cfg(feature = "v2025_03_26")]
         "2025-03-26" => typed_version!(v2025_03_26),
+        #[cfg(feature = "v2025_06_18")]
         "2025-06-18" => typed_version!(v2025_06_18),
+        #[cfg(feature = "v2025_11_25")]
         "2025-11-25" => typed_version!(v2025_11_25),
+        #[cfg(feature = "v2026_07_28")]
         "2026-07-28" => typed_version!(v2026_07_28),
         _ => return None,
     })
@@ -106,7 +126,8 @@ fn notification_bodies(
 
 /// Typed call bodies (requests and notifications) of an MCP profile, for every strategy that
 /// takes [`CallBodies`] (`call_from`, `valid_message_from`, `mutations::case_from`); `None`
-/// for a profile that is not MCP (plain JSON-RPC 2.0) or an unknown version.
+/// for a profile that is not MCP (plain JSON-RPC 2.0), an unknown version, or a version whose
+/// feature (`v2025_11_25` ...) is not enabled.
 pub fn mcp_call_bodies(profile: &ProfileFacts, vocabulary: Vocabulary) -> Option<CallBodies> {
     let requests = request_bodies(profile, vocabulary)?;
     let notifications = notification_bodies(profile, vocabulary)?;

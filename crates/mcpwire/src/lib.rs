@@ -49,6 +49,12 @@
 //! ```
 //!
 //! To serve over stdio, call [`serve_stdio`]; [`serve`] works over any `BufRead`/`Write`.
+//!
+//! Underneath, [`peer::Peer`] is a sans-IO conversation (server and client alike): frames in,
+//! events out, typed requests to the other side, cancellation and timeouts by the caller's
+//! clock; [`Server`] is a thin layer over it. With the `tokio` feature, `service` runs async
+//! handlers concurrently over it, with notifications, progress, requests to the other side and
+//! cancellation (see the README's "Building a server").
 //! The lower layers are public too: [`decode()`] classifies a frame without dispatching it,
 //! [`reply`] writes reply bytes, [`scan`] validates JSON without recursion.
 #![forbid(unsafe_code)]

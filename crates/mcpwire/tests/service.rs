@@ -51,6 +51,22 @@ impl Wire {
             .expect("a line before end of output")
     }
 
+    /// Reads the next lines, which must be exactly `lines`.
+    async fn expect(&mut self, lines: &[&str]) {
+        for line in lines {
+            assert_eq!(self.recv().await, *line);
+        }
+    }
+
+    /// The `roots/list` request with id 1, then its cancellation with `reason`.
+    async fn expect_roots_request_cancelled(&mut self, reason: &str) {
+        let cancel = format!(
+            r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":1,"reason":"{reason}"}}}}"#
+        );
+        self.expect(&[r#"{"jsonrpc":"2.0","id":1,"method":"roots/list"}"#, &cancel])
+            .await;
+    }
+
     /// Ends the input; returns every line written after that, once the server has returned.
     async fn close(mut self) -> Vec<String> {
         self.input.shutdown().await.unwrap();
@@ -245,14 +261,7 @@ async fn a_request_that_times_out_is_cancelled_and_its_late_response_reported() 
     let mut wire = Wire::serve(session((), router, options));
     wire.send(r#"{"jsonrpc":"2.0","id":"t","method":"count_roots"}"#)
         .await;
-    assert_eq!(
-        wire.recv().await,
-        r#"{"jsonrpc":"2.0","id":1,"method":"roots/list"}"#
-    );
-    assert_eq!(
-        wire.recv().await,
-        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"timed out"}}"#
-    );
+    wire.expect_roots_request_cancelled("timed out").await;
     assert_eq!(
         wire.recv().await,
         r#"{"jsonrpc":"2.0","id":"t","error":{"code":-32001,"message":"timeout"}}"#
@@ -576,7 +585,7 @@ async fn an_in_process_client_and_server_talk_both_ways() {
     let (server_in, server_out) = tokio::io::split(server_io);
     let (client_in, client_out) = tokio::io::split(client_io);
     let (_, served) = service::spawn(server, server_in, server_out);
-    let (to_server, connection) = service::spawn(client, client_in, client_out);
+    let (to_server, connection) = service::spawn(client.clone(), client_in, client_out);
 
     let roots = to_server.request_raw("count_roots", &()).await.unwrap();
     assert_eq!(roots.get(), r#"["file:///work"]"#);
@@ -590,6 +599,92 @@ async fn an_in_process_client_and_server_talk_both_ways() {
         .unwrap_err();
     assert_eq!(refused, RequestError::Rpc(RpcError::method_not_found()));
 
-    connection.abort();
+    // The client hangs up: both sides finish and return.
+    client.close();
+    connection.await.unwrap().unwrap();
     served.await.unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn a_request_the_handler_stops_waiting_for_is_cancelled_on_the_wire() {
+    let router = AsyncRouter::<()>::new().request(
+        "impatient",
+        |_: Arc<()>, _: (), ctx: RequestContext| async move {
+            tokio::select! {
+                _ = ctx.request::<ListRoots>(&()) => Ok::<_, RpcError>("answered"),
+                _ = tokio::time::sleep(Duration::from_millis(20)) => Ok("gave up"),
+            }
+        },
+    );
+    let mut wire = Wire::serve(session((), router, Options::default()));
+    wire.send(r#"{"jsonrpc":"2.0","id":1,"method":"impatient"}"#)
+        .await;
+    wire.expect_roots_request_cancelled("abandoned").await;
+    assert_eq!(
+        wire.recv().await,
+        r#"{"jsonrpc":"2.0","id":1,"result":"gave up"}"#
+    );
+    assert!(wire.close().await.is_empty());
+}
+
+#[tokio::test]
+async fn a_per_request_transport_gets_each_frames_output_on_its_own_sink() {
+    use mcpwire::service::Outbound;
+
+    let router = AsyncRouter::<()>::new().request(
+        "work",
+        |_: Arc<()>, _: Value, ctx: RequestContext| async move {
+            ctx.notify_raw(
+                "notifications/message",
+                &json!({"level": "info", "data": "w"}),
+            )
+            .await
+            .unwrap();
+            Ok::<_, RpcError>("done")
+        },
+    );
+    let sess = session((), router, Options::default());
+    let mut unsolicited = sess.take_unsolicited().expect("not taken yet");
+    assert!(sess.take_unsolicited().is_none());
+
+    // One frame, one sink: its notification, then its reply; then the stream ends.
+    let (sink, mut stream) = Outbound::channel(8);
+    sess.receive(br#"{"jsonrpc":"2.0","id":1,"method":"work"}"#, &sink)
+        .await;
+    drop(sink);
+    let mut lines = Vec::new();
+    while let Some(line) = tokio::time::timeout(PATIENCE, stream.recv()).await.unwrap() {
+        lines.push(String::from_utf8(line).unwrap());
+    }
+    assert_eq!(
+        lines,
+        [
+            r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"w","level":"info"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":"done"}"#,
+        ]
+    );
+
+    // A frame that needs no reply: its stream ends empty.
+    let (sink, mut stream) = Outbound::channel(8);
+    sess.receive(
+        br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        &sink,
+    )
+    .await;
+    drop(sink);
+    assert_eq!(
+        tokio::time::timeout(PATIENCE, stream.recv()).await.unwrap(),
+        None
+    );
+
+    // What is not tied to a call goes to the session-wide stream.
+    sess.handle()
+        .notify_raw("notifications/tools/list_changed", &())
+        .await
+        .unwrap();
+    assert_eq!(
+        unsolicited.recv().await.unwrap(),
+        br#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#
+    );
+    sess.finish().await;
 }

@@ -11,7 +11,7 @@
 //!
 //! Rules it keeps:
 //! - **Exactly one reply per incoming request.** Each request comes with a [`Call`] that
-//!   [`Peer::reply`] consumes. Replies are written by [`reply`](crate::reply) with the
+//!   [`Peer::reply`] consumes. Replies are written by [`reply`] with the
 //!   request's original id text; invalid input is answered by the rules of [`decode()`](crate::decode()).
 //! - **Batches** (where the profile has them): the replies of a batch go out as one array,
 //!   in input order, when the last request of the batch is answered (invalid elements are
@@ -35,7 +35,7 @@
 //!
 //! The peer keeps one entry per incoming request until it is answered: bound that number by
 //! not reading more frames while too many requests are in flight ([`Peer::in_flight`]); the
-//! async [`service`](crate::service) does.
+//! async `service` (feature `tokio`) does.
 //!
 //! ```
 //! use mcpwire::peer::{Event, Peer, Ping};
@@ -214,12 +214,11 @@ impl Peer {
                 None
             }
             Message::Notification { method, params } => {
-                let event = if self.is_cancellation(&method) {
-                    self.accept_cancellation(method, params)
+                if self.is_cancellation(&method) {
+                    self.accept_cancellation(method, params, events);
                 } else {
-                    Event::Notification { method, params }
-                };
-                events.push(event);
+                    events.push(Event::Notification { method, params });
+                }
                 None
             }
             Message::Response(response) => {
@@ -238,32 +237,34 @@ impl Peer {
         self.profile.protocol_version().is_some() && method == Cancelled::METHOD
     }
 
+    /// Marks the requests a `notifications/cancelled` names: one [`Event::Cancelled`] per
+    /// request in flight with that id (normally one).
     fn accept_cancellation<'a>(
         &mut self,
         method: Cow<'a, str>,
         params: Option<RawParams<'a>>,
-    ) -> Event<'a> {
+        events: &mut Vec<Event<'a>>,
+    ) {
         let max_depth = self.profile.limits().max_params_depth;
         let cancel = match decode_params::<CancelledParams>(params, max_depth) {
             Ok(cancel) => cancel,
-            Err(error) => return Event::InvalidNotification { method, error },
+            Err(error) => return events.push(Event::InvalidNotification { method, error }),
         };
         let Some(id) = OwnedId::parse(cancel.request_id.get()) else {
             let error = RpcError::invalid_params().with_data(&serde_json::json!({
                 "pointer": "/requestId",
                 "reason": "not a string or number",
             }));
-            return Event::InvalidNotification { method, error };
+            return events.push(Event::InvalidNotification { method, error });
         };
-        match self.in_flight.cancel(&id).as_slice() {
-            [] => Event::Notification { method, params },
-            // Several requests in flight with the same id: all are cancelled; the first is
-            // reported (their handlers still see `is_cancelled`).
-            [call, ..] => Event::Cancelled {
-                call: *call,
-                reason: cancel.reason,
-            },
+        let cancelled = self.in_flight.cancel(&id);
+        if cancelled.is_empty() {
+            return events.push(Event::Notification { method, params });
         }
+        events.extend(cancelled.into_iter().map(|call| Event::Cancelled {
+            call,
+            reason: cancel.reason.clone(),
+        }));
     }
 
     fn accept_response<'a>(&mut self, response: Response<'a>) -> Event<'a> {

@@ -331,3 +331,32 @@ fn notifications_and_raw_requests_are_exact_lines() {
         "[ 1 ]"
     );
 }
+
+#[test]
+fn a_cancellation_reaches_every_request_in_flight_with_that_id() {
+    let mut peer = mcp();
+    let mut calls = Vec::new();
+    for _ in 0..2 {
+        let Event::Request { call, .. } =
+            only(peer.receive(br#"{"jsonrpc":"2.0","id":9,"method":"slow"}"#))
+        else {
+            panic!()
+        };
+        calls.push(call);
+    }
+    let received = peer.receive(
+        br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}"#,
+    );
+    let keys: Vec<CallKey> = received
+        .events
+        .iter()
+        .map(|e| match e {
+            Event::Cancelled { call, .. } => *call,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(keys, [calls[0].key(), calls[1].key()]);
+    for call in calls {
+        assert_eq!(peer.reply(call, Ok("1")), None);
+    }
+}

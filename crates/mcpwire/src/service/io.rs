@@ -15,8 +15,8 @@ use crate::framing::Frame;
 /// Serves `session` over a byte stream until end of input, one message per line.
 ///
 /// Every line the session sends, replies and handler output alike, goes to `output` (each
-/// followed by `\n` and a flush). Invalid input never ends the loop. At end of input it
-/// stops reading, lets the handlers in flight finish, writes what they sent and returns;
+/// followed by `\n` and a flush). Invalid input never ends the loop. At end of input (or
+/// when [`Session::close`] is called) it stops reading, lets the handlers in flight finish, writes what they sent and returns;
 /// an I/O error ends it the same way and is returned.
 ///
 /// Returns an error at once if the session was already served (its session-wide
@@ -73,7 +73,11 @@ where
     loop {
         let profile = session.profile();
         let max = profile.limits().max_frame_bytes;
-        match frames.next_frame(max).await? {
+        let frame = tokio::select! {
+            frame = frames.next_frame(max) => frame?,
+            () = session.closed() => return Ok(()),
+        };
+        match frame {
             None => return Ok(()),
             Some(Frame::Line(line)) => session.receive(line, &sink).await,
             Some(Frame::TooLong { len }) => {

@@ -34,13 +34,14 @@
 //! let (server_in, server_out) = tokio::io::split(server_io);
 //! let (client_in, client_out) = tokio::io::split(client_io);
 //! let (_, served) = service::spawn(server, server_in, server_out);
-//! let (to_server, connection) = service::spawn(client, client_in, client_out);
+//! let (to_server, connection) = service::spawn(client.clone(), client_in, client_out);
 //!
 //! let pong = to_server.request::<Ping>(&()).await.unwrap();
 //! assert!(pong.is_empty());
 //!
-//! drop(to_server);
-//! connection.abort(); // the client hangs up: the server sees end of input
+//! // The client hangs up: its output closes, the server sees end of input; both return.
+//! client.close();
+//! connection.await.unwrap().unwrap();
 //! served.await.unwrap().unwrap();
 //! # });
 //! ```

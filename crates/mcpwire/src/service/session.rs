@@ -62,6 +62,8 @@ struct Shared<S> {
     options: Options,
     session_sink: Outbound,
     unsolicited: Mutex<Option<OutboundReceiver>>,
+    /// Fired by [`Session::close`]: the transport stops reading.
+    closing: CancellationToken,
 }
 
 /// A conversation with one other side, independent of the transport. Cheap to clone.
@@ -117,6 +119,7 @@ impl<S: Send + Sync + 'static> Session<S> {
                 options,
                 session_sink,
                 unsolicited: Mutex::new(Some(unsolicited)),
+                closing: CancellationToken::new(),
             }),
         }
     }
@@ -327,6 +330,19 @@ impl<S: Send + Sync + 'static> Session<S> {
         let router = &self.shared.router;
         let state = &self.shared.state;
         let _ = catch_unwind(AssertUnwindSafe(|| router.deliver_event(state, event)));
+    }
+
+    /// Hangs up: the transport stops reading as if the input had ended, so
+    /// [`serve`](super::serve) lets the handlers in flight finish, writes what they sent,
+    /// closes the output (the other side sees end of input) and returns. How a client ends a
+    /// conversation.
+    pub fn close(&self) {
+        self.shared.closing.cancel();
+    }
+
+    /// Completes when [`close`](Self::close) is called.
+    pub async fn closed(&self) {
+        self.shared.closing.cancelled().await
     }
 
     /// Ends the session after its input ended: callers waiting for responses get
