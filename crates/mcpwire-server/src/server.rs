@@ -17,6 +17,9 @@ use crate::tool::Tool;
 /// The default number of items per page of `tools/list`, `resources/list`, `prompts/list`.
 pub const DEFAULT_PAGE_SIZE: usize = 100;
 
+/// How long a list_changed notification may wait for room in a session's stream.
+const LIST_CHANGED_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// Why the server could not be built, or an item not added.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BuildError {
@@ -157,7 +160,7 @@ impl McpServer {
     }
 
     /// Adds (or replaces) a tool while serving; every initialized session gets
-    /// `notifications/tools/list_changed`. Only when the server was built with tools.
+    /// `notifications/tools/list_changed` (sent on a task of the current tokio runtime). Only when the server was built with tools.
     pub async fn add_tool(&self, tool: Tool) -> Result<(), BuildError> {
         schema_ok(tool.name(), tool.schema_error())?;
         let name = tool.name().to_owned();
@@ -233,9 +236,16 @@ impl McpServer {
                 .filter_map(|s| s.notifiable())
                 .collect()
         };
+        let method = method.to_owned();
         for handle in handles {
-            // A session whose transport is gone cannot be told; it is dropped soon after.
-            let _ = handle.notify_raw(method, &()).await;
+            // Each session is told on its own task, bounded in time: a session whose
+            // transport no longer drains its stream (gone, or no GET stream over HTTP) cannot
+            // hold up the change or the other sessions.
+            let method = method.clone();
+            tokio::spawn(async move {
+                let notify = handle.notify_raw(&method, &());
+                let _ = tokio::time::timeout(LIST_CHANGED_TIMEOUT, notify).await;
+            });
         }
     }
 
