@@ -4,7 +4,7 @@
 #[path = "check_support/mod.rs"]
 mod check_support;
 
-use check_support::{HttpServer, check, reference_bin};
+use check_support::{HttpServer, assert_clean, check, reference_bin};
 use mcpwire::Profile;
 
 /// Generated cases per run (plus the ~50 fixed cases); the whole file runs in a few seconds.
@@ -20,32 +20,6 @@ fn methods(profile: &str) -> Vec<&'static str> {
     } else {
         Vec::new()
     }
-}
-
-fn assert_clean(run: &check_support::Run, what: &str) {
-    assert_eq!(
-        run.code, 0,
-        "{what}: exit code\nstdout:\n{}\nstderr:\n{}",
-        run.stdout, run.stderr
-    );
-    let report = run.json();
-    assert_eq!(report["passed"], true, "{what}");
-    assert_eq!(
-        report["failures"].as_array().map(Vec::len),
-        Some(0),
-        "{what}: {}",
-        run.stdout
-    );
-    assert_eq!(report["violations"], 0, "{what}");
-    assert_eq!(report["strict"], 0, "{what}: no strict finding either");
-    let rules = report["rules"].as_array().expect("rules");
-    let passed: u64 = rules.iter().map(|r| r["passed"].as_u64().unwrap()).sum();
-    let failed: u64 = rules.iter().map(|r| r["failed"].as_u64().unwrap()).sum();
-    assert_eq!(failed, 0, "{what}");
-    assert!(
-        passed >= report["cases"].as_u64().unwrap(),
-        "{what}: every case exercises a rule"
-    );
 }
 
 #[test]

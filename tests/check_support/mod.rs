@@ -160,3 +160,30 @@ impl Drop for HttpServer {
         let _ = self.child.wait();
     }
 }
+
+/// Asserts a JSON-format run passed: exit 0, no failure, every rule clean, every case counted.
+pub fn assert_clean(run: &Run, what: &str) {
+    assert_eq!(
+        run.code, 0,
+        "{what}: exit code\nstdout:\n{}\nstderr:\n{}",
+        run.stdout, run.stderr
+    );
+    let report = run.json();
+    assert_eq!(report["passed"], true, "{what}");
+    assert_eq!(
+        report["failures"].as_array().map(Vec::len),
+        Some(0),
+        "{what}: {}",
+        run.stdout
+    );
+    assert_eq!(report["violations"], 0, "{what}");
+    assert_eq!(report["strict"], 0, "{what}: no strict finding either");
+    let rules = report["rules"].as_array().expect("rules");
+    let passed: u64 = rules.iter().map(|r| r["passed"].as_u64().unwrap()).sum();
+    let failed: u64 = rules.iter().map(|r| r["failed"].as_u64().unwrap()).sum();
+    assert_eq!(failed, 0, "{what}");
+    assert!(
+        passed >= report["cases"].as_u64().unwrap(),
+        "{what}: every case exercises a rule"
+    );
+}

@@ -1,0 +1,97 @@
+//! An MCP server in about 40 lines: `add` (typed integers, structured output), `countdown`
+//! (one progress notification per step, stops when cancelled) and `greet` (asks the user's
+//! name through elicitation when the client supports it). Serves stdio; `--http ADDR` is
+//! refused until the Streamable HTTP layer is wired in.
+use std::process::ExitCode;
+use std::time::Duration;
+
+use mcpwire_server::{Context, Elicitation, McpServer, NoArguments, Structured, ToolResult};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+#[derive(Deserialize, JsonSchema)]
+struct Add {
+    a: i64,
+    b: i64,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct Sum {
+    sum: i64,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Countdown {
+    /** Steps, 100 ms each. */
+    n: u32,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Name {
+    name: String,
+}
+
+async fn add(Add { a, b }: Add, _: Context) -> Result<Structured<Sum>, &'static str> {
+    a.checked_add(b)
+        .map(|sum| Structured(Sum { sum }))
+        .ok_or("the sum overflows i64")
+}
+
+async fn countdown(Countdown { n }: Countdown, ctx: Context) -> ToolResult {
+    for step in 1..=n {
+        tokio::select! {
+            _ = ctx.cancelled() => return ToolResult::error("cancelled"),
+            _ = tokio::time::sleep(Duration::from_millis(100)) => {}
+        }
+        ctx.progress(f64::from(step), Some(f64::from(n))).await;
+    }
+    ToolResult::text("liftoff")
+}
+
+async fn greet(_: NoArguments, ctx: Context) -> ToolResult {
+    if !ctx.can_elicit() {
+        return ToolResult::text("Hello, stranger!");
+    }
+    match ctx.elicit::<Name>("What is your name?").await {
+        Ok(Elicitation::Accepted(Name { name })) => ToolResult::text(format!("Hello, {name}!")),
+        Ok(_) => ToolResult::text("Hello, stranger!"),
+        Err(error) => ToolResult::error(error),
+    }
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> ExitCode {
+    let server = McpServer::builder("mcpwire-example", env!("CARGO_PKG_VERSION"))
+        .tool("add", "Add two integers", add)
+        .tool(
+            "countdown",
+            "Count down from n, reporting progress",
+            countdown,
+        )
+        .tool(
+            "greet",
+            "Greet the user, asking their name if the client can",
+            greet,
+        )
+        .build()
+        .expect("the example's schemas fit MCP");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let served = match args.as_slice() {
+        [] => server.serve_stdio().await,
+        [flag, addr] if flag == "--http" => {
+            eprintln!("mcp_server: cannot serve {addr}: this build has no Streamable HTTP yet");
+            return ExitCode::from(2);
+        }
+        _ => {
+            eprintln!("usage: mcp_server [--http ADDR]");
+            return ExitCode::from(2);
+        }
+    };
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("mcp_server: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! Requests a handler sends to the client: elicitation and sampling, with their results.
+
+use mcpwire::peer::Request;
+use mcpwire::service::RequestError;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::version::Version;
+
+/// Why a request to the client brought no answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClientError {
+    /// The client did not declare this capability: the request was not sent.
+    NotDeclared {
+        /// The capability (`elicitation`, `sampling`).
+        capability: &'static str,
+    },
+    /// The negotiated version has no such request from server to client (2026-07-28
+    /// asks through an `InputRequiredResult`, which this layer does not implement yet):
+    /// the request was not sent.
+    NotInVersion {
+        /// The method.
+        method: &'static str,
+        /// The version in force.
+        version: Version,
+    },
+    /// The client answered with an error, did not answer in time, or the connection ended.
+    Request(RequestError),
+    /// The client's answer is not what the request asked for.
+    InvalidReply(String),
+}
+
+impl std::fmt::Display for ClientError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ClientError::NotDeclared { capability } => {
+                write!(
+                    f,
+                    "the client did not declare the `{capability}` capability"
+                )
+            }
+            ClientError::NotInVersion { method, version } => {
+                write!(f, "MCP {version} has no `{method}` request to the client")
+            }
+            ClientError::Request(error) => error.fmt(f),
+            ClientError::InvalidReply(reason) => write!(f, "invalid reply: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for ClientError {}
+
+/// The user's answer to an elicitation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Elicitation<T> {
+    /// The user submitted the form.
+    Accepted(T),
+    /// The user declined.
+    Declined,
+    /// The user dismissed the form without choosing.
+    Cancelled,
+}
+
+/// `elicitation/create`.
+pub(crate) struct ElicitCreate;
+
+/// The result of `elicitation/create`, before its content is decoded.
+#[derive(Debug, Deserialize)]
+pub(crate) struct ElicitReply {
+    action: String,
+    #[serde(default)]
+    content: Option<Map<String, Value>>,
+}
+
+impl Request for ElicitCreate {
+    const METHOD: &'static str = "elicitation/create";
+    type Params = Value;
+    type Result = ElicitReply;
+}
+
+impl ElicitReply {
+    pub(crate) fn into_elicitation<T: DeserializeOwned>(
+        self,
+    ) -> Result<Elicitation<T>, ClientError> {
+        match self.action.as_str() {
+            "accept" => {
+                let content = Value::Object(self.content.unwrap_or_default());
+                serde_json::from_value(content)
+                    .map(Elicitation::Accepted)
+                    .map_err(|e| ClientError::InvalidReply(format!("content: {e}")))
+            }
+            "decline" => Ok(Elicitation::Declined),
+            "cancel" => Ok(Elicitation::Cancelled),
+            other => Err(ClientError::InvalidReply(format!(
+                "action `{other}` is none of accept, decline, cancel"
+            ))),
+        }
+    }
+}
+
+/// `sampling/createMessage`.
+pub(crate) struct CreateMessage;
+
+impl Request for CreateMessage {
+    const METHOD: &'static str = "sampling/createMessage";
+    type Params = Value;
+    type Result = Sampled;
+}
+
+/// What the client's model answered to `sampling/createMessage`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Sampled {
+    /// The model that answered.
+    pub model: String,
+    /// The answer's content block (`{"type":"text","text":...}` and others).
+    pub content: Value,
+    /// Why the model stopped, if the client said.
+    #[serde(rename = "stopReason", default)]
+    pub stop_reason: Option<String>,
+}
+
+impl Sampled {
+    /// The answer's text, when it is a text block.
+    pub fn text(&self) -> Option<&str> {
+        (self.content.get("type")? == "text")
+            .then(|| self.content.get("text")?.as_str())
+            .flatten()
+    }
+}
+
+/// The `requestedSchema` of a form: MCP admits only a flat object of primitive members, so
+/// `$schema`, `title` and `$defs` are left out and `["string", "null"]` (an `Option`) becomes
+/// `"string"` (the member is simply not required).
+pub(crate) fn form_schema(schema: &Map<String, Value>) -> Value {
+    let mut properties = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    for property in properties.values_mut() {
+        if let Some(Value::Array(types)) = property.get("type")
+            && let Some(first) = types.iter().find(|t| *t != "null").cloned()
+        {
+            property["type"] = first;
+        }
+    }
+    let mut form = Map::new();
+    form.insert("type".into(), "object".into());
+    form.insert("properties".into(), Value::Object(properties));
+    if let Some(required) = schema.get("required") {
+        form.insert("required".into(), required.clone());
+    }
+    Value::Object(form)
+}

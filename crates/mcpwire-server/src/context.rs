@@ -1,0 +1,161 @@
+//! What a tool, resource or prompt handler can see and do: report progress, log, notice
+//! cancellation, and ask the client (elicitation, sampling) when the client can answer.
+
+use mcpwire::service::{CancellationToken, RequestContext};
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+
+use crate::client::{ClientError, CreateMessage, ElicitCreate, Elicitation, Sampled};
+use crate::logging::LogLevel;
+use crate::schema::object_schema;
+use crate::version::Version;
+
+/// The context of one call (see the [crate docs](crate) for an example).
+#[derive(Debug, Clone)]
+pub struct Context {
+    request: RequestContext,
+    version: Version,
+    client_capabilities: Map<String, Value>,
+    log_threshold: Option<LogLevel>,
+}
+
+impl Context {
+    pub(crate) fn new(
+        request: RequestContext,
+        version: Version,
+        client_capabilities: Map<String, Value>,
+        log_threshold: Option<LogLevel>,
+    ) -> Self {
+        Self {
+            request,
+            version,
+            client_capabilities,
+            log_threshold,
+        }
+    }
+
+    /// The MCP version of this call.
+    pub fn version(&self) -> Version {
+        self.version
+    }
+
+    /// The capabilities the client declared (in `initialize`, or under 2026-07-28 in this
+    /// request's `_meta`).
+    pub fn client_capabilities(&self) -> &Map<String, Value> {
+        &self.client_capabilities
+    }
+
+    /// Whether the client cancelled this call. Its reply will not be sent anyway; stop
+    /// working when it is.
+    pub fn is_cancelled(&self) -> bool {
+        self.request.is_cancelled()
+    }
+
+    /// Completes when the client cancels this call.
+    pub async fn cancelled(&self) {
+        self.request.cancelled().await
+    }
+
+    /// The cancellation token of this call (to hand to other tasks).
+    pub fn cancellation(&self) -> &CancellationToken {
+        self.request.cancellation()
+    }
+
+    /// Sends `notifications/progress` when the client asked for progress (the request
+    /// carried `_meta.progressToken`); returns whether it was sent.
+    pub async fn progress(&self, progress: f64, total: Option<f64>) -> bool {
+        matches!(self.request.progress(progress, total, None).await, Ok(true))
+    }
+
+    /// Sends a log message (`notifications/message`) at `level`, when the client's level
+    /// (`logging/setLevel`, or under 2026-07-28 this request's `_meta` log level) lets it
+    /// through; returns whether it was sent. Before `logging/setLevel` every level is sent
+    /// (2024-11-05 to 2025-11-25); under 2026-07-28 nothing is sent unless the request
+    /// names a level.
+    pub async fn log(&self, level: LogLevel, data: impl Into<Value>) -> bool {
+        let passes = match self.log_threshold {
+            Some(threshold) => level >= threshold,
+            None => !self.version.is_stateless(),
+        };
+        if !passes {
+            return false;
+        }
+        let params = json!({ "level": level, "data": data.into() });
+        self.request
+            .notify_raw("notifications/message", &params)
+            .await
+            .is_ok()
+    }
+
+    /// Whether the client can answer `method` here: the version lets a server send it
+    /// during a call, and the client declared `capability`.
+    fn can_ask(&self, method: &'static str, capability: &'static str) -> Result<(), ClientError> {
+        // 2026-07-28 asks the client through an `InputRequiredResult`, not by request.
+        if self.version.is_stateless() || !self.version.has_request(method) {
+            return Err(ClientError::NotInVersion {
+                method,
+                version: self.version,
+            });
+        }
+        if !self.client_capabilities.contains_key(capability) {
+            return Err(ClientError::NotDeclared { capability });
+        }
+        Ok(())
+    }
+
+    /// Whether [`elicit`](Self::elicit) can ask this client.
+    pub fn can_elicit(&self) -> bool {
+        self.can_ask("elicitation/create", "elicitation").is_ok()
+    }
+
+    /// Whether [`sample`](Self::sample) can ask this client.
+    pub fn can_sample(&self) -> bool {
+        self.can_ask("sampling/createMessage", "sampling").is_ok()
+    }
+
+    /// Asks the user, through the client, to fill in a form shaped like `T`
+    /// (`elicitation/create`, 2025-06-18 and 2025-11-25). `T`'s fields should be strings,
+    /// numbers, integers, booleans or string enums, as MCP allows in a form.
+    ///
+    /// Fails with [`ClientError::NotDeclared`] when the client did not declare
+    /// `elicitation`, and [`ClientError::NotInVersion`] under versions without it.
+    pub async fn elicit<T: DeserializeOwned + schemars::JsonSchema>(
+        &self,
+        message: &str,
+    ) -> Result<Elicitation<T>, ClientError> {
+        self.can_ask("elicitation/create", "elicitation")?;
+        let schema = object_schema::<T>()
+            .map_err(|e| ClientError::InvalidReply(format!("form type: {e}")))?;
+        let params = json!({
+            "message": message,
+            "requestedSchema": crate::client::form_schema(&schema),
+        });
+        let reply = self
+            .request
+            .request::<ElicitCreate>(&params)
+            .await
+            .map_err(ClientError::Request)?;
+        reply.into_elicitation()
+    }
+
+    /// Asks the client's model for a completion of one user message
+    /// (`sampling/createMessage`, 2024-11-05 to 2025-11-25).
+    ///
+    /// Fails with [`ClientError::NotDeclared`] when the client did not declare `sampling`.
+    pub async fn sample(&self, prompt: &str, max_tokens: u32) -> Result<Sampled, ClientError> {
+        self.can_ask("sampling/createMessage", "sampling")?;
+        let params = json!({
+            "messages": [{ "role": "user", "content": { "type": "text", "text": prompt } }],
+            "maxTokens": max_tokens,
+        });
+        self.request
+            .request::<CreateMessage>(&params)
+            .await
+            .map_err(ClientError::Request)
+    }
+
+    /// The async layer's context of this call, for what this type does not wrap.
+    pub fn request(&self) -> &RequestContext {
+        &self.request
+    }
+}

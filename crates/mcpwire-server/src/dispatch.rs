@@ -1,0 +1,346 @@
+//! One request of an MCP session: which version serves it, whether that version and this
+//! server have the method, then the method itself, its result shaped for that version.
+//!
+//! Order of checks, so that each refusal is the one MCP asks for:
+//! 1. `initialize` is accepted under any version (it is how a client of an older version
+//!    negotiates); it picks the version asked for when this layer has its handshake, else
+//!    the newest version with a handshake.
+//! 2. A method the version in force lacks, or that this server does not offer (no tools
+//!    registered: no `tools/*`), is -32601 before its params are read.
+//! 3. The params are decoded as the version's generated params type: -32602 naming the
+//!    JSON pointer that failed.
+//! 4. Under a stateless version (2026-07-28) the version stated in `_meta` must be one this
+//!    layer serves statelessly, else -32022 with `requested` and `supported`.
+
+use std::sync::{Arc, PoisonError, RwLock};
+
+use mcpwire::params::decode_params;
+use mcpwire::service::RequestContext;
+use mcpwire::{RawParams, RpcError};
+use mcpwire_types::mcp::v2026_07_28::ErrorCode;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value, json};
+
+use crate::catalog::Catalog;
+use crate::context::Context;
+use crate::logging::LogLevel;
+use crate::server::{McpServer, Shared};
+use crate::session::{Agreed, SessionState};
+use crate::validate::validate;
+use crate::version::{Feature, Version};
+
+/// The members of request params this layer reads (after the generated types accepted them).
+#[derive(Debug, Default, Deserialize)]
+struct Params {
+    #[serde(rename = "_meta", default)]
+    meta: Option<Meta>,
+    #[serde(default)]
+    cursor: Option<String>,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    arguments: Option<Map<String, Value>>,
+    #[serde(default)]
+    uri: Option<String>,
+    #[serde(default)]
+    level: Option<LogLevel>,
+    #[serde(rename = "protocolVersion", default)]
+    protocol_version: Option<String>,
+    #[serde(default)]
+    capabilities: Option<Map<String, Value>>,
+}
+
+/// `_meta` of a 2026-07-28 request.
+#[derive(Debug, Default, Deserialize)]
+struct Meta {
+    #[serde(rename = "io.modelcontextprotocol/protocolVersion", default)]
+    protocol_version: Option<String>,
+    #[serde(rename = "io.modelcontextprotocol/clientCapabilities", default)]
+    client_capabilities: Option<Map<String, Value>>,
+    #[serde(rename = "io.modelcontextprotocol/logLevel", default)]
+    log_level: Option<LogLevel>,
+}
+
+/// The fallback of every session's router: serves every MCP request.
+pub(crate) async fn handle(
+    state: Arc<SessionState>,
+    raw: Option<Box<RawValue>>,
+    request: RequestContext,
+) -> Result<Box<RawValue>, RpcError> {
+    if request.is_notification() {
+        // `notifications/initialized`, `notifications/roots/list_changed` ...: nothing to do
+        // (cancellation is handled by the session itself).
+        return Ok(null());
+    }
+    let profile = request.profile();
+    let version = Version::of_facts(profile.facts()).ok_or_else(RpcError::method_not_found)?;
+    let depth = profile.limits().max_params_depth;
+    let params = raw.as_deref().and_then(|r| RawParams::parse(r.get()));
+    let method = request.method().to_owned();
+    let result = if method == "initialize" {
+        initialize(&state, params, depth, &request)?
+    } else {
+        if !version.has_request(&method) || !offers(&state.shared, &method) {
+            return Err(RpcError::method_not_found());
+        }
+        validate(version, &method, params, depth)?;
+        let fields: Params = decode_params(params, depth)?;
+        let ctx = context(&state, version, fields.meta.as_ref(), request)?;
+        serve(&state.shared, &method, fields, ctx, &state).await?
+    };
+    finish(version_after(&method, version, &state), &method, result)
+}
+
+/// The version whose result shape applies: for `initialize`, the one just agreed.
+fn version_after(method: &str, version: Version, state: &SessionState) -> Version {
+    match (method, state.agreed()) {
+        ("initialize", Some(agreed)) => agreed.version,
+        _ => version,
+    }
+}
+
+fn null() -> Box<RawValue> {
+    RawValue::from_string("null".into()).unwrap_or_else(|_| Box::default())
+}
+
+/// Whether this server offers `method` (beyond the version having it).
+fn offers(shared: &Shared, method: &str) -> bool {
+    match method {
+        "ping" | "server/discover" | "logging/setLevel" => true,
+        "tools/list" | "tools/call" => shared.offers.tools,
+        "resources/list" | "resources/read" | "resources/templates/list" => shared.offers.resources,
+        "prompts/list" | "prompts/get" => shared.offers.prompts,
+        _ => false,
+    }
+}
+
+/// The handler context: the version, the client's capabilities and log level, from
+/// `initialize` or (stateless versions) from this request's `_meta`.
+fn context(
+    state: &SessionState,
+    version: Version,
+    meta: Option<&Meta>,
+    request: RequestContext,
+) -> Result<Context, RpcError> {
+    if version.is_stateless() {
+        // The version's params types require `_meta`; this is a second line of defence.
+        let meta = meta.ok_or_else(|| invalid_params("/_meta", "missing field `_meta`"))?;
+        let stated = meta.protocol_version.as_deref().unwrap_or_default();
+        let stated = Version::parse(stated)
+            .filter(|v| v.is_stateless())
+            .ok_or_else(|| unsupported_version(stated))?;
+        let capabilities = meta.client_capabilities.clone().unwrap_or_default();
+        return Ok(Context::new(request, stated, capabilities, meta.log_level));
+    }
+    let capabilities = state
+        .agreed()
+        .map(|a| a.client_capabilities)
+        .unwrap_or_default();
+    Ok(Context::new(
+        request,
+        version,
+        capabilities,
+        state.log_level(),
+    ))
+}
+
+/// -32022: the version a stateless request states is not served statelessly here.
+fn unsupported_version(requested: &str) -> RpcError {
+    let supported: Vec<&str> = Version::ALL
+        .into_iter()
+        .rev()
+        .filter(|v| v.is_stateless())
+        .map(Version::as_str)
+        .collect();
+    RpcError::new(
+        ErrorCode::UnsupportedProtocolVersion.code(),
+        "Unsupported protocol version",
+    )
+    .with_data(&json!({ "requested": requested, "supported": supported }))
+}
+
+fn initialize(
+    state: &SessionState,
+    params: Option<RawParams<'_>>,
+    depth: usize,
+    request: &RequestContext,
+) -> Result<Value, RpcError> {
+    let fields: Params = decode_params(params, depth)?;
+    let chosen = fields
+        .protocol_version
+        .as_deref()
+        .and_then(Version::parse)
+        .filter(|v| v.has_handshake())
+        .unwrap_or_else(Version::newest_with_handshake);
+    validate(chosen, "initialize", params, depth)?;
+    state.agree(Agreed {
+        version: chosen,
+        client_capabilities: fields.capabilities.unwrap_or_default(),
+    });
+    request.negotiate(chosen.facts());
+    let shared = &state.shared;
+    let mut result = json!({
+        "protocolVersion": chosen.as_str(),
+        "capabilities": McpServer::capabilities(shared),
+        "serverInfo": { "name": shared.info.name, "version": shared.info.version },
+    });
+    if let Some(instructions) = &shared.info.instructions {
+        result["instructions"] = instructions.clone().into();
+    }
+    Ok(result)
+}
+
+async fn serve(
+    shared: &Shared,
+    method: &str,
+    fields: Params,
+    ctx: Context,
+    state: &SessionState,
+) -> Result<Value, RpcError> {
+    let version = ctx.version();
+    let cursor = fields.cursor.as_deref();
+    match method {
+        "ping" => Ok(json!({})),
+        "server/discover" => Ok(discover(shared)),
+        "logging/setLevel" => {
+            if let Some(level) = fields.level {
+                state.set_log_level(level);
+            }
+            Ok(json!({}))
+        }
+        "tools/list" => list(&shared.tools, cursor, shared.page_size, "tools", |t| {
+            t.definition(version)
+        }),
+        "resources/list" => list(
+            &shared.resources,
+            cursor,
+            shared.page_size,
+            "resources",
+            |r| r.definition(version),
+        ),
+        "resources/templates/list" => Ok(json!({ "resourceTemplates": [] })),
+        "prompts/list" => list(&shared.prompts, cursor, shared.page_size, "prompts", |p| {
+            p.definition(version)
+        }),
+        "tools/call" => call_tool(shared, fields, ctx).await,
+        "resources/read" => {
+            let uri = fields.uri.unwrap_or_default();
+            let resource = read(&shared.resources)
+                .get(&uri)
+                .cloned()
+                .ok_or_else(|| resource_not_found(&uri))?;
+            Ok(json!({ "contents": resource.read(ctx).await }))
+        }
+        "prompts/get" => {
+            let name = fields.name.unwrap_or_default();
+            let prompt = read(&shared.prompts)
+                .get(&name)
+                .cloned()
+                .ok_or_else(|| unknown("prompt", &name))?;
+            let arguments = fields.arguments.unwrap_or_default();
+            let future = prompt
+                .start(arguments, ctx)
+                .map_err(|e| invalid_params(&e.pointer, &e.reason))?;
+            Ok(future.await)
+        }
+        _ => Err(RpcError::method_not_found()),
+    }
+}
+
+async fn call_tool(shared: &Shared, fields: Params, ctx: Context) -> Result<Value, RpcError> {
+    let version = ctx.version();
+    let name = fields.name.unwrap_or_default();
+    let tool = read(&shared.tools)
+        .get(&name)
+        .cloned()
+        .ok_or_else(|| unknown("tool", &name))?;
+    let arguments = fields.arguments.unwrap_or_default();
+    let result = match tool.start(arguments, ctx) {
+        Ok(running) => running.await,
+        // From 2025-11-25 MCP asks for argument errors as tool execution errors, which the
+        // model can read and correct; before, they are protocol errors.
+        Err(error) if version.has(Feature::ArgumentErrorsInResult) => {
+            crate::ToolResult::error(&error)
+        }
+        Err(error) => return Err(invalid_params(&error.pointer, &error.reason)),
+    };
+    Ok(result.to_json(version))
+}
+
+fn list<T>(
+    catalog: &RwLock<Catalog<T>>,
+    cursor: Option<&str>,
+    page_size: usize,
+    member: &str,
+    describe: impl Fn(&T) -> Value,
+) -> Result<Value, RpcError> {
+    let catalog = read(catalog);
+    let (page, next) = catalog.page(cursor, page_size)?;
+    let mut result = Map::new();
+    result.insert(
+        member.into(),
+        Value::Array(page.into_iter().map(describe).collect()),
+    );
+    if let Some(next) = next {
+        result.insert("nextCursor".into(), next.into());
+    }
+    Ok(Value::Object(result))
+}
+
+fn discover(shared: &Shared) -> Value {
+    let supported: Vec<&str> = Version::ALL
+        .into_iter()
+        .rev()
+        .map(Version::as_str)
+        .collect();
+    let mut result = json!({
+        "supportedVersions": supported,
+        "capabilities": McpServer::capabilities(shared),
+        "_meta": {
+            "io.modelcontextprotocol/serverInfo": {
+                "name": shared.info.name,
+                "version": shared.info.version,
+            }
+        },
+    });
+    if let Some(instructions) = &shared.info.instructions {
+        result["instructions"] = instructions.clone().into();
+    }
+    result
+}
+
+/// Adds what every result of `version` carries: from 2026-07-28 `resultType`, and on list,
+/// read and discover results `ttlMs` and `cacheScope` (0 ms: lists can change at runtime;
+/// public: nothing here depends on who asks).
+fn finish(version: Version, method: &str, mut result: Value) -> Result<Box<RawValue>, RpcError> {
+    if version.has(Feature::ResultType)
+        && let Value::Object(members) = &mut result
+    {
+        members.insert("resultType".into(), "complete".into());
+        if method.ends_with("/list") || method == "resources/read" || method == "server/discover" {
+            members.insert("ttlMs".into(), 0.into());
+            members.insert("cacheScope".into(), "public".into());
+        }
+    }
+    serde_json::value::to_raw_value(&result).map_err(|e| {
+        RpcError::internal_error().with_data(&format!("result does not serialize: {e}"))
+    })
+}
+
+fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn invalid_params(pointer: &str, reason: &str) -> RpcError {
+    RpcError::invalid_params().with_data(&json!({ "pointer": pointer, "reason": reason }))
+}
+
+fn unknown(kind: &str, name: &str) -> RpcError {
+    invalid_params("/name", &format!("no {kind} named `{name}`"))
+}
+
+/// -32002, the code MCP gives a resource that does not exist.
+fn resource_not_found(uri: &str) -> RpcError {
+    RpcError::new(-32002, "Resource not found").with_data(&json!({ "uri": uri }))
+}

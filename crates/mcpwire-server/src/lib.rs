@@ -1,0 +1,110 @@
+//! # mcpwire-server: an MCP server in 40 lines, for every MCP version
+//!
+//! Declare tools from Rust types; the layer derives their JSON Schemas with schemars (kept
+//! whole: `$defs`, `additionalProperties`, titles), decodes arguments (an error names the
+//! JSON pointer), negotiates the version (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25,
+//! and 2026-07-28 statelessly through `server/discover`), and shapes every result for the
+//! version in force. The wire rules are mcpwire's: ids kept as sent, invalid input answered
+//! with its id.
+//!
+//! ```
+//! use mcpwire_server::{Context, McpServer, Structured, ToolResult};
+//! use schemars::JsonSchema;
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Deserialize, JsonSchema)]
+//! struct Add {
+//!     /// The first addend.
+//!     a: i64,
+//!     /// The second addend.
+//!     b: i64,
+//! }
+//!
+//! #[derive(Serialize, JsonSchema)]
+//! struct Sum {
+//!     sum: i64,
+//! }
+//!
+//! #[derive(Deserialize, JsonSchema)]
+//! struct Countdown {
+//!     n: u32,
+//! }
+//!
+//! let server = McpServer::builder("demo", "1.0.0")
+//!     .tool("add", "Add two integers", |args: Add, _ctx: Context| async move {
+//!         match args.a.checked_add(args.b) {
+//!             Some(sum) => Ok(Structured(Sum { sum })),
+//!             None => Err("the sum overflows a 64-bit integer"),
+//!         }
+//!     })
+//!     .tool("countdown", "Count down from n", |args: Countdown, ctx: Context| async move {
+//!         for step in 0..args.n {
+//!             if ctx.is_cancelled() {
+//!                 return ToolResult::error("cancelled");
+//!             }
+//!             ctx.progress(f64::from(step + 1), Some(f64::from(args.n))).await;
+//!         }
+//!         ToolResult::text("liftoff")
+//!     })
+//!     .build()
+//!     .expect("the schemas fit MCP");
+//! # let _ = server;
+//! // In `main`: server.serve_stdio().await
+//! ```
+//!
+//! ## What the layer does for each version
+//!
+//! | | 2024-11-05 | 2025-03-26 | 2025-06-18 | 2025-11-25 | 2026-07-28 |
+//! |---|---|---|---|---|---|
+//! | handshake | `initialize` | `initialize` | `initialize` | `initialize` | `server/discover`, version in every `_meta` (-32022 otherwise) |
+//! | `ping`, `logging/setLevel` | yes | yes | yes | yes | -32601 (not in the version) |
+//! | tool `title`, `outputSchema`, `structuredContent` | left out | left out | sent | sent | sent |
+//! | arguments that do not decode | -32602, `data.pointer` | -32602 | -32602 | tool result `isError`, text names the pointer | `isError` |
+//! | `elicit`, `sample` | sampling | sampling | both | both | [`ClientError::NotInVersion`] (input-required results not implemented) |
+//! | results | | | | | `resultType`, `ttlMs: 0`, `cacheScope: "public"` |
+//!
+//! A method the version lacks, or that the server does not offer (no tools registered: no
+//! `tools/*`), is -32601 before its params are read. Params are first decoded as the
+//! version's generated params type (`mcpwire-types`), so a request its schema refuses is
+//! -32602 naming the member. Capabilities name only the kinds of items the server was built
+//! with, each with `listChanged: true`: [`McpServer::add_tool`] and its siblings change them
+//! while serving and notify every initialized session.
+//!
+//! ## Transports
+//!
+//! [`McpServer::serve_stdio`] and [`McpServer::serve`] (any `AsyncRead`/`AsyncWrite`) serve
+//! one client. For another transport (Streamable HTTP), make one [`McpServer::session`] per
+//! client session: a [`mcpwire::service::Session`] into which the transport feeds each
+//! incoming frame with the sink its output goes to.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod arguments;
+mod catalog;
+mod client;
+mod context;
+mod describe;
+mod dispatch;
+mod logging;
+mod prompt;
+mod resource;
+mod result;
+mod schema;
+mod server;
+mod session;
+mod tool;
+mod validate;
+mod version;
+
+pub use arguments::{ArgumentError, NoArguments};
+pub use client::{ClientError, Elicitation, Sampled};
+pub use context::Context;
+pub use logging::LogLevel;
+pub use prompt::{Prompt, PromptMessage, Role};
+pub use resource::{Resource, ResourceContents};
+pub use result::{Content, IntoToolResult, Structured, ToolResult};
+pub use schema::{SchemaError, object_schema};
+pub use server::{BuildError, DEFAULT_PAGE_SIZE, McpServer, McpServerBuilder};
+pub use session::SessionState;
+pub use tool::Tool;
+pub use version::Version;

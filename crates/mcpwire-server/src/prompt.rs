@@ -1,0 +1,190 @@
+//! A prompt: a named template the client can list and get, with typed arguments.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+
+use crate::arguments::{ArgumentError, decode_member};
+use crate::context::Context;
+use crate::result::Content;
+use crate::schema::{SchemaError, object_schema};
+use crate::tool::BoxFuture;
+use crate::version::Version;
+
+/// Who says a prompt message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// The user.
+    User,
+    /// The assistant.
+    Assistant,
+}
+
+/// One message of a prompt.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PromptMessage {
+    /// Who says it.
+    pub role: Role,
+    /// What is said.
+    pub content: Content,
+}
+
+impl PromptMessage {
+    /// A user message of text.
+    pub fn user(text: impl Into<String>) -> Self {
+        Self {
+            role: Role::User,
+            content: Content::Text(text.into()),
+        }
+    }
+
+    /// An assistant message of text.
+    pub fn assistant(text: impl Into<String>) -> Self {
+        Self {
+            role: Role::Assistant,
+            content: Content::Text(text.into()),
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        let role = match self.role {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+        };
+        json!({ "role": role, "content": self.content.to_json() })
+    }
+}
+
+type GetFn = dyn Fn(Map<String, Value>, Context) -> Result<BoxFuture<Vec<PromptMessage>>, ArgumentError>
+    + Send
+    + Sync;
+
+/// A prompt the server offers: `prompts/list` describes it (its arguments come from the
+/// arguments type's properties: MCP prompt arguments are strings), `prompts/get` runs it.
+///
+/// ```
+/// use mcpwire_server::{Context, Prompt, PromptMessage};
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Review {
+///     /// The code to review.
+///     code: String,
+/// }
+///
+/// let prompt = Prompt::new("review", "Review code", |args: Review, _ctx: Context| async move {
+///     vec![PromptMessage::user(format!("Please review:\n{}", args.code))]
+/// });
+/// assert_eq!(prompt.name(), "review");
+/// ```
+#[derive(Clone)]
+pub struct Prompt {
+    name: String,
+    title: Option<String>,
+    description: String,
+    arguments: Result<Vec<Value>, SchemaError>,
+    handler: Arc<GetFn>,
+}
+
+impl std::fmt::Debug for Prompt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Prompt")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Prompt {
+    /// A prompt whose arguments decode as `A`.
+    pub fn new<A, F, Fut>(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        handler: F,
+    ) -> Self
+    where
+        A: DeserializeOwned + JsonSchema + Send + 'static,
+        F: Fn(A, Context) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Vec<PromptMessage>> + Send + 'static,
+    {
+        let handler = move |arguments: Map<String, Value>, ctx: Context| {
+            let arguments: A = decode_member("arguments", Value::Object(arguments))?;
+            let boxed: BoxFuture<Vec<PromptMessage>> = Box::pin(handler(arguments, ctx));
+            Ok(boxed)
+        };
+        Self {
+            name: name.into(),
+            title: None,
+            description: description.into(),
+            arguments: object_schema::<A>().map(|schema| prompt_arguments(&schema)),
+            handler: Arc::new(handler),
+        }
+    }
+
+    /// Sets the human-readable title (sent from 2025-06-18).
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// The prompt's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub(crate) fn schema_error(&self) -> Option<&SchemaError> {
+        self.arguments.as_ref().err()
+    }
+
+    /// The `Prompt` object of `version`.
+    pub(crate) fn definition(&self, version: Version) -> Value {
+        let mut prompt = crate::describe::named(&self.name, self.title.as_deref(), version);
+        prompt.insert("description".into(), self.description.clone().into());
+        if let Ok(arguments) = &self.arguments
+            && !arguments.is_empty()
+        {
+            prompt.insert("arguments".into(), Value::Array(arguments.clone()));
+        }
+        Value::Object(prompt)
+    }
+
+    /// Decodes the arguments and runs the handler: the `GetPromptResult` members.
+    pub(crate) fn start(
+        &self,
+        arguments: Map<String, Value>,
+        ctx: Context,
+    ) -> Result<BoxFuture<Value>, ArgumentError> {
+        let messages = (self.handler)(arguments, ctx)?;
+        let description = self.description.clone();
+        Ok(Box::pin(async move {
+            let messages: Vec<Value> = messages.await.iter().map(PromptMessage::to_json).collect();
+            json!({ "description": description, "messages": messages })
+        }))
+    }
+}
+
+/// The `PromptArgument` list of an arguments schema: each property, its description, and
+/// whether it is required.
+fn prompt_arguments(schema: &Map<String, Value>) -> Vec<Value> {
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|names| names.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    properties
+        .iter()
+        .map(|(name, property)| {
+            let mut argument = Map::new();
+            argument.insert("name".into(), name.clone().into());
+            if let Some(description) = property.get("description") {
+                argument.insert("description".into(), description.clone());
+            }
+            argument.insert("required".into(), required.contains(&name.as_str()).into());
+            Value::Object(argument)
+        })
+        .collect()
+}

@@ -1,0 +1,258 @@
+//! What a tool returns: a version-neutral [`ToolResult`], encoded for the negotiated version
+//! when it is sent.
+
+use std::fmt::Display;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::schema::{SchemaError, object_schema};
+use crate::version::{Feature, Version};
+
+/// One content block of a tool result or prompt message.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Content {
+    /// Text.
+    Text(String),
+    /// An image: base64 data and its MIME type.
+    Image {
+        /// Base64-encoded bytes.
+        data: String,
+        /// e.g. `image/png`.
+        mime_type: String,
+    },
+}
+
+impl Content {
+    /// A text block.
+    pub fn text(text: impl Into<String>) -> Self {
+        Content::Text(text.into())
+    }
+
+    pub(crate) fn to_json(&self) -> Value {
+        match self {
+            Content::Text(text) => json!({ "type": "text", "text": text }),
+            Content::Image { data, mime_type } => {
+                json!({ "type": "image", "data": data, "mimeType": mime_type })
+            }
+        }
+    }
+}
+
+/// The outcome of a tool call, independent of the MCP version.
+///
+/// ```
+/// use mcpwire_server::ToolResult;
+///
+/// let ok = ToolResult::text(42);
+/// assert!(!ok.is_error());
+/// let failed = ToolResult::error("the disk is full");
+/// assert!(failed.is_error());
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolResult {
+    content: Vec<Content>,
+    structured: Option<Map<String, Value>>,
+    is_error: bool,
+}
+
+impl ToolResult {
+    /// A successful result of one text block (anything `Display`).
+    pub fn text(text: impl Display) -> Self {
+        Self::content(vec![Content::Text(text.to_string())])
+    }
+
+    /// A successful result of these content blocks.
+    pub fn content(content: Vec<Content>) -> Self {
+        Self {
+            content,
+            structured: None,
+            is_error: false,
+        }
+    }
+
+    /// A tool execution error (`isError: true`) the model can read and act on.
+    pub fn error(message: impl Display) -> Self {
+        Self {
+            is_error: true,
+            ..Self::text(message)
+        }
+    }
+
+    /// A successful structured result: `structuredContent` (from 2025-06-18) plus the same
+    /// JSON as a text block, as MCP asks for clients of every version. A value that does not
+    /// serialize to a JSON object becomes a tool error saying so.
+    pub fn structured<T: Serialize>(value: &T) -> Self {
+        match serde_json::to_value(value) {
+            Ok(Value::Object(members)) => Self {
+                content: vec![Content::Text(Value::Object(members.clone()).to_string())],
+                structured: Some(members),
+                is_error: false,
+            },
+            Ok(other) => Self::error(format!(
+                "the tool's output is not a JSON object but {other}"
+            )),
+            Err(e) => Self::error(format!("the tool's output does not serialize: {e}")),
+        }
+    }
+
+    /// Whether this is a tool execution error.
+    pub fn is_error(&self) -> bool {
+        self.is_error
+    }
+
+    /// The content blocks.
+    pub fn blocks(&self) -> &[Content] {
+        &self.content
+    }
+
+    /// The structured content, if any.
+    pub fn structured_content(&self) -> Option<&Map<String, Value>> {
+        self.structured.as_ref()
+    }
+
+    /// The `CallToolResult` of `version`, as sent.
+    ///
+    /// ```
+    /// use mcpwire_server::{ToolResult, Version};
+    ///
+    /// let sent = ToolResult::text("hi").to_json(Version::V2026_07_28);
+    /// assert_eq!(sent["resultType"], "complete");
+    /// ```
+    pub fn to_json(&self, version: Version) -> Value {
+        let mut result = Map::new();
+        let content = self.content.iter().map(Content::to_json).collect();
+        result.insert("content".into(), Value::Array(content));
+        if let Some(structured) = &self.structured
+            && version.has(Feature::Titles)
+        {
+            result.insert(
+                "structuredContent".into(),
+                Value::Object(structured.clone()),
+            );
+        }
+        if self.is_error {
+            result.insert("isError".into(), Value::Bool(true));
+        }
+        if version.has(Feature::ResultType) {
+            result.insert("resultType".into(), "complete".into());
+        }
+        Value::Object(result)
+    }
+}
+
+/// A tool's output type, declared as its `outputSchema` and sent as `structuredContent`.
+///
+/// ```
+/// use mcpwire_server::Structured;
+///
+/// #[derive(serde::Serialize, schemars::JsonSchema)]
+/// struct Sum { sum: i64 }
+///
+/// let _out = Structured(Sum { sum: 3 });
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Structured<T>(pub T);
+
+/// What a tool handler may return: a [`ToolResult`], a [`Structured`] output, text, or a
+/// `Result` of these whose `Err` becomes a tool execution error (`isError`).
+pub trait IntoToolResult {
+    /// The result.
+    fn into_tool_result(self) -> ToolResult;
+
+    /// The `outputSchema` this type declares, if any.
+    fn output_schema() -> Result<Option<Map<String, Value>>, SchemaError> {
+        Ok(None)
+    }
+}
+
+impl IntoToolResult for ToolResult {
+    fn into_tool_result(self) -> ToolResult {
+        self
+    }
+}
+
+impl IntoToolResult for String {
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::text(self)
+    }
+}
+
+impl IntoToolResult for &'static str {
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::text(self)
+    }
+}
+
+impl<T: Serialize + JsonSchema> IntoToolResult for Structured<T> {
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::structured(&self.0)
+    }
+
+    fn output_schema() -> Result<Option<Map<String, Value>>, SchemaError> {
+        object_schema::<T>().map(Some)
+    }
+}
+
+impl<T: IntoToolResult, E: Display> IntoToolResult for Result<T, E> {
+    fn into_tool_result(self) -> ToolResult {
+        match self {
+            Ok(value) => value.into_tool_result(),
+            Err(error) => ToolResult::error(error),
+        }
+    }
+
+    fn output_schema() -> Result<Option<Map<String, Value>>, SchemaError> {
+        T::output_schema()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Serialize, JsonSchema)]
+    struct Sum {
+        sum: i64,
+    }
+
+    #[test]
+    fn structured_content_appears_from_2025_06_18_and_text_always() {
+        let result = Structured(Sum { sum: 5 }).into_tool_result();
+        let old = result.to_json(Version::V2025_03_26);
+        assert_eq!(
+            old,
+            json!({ "content": [{ "type": "text", "text": "{\"sum\":5}" }] })
+        );
+        let new = result.to_json(Version::V2025_06_18);
+        assert_eq!(new["structuredContent"], json!({ "sum": 5 }));
+        assert_eq!(new["content"], old["content"]);
+    }
+
+    #[test]
+    fn an_err_is_a_tool_error_and_a_scalar_output_is_refused() {
+        let failed: Result<ToolResult, String> = Err("no such file".into());
+        let encoded = failed.into_tool_result().to_json(Version::V2024_11_05);
+        assert_eq!(encoded["isError"], true);
+        assert_eq!(encoded["content"][0]["text"], "no such file");
+        let scalar = ToolResult::structured(&3);
+        assert!(scalar.is_error());
+        assert_eq!(
+            scalar.blocks(),
+            [Content::text(
+                "the tool's output is not a JSON object but 3"
+            )]
+        );
+        assert!(
+            <Structured<Sum> as IntoToolResult>::output_schema()
+                .unwrap()
+                .is_some()
+        );
+        assert!(
+            <Result<String, String> as IntoToolResult>::output_schema()
+                .unwrap()
+                .is_none()
+        );
+    }
+}

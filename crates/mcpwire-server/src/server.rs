@@ -1,0 +1,412 @@
+//! The server: what it offers (shared by every connection), built once, changed at runtime
+//! through the same value, and served over any transport.
+
+use std::sync::{Arc, Mutex, PoisonError, RwLock, Weak};
+
+use mcpwire::Profile;
+use mcpwire::service::{self, AsyncRouter, Options, PeerHandle, Session};
+use serde_json::{Map, Value, json};
+
+use crate::catalog::Catalog;
+use crate::prompt::Prompt;
+use crate::resource::Resource;
+use crate::schema::SchemaError;
+use crate::session::SessionState;
+use crate::tool::Tool;
+
+/// The default number of items per page of `tools/list`, `resources/list`, `prompts/list`.
+pub const DEFAULT_PAGE_SIZE: usize = 100;
+
+/// How long a list_changed notification may wait for room in a session's stream.
+const LIST_CHANGED_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Why the server could not be built, or an item not added.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BuildError {
+    /// A type's schema does not fit MCP (e.g. tool arguments that are not an object).
+    Schema {
+        /// The tool or prompt.
+        item: String,
+        /// What is wrong.
+        error: SchemaError,
+    },
+    /// Two items of the same kind with the same name (or URI).
+    Duplicate {
+        /// The name or URI.
+        name: String,
+    },
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuildError::Schema { item, error } => write!(f, "`{item}`: {error}"),
+            BuildError::Duplicate { name } => write!(f, "`{name}` is registered twice"),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// What a server says about itself.
+#[derive(Debug, Clone)]
+pub(crate) struct ServerInfo {
+    pub(crate) name: String,
+    pub(crate) version: String,
+    pub(crate) instructions: Option<String>,
+}
+
+/// Which kinds of items the server offers: fixed when it is built, because a client reads
+/// the capabilities once.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Offers {
+    pub(crate) tools: bool,
+    pub(crate) resources: bool,
+    pub(crate) prompts: bool,
+}
+
+pub(crate) struct Shared {
+    pub(crate) info: ServerInfo,
+    pub(crate) page_size: usize,
+    pub(crate) offers: Offers,
+    pub(crate) tools: RwLock<Catalog<Tool>>,
+    pub(crate) resources: RwLock<Catalog<Resource>>,
+    pub(crate) prompts: RwLock<Catalog<Prompt>>,
+    /// The live sessions, told when a list changes.
+    sessions: Mutex<Vec<Weak<SessionState>>>,
+}
+
+/// An MCP server: its tools, resources and prompts, and how to serve them. Cheap to clone;
+/// every clone (and every session) shares the same items.
+///
+/// Build one with [`McpServer::builder`]; serve it with [`serve_stdio`](Self::serve_stdio)
+/// or [`serve`](Self::serve), or make one [`session`](Self::session) per connection for
+/// another transport.
+#[derive(Clone)]
+pub struct McpServer {
+    pub(crate) shared: Arc<Shared>,
+}
+
+impl std::fmt::Debug for McpServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpServer")
+            .field("name", &self.shared.info.name)
+            .field("version", &self.shared.info.version)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Builds an [`McpServer`] (see the [crate docs](crate)).
+#[derive(Debug)]
+pub struct McpServerBuilder {
+    info: ServerInfo,
+    page_size: usize,
+    tools: Vec<Tool>,
+    resources: Vec<Resource>,
+    prompts: Vec<Prompt>,
+}
+
+impl McpServer {
+    /// Starts building a server that calls itself `name`, version `version`.
+    pub fn builder(name: impl Into<String>, version: impl Into<String>) -> McpServerBuilder {
+        McpServerBuilder {
+            info: ServerInfo {
+                name: name.into(),
+                version: version.into(),
+                instructions: None,
+            },
+            page_size: DEFAULT_PAGE_SIZE,
+            tools: Vec::new(),
+            resources: Vec::new(),
+            prompts: Vec::new(),
+        }
+    }
+
+    /// One conversation with one client, independent of the transport: feed it frames with
+    /// [`Session::receive`] and the sink their output goes to (see the
+    /// [`mcpwire::service`] docs). It starts under the newest MCP version, answers
+    /// `initialize` by switching to the version agreed, and serves 2026-07-28 requests
+    /// statelessly.
+    pub fn session(&self) -> Session<SessionState> {
+        self.session_with(Options::default())
+    }
+
+    /// [`session`](Self::session) with explicit options (concurrency limit, request timeout).
+    pub fn session_with(&self, options: Options) -> Session<SessionState> {
+        let state = Arc::new(SessionState::new(Arc::clone(&self.shared)));
+        let router = AsyncRouter::new().fallback(crate::dispatch::handle);
+        let session =
+            Session::with_options(Profile::latest_mcp(), Arc::clone(&state), router, options);
+        state.attach(session.handle());
+        let mut sessions = self.lock_sessions();
+        sessions.retain(|s| s.strong_count() > 0);
+        sessions.push(Arc::downgrade(&state));
+        session
+    }
+
+    /// Serves one client over stdin/stdout until stdin ends.
+    pub async fn serve_stdio(&self) -> std::io::Result<()> {
+        service::serve_stdio(&self.session()).await
+    }
+
+    /// Serves one client over a byte stream (one JSON-RPC message per line) until the input
+    /// ends.
+    pub async fn serve<R, W>(&self, input: R, output: W) -> std::io::Result<()>
+    where
+        R: tokio::io::AsyncRead + Unpin + Send + 'static,
+        W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
+        service::serve(&self.session(), input, output).await
+    }
+
+    /// Adds (or replaces) a tool while serving; every initialized session gets
+    /// `notifications/tools/list_changed` (sent on a task of the current tokio runtime). Only when the server was built with tools.
+    pub async fn add_tool(&self, tool: Tool) -> Result<(), BuildError> {
+        schema_ok(tool.name(), tool.schema_error())?;
+        let name = tool.name().to_owned();
+        write(&self.shared.tools).insert(name, tool);
+        self.list_changed("notifications/tools/list_changed").await;
+        Ok(())
+    }
+
+    /// Removes a tool while serving; returns whether it was there (and the sessions were
+    /// told).
+    pub async fn remove_tool(&self, name: &str) -> bool {
+        let removed = write(&self.shared.tools).remove(name);
+        if removed {
+            self.list_changed("notifications/tools/list_changed").await;
+        }
+        removed
+    }
+
+    /// Adds (or replaces) a resource while serving (`notifications/resources/list_changed`).
+    pub async fn add_resource(&self, resource: Resource) {
+        let uri = resource.uri().to_owned();
+        write(&self.shared.resources).insert(uri, resource);
+        self.list_changed("notifications/resources/list_changed")
+            .await;
+    }
+
+    /// Removes a resource while serving; returns whether it was there.
+    pub async fn remove_resource(&self, uri: &str) -> bool {
+        let removed = write(&self.shared.resources).remove(uri);
+        if removed {
+            self.list_changed("notifications/resources/list_changed")
+                .await;
+        }
+        removed
+    }
+
+    /// Adds (or replaces) a prompt while serving (`notifications/prompts/list_changed`).
+    pub async fn add_prompt(&self, prompt: Prompt) -> Result<(), BuildError> {
+        schema_ok(prompt.name(), prompt.schema_error())?;
+        let name = prompt.name().to_owned();
+        write(&self.shared.prompts).insert(name, prompt);
+        self.list_changed("notifications/prompts/list_changed")
+            .await;
+        Ok(())
+    }
+
+    /// Removes a prompt while serving; returns whether it was there.
+    pub async fn remove_prompt(&self, name: &str) -> bool {
+        let removed = write(&self.shared.prompts).remove(name);
+        if removed {
+            self.list_changed("notifications/prompts/list_changed")
+                .await;
+        }
+        removed
+    }
+
+    fn lock_sessions(&self) -> std::sync::MutexGuard<'_, Vec<Weak<SessionState>>> {
+        self.shared
+            .sessions
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Tells every session that agreed a version in `initialize` (the capability says
+    /// `listChanged: true` to them) that a list changed.
+    async fn list_changed(&self, method: &str) {
+        let handles: Vec<PeerHandle> = {
+            let mut sessions = self.lock_sessions();
+            sessions.retain(|s| s.strong_count() > 0);
+            sessions
+                .iter()
+                .filter_map(Weak::upgrade)
+                .filter_map(|s| s.notifiable())
+                .collect()
+        };
+        let method = method.to_owned();
+        for handle in handles {
+            // Each session is told on its own task, bounded in time: a session whose
+            // transport no longer drains its stream (gone, or no GET stream over HTTP) cannot
+            // hold up the change or the other sessions.
+            let method = method.clone();
+            tokio::spawn(async move {
+                let notify = handle.notify_raw(&method, &());
+                let _ = tokio::time::timeout(LIST_CHANGED_TIMEOUT, notify).await;
+            });
+        }
+    }
+
+    /// The `capabilities` this server declares: only the kinds of items it was built with,
+    /// each with `listChanged: true` (items can change while serving), and `logging`.
+    pub(crate) fn capabilities(shared: &Shared) -> Value {
+        let mut capabilities = Map::new();
+        capabilities.insert("logging".into(), json!({}));
+        let kinds = [
+            ("tools", shared.offers.tools),
+            ("resources", shared.offers.resources),
+            ("prompts", shared.offers.prompts),
+        ];
+        for (kind, offered) in kinds {
+            if offered {
+                capabilities.insert(kind.into(), json!({ "listChanged": true }));
+            }
+        }
+        Value::Object(capabilities)
+    }
+}
+
+fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    lock.write().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn schema_ok(item: &str, error: Option<&SchemaError>) -> Result<(), BuildError> {
+    match error {
+        None => Ok(()),
+        Some(error) => Err(BuildError::Schema {
+            item: item.to_owned(),
+            error: error.clone(),
+        }),
+    }
+}
+
+impl McpServerBuilder {
+    /// Adds a tool whose arguments decode as `A` (see [`Tool::new`]).
+    pub fn tool<A, R, F, Fut>(
+        self,
+        name: impl Into<String>,
+        description: impl Into<String>,
+        handler: F,
+    ) -> Self
+    where
+        A: serde::de::DeserializeOwned + schemars::JsonSchema + Send + 'static,
+        R: crate::IntoToolResult + 'static,
+        F: Fn(A, crate::Context) -> Fut + Send + Sync + 'static,
+        Fut: std::future::Future<Output = R> + Send + 'static,
+    {
+        self.add_tool(Tool::new(name, description, handler))
+    }
+
+    /// Adds a tool built with [`Tool::new`] (to set its title).
+    pub fn add_tool(mut self, tool: Tool) -> Self {
+        self.tools.push(tool);
+        self
+    }
+
+    /// Adds a resource.
+    pub fn resource(mut self, resource: Resource) -> Self {
+        self.resources.push(resource);
+        self
+    }
+
+    /// Adds a prompt.
+    pub fn prompt(mut self, prompt: Prompt) -> Self {
+        self.prompts.push(prompt);
+        self
+    }
+
+    /// Sets the `instructions` sent to the client.
+    pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.info.instructions = Some(instructions.into());
+        self
+    }
+
+    /// Sets how many items a page of a list holds (default [`DEFAULT_PAGE_SIZE`], at
+    /// least 1).
+    pub fn page_size(mut self, page_size: usize) -> Self {
+        self.page_size = page_size.max(1);
+        self
+    }
+
+    /// The server; fails when a schema does not fit MCP or a name is registered twice.
+    pub fn build(self) -> Result<McpServer, BuildError> {
+        let offers = Offers {
+            tools: !self.tools.is_empty(),
+            resources: !self.resources.is_empty(),
+            prompts: !self.prompts.is_empty(),
+        };
+        let mut tools = Catalog::default();
+        for tool in self.tools {
+            schema_ok(tool.name(), tool.schema_error())?;
+            let name = tool.name().to_owned();
+            if tools.insert(name.clone(), tool) {
+                return Err(BuildError::Duplicate { name });
+            }
+        }
+        let mut resources = Catalog::default();
+        for resource in self.resources {
+            let uri = resource.uri().to_owned();
+            if resources.insert(uri.clone(), resource) {
+                return Err(BuildError::Duplicate { name: uri });
+            }
+        }
+        let mut prompts = Catalog::default();
+        for prompt in self.prompts {
+            schema_ok(prompt.name(), prompt.schema_error())?;
+            let name = prompt.name().to_owned();
+            if prompts.insert(name.clone(), prompt) {
+                return Err(BuildError::Duplicate { name });
+            }
+        }
+        Ok(McpServer {
+            shared: Arc::new(Shared {
+                info: self.info,
+                page_size: self.page_size,
+                offers,
+                tools: RwLock::new(tools),
+                resources: RwLock::new(resources),
+                prompts: RwLock::new(prompts),
+                sessions: Mutex::new(Vec::new()),
+            }),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Context, ToolResult};
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct Args {
+        #[allow(dead_code)]
+        x: i64,
+    }
+
+    async fn tool(_: Args, _: Context) -> ToolResult {
+        ToolResult::text("ok")
+    }
+
+    #[test]
+    fn build_refuses_duplicates_and_arguments_that_are_not_objects() {
+        let twice = McpServer::builder("s", "1")
+            .tool("t", "first", tool)
+            .tool("t", "second", tool)
+            .build()
+            .unwrap_err();
+        assert_eq!(twice, BuildError::Duplicate { name: "t".into() });
+        let scalar = McpServer::builder("s", "1")
+            .tool("n", "takes a number", |_: i64, _: Context| async {
+                ToolResult::text("")
+            })
+            .build()
+            .unwrap_err();
+        assert!(matches!(&scalar, BuildError::Schema { item, .. } if item == "n"));
+        assert_eq!(
+            scalar.to_string(),
+            "`n`: int64: MCP needs a JSON object here, but its schema has type \"integer\""
+        );
+    }
+}

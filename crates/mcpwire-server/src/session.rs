@@ -1,0 +1,82 @@
+//! What one conversation remembers: the version agreed in `initialize`, the client's
+//! capabilities, the log level it asked for.
+
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+use mcpwire::service::PeerHandle;
+use serde_json::{Map, Value};
+
+use crate::logging::LogLevel;
+use crate::server::Shared;
+use crate::version::Version;
+
+/// The state of one session of an [`McpServer`](crate::McpServer) (the `S` of its
+/// [`Session`](mcpwire::service::Session)); opaque.
+pub struct SessionState {
+    pub(crate) shared: Arc<Shared>,
+    handle: OnceLock<PeerHandle>,
+    agreed: Mutex<Option<Agreed>>,
+    log_level: Mutex<Option<LogLevel>>,
+}
+
+impl std::fmt::Debug for SessionState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SessionState")
+            .field("agreed", &self.agreed().map(|a| a.version))
+            .finish_non_exhaustive()
+    }
+}
+
+/// What `initialize` agreed.
+#[derive(Debug, Clone)]
+pub(crate) struct Agreed {
+    pub(crate) version: Version,
+    pub(crate) client_capabilities: Map<String, Value>,
+}
+
+impl SessionState {
+    pub(crate) fn new(shared: Arc<Shared>) -> Self {
+        Self {
+            shared,
+            handle: OnceLock::new(),
+            agreed: Mutex::new(None),
+            log_level: Mutex::new(None),
+        }
+    }
+
+    /// Remembers the handle that reaches the client outside any call.
+    pub(crate) fn attach(&self, handle: PeerHandle) {
+        let _ = self.handle.set(handle);
+    }
+
+    /// The handle for list_changed notifications, once a version with them was agreed.
+    pub(crate) fn notifiable(&self) -> Option<PeerHandle> {
+        self.agreed()?;
+        self.handle.get().cloned()
+    }
+
+    pub(crate) fn agreed(&self) -> Option<Agreed> {
+        self.agreed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    pub(crate) fn agree(&self, agreed: Agreed) {
+        *self.agreed.lock().unwrap_or_else(PoisonError::into_inner) = Some(agreed);
+    }
+
+    pub(crate) fn log_level(&self) -> Option<LogLevel> {
+        *self
+            .log_level
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub(crate) fn set_log_level(&self, level: LogLevel) {
+        *self
+            .log_level
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(level);
+    }
+}

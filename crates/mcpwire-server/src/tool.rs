@@ -1,0 +1,140 @@
+//! A tool: its name, its schemas derived from Rust types, and its async handler.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::arguments::{ArgumentError, decode_arguments};
+use crate::context::Context;
+use crate::result::{IntoToolResult, ToolResult};
+use crate::schema::{SchemaError, object_schema};
+use crate::version::{Feature, Version};
+
+/// A boxed future, `Send`.
+pub(crate) type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
+
+/// A tool's `inputSchema` and optional `outputSchema`.
+type Schemas = (Map<String, Value>, Option<Map<String, Value>>);
+
+type ToolFn = dyn Fn(Map<String, Value>, Context) -> Result<BoxFuture<ToolResult>, ArgumentError>
+    + Send
+    + Sync;
+
+/// A tool the server offers: `tools/list` describes it, `tools/call` runs it.
+///
+/// The arguments type `A` (`DeserializeOwned + JsonSchema`) gives the `inputSchema`; the
+/// handler's return type gives the `outputSchema` when it is [`Structured`](crate::Structured).
+///
+/// ```
+/// use mcpwire_server::{Context, Tool, ToolResult};
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Echo { text: String }
+///
+/// let tool = Tool::new("echo", "Returns its text", |args: Echo, _ctx: Context| async move {
+///     ToolResult::text(args.text)
+/// })
+/// .title("Echo");
+/// assert_eq!(tool.name(), "echo");
+/// ```
+#[derive(Clone)]
+pub struct Tool {
+    name: String,
+    title: Option<String>,
+    description: String,
+    schemas: Result<Schemas, SchemaError>,
+    handler: Arc<ToolFn>,
+}
+
+impl std::fmt::Debug for Tool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tool")
+            .field("name", &self.name)
+            .field("description", &self.description)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Tool {
+    /// A tool whose arguments decode as `A` and whose handler returns `R`.
+    pub fn new<A, R, F, Fut>(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        handler: F,
+    ) -> Self
+    where
+        A: DeserializeOwned + JsonSchema + Send + 'static,
+        R: IntoToolResult + 'static,
+        F: Fn(A, Context) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = R> + Send + 'static,
+    {
+        let schemas = object_schema::<A>().and_then(|input| Ok((input, R::output_schema()?)));
+        let handler = move |arguments: Map<String, Value>, ctx: Context| {
+            let arguments: A = decode_arguments(arguments)?;
+            let future = handler(arguments, ctx);
+            let boxed: BoxFuture<ToolResult> =
+                Box::pin(async move { future.await.into_tool_result() });
+            Ok(boxed)
+        };
+        Self {
+            name: name.into(),
+            title: None,
+            description: description.into(),
+            schemas,
+            handler: Arc::new(handler),
+        }
+    }
+
+    /// Sets the human-readable title (sent from 2025-06-18).
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The `inputSchema`, as derived from the arguments type.
+    pub fn input_schema(&self) -> Result<&Map<String, Value>, &SchemaError> {
+        self.schemas.as_ref().map(|(input, _)| input)
+    }
+
+    /// The `outputSchema`, when the handler returns [`Structured`](crate::Structured) output.
+    pub fn output_schema(&self) -> Result<Option<&Map<String, Value>>, &SchemaError> {
+        self.schemas.as_ref().map(|(_, output)| output.as_ref())
+    }
+
+    pub(crate) fn schema_error(&self) -> Option<&SchemaError> {
+        self.schemas.as_ref().err()
+    }
+
+    /// The `Tool` object of `version`.
+    pub(crate) fn definition(&self, version: Version) -> Value {
+        let mut tool = crate::describe::named(&self.name, self.title.as_deref(), version);
+        tool.insert("description".into(), self.description.clone().into());
+        if let Ok((input, output)) = &self.schemas {
+            tool.insert("inputSchema".into(), Value::Object(input.clone()));
+            if let Some(output) = output
+                && version.has(Feature::Titles)
+            {
+                tool.insert("outputSchema".into(), Value::Object(output.clone()));
+            }
+        }
+        Value::Object(tool)
+    }
+
+    /// Decodes the arguments and starts the handler.
+    pub(crate) fn start(
+        &self,
+        arguments: Map<String, Value>,
+        ctx: Context,
+    ) -> Result<BoxFuture<ToolResult>, ArgumentError> {
+        (self.handler)(arguments, ctx)
+    }
+}

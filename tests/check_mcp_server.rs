@@ -1,0 +1,57 @@
+//! `mcpwire check` against the `mcpwire-server` example (`crates/mcpwire-server/examples/
+//! mcp_server.rs`, built here as the `mcp-server-example` binary) over stdio, for every MCP
+//! version it speaks: zero violations and exit 0.
+
+#[path = "check_support/mod.rs"]
+mod check_support;
+
+use check_support::{assert_clean, check};
+use mcpwire::Profile;
+
+/// Generated cases per run (plus the ~50 fixed cases); the whole file runs in a few seconds.
+const CASES: &str = "60";
+
+fn example_bin() -> &'static str {
+    env!("CARGO_BIN_EXE_mcp-server-example")
+}
+
+#[test]
+fn the_example_server_passes_over_stdio_under_every_mcp_version() {
+    let versions: Vec<&str> = Profile::names()
+        .into_iter()
+        .filter(|name| name.starts_with("mcp-"))
+        .collect();
+    assert_eq!(versions.len(), 5, "{versions:?}");
+    for profile in versions {
+        let args = [
+            "--stdio",
+            "--profile",
+            profile,
+            "--cases",
+            CASES,
+            "--timeout",
+            "10",
+            "--format",
+            "json",
+            "--",
+            example_bin(),
+        ];
+        let run = check(&args);
+        assert_clean(&run, &format!("stdio {profile}"));
+        assert_eq!(run.json()["profile"], profile);
+    }
+}
+
+#[test]
+fn the_example_refuses_http_until_the_transport_is_wired() {
+    let output = std::process::Command::new(example_bin())
+        .args(["--http", "127.0.0.1:0"])
+        .output()
+        .expect("the example starts");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("no Streamable HTTP yet"),
+        "stderr: {stderr}"
+    );
+}
