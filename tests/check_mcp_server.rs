@@ -1,11 +1,12 @@
 //! `mcpwire check` against the `mcpwire-server` example (`crates/mcpwire-server/examples/
 //! mcp_server.rs`, built here as the `mcp-server-example` binary) over stdio, for every MCP
-//! version it speaks: zero violations and exit 0.
+//! version it speaks, over stdio and Streamable HTTP: zero violations, zero strict findings
+//! and exit 0.
 
 #[path = "check_support/mod.rs"]
 mod check_support;
 
-use check_support::{assert_clean, check};
+use check_support::{HttpServer, assert_clean, check};
 use mcpwire::Profile;
 
 /// Generated cases per run (plus the ~50 fixed cases); the whole file runs in a few seconds.
@@ -42,16 +43,44 @@ fn the_example_server_passes_over_stdio_under_every_mcp_version() {
     }
 }
 
+/// Over Streamable HTTP: sessions for the versions with `initialize`, a fresh session per
+/// POST (`--stateless`) for 2026-07-28.
 #[test]
-fn the_example_refuses_http_until_the_transport_is_wired() {
+fn the_example_server_passes_over_http_under_every_mcp_version() {
+    for profile in Profile::names()
+        .into_iter()
+        .filter(|name| name.starts_with("mcp-"))
+    {
+        let mut server_args = vec!["--http", "127.0.0.1:0"];
+        if profile == "mcp-2026-07-28" {
+            server_args.push("--stateless");
+        }
+        let server = HttpServer::start(example_bin(), &server_args);
+        let args = [
+            "--http",
+            server.url.as_str(),
+            "--profile",
+            profile,
+            "--cases",
+            CASES,
+            "--timeout",
+            "10",
+            "--format",
+            "json",
+        ];
+        let run = check(&args);
+        assert_clean(&run, &format!("http {profile}"));
+        assert_eq!(run.json()["profile"], profile);
+    }
+}
+
+#[test]
+fn the_example_refuses_a_malformed_http_address() {
     let output = std::process::Command::new(example_bin())
-        .args(["--http", "127.0.0.1:0"])
+        .args(["--http", "localhost"])
         .output()
         .expect("the example starts");
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("no Streamable HTTP yet"),
-        "stderr: {stderr}"
-    );
+    assert!(stderr.contains("--http takes IP:PORT"), "stderr: {stderr}");
 }

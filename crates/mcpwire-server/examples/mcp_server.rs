@@ -1,10 +1,12 @@
 //! An MCP server in about 40 lines: `add` (typed integers, structured output), `countdown`
 //! (one progress notification per step, stops when cancelled) and `greet` (asks the user's
-//! name through elicitation when the client supports it). Serves stdio; `--http ADDR` is
-//! refused until the Streamable HTTP layer is wired in.
+//! name through elicitation when the client supports it). Serves stdio by default;
+//! `--http ADDR` serves Streamable HTTP on `http://ADDR/mcp` (sessions, for clients that
+//! `initialize`), `--http ADDR --stateless` serves every POST on its own (MCP 2026-07-28).
 use std::process::ExitCode;
 use std::time::Duration;
 
+use mcpwire::http::HttpConfig;
 use mcpwire_server::{Context, Elicitation, McpServer, NoArguments, Structured, ToolResult};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -78,14 +80,26 @@ async fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let served = match args.as_slice() {
         [] => server.serve_stdio().await,
-        [flag, addr] if flag == "--http" => {
-            eprintln!("mcp_server: cannot serve {addr}: this build has no Streamable HTTP yet");
-            return ExitCode::from(2);
+        [flag, addr, rest @ ..] if flag == "--http" && rest.len() <= 1 => {
+            let stateless = match rest {
+                [] => false,
+                [s] if s == "--stateless" => true,
+                _ => return usage(),
+            };
+            let Ok(addr) = addr.parse() else {
+                eprintln!("mcp_server: --http takes IP:PORT, not {addr:?}");
+                return ExitCode::from(2);
+            };
+            let config = HttpConfig::default().bind(addr).stateless(stateless);
+            match server.http_server(config) {
+                Ok(http) => {
+                    eprintln!("mcp_server: listening on {}", http.url());
+                    http.run().await
+                }
+                Err(error) => Err(error),
+            }
         }
-        _ => {
-            eprintln!("usage: mcp_server [--http ADDR]");
-            return ExitCode::from(2);
-        }
+        _ => return usage(),
     };
     match served {
         Ok(()) => ExitCode::SUCCESS,
@@ -94,4 +108,9 @@ async fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn usage() -> ExitCode {
+    eprintln!("usage: mcp_server [--http IP:PORT [--stateless]]");
+    ExitCode::from(2)
 }

@@ -149,6 +149,36 @@ impl McpServer {
         service::serve_stdio(&self.session()).await
     }
 
+    /// The Streamable HTTP transport for this server, bound as `config` says (loopback,
+    /// `/mcp`, Origin and Host checks and the other defaults of
+    /// [`HttpConfig`](mcpwire::http::HttpConfig)). Each HTTP session gets its own
+    /// [`session`](Self::session); with [`HttpConfig::stateless`](mcpwire::http::HttpConfig::stateless)
+    /// every POST does, which is how MCP 2026-07-28 clients talk (`server/discover`, the
+    /// version in `_meta`). Run it with [`HttpServer::run`](mcpwire::http::HttpServer::run).
+    ///
+    /// ```no_run
+    /// # async fn demo(server: mcpwire_server::McpServer) -> std::io::Result<()> {
+    /// let http = server.http_server(mcpwire::http::HttpConfig::default())?;
+    /// eprintln!("listening on {}", http.url());
+    /// http.run().await
+    /// # }
+    /// ```
+    #[cfg(feature = "http")]
+    pub fn http_server(
+        &self,
+        config: mcpwire::http::HttpConfig,
+    ) -> std::io::Result<
+        mcpwire::http::HttpServer<
+            mcpwire::http::AsyncServer<
+                impl Fn() -> Session<SessionState> + Send + Sync + 'static + use<>,
+            >,
+        >,
+    > {
+        let server = self.clone();
+        let service = mcpwire::http::AsyncServer::new(move || server.session());
+        mcpwire::http::HttpServer::bind(config, service)
+    }
+
     /// Serves one client over a byte stream (one JSON-RPC message per line) until the input
     /// ends.
     pub async fn serve<R, W>(&self, input: R, output: W) -> std::io::Result<()>
