@@ -83,7 +83,7 @@ fn json_nested_600_deep() {
         let got = reply_under(profile, &frame);
         // MCP params must be objects; arrays are -32600 there (with the id).
         let want = if profile == "jsonrpc-2.0" {
-            r#"{"jsonrpc":"2.0","id":600,"error":{"code":-32602,"message":"Invalid params","data":{"pointer":"","reason":"params nested 600 deep exceed the limit of 64"}}}"#.to_owned()
+            r#"{"jsonrpc":"2.0","id":600,"error":{"code":-32602,"message":"Invalid params","data":{"pointer":"","reason":"params nested 600 deep exceed the limit of 256"}}}"#.to_owned()
         } else {
             invalid_with_id("600")
         };
@@ -96,7 +96,7 @@ fn json_nested_600_deep() {
     );
     assert_eq!(
         reply_under(MCP_OMIT, &object_params).unwrap(),
-        r#"{"jsonrpc":"2.0","id":601,"error":{"code":-32602,"message":"Invalid params","data":{"pointer":"","reason":"params nested 600 deep exceed the limit of 64"}}}"#
+        r#"{"jsonrpc":"2.0","id":601,"error":{"code":-32602,"message":"Invalid params","data":{"pointer":"","reason":"params nested 600 deep exceed the limit of 256"}}}"#
     );
     // As the whole frame: an array of arrays is a batch whose element is not an object.
     let bare = nested_arrays(600, "");
@@ -123,7 +123,7 @@ fn params_nested_100000_deep_keep_the_id() {
     let got = reply_under(MCP_OMIT, &frame).unwrap();
     assert_eq!(
         got,
-        r#"{"jsonrpc":"2.0","id":"after","error":{"code":-32602,"message":"Invalid params","data":{"pointer":"","reason":"params nested 100000 deep exceed the limit of 64"}}}"#
+        r#"{"jsonrpc":"2.0","id":"after","error":{"code":-32602,"message":"Invalid params","data":{"pointer":"","reason":"params nested 100000 deep exceed the limit of 256"}}}"#
     );
     // Deep params in an otherwise invalid call: -32600 with the id.
     let frame = format!(r#"{{"jsonrpc":"2.0","id":99,"method":7,"params":{deep}}}"#);
