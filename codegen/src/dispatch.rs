@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::{CodegenError, Result};
-use crate::model::{ConstValue, Dispatch, Kind, MemberRule, Module, Token, Ty};
+use crate::model::{ConstValue, Dispatch, Kind, MemberRule, Module, Token, Ty, VariantCheck};
 
 /// Index standing for the `Unknown` method variant.
 pub const UNKNOWN_VARIANT: usize = usize::MAX;
@@ -33,6 +33,10 @@ struct Shape {
     required: BTreeSet<String>,
     props: BTreeSet<String>,
     consts: BTreeMap<String, Vec<ConstValue>>,
+    /// Constants of optional members: a present member with another value rules it out.
+    optional_consts: BTreeMap<String, Vec<ConstValue>>,
+    /// Admits every value of its JSON types (`{}`, an object of anything).
+    accepts_all: bool,
     item: Option<Ty>,
 }
 
@@ -45,6 +49,39 @@ pub fn resolve(module: &mut Module) -> Result<()> {
                 .variants
                 .iter()
                 .map(|v| shape(&snapshot, &v.ty, 0))
+                .collect();
+            union.checks = shapes
+                .iter()
+                .map(|s| {
+                    let mut consts: Vec<(String, Vec<ConstValue>)> = s
+                        .consts
+                        .iter()
+                        .map(|(m, v)| (m.clone(), v.clone()))
+                        .collect();
+                    consts.extend(
+                        s.optional_consts
+                            .iter()
+                            .map(|(m, v)| (m.clone(), v.clone())),
+                    );
+                    VariantCheck {
+                        required: s.required.iter().cloned().collect(),
+                        consts,
+                        accepts_all: s.accepts_all,
+                    }
+                })
+                .collect();
+            union.admitted = TOKENS
+                .iter()
+                .map(|token| {
+                    let admitting = shapes
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, s)| s.tokens.contains(token))
+                        .map(|(i, _)| i)
+                        .collect::<Vec<_>>();
+                    (*token, admitting)
+                })
+                .filter(|(_, admitting)| !admitting.is_empty())
                 .collect();
             let indexed: Vec<(usize, Shape)> = shapes.into_iter().enumerate().collect();
             let mut cases = Vec::new();
@@ -127,14 +164,16 @@ fn shape(module: &Module, ty: &Ty, depth: usize) -> Shape {
         }
         Ty::Any => {
             s.any = true;
+            s.accepts_all = true;
             s.tokens.extend(TOKENS);
         }
         Ty::Array(item) => {
             s.tokens.insert(Token::Array);
             s.item = Some((**item).clone());
         }
-        Ty::Map(_) => {
+        Ty::Map(value) => {
             s.tokens.insert(Token::Object);
+            s.accepts_all = **value == Ty::Any;
         }
         Ty::Named(name) => match module.get(name).map(|d| &d.kind) {
             Some(Kind::Struct(st)) => {
@@ -151,11 +190,14 @@ fn shape(module: &Module, ty: &Ty, depth: usize) -> Shape {
                             }
                         }
                     }
+                    let values = (!f.nullable).then(|| const_values(module, &f.ty)).flatten();
                     if f.required {
                         s.required.insert(f.json_name.clone());
-                        if let Some(values) = const_values(module, &f.ty) {
+                        if let Some(values) = values {
                             s.consts.insert(f.json_name.clone(), values);
                         }
+                    } else if let Some(values) = values {
+                        s.optional_consts.insert(f.json_name.clone(), values);
                     }
                 }
             }

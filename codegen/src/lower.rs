@@ -6,7 +6,8 @@ use serde_json::{Map, Value};
 
 use crate::error::{CodegenError, Result};
 use crate::model::{
-    ConstValue, Constraints, Field, Kind, Module, StringEnum, Struct, Ty, TypeDef, Union, Variant,
+    ConstValue, Constraints, Extra, Field, Kind, Module, StringEnum, Struct, Ty, TypeDef, Union,
+    Variant,
 };
 use crate::names::{pascal, pascal_fragment, snake, unique};
 use crate::schema::{Document, escape};
@@ -232,7 +233,7 @@ impl Lowerer<'_> {
                 let list = list
                     .as_array()
                     .ok_or_else(|| CodegenError::at(format!("{ptr}/{key}"), "must be an array"))?;
-                return self.lower_union(list, &format!("{ptr}/{key}"), site);
+                return self.lower_union(list, &format!("{ptr}/{key}"), site, key == "oneOf");
             }
         }
         if let Some(value) = obj.get("const") {
@@ -342,12 +343,18 @@ impl Lowerer<'_> {
                         boxed: false,
                     });
                 }
-                self.make_union(variants, ptr, site)
+                self.make_union(variants, ptr, site, false)
             }
         }
     }
 
-    fn lower_union(&mut self, list: &[Value], ptr: &str, site: &Site) -> Result<Lowered> {
+    fn lower_union(
+        &mut self,
+        list: &[Value],
+        ptr: &str,
+        site: &Site,
+        one_of: bool,
+    ) -> Result<Lowered> {
         if let Some(open) = self.open_enum(list, ptr, site)? {
             return Ok(Lowered::plain(open));
         }
@@ -399,10 +406,16 @@ impl Lowerer<'_> {
                 boxed: false,
             });
         }
-        self.make_union(variants, ptr, site)
+        self.make_union(variants, ptr, site, one_of)
     }
 
-    fn make_union(&mut self, variants: Vec<Variant>, ptr: &str, site: &Site) -> Result<Lowered> {
+    fn make_union(
+        &mut self,
+        variants: Vec<Variant>,
+        ptr: &str,
+        site: &Site,
+        one_of: bool,
+    ) -> Result<Lowered> {
         let mut seen = BTreeSet::new();
         let mut unique_variants: Vec<Variant> = Vec::new();
         for v in variants {
@@ -425,6 +438,9 @@ impl Lowerer<'_> {
                 variants: unique_variants,
                 dispatch: None,
                 unknown_method: false,
+                one_of,
+                admitted: Vec::new(),
+                checks: Vec::new(),
             }),
         });
         Ok(Lowered::plain(Ty::Named(name)))
@@ -575,7 +591,7 @@ impl Lowerer<'_> {
                         definition: site.definition.clone(),
                         kind: Kind::Struct(Struct {
                             fields: Vec::new(),
-                            extra: None,
+                            extra: Extra::Closed,
                         }),
                     });
                     Ty::Named(name)
@@ -629,8 +645,9 @@ impl Lowerer<'_> {
             }
         }
         let extra = match obj.get("additionalProperties") {
-            None | Some(Value::Bool(false)) => None,
-            Some(Value::Bool(true)) => Some(Ty::Any),
+            None => Extra::Implicit,
+            Some(Value::Bool(false)) => Extra::Closed,
+            Some(Value::Bool(true)) => Extra::Declared(Ty::Any),
             Some(schema) => {
                 let value = self.lower(schema, &ap_ptr, &struct_site.nested("Extra", None))?;
                 if value.nullable {
@@ -639,15 +656,9 @@ impl Lowerer<'_> {
                         "nullable extra members are not supported",
                     ));
                 }
-                Some(value.ty)
+                Extra::Declared(value.ty)
             }
         };
-        if extra.is_some() && rust_names.contains("extra") {
-            return Err(CodegenError::at(
-                ptr,
-                "a member named `extra` clashes with the extra-members map",
-            ));
-        }
         self.insert(TypeDef {
             constraints: Constraints::default(),
             name: name.clone(),

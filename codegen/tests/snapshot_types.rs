@@ -201,6 +201,34 @@ fn unions_pick_by_const_and_errors_name_variant_and_member() {
 }
 
 #[test]
+fn one_of_admits_exactly_one_matching_variant() {
+    use anyof_required::OneResult;
+    // The open `Result` admits every object, so `oneOf` holds only where nothing else does.
+    let one: OneResult = serde_json::from_value(json!({"other": 1})).unwrap();
+    assert!(matches!(one, OneResult::Result(_)));
+    let err = serde_json::from_value::<OneResult>(json!({"items": ["a"]}))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "OneResult: the value matches 2 variants (`ListResult`, `Result`), but `oneOf` admits exactly one"
+    );
+    // `items` of the wrong type: only `Result` matches, so it is taken.
+    let one: OneResult = serde_json::from_value(json!({"items": 5})).unwrap();
+    assert!(matches!(one, OneResult::Result(_)));
+}
+
+#[test]
+fn any_of_falls_back_to_the_next_admitting_variant_in_schema_order() {
+    use anyof_required::AnyResult;
+    // `items` points at `ListResult`, which fails; `Result` (first in schema order) admits it.
+    let value = json!({"items": 5, "x": true});
+    let decoded: AnyResult = serde_json::from_value(value.clone()).unwrap();
+    assert!(matches!(decoded, AnyResult::Result(_)));
+    assert_eq!(serde_json::to_value(&decoded).unwrap(), value);
+}
+
+#[test]
 fn unions_pick_by_unique_required_member_with_a_fallback() {
     use anyof_required::AnyResult;
     let list: AnyResult = serde_json::from_value(json!({"items": ["a"]})).unwrap();
@@ -254,14 +282,32 @@ fn all_of_merges_members_and_constants() {
 }
 
 #[test]
-fn additional_properties_are_kept_only_where_the_schema_admits_them() {
-    use additional_properties::{Ignored, Labels, Open};
+fn undeclared_members_are_kept_unless_the_schema_forbids_them() {
+    use additional_properties::{Closed, Ignored, Labels, Open};
     let open = json!({"id": "a", "x": [1]});
     assert_eq!(round::<Open>(open.clone()).unwrap(), open);
+    // `additionalProperties` absent: the member is admitted, so it is kept too.
+    let implicit = json!({"id": "a", "x-extra": {"deep": [1, null]}, "z": 1.5});
+    assert_eq!(round::<Ignored>(implicit.clone()).unwrap(), implicit);
+    let decoded: Ignored = serde_json::from_value(implicit).unwrap();
+    assert_eq!(decoded.extra["z"], json!(1.5));
+    // Nothing undeclared: the map stays empty and nothing extra is written.
     assert_eq!(
-        round::<Ignored>(json!({"id": "a", "x": 1})).unwrap(),
+        serde_json::to_string(&serde_json::from_str::<Ignored>(r#"{"id":"a"}"#).unwrap()).unwrap(),
+        r#"{"id":"a"}"#
+    );
+    // `additionalProperties: false` is enforced.
+    assert_eq!(
+        round::<Closed>(json!({"id": "a"})).unwrap(),
         json!({"id": "a"})
     );
+    let err = round::<Closed>(json!({"id": "a", "x": 1})).unwrap_err();
+    assert!(err.contains("unknown field `x`"), "{err}");
+    // A declared member twice is an error, as before.
+    let err = serde_json::from_str::<Ignored>(r#"{"id":"a","id":"b"}"#).unwrap_err();
+    assert!(err.to_string().contains("duplicate field `id`"), "{err}");
+    // An array is not an object.
+    assert!(round::<Ignored>(json!(["a"])).is_err());
     assert!(round::<Labels>(json!({"a": 1})).is_err());
 }
 

@@ -1,67 +1,34 @@
 //! Structs: objects with declared members.
+//!
+//! `Serialize` is derived; `Deserialize` is generated: a visitor reads the members one by one,
+//! decodes each declared member in place (by the JSON Schema rules for `integer`s), and puts an
+//! undeclared member into the `extra` map — or refuses it under `additionalProperties: false`.
+//! Nothing is buffered, so a well-formed object costs what serde's derive costs; the map is
+//! an empty `BTreeMap` (no allocation) when nothing undeclared appears.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
 
-use super::{Context, derives, ident, support, ty_tokens};
-use crate::model::{Struct, Ty, TypeDef};
+use super::{Context, derives_serialize, ident, support, ty_tokens};
+use crate::model::{Extra, Field, Struct, TypeDef};
 use crate::schema::escape;
 
-/// Emits one struct.
+/// Emits one struct and its `Deserialize` impl.
 pub fn emit(ctx: &Context<'_>, def: &TypeDef, s: &Struct) -> TokenStream {
     let docs = ctx.type_docs(def);
     let name = ident(&def.name);
-    let support = support();
     let mut fields = Vec::new();
     for f in &s.fields {
         let field_name = ident(&f.rust_name);
-        let mut ty = ty_tokens(&f.ty);
-        if f.boxed {
-            ty = quote! { ::std::boxed::Box<#ty> };
-        }
+        let full_ty = field_type(f);
         let json = &f.json_name;
         let mut attrs = Vec::new();
         if f.rust_name != f.json_name {
             attrs.push(quote! { rename = #json });
         }
-        // Integers (and collections of them) decode by the JSON Schema rules: `3.0` is `3`.
-        let by_schema = ctx.decodes_by_schema(&f.ty);
-        let suffix = if by_schema { "_by_schema" } else { "" };
-        let full_ty = match (f.required, f.nullable) {
-            (true, false) => {
-                if by_schema {
-                    let with = format!("{support}::by_schema").replace(' ', "");
-                    attrs.push(quote! { deserialize_with = #with });
-                }
-                ty
-            }
-            (true, true) => {
-                // Required even though it may be null: absence is an error.
-                let with = format!("{support}::nullable{suffix}").replace(' ', "");
-                attrs.push(quote! { deserialize_with = #with });
-                quote! { ::core::option::Option<#ty> }
-            }
-            (false, false) => {
-                attrs.push(
-                    quote! { default, skip_serializing_if = "::core::option::Option::is_none" },
-                );
-                // Absent → `None`; a present value (for `Any` even `null`) → `Some`; a `null`
-                // the schema does not admit is an error rather than a silent `None`.
-                let helper = if f.ty == Ty::Any {
-                    "some_value"
-                } else {
-                    "non_null"
-                };
-                let with = format!("{support}::{helper}{suffix}").replace(' ', "");
-                attrs.push(quote! { deserialize_with = #with });
-                quote! { ::core::option::Option<#ty> }
-            }
-            (false, true) => {
-                let with = format!("{support}::double_option{suffix}").replace(' ', "");
-                attrs.push(quote! { default, skip_serializing_if = "::core::option::Option::is_none", deserialize_with = #with });
-                quote! { ::core::option::Option<::core::option::Option<#ty>> }
-            }
-        };
+        if !f.required {
+            attrs.push(quote! { default, skip_serializing_if = "::core::option::Option::is_none" });
+        }
         let serde = if attrs.is_empty() {
             quote! {}
         } else {
@@ -90,26 +57,178 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, s: &Struct) -> TokenStream {
             pub #field_name: #full_ty,
         });
     }
-    if let Some(extra) = &s.extra {
+    let closed = matches!(s.extra, Extra::Closed);
+    if let Some(extra) = s.kept() {
         let value = ty_tokens(extra);
-        let serde = if ctx.decodes_by_schema(extra) {
-            let with = format!("{support}::by_schema").replace(' ', "");
-            quote! { #[serde(flatten, deserialize_with = #with)] }
-        } else {
-            quote! { #[serde(flatten)] }
+        let field_name = ident(&s.extra_field());
+        let doc = match s.extra {
+            Extra::Implicit => {
+                " Members the schema does not declare (it does not forbid them), kept as they came \
+                 and encoded back after the declared ones."
+            }
+            _ => {
+                " Members the schema does not declare but explicitly admits, kept and encoded back."
+            }
         };
         fields.push(quote! {
-            #[doc = " Members not declared by the schema, which it explicitly admits."]
-            #serde
-            pub extra: ::std::collections::BTreeMap<::std::string::String, #value>,
+            #[doc = #doc]
+            #[serde(flatten)]
+            pub #field_name: ::std::collections::BTreeMap<::std::string::String, #value>,
         });
     }
-    let derive = derives(false);
+    let derive = derives_serialize();
+    let deny = closed.then(|| quote! { #[serde(deny_unknown_fields)] });
+    let deserialize = deserialize_impl(ctx, def, s);
     quote! {
         #docs
         #derive
+        #deny
         pub struct #name {
             #(#fields)*
+        }
+
+        #deserialize
+    }
+}
+
+/// The Rust type of a member: `Option` when optional or nullable, both when both.
+fn field_type(f: &Field) -> TokenStream {
+    let mut ty = ty_tokens(&f.ty);
+    if f.boxed {
+        ty = quote! { ::std::boxed::Box<#ty> };
+    }
+    match (f.required, f.nullable) {
+        (true, false) => ty,
+        (true, true) | (false, false) => quote! { ::core::option::Option<#ty> },
+        (false, true) => quote! { ::core::option::Option<::core::option::Option<#ty>> },
+    }
+}
+
+/// The expression decoding the value of member `f` from `map` (a `MapAccess`), as stored in
+/// its field (before the `Some` of an optional member).
+fn member_value(ctx: &Context<'_>, f: &Field) -> TokenStream {
+    let support = support();
+    let mut ty = ty_tokens(&f.ty);
+    if f.boxed {
+        ty = quote! { ::std::boxed::Box<#ty> };
+    }
+    // Integers (and collections of them) decode by the JSON Schema rules: `3.0` is `3`.
+    let by_schema = ctx.decodes_by_schema(&f.ty);
+    match (f.nullable, by_schema) {
+        (false, false) => quote! { map.next_value::<#ty>()? },
+        (false, true) => quote! { map.next_value::<#support::BySchema<#ty>>()?.0 },
+        (true, false) => quote! { map.next_value::<::core::option::Option<#ty>>()? },
+        (true, true) => quote! {
+            map.next_value::<::core::option::Option<#support::BySchema<#ty>>>()?.map(|v| v.0)
+        },
+    }
+}
+
+/// The `Deserialize` impl of a struct: declared members by index, undeclared ones kept or
+/// refused, required ones checked at the end (``missing field `name` ``).
+fn deserialize_impl(ctx: &Context<'_>, def: &TypeDef, s: &Struct) -> TokenStream {
+    let name = ident(&def.name);
+    let support = support();
+    let expecting = format!("an object ({})", def.name);
+    let names: Vec<&String> = s.fields.iter().map(|f| &f.json_name).collect();
+    let vars: Vec<_> = (0..s.fields.len()).map(|i| format_ident!("m{i}")).collect();
+    let mut arms = Vec::new();
+    let mut inits = Vec::new();
+    for (i, (f, var)) in s.fields.iter().zip(&vars).enumerate() {
+        // The last declared index is the catch-all, so the match is exhaustive without dead
+        // code.
+        let pattern = if i + 1 == s.fields.len() {
+            quote! { #support::Member::Declared(_) }
+        } else {
+            quote! { #support::Member::Declared(#i) }
+        };
+        let json = &f.json_name;
+        let field_name = ident(&f.rust_name);
+        let value = member_value(ctx, f);
+        let stored = if f.required {
+            value
+        } else {
+            quote! { ::core::option::Option::Some(#value) }
+        };
+        arms.push(quote! {
+            #pattern => {
+                if #var.is_some() {
+                    return ::core::result::Result::Err(<A::Error as ::serde::de::Error>::duplicate_field(#json));
+                }
+                #var = ::core::option::Option::Some(#stored);
+            }
+        });
+        inits.push(if f.required {
+            quote! {
+                #field_name: #var.ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(#json))?
+            }
+        } else {
+            quote! { #field_name: #var.unwrap_or_default() }
+        });
+    }
+    let (extra_init, undeclared) = match s.kept() {
+        Some(extra) => {
+            let field_name = ident(&s.extra_field());
+            let value = ty_tokens(extra);
+            let decode = if ctx.decodes_by_schema(extra) {
+                quote! { map.next_value::<#support::BySchema<#value>>()?.0 }
+            } else {
+                quote! { map.next_value::<#value>()? }
+            };
+            (
+                Some(quote! { let mut #field_name = ::std::collections::BTreeMap::new(); }),
+                (
+                    quote! {
+                        #support::Member::Undeclared(member) => {
+                            let value = #decode;
+                            #field_name.insert(member, value);
+                        }
+                    },
+                    Some(quote! { #field_name }),
+                ),
+            )
+        }
+        None => (
+            None,
+            (
+                quote! {
+                    #support::Member::Undeclared(member) => {
+                        return ::core::result::Result::Err(<A::Error as ::serde::de::Error>::unknown_field(&member, MEMBERS));
+                    }
+                },
+                None,
+            ),
+        ),
+    };
+    let (undeclared_arm, extra_field) = undeclared;
+    if arms.is_empty() {
+        // No member is declared, so `MemberName` never yields this.
+        arms.push(quote! { #support::Member::Declared(_) => {} });
+    }
+    quote! {
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                const MEMBERS: &[&str] = &[#(#names),*];
+                struct Members;
+                impl<'de> ::serde::de::Visitor<'de> for Members {
+                    type Value = #name;
+                    fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        f.write_str(#expecting)
+                    }
+                    fn visit_map<A: ::serde::de::MapAccess<'de>>(self, mut map: A) -> ::core::result::Result<#name, A::Error> {
+                        #(let mut #vars = ::core::option::Option::None;)*
+                        #extra_init
+                        while let ::core::option::Option::Some(member) = map.next_key_seed(#support::MemberName(MEMBERS))? {
+                            match member {
+                                #(#arms)*
+                                #undeclared_arm
+                            }
+                        }
+                        ::core::result::Result::Ok(#name { #(#inits,)* #extra_field })
+                    }
+                }
+                deserializer.deserialize_map(Members)
+            }
         }
     }
 }

@@ -12,10 +12,19 @@ use serde_json::Value;
 #[cfg(feature = "proptest")]
 pub mod strategy;
 
+mod object;
+pub use object::{Member, MemberName};
+
 mod schema_decode;
+
+mod union;
 pub use schema_decode::{
     BySchema, SchemaDecode, by_schema, double_option_by_schema, is_integer, non_null_by_schema,
     nullable_by_schema,
+};
+pub use union::{
+    Choice, Input, NO_VARIANT, UNKNOWN_METHOD, UnionInfo, decode_null, decode_union,
+    decode_variant, member_int_in, member_str_in, whole_i64,
 };
 
 /// Whether a method name is a request, a notification, or neither in a given version.
@@ -113,42 +122,6 @@ pub fn double_option<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Option<Option<T>>, D::Error> {
     Option::<T>::deserialize(deserializer).map(Some)
-}
-
-/// Decodes `value` as the variant chosen for a union; the error names the union, the variant,
-/// why it was chosen, and the JSON pointer (relative to the union's value) of the member that
-/// failed, written as ``failed at `/params/name` `` so that [`error_pointer`] can find it.
-pub fn decode_variant<T: DeserializeOwned, E: serde::de::Error>(
-    value: Value,
-    union: &str,
-    variant: &str,
-    reason: &str,
-) -> Result<T, E> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let pointer = json_pointer(e.path());
-        let inner = e.into_inner();
-        if pointer.is_empty() {
-            E::custom(format_args!("{union}: decoding as variant `{variant}` (chosen because {reason}) failed: {inner}"))
-        } else {
-            E::custom(format_args!("{union}: decoding as variant `{variant}` (chosen because {reason}) failed at `{pointer}`: {inner}"))
-        }
-    })
-}
-
-/// Decodes the `null` variant of a union.
-pub fn decode_null<E: serde::de::Error>(
-    value: Value,
-    union: &str,
-    variant: &str,
-    reason: &str,
-) -> Result<(), E> {
-    if value.is_null() {
-        Ok(())
-    } else {
-        Err(E::custom(format_args!(
-            "{union}: variant `{variant}` (chosen because {reason}) must be null"
-        )))
-    }
 }
 
 /// The error when no variant of `union` admits a value.

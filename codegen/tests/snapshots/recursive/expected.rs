@@ -38,26 +38,51 @@ impl<'de> ::serde::Deserialize<'de> for JSONValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "JSONValue",
+            one_of: false,
+            variants: &["JSONObject", "Array", "String", "Integer", "Boolean"],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::Object(_) => {
-                (0usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    0usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             ::serde_json::Value::Array(_) => {
-                (1usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    1usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             ::serde_json::Value::String(_) => {
-                (2usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    2usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             ::serde_json::Value::Number(
                 number,
             ) if ::mcpwire_types::support::is_integer(number) => {
-                (3usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    3usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             ::serde_json::Value::Bool(_) => {
-                (4usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    4usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             other => {
                 return ::core::result::Result::Err(
@@ -74,44 +99,50 @@ impl<'de> ::serde::Deserialize<'de> for JSONValue {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    JSONObject,
-                    D::Error,
-                >(value, "JSONValue", "JSONObject", reason)
-                    .map(Self::JSONObject)
-            }
-            1usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::std::vec::Vec<JSONValue>,
-                    D::Error,
-                >(value, "JSONValue", "Array", reason)
-                    .map(Self::Array)
-            }
-            2usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::std::string::String,
-                    D::Error,
-                >(value, "JSONValue", "String", reason)
-                    .map(Self::String)
-            }
-            3usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::mcpwire_types::support::BySchema<i64>,
-                    D::Error,
-                >(value, "JSONValue", "Integer", reason)
-                    .map(|v| v.0)
-                    .map(Self::Integer)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    bool,
-                    D::Error,
-                >(value, "JSONValue", "Boolean", reason)
-                    .map(Self::Boolean)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |_: usize, _: &::serde_json::Value| true,
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        JSONObject,
+                        D::Error,
+                    >(input, "JSONValue", "JSONObject", reason)
+                        .map(Self::JSONObject)
+                }
+                1usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::std::vec::Vec<JSONValue>,
+                        D::Error,
+                    >(input, "JSONValue", "Array", reason)
+                        .map(Self::Array)
+                }
+                2usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::std::string::String,
+                        D::Error,
+                    >(input, "JSONValue", "String", reason)
+                        .map(Self::String)
+                }
+                3usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::mcpwire_types::support::BySchema<i64>,
+                        D::Error,
+                    >(input, "JSONValue", "Integer", reason)
+                        .map(|v| v.0)
+                        .map(Self::Integer)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        bool,
+                        D::Error,
+                    >(input, "JSONValue", "Boolean", reason)
+                        .map(Self::Boolean)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -136,18 +167,83 @@ impl ::schemars::JsonSchema for JSONValue {
 /// `Node` (test schema).
 ///
 /// Schema: `#/$defs/Node` in `tests/snapshots/recursive/schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Node {
     /// `label` member (required).
     pub label: ::std::string::String,
     /// `next` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub next: ::core::option::Option<::std::boxed::Box<Node>>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for Node {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["label", "next"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = Node;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (Node)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Node, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("label"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("next"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::boxed::Box<Node>>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Node {
+                    label: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "label",
+                        ))?,
+                    next: m1.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -319,7 +415,11 @@ pub mod strategies {
                 },
             ),
         )
-            .prop_map(|((f0, f1),)| super::Node { label: f0, next: f1 })
+            .prop_map(|((f0, f1),)| super::Node {
+                label: f0,
+                next: f1,
+                extra: ::std::collections::BTreeMap::new(),
+            })
             .boxed()
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding

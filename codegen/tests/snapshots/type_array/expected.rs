@@ -31,26 +31,51 @@ impl<'de> ::serde::Deserialize<'de> for Scalar {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "Scalar",
+            one_of: false,
+            variants: &["String", "Number", "Boolean", "Null"],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::String(_) => {
-                (0usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    0usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             ::serde_json::Value::Number(
                 number,
             ) if ::mcpwire_types::support::is_integer(number) => {
-                (1usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    1usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             ::serde_json::Value::Number(_) => {
-                (1usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    1usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             ::serde_json::Value::Bool(_) => {
-                (2usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    2usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             ::serde_json::Value::Null => {
-                (3usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    3usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             other => {
                 return ::core::result::Result::Err(
@@ -67,35 +92,41 @@ impl<'de> ::serde::Deserialize<'de> for Scalar {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::std::string::String,
-                    D::Error,
-                >(value, "Scalar", "String", reason)
-                    .map(Self::String)
-            }
-            1usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::serde_json::Number,
-                    D::Error,
-                >(value, "Scalar", "Number", reason)
-                    .map(Self::Number)
-            }
-            2usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    bool,
-                    D::Error,
-                >(value, "Scalar", "Boolean", reason)
-                    .map(Self::Boolean)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_null::<
-                    D::Error,
-                >(value, "Scalar", "Null", reason)
-                    .map(|()| Self::Null)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |_: usize, _: &::serde_json::Value| true,
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::std::string::String,
+                        D::Error,
+                    >(input, "Scalar", "String", reason)
+                        .map(Self::String)
+                }
+                1usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::serde_json::Number,
+                        D::Error,
+                    >(input, "Scalar", "Number", reason)
+                        .map(Self::Number)
+                }
+                2usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        bool,
+                        D::Error,
+                    >(input, "Scalar", "Boolean", reason)
+                        .map(Self::Boolean)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_null::<
+                        D::Error,
+                    >(input, "Scalar", "Null", reason)
+                        .map(|()| Self::Null)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -141,17 +172,30 @@ impl<'de> ::serde::Deserialize<'de> for Token {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "Token",
+            one_of: false,
+            variants: &["String", "Integer"],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::String(_) => {
-                (0usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    0usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             ::serde_json::Value::Number(
                 number,
             ) if ::mcpwire_types::support::is_integer(number) => {
-                (1usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    1usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             other => {
                 return ::core::result::Result::Err(
@@ -167,23 +211,29 @@ impl<'de> ::serde::Deserialize<'de> for Token {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::std::string::String,
-                    D::Error,
-                >(value, "Token", "String", reason)
-                    .map(Self::String)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::mcpwire_types::support::BySchema<i64>,
-                    D::Error,
-                >(value, "Token", "Integer", reason)
-                    .map(|v| v.0)
-                    .map(Self::Integer)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |_: usize, _: &::serde_json::Value| true,
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::std::string::String,
+                        D::Error,
+                    >(input, "Token", "String", reason)
+                        .map(Self::String)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::mcpwire_types::support::BySchema<i64>,
+                        D::Error,
+                    >(input, "Token", "Integer", reason)
+                        .map(|v| v.0)
+                        .map(Self::Integer)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]

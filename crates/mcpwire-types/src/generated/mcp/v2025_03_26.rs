@@ -4,37 +4,97 @@
 ///
 /// Schema: `#/definitions/Annotations` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#annotations>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Annotations {
     /// `audience` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub audience: ::core::option::Option<::std::vec::Vec<Role>>,
     /// `priority` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub priority: ::core::option::Option<::serde_json::Number>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for Annotations {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["audience", "priority"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = Annotations;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (Annotations)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Annotations, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "audience",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::vec::Vec<Role>>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "priority",
+                                    ),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::serde_json::Number>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Annotations {
+                    audience: m0.unwrap_or_default(),
+                    priority: m1.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `AudioContent` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/AudioContent` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#audiocontent>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct AudioContent {
     /// `annotations` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub annotations: ::core::option::Option<Annotations>,
     /// `data` member (required).
     pub data: ::std::string::String,
@@ -43,12 +103,115 @@ pub struct AudioContent {
     pub mime_type: ::std::string::String,
     /// `type` member (required).
     pub r#type: TypeAudio,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for AudioContent {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["annotations", "data", "mimeType", "type"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = AudioContent;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (AudioContent)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<AudioContent, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut m3 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "annotations",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<Annotations>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("data"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(2usize) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "mimeType",
+                                    ),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m3.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("type"),
+                                );
+                            }
+                            m3 = ::core::option::Option::Some(
+                                map.next_value::<TypeAudio>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(AudioContent {
+                    annotations: m0.unwrap_or_default(),
+                    data: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "data",
+                        ))?,
+                    mime_type: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "mimeType",
+                        ))?,
+                    r#type: m3
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "type",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `BlobResourceContents` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/BlobResourceContents` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#blobresourcecontents>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct BlobResourceContents {
     /// `blob` member (required).
@@ -57,57 +220,284 @@ pub struct BlobResourceContents {
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `uri` member (required).
     pub uri: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["blob", "mimeType", "uri"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = BlobResourceContents;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (BlobResourceContents)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<BlobResourceContents, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("blob"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "mimeType",
+                                    ),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("uri"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(BlobResourceContents {
+                    blob: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "blob",
+                        ))?,
+                    mime_type: m1.unwrap_or_default(),
+                    uri: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "uri",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `CallToolRequest` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/CallToolRequest` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#calltoolrequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct CallToolRequest {
     /// `method` member (required).
     pub method: MethodToolsCall,
     /// `params` member (required).
     pub params: CallToolRequestParams,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = CallToolRequest;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (CallToolRequest)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<CallToolRequest, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<MethodToolsCall>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<CallToolRequestParams>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(CallToolRequest {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "params",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `CallToolRequestParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/CallToolRequest/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#calltoolrequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct CallToolRequestParams {
     /// `arguments` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub arguments: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `name` member (required).
     pub name: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["arguments", "name"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = CallToolRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (CallToolRequestParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<CallToolRequestParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "arguments",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::serde_json::Value,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(CallToolRequestParams {
+                    arguments: m0.unwrap_or_default(),
+                    name: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "name",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `CallToolResult` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/CallToolResult` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#calltoolresult>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct CallToolResult {
     /// `_meta` member (optional).
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -118,10 +508,97 @@ pub struct CallToolResult {
     #[serde(
         rename = "isError",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub is_error: ::core::option::Option<bool>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for CallToolResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["_meta", "content", "isError"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = CallToolResult;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (CallToolResult)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<CallToolResult, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::serde_json::Value,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("content"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map
+                                    .next_value::<::std::vec::Vec<CallToolResultContentItem>>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("isError"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(map.next_value::<bool>()?),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(CallToolResult {
+                    meta: m0.unwrap_or_default(),
+                    content: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "content",
+                        ))?,
+                    is_error: m2.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `CallToolResultContentItem` (MCP 2025-03-26).
 ///
@@ -155,41 +632,67 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultContentItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "CallToolResultContentItem",
+            one_of: false,
+            variants: &[
+                "TextContent",
+                "ImageContent",
+                "AudioContent",
+                "EmbeddedResource",
+            ],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::Object(map) => {
                 match map.get("type").and_then(::serde_json::Value::as_str) {
                     ::core::option::Option::Some(found) => {
                         match found {
-                            "text" => (0usize, "member `type` is \"text\""),
-                            "image" => (1usize, "member `type` is \"image\""),
-                            "audio" => (2usize, "member `type` is \"audio\""),
-                            "resource" => (3usize, "member `type` is \"resource\""),
+                            "text" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    0usize,
+                                    "member `type` is \"text\"",
+                                    &[],
+                                )
+                            }
+                            "image" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    1usize,
+                                    "member `type` is \"image\"",
+                                    &[],
+                                )
+                            }
+                            "audio" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    2usize,
+                                    "member `type` is \"audio\"",
+                                    &[],
+                                )
+                            }
+                            "resource" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    3usize,
+                                    "member `type` is \"resource\"",
+                                    &[],
+                                )
+                            }
                             found => {
-                                return ::core::result::Result::Err(
-                                    ::mcpwire_types::support::no_variant::<
-                                        D::Error,
-                                    >(
-                                        "CallToolResultContentItem",
-                                        &::std::format!(
-                                            "member `type` has a value no variant admits: {}", found
-                                        ),
+                                ::mcpwire_types::support::Choice::none(
+                                    ::std::format!(
+                                        "member `type` has a value no variant admits: {}", found
                                     ),
-                                );
+                                    &[],
+                                )
                             }
                         }
                     }
                     ::core::option::Option::None => {
-                        return ::core::result::Result::Err(
-                            ::mcpwire_types::support::no_variant::<
-                                D::Error,
-                            >(
-                                "CallToolResultContentItem",
-                                "member `type` is missing or not a string",
-                            ),
-                        );
+                        ::mcpwire_types::support::Choice::none(
+                            "member `type` is missing or not a string",
+                            &[],
+                        )
                     }
                 }
             }
@@ -207,36 +710,78 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultContentItem {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    TextContent,
-                    D::Error,
-                >(value, "CallToolResultContentItem", "TextContent", reason)
-                    .map(Self::TextContent)
-            }
-            1usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ImageContent,
-                    D::Error,
-                >(value, "CallToolResultContentItem", "ImageContent", reason)
-                    .map(Self::ImageContent)
-            }
-            2usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    AudioContent,
-                    D::Error,
-                >(value, "CallToolResultContentItem", "AudioContent", reason)
-                    .map(Self::AudioContent)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    EmbeddedResource,
-                    D::Error,
-                >(value, "CallToolResultContentItem", "EmbeddedResource", reason)
-                    .map(Self::EmbeddedResource)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |index: usize, value: &::serde_json::Value| match (index, value) {
+                (0usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("text") && map.contains_key("type")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "type",
+                            &["text"],
+                        )
+                }
+                (1usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("data") && map.contains_key("mimeType")
+                        && map.contains_key("type")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "type",
+                            &["image"],
+                        )
+                }
+                (2usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("data") && map.contains_key("mimeType")
+                        && map.contains_key("type")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "type",
+                            &["audio"],
+                        )
+                }
+                (3usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("resource") && map.contains_key("type")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "type",
+                            &["resource"],
+                        )
+                }
+                _ => true,
+            },
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        TextContent,
+                        D::Error,
+                    >(input, "CallToolResultContentItem", "TextContent", reason)
+                        .map(Self::TextContent)
+                }
+                1usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ImageContent,
+                        D::Error,
+                    >(input, "CallToolResultContentItem", "ImageContent", reason)
+                        .map(Self::ImageContent)
+                }
+                2usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        AudioContent,
+                        D::Error,
+                    >(input, "CallToolResultContentItem", "AudioContent", reason)
+                        .map(Self::AudioContent)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        EmbeddedResource,
+                        D::Error,
+                    >(input, "CallToolResultContentItem", "EmbeddedResource", reason)
+                        .map(Self::EmbeddedResource)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -261,45 +806,178 @@ impl ::schemars::JsonSchema for CallToolResultContentItem {
 ///
 /// Schema: `#/definitions/CancelledNotification` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#cancellednotification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct CancelledNotification {
     /// `method` member (required).
     pub method: MethodNotificationsCancelled,
     /// `params` member (required).
     pub params: CancelledNotificationParams,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = CancelledNotification;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (CancelledNotification)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<CancelledNotification, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<MethodNotificationsCancelled>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<CancelledNotificationParams>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(CancelledNotification {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "params",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `CancelledNotificationParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/CancelledNotification/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#cancellednotification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct CancelledNotificationParams {
     /// `reason` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub reason: ::core::option::Option<::std::string::String>,
     /// `requestId` member (required).
     #[serde(rename = "requestId")]
     pub request_id: RequestId,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["reason", "requestId"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = CancelledNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (CancelledNotificationParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<CancelledNotificationParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("reason"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "requestId",
+                                    ),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<RequestId>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(CancelledNotificationParams {
+                    reason: m0.unwrap_or_default(),
+                    request_id: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "requestId",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ClientCapabilities` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ClientCapabilities` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#clientcapabilities>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// `experimental` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub experimental: ::core::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -307,37 +985,183 @@ pub struct ClientCapabilities {
         >,
     >,
     /// `roots` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub roots: ::core::option::Option<ClientCapabilitiesRoots>,
     /// `sampling` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub sampling: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["experimental", "roots", "sampling"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ClientCapabilities;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ClientCapabilities)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ClientCapabilities, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "experimental",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::std::collections::BTreeMap<
+                                                    ::std::string::String,
+                                                    ::serde_json::Value,
+                                                >,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("roots"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<ClientCapabilitiesRoots>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "sampling",
+                                    ),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::serde_json::Value,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ClientCapabilities {
+                    experimental: m0.unwrap_or_default(),
+                    roots: m1.unwrap_or_default(),
+                    sampling: m2.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ClientCapabilitiesRoots` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ClientCapabilities/properties/roots` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#clientcapabilities>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ClientCapabilitiesRoots {
     /// `listChanged` member (optional).
     #[serde(
         rename = "listChanged",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub list_changed: ::core::option::Option<bool>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["listChanged"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ClientCapabilitiesRoots;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ClientCapabilitiesRoots)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ClientCapabilitiesRoots, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "listChanged",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(map.next_value::<bool>()?),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ClientCapabilitiesRoots {
+                    list_changed: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ClientNotification` (MCP 2025-03-26).
 ///
@@ -374,46 +1198,66 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "ClientNotification",
+            one_of: false,
+            variants: &[
+                "CancelledNotification",
+                "InitializedNotification",
+                "ProgressNotification",
+                "RootsListChangedNotification",
+            ],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::Object(map) => {
                 match map.get("method").and_then(::serde_json::Value::as_str) {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "notifications/cancelled" => {
-                                (0usize, "member `method` is \"notifications/cancelled\"")
+                                ::mcpwire_types::support::Choice::variant(
+                                    0usize,
+                                    "member `method` is \"notifications/cancelled\"",
+                                    &[],
+                                )
                             }
                             "notifications/initialized" => {
-                                (1usize, "member `method` is \"notifications/initialized\"")
+                                ::mcpwire_types::support::Choice::variant(
+                                    1usize,
+                                    "member `method` is \"notifications/initialized\"",
+                                    &[],
+                                )
                             }
                             "notifications/progress" => {
-                                (2usize, "member `method` is \"notifications/progress\"")
+                                ::mcpwire_types::support::Choice::variant(
+                                    2usize,
+                                    "member `method` is \"notifications/progress\"",
+                                    &[],
+                                )
                             }
                             "notifications/roots/list_changed" => {
-                                (
+                                ::mcpwire_types::support::Choice::variant(
                                     3usize,
                                     "member `method` is \"notifications/roots/list_changed\"",
+                                    &[],
                                 )
                             }
                             _ => {
-                                (
-                                    18446744073709551615usize,
+                                ::mcpwire_types::support::Choice::variant(
+                                    ::mcpwire_types::support::UNKNOWN_METHOD,
                                     "its method is not one this version defines",
+                                    &[],
                                 )
                             }
                         }
                     }
                     ::core::option::Option::None => {
-                        return ::core::result::Result::Err(
-                            ::mcpwire_types::support::no_variant::<
-                                D::Error,
-                            >(
-                                "ClientNotification",
-                                "member `method` is missing or not a string",
-                            ),
-                        );
+                        ::mcpwire_types::support::Choice::none(
+                            "member `method` is missing or not a string",
+                            &[],
+                        )
                     }
                 }
             }
@@ -431,43 +1275,100 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    CancelledNotification,
-                    D::Error,
-                >(value, "ClientNotification", "CancelledNotification", reason)
-                    .map(Self::CancelledNotification)
-            }
-            1usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    InitializedNotification,
-                    D::Error,
-                >(value, "ClientNotification", "InitializedNotification", reason)
-                    .map(Self::InitializedNotification)
-            }
-            2usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ProgressNotification,
-                    D::Error,
-                >(value, "ClientNotification", "ProgressNotification", reason)
-                    .map(Self::ProgressNotification)
-            }
-            3usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    RootsListChangedNotification,
-                    D::Error,
-                >(value, "ClientNotification", "RootsListChangedNotification", reason)
-                    .map(Self::RootsListChangedNotification)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::mcpwire_types::support::UnknownMethod,
-                    D::Error,
-                >(value, "ClientNotification", "Unknown", reason)
-                    .map(Self::Unknown)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |index: usize, value: &::serde_json::Value| match (index, value) {
+                (0usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method") && map.contains_key("params")
+                        && map
+                            .get("params")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("requestId"))
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["notifications/cancelled"],
+                        )
+                }
+                (1usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["notifications/initialized"],
+                        )
+                }
+                (2usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method") && map.contains_key("params")
+                        && map
+                            .get("params")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("progress"))
+                        && map
+                            .get("params")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("progressToken"))
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["notifications/progress"],
+                        )
+                }
+                (3usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["notifications/roots/list_changed"],
+                        )
+                }
+                _ => true,
+            },
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        CancelledNotification,
+                        D::Error,
+                    >(input, "ClientNotification", "CancelledNotification", reason)
+                        .map(Self::CancelledNotification)
+                }
+                1usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        InitializedNotification,
+                        D::Error,
+                    >(input, "ClientNotification", "InitializedNotification", reason)
+                        .map(Self::InitializedNotification)
+                }
+                2usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ProgressNotification,
+                        D::Error,
+                    >(input, "ClientNotification", "ProgressNotification", reason)
+                        .map(Self::ProgressNotification)
+                }
+                3usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        RootsListChangedNotification,
+                        D::Error,
+                    >(
+                            input,
+                            "ClientNotification",
+                            "RootsListChangedNotification",
+                            reason,
+                        )
+                        .map(Self::RootsListChangedNotification)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::mcpwire_types::support::UnknownMethod,
+                        D::Error,
+                    >(input, "ClientNotification", "Unknown", reason)
+                        .map(Self::Unknown)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -552,64 +1453,138 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "ClientRequest",
+            one_of: false,
+            variants: &[
+                "InitializeRequest",
+                "PingRequest",
+                "ListResourcesRequest",
+                "ListResourceTemplatesRequest",
+                "ReadResourceRequest",
+                "SubscribeRequest",
+                "UnsubscribeRequest",
+                "ListPromptsRequest",
+                "GetPromptRequest",
+                "ListToolsRequest",
+                "CallToolRequest",
+                "SetLevelRequest",
+                "CompleteRequest",
+            ],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::Object(map) => {
                 match map.get("method").and_then(::serde_json::Value::as_str) {
                     ::core::option::Option::Some(found) => {
                         match found {
-                            "initialize" => (0usize, "member `method` is \"initialize\""),
-                            "ping" => (1usize, "member `method` is \"ping\""),
+                            "initialize" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    0usize,
+                                    "member `method` is \"initialize\"",
+                                    &[],
+                                )
+                            }
+                            "ping" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    1usize,
+                                    "member `method` is \"ping\"",
+                                    &[],
+                                )
+                            }
                             "resources/list" => {
-                                (2usize, "member `method` is \"resources/list\"")
+                                ::mcpwire_types::support::Choice::variant(
+                                    2usize,
+                                    "member `method` is \"resources/list\"",
+                                    &[],
+                                )
                             }
                             "resources/templates/list" => {
-                                (3usize, "member `method` is \"resources/templates/list\"")
+                                ::mcpwire_types::support::Choice::variant(
+                                    3usize,
+                                    "member `method` is \"resources/templates/list\"",
+                                    &[],
+                                )
                             }
                             "resources/read" => {
-                                (4usize, "member `method` is \"resources/read\"")
+                                ::mcpwire_types::support::Choice::variant(
+                                    4usize,
+                                    "member `method` is \"resources/read\"",
+                                    &[],
+                                )
                             }
                             "resources/subscribe" => {
-                                (5usize, "member `method` is \"resources/subscribe\"")
+                                ::mcpwire_types::support::Choice::variant(
+                                    5usize,
+                                    "member `method` is \"resources/subscribe\"",
+                                    &[],
+                                )
                             }
                             "resources/unsubscribe" => {
-                                (6usize, "member `method` is \"resources/unsubscribe\"")
+                                ::mcpwire_types::support::Choice::variant(
+                                    6usize,
+                                    "member `method` is \"resources/unsubscribe\"",
+                                    &[],
+                                )
                             }
                             "prompts/list" => {
-                                (7usize, "member `method` is \"prompts/list\"")
+                                ::mcpwire_types::support::Choice::variant(
+                                    7usize,
+                                    "member `method` is \"prompts/list\"",
+                                    &[],
+                                )
                             }
                             "prompts/get" => {
-                                (8usize, "member `method` is \"prompts/get\"")
+                                ::mcpwire_types::support::Choice::variant(
+                                    8usize,
+                                    "member `method` is \"prompts/get\"",
+                                    &[],
+                                )
                             }
-                            "tools/list" => (9usize, "member `method` is \"tools/list\""),
+                            "tools/list" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    9usize,
+                                    "member `method` is \"tools/list\"",
+                                    &[],
+                                )
+                            }
                             "tools/call" => {
-                                (10usize, "member `method` is \"tools/call\"")
+                                ::mcpwire_types::support::Choice::variant(
+                                    10usize,
+                                    "member `method` is \"tools/call\"",
+                                    &[],
+                                )
                             }
                             "logging/setLevel" => {
-                                (11usize, "member `method` is \"logging/setLevel\"")
+                                ::mcpwire_types::support::Choice::variant(
+                                    11usize,
+                                    "member `method` is \"logging/setLevel\"",
+                                    &[],
+                                )
                             }
                             "completion/complete" => {
-                                (12usize, "member `method` is \"completion/complete\"")
+                                ::mcpwire_types::support::Choice::variant(
+                                    12usize,
+                                    "member `method` is \"completion/complete\"",
+                                    &[],
+                                )
                             }
                             _ => {
-                                (
-                                    18446744073709551615usize,
+                                ::mcpwire_types::support::Choice::variant(
+                                    ::mcpwire_types::support::UNKNOWN_METHOD,
                                     "its method is not one this version defines",
+                                    &[],
                                 )
                             }
                         }
                     }
                     ::core::option::Option::None => {
-                        return ::core::result::Result::Err(
-                            ::mcpwire_types::support::no_variant::<
-                                D::Error,
-                            >(
-                                "ClientRequest",
-                                "member `method` is missing or not a string",
-                            ),
-                        );
+                        ::mcpwire_types::support::Choice::none(
+                            "member `method` is missing or not a string",
+                            &[],
+                        )
                     }
                 }
             }
@@ -627,106 +1602,262 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    InitializeRequest,
-                    D::Error,
-                >(value, "ClientRequest", "InitializeRequest", reason)
-                    .map(Self::InitializeRequest)
-            }
-            1usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    PingRequest,
-                    D::Error,
-                >(value, "ClientRequest", "PingRequest", reason)
-                    .map(Self::PingRequest)
-            }
-            2usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ListResourcesRequest,
-                    D::Error,
-                >(value, "ClientRequest", "ListResourcesRequest", reason)
-                    .map(Self::ListResourcesRequest)
-            }
-            3usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ListResourceTemplatesRequest,
-                    D::Error,
-                >(value, "ClientRequest", "ListResourceTemplatesRequest", reason)
-                    .map(Self::ListResourceTemplatesRequest)
-            }
-            4usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ReadResourceRequest,
-                    D::Error,
-                >(value, "ClientRequest", "ReadResourceRequest", reason)
-                    .map(Self::ReadResourceRequest)
-            }
-            5usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    SubscribeRequest,
-                    D::Error,
-                >(value, "ClientRequest", "SubscribeRequest", reason)
-                    .map(Self::SubscribeRequest)
-            }
-            6usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    UnsubscribeRequest,
-                    D::Error,
-                >(value, "ClientRequest", "UnsubscribeRequest", reason)
-                    .map(Self::UnsubscribeRequest)
-            }
-            7usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ListPromptsRequest,
-                    D::Error,
-                >(value, "ClientRequest", "ListPromptsRequest", reason)
-                    .map(Self::ListPromptsRequest)
-            }
-            8usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    GetPromptRequest,
-                    D::Error,
-                >(value, "ClientRequest", "GetPromptRequest", reason)
-                    .map(Self::GetPromptRequest)
-            }
-            9usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ListToolsRequest,
-                    D::Error,
-                >(value, "ClientRequest", "ListToolsRequest", reason)
-                    .map(Self::ListToolsRequest)
-            }
-            10usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    CallToolRequest,
-                    D::Error,
-                >(value, "ClientRequest", "CallToolRequest", reason)
-                    .map(Self::CallToolRequest)
-            }
-            11usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    SetLevelRequest,
-                    D::Error,
-                >(value, "ClientRequest", "SetLevelRequest", reason)
-                    .map(Self::SetLevelRequest)
-            }
-            12usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    CompleteRequest,
-                    D::Error,
-                >(value, "ClientRequest", "CompleteRequest", reason)
-                    .map(Self::CompleteRequest)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::mcpwire_types::support::UnknownMethod,
-                    D::Error,
-                >(value, "ClientRequest", "Unknown", reason)
-                    .map(Self::Unknown)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |index: usize, value: &::serde_json::Value| match (index, value) {
+                (0usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method") && map.contains_key("params")
+                        && map
+                            .get("params")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("capabilities"))
+                        && map
+                            .get("params")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("clientInfo"))
+                        && map
+                            .get("params")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("protocolVersion"))
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["initialize"],
+                        )
+                }
+                (1usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["ping"],
+                        )
+                }
+                (2usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["resources/list"],
+                        )
+                }
+                (3usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["resources/templates/list"],
+                        )
+                }
+                (4usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method") && map.contains_key("params")
+                        && map
+                            .get("params")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("uri"))
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["resources/read"],
+                        )
+                }
+                (5usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method") && map.contains_key("params")
+                        && map
+                            .get("params")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("uri"))
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["resources/subscribe"],
+                        )
+                }
+                (6usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method") && map.contains_key("params")
+                        && map
+                            .get("params")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("uri"))
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["resources/unsubscribe"],
+                        )
+                }
+                (7usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["prompts/list"],
+                        )
+                }
+                (8usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method") && map.contains_key("params")
+                        && map
+                            .get("params")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("name"))
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["prompts/get"],
+                        )
+                }
+                (9usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["tools/list"],
+                        )
+                }
+                (10usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method") && map.contains_key("params")
+                        && map
+                            .get("params")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("name"))
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["tools/call"],
+                        )
+                }
+                (11usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method") && map.contains_key("params")
+                        && map
+                            .get("params")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("level"))
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["logging/setLevel"],
+                        )
+                }
+                (12usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method") && map.contains_key("params")
+                        && map
+                            .get("params")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("argument"))
+                        && map
+                            .get("params")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("ref"))
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["completion/complete"],
+                        )
+                }
+                _ => true,
+            },
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        InitializeRequest,
+                        D::Error,
+                    >(input, "ClientRequest", "InitializeRequest", reason)
+                        .map(Self::InitializeRequest)
+                }
+                1usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        PingRequest,
+                        D::Error,
+                    >(input, "ClientRequest", "PingRequest", reason)
+                        .map(Self::PingRequest)
+                }
+                2usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ListResourcesRequest,
+                        D::Error,
+                    >(input, "ClientRequest", "ListResourcesRequest", reason)
+                        .map(Self::ListResourcesRequest)
+                }
+                3usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ListResourceTemplatesRequest,
+                        D::Error,
+                    >(input, "ClientRequest", "ListResourceTemplatesRequest", reason)
+                        .map(Self::ListResourceTemplatesRequest)
+                }
+                4usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ReadResourceRequest,
+                        D::Error,
+                    >(input, "ClientRequest", "ReadResourceRequest", reason)
+                        .map(Self::ReadResourceRequest)
+                }
+                5usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        SubscribeRequest,
+                        D::Error,
+                    >(input, "ClientRequest", "SubscribeRequest", reason)
+                        .map(Self::SubscribeRequest)
+                }
+                6usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        UnsubscribeRequest,
+                        D::Error,
+                    >(input, "ClientRequest", "UnsubscribeRequest", reason)
+                        .map(Self::UnsubscribeRequest)
+                }
+                7usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ListPromptsRequest,
+                        D::Error,
+                    >(input, "ClientRequest", "ListPromptsRequest", reason)
+                        .map(Self::ListPromptsRequest)
+                }
+                8usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        GetPromptRequest,
+                        D::Error,
+                    >(input, "ClientRequest", "GetPromptRequest", reason)
+                        .map(Self::GetPromptRequest)
+                }
+                9usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ListToolsRequest,
+                        D::Error,
+                    >(input, "ClientRequest", "ListToolsRequest", reason)
+                        .map(Self::ListToolsRequest)
+                }
+                10usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        CallToolRequest,
+                        D::Error,
+                    >(input, "ClientRequest", "CallToolRequest", reason)
+                        .map(Self::CallToolRequest)
+                }
+                11usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        SetLevelRequest,
+                        D::Error,
+                    >(input, "ClientRequest", "SetLevelRequest", reason)
+                        .map(Self::SetLevelRequest)
+                }
+                12usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        CompleteRequest,
+                        D::Error,
+                    >(input, "ClientRequest", "CompleteRequest", reason)
+                        .map(Self::CompleteRequest)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::mcpwire_types::support::UnknownMethod,
+                        D::Error,
+                    >(input, "ClientRequest", "Unknown", reason)
+                        .map(Self::Unknown)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -785,19 +1916,36 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "ClientResult",
+            one_of: false,
+            variants: &["Result", "CreateMessageResult", "ListRootsResult"],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::Object(map) => {
                 if map.contains_key("content") || map.contains_key("model")
                     || map.contains_key("role")
                 {
-                    (1usize, "member `content` or `model` or `role` is present")
+                    ::mcpwire_types::support::Choice::variant(
+                        1usize,
+                        "member `content` or `model` or `role` is present",
+                        &[0usize, 2usize],
+                    )
                 } else if map.contains_key("roots") {
-                    (2usize, "member `roots` is present")
+                    ::mcpwire_types::support::Choice::variant(
+                        2usize,
+                        "member `roots` is present",
+                        &[0usize, 1usize],
+                    )
                 } else {
-                    (0usize, "no other variant's distinguishing members are present")
+                    ::mcpwire_types::support::Choice::variant(
+                        0usize,
+                        "no other variant's distinguishing members are present",
+                        &[1usize, 2usize],
+                    )
                 }
             }
             other => {
@@ -814,29 +1962,47 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    Result,
-                    D::Error,
-                >(value, "ClientResult", "Result", reason)
-                    .map(Self::Result)
-            }
-            1usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    CreateMessageResult,
-                    D::Error,
-                >(value, "ClientResult", "CreateMessageResult", reason)
-                    .map(Self::CreateMessageResult)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    ListRootsResult,
-                    D::Error,
-                >(value, "ClientResult", "ListRootsResult", reason)
-                    .map(Self::ListRootsResult)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |index: usize, value: &::serde_json::Value| match (index, value) {
+                (1usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("content") && map.contains_key("model")
+                        && map.contains_key("role")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "role",
+                            &["assistant", "user"],
+                        )
+                }
+                (2usize, ::serde_json::Value::Object(map)) => map.contains_key("roots"),
+                _ => true,
+            },
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        Result,
+                        D::Error,
+                    >(input, "ClientResult", "Result", reason)
+                        .map(Self::Result)
+                }
+                1usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        CreateMessageResult,
+                        D::Error,
+                    >(input, "ClientResult", "CreateMessageResult", reason)
+                        .map(Self::CreateMessageResult)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ListRootsResult,
+                        D::Error,
+                    >(input, "ClientResult", "ListRootsResult", reason)
+                        .map(Self::ListRootsResult)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -861,37 +2027,249 @@ impl ::schemars::JsonSchema for ClientResult {
 ///
 /// Schema: `#/definitions/CompleteRequest` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#completerequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct CompleteRequest {
     /// `method` member (required).
     pub method: MethodCompletionComplete,
     /// `params` member (required).
     pub params: CompleteRequestParams,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = CompleteRequest;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (CompleteRequest)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<CompleteRequest, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<MethodCompletionComplete>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<CompleteRequestParams>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(CompleteRequest {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "params",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `CompleteRequestParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/CompleteRequest/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#completerequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct CompleteRequestParams {
     /// `argument` member (required).
     pub argument: CompleteRequestParamsArgument,
     /// `ref` member (required).
     pub r#ref: CompleteRequestParamsRef,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["argument", "ref"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = CompleteRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (CompleteRequestParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<CompleteRequestParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "argument",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<CompleteRequestParamsArgument>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("ref"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<CompleteRequestParamsRef>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(CompleteRequestParams {
+                    argument: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "argument",
+                        ))?,
+                    r#ref: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "ref",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `CompleteRequestParamsArgument` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/CompleteRequest/properties/params/properties/argument` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#completerequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct CompleteRequestParamsArgument {
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `value` member (required).
     pub value: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["name", "value"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = CompleteRequestParamsArgument;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (CompleteRequestParamsArgument)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<CompleteRequestParamsArgument, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("value"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(CompleteRequestParamsArgument {
+                    name: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "name",
+                        ))?,
+                    value: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "value",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `CompleteRequestParamsRef` (MCP 2025-03-26).
 ///
@@ -919,41 +2297,48 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "CompleteRequestParamsRef",
+            one_of: false,
+            variants: &["PromptReference", "ResourceReference"],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::Object(map) => {
                 match map.get("type").and_then(::serde_json::Value::as_str) {
                     ::core::option::Option::Some(found) => {
                         match found {
-                            "ref/prompt" => (0usize, "member `type` is \"ref/prompt\""),
+                            "ref/prompt" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    0usize,
+                                    "member `type` is \"ref/prompt\"",
+                                    &[],
+                                )
+                            }
                             "ref/resource" => {
-                                (1usize, "member `type` is \"ref/resource\"")
+                                ::mcpwire_types::support::Choice::variant(
+                                    1usize,
+                                    "member `type` is \"ref/resource\"",
+                                    &[],
+                                )
                             }
                             found => {
-                                return ::core::result::Result::Err(
-                                    ::mcpwire_types::support::no_variant::<
-                                        D::Error,
-                                    >(
-                                        "CompleteRequestParamsRef",
-                                        &::std::format!(
-                                            "member `type` has a value no variant admits: {}", found
-                                        ),
+                                ::mcpwire_types::support::Choice::none(
+                                    ::std::format!(
+                                        "member `type` has a value no variant admits: {}", found
                                     ),
-                                );
+                                    &[],
+                                )
                             }
                         }
                     }
                     ::core::option::Option::None => {
-                        return ::core::result::Result::Err(
-                            ::mcpwire_types::support::no_variant::<
-                                D::Error,
-                            >(
-                                "CompleteRequestParamsRef",
-                                "member `type` is missing or not a string",
-                            ),
-                        );
+                        ::mcpwire_types::support::Choice::none(
+                            "member `type` is missing or not a string",
+                            &[],
+                        )
                     }
                 }
             }
@@ -971,22 +2356,46 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    PromptReference,
-                    D::Error,
-                >(value, "CompleteRequestParamsRef", "PromptReference", reason)
-                    .map(Self::PromptReference)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    ResourceReference,
-                    D::Error,
-                >(value, "CompleteRequestParamsRef", "ResourceReference", reason)
-                    .map(Self::ResourceReference)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |index: usize, value: &::serde_json::Value| match (index, value) {
+                (0usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("name") && map.contains_key("type")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "type",
+                            &["ref/prompt"],
+                        )
+                }
+                (1usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("type") && map.contains_key("uri")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "type",
+                            &["ref/resource"],
+                        )
+                }
+                _ => true,
+            },
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        PromptReference,
+                        D::Error,
+                    >(input, "CompleteRequestParamsRef", "PromptReference", reason)
+                        .map(Self::PromptReference)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ResourceReference,
+                        D::Error,
+                    >(input, "CompleteRequestParamsRef", "ResourceReference", reason)
+                        .map(Self::ResourceReference)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -1010,90 +2419,306 @@ impl ::schemars::JsonSchema for CompleteRequestParamsRef {
 ///
 /// Schema: `#/definitions/CompleteResult` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#completeresult>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct CompleteResult {
     /// `_meta` member (optional).
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `completion` member (required).
     pub completion: CompleteResultCompletion,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for CompleteResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["_meta", "completion"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = CompleteResult;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (CompleteResult)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<CompleteResult, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::serde_json::Value,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "completion",
+                                    ),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<CompleteResultCompletion>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(CompleteResult {
+                    meta: m0.unwrap_or_default(),
+                    completion: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "completion",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `CompleteResultCompletion` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/CompleteResult/properties/completion` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#completeresult>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct CompleteResultCompletion {
     /// `hasMore` member (optional).
     #[serde(
         rename = "hasMore",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub has_more: ::core::option::Option<bool>,
     /// `total` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub total: ::core::option::Option<i64>,
     /// `values` member (required).
     pub values: ::std::vec::Vec<::std::string::String>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["hasMore", "total", "values"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = CompleteResultCompletion;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (CompleteResultCompletion)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<CompleteResultCompletion, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("hasMore"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(map.next_value::<bool>()?),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("total"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
+                                        .0,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("values"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::std::vec::Vec<::std::string::String>>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(CompleteResultCompletion {
+                    has_more: m0.unwrap_or_default(),
+                    total: m1.unwrap_or_default(),
+                    values: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "values",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `CreateMessageRequest` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/CreateMessageRequest` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#createmessagerequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct CreateMessageRequest {
     /// `method` member (required).
     pub method: MethodSamplingCreateMessage,
     /// `params` member (required).
     pub params: CreateMessageRequestParams,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = CreateMessageRequest;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (CreateMessageRequest)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<CreateMessageRequest, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<MethodSamplingCreateMessage>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<CreateMessageRequestParams>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(CreateMessageRequest {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "params",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `CreateMessageRequestParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/CreateMessageRequest/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#createmessagerequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct CreateMessageRequestParams {
     /// `includeContext` member (optional).
     #[serde(
         rename = "includeContext",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub include_context: ::core::option::Option<
         CreateMessageRequestParamsIncludeContext,
     >,
     /// `maxTokens` member (required).
-    #[serde(
-        rename = "maxTokens",
-        deserialize_with = "::mcpwire_types::support::by_schema"
-    )]
+    #[serde(rename = "maxTokens")]
     pub max_tokens: i64,
     /// `messages` member (required).
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// `metadata` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub metadata: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
@@ -1101,33 +2726,214 @@ pub struct CreateMessageRequestParams {
     #[serde(
         rename = "modelPreferences",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub model_preferences: ::core::option::Option<ModelPreferences>,
     /// `stopSequences` member (optional).
     #[serde(
         rename = "stopSequences",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub stop_sequences: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// `systemPrompt` member (optional).
     #[serde(
         rename = "systemPrompt",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub system_prompt: ::core::option::Option<::std::string::String>,
     /// `temperature` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub temperature: ::core::option::Option<::serde_json::Number>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &[
+            "includeContext",
+            "maxTokens",
+            "messages",
+            "metadata",
+            "modelPreferences",
+            "stopSequences",
+            "systemPrompt",
+            "temperature",
+        ];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = CreateMessageRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (CreateMessageRequestParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<CreateMessageRequestParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut m3 = ::core::option::Option::None;
+                let mut m4 = ::core::option::Option::None;
+                let mut m5 = ::core::option::Option::None;
+                let mut m6 = ::core::option::Option::None;
+                let mut m7 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "includeContext",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<CreateMessageRequestParamsIncludeContext>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "maxTokens",
+                                    ),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map
+                                    .next_value::<::mcpwire_types::support::BySchema<i64>>()?
+                                    .0,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(2usize) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "messages",
+                                    ),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::std::vec::Vec<SamplingMessage>>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(3usize) => {
+                            if m3.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "metadata",
+                                    ),
+                                );
+                            }
+                            m3 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::serde_json::Value,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(4usize) => {
+                            if m4.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "modelPreferences",
+                                    ),
+                                );
+                            }
+                            m4 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<ModelPreferences>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(5usize) => {
+                            if m5.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "stopSequences",
+                                    ),
+                                );
+                            }
+                            m5 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::vec::Vec<::std::string::String>>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(6usize) => {
+                            if m6.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "systemPrompt",
+                                    ),
+                                );
+                            }
+                            m6 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m7.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "temperature",
+                                    ),
+                                );
+                            }
+                            m7 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::serde_json::Number>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(CreateMessageRequestParams {
+                    include_context: m0.unwrap_or_default(),
+                    max_tokens: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "maxTokens",
+                        ))?,
+                    messages: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "messages",
+                        ))?,
+                    metadata: m3.unwrap_or_default(),
+                    model_preferences: m4.unwrap_or_default(),
+                    stop_sequences: m5.unwrap_or_default(),
+                    system_prompt: m6.unwrap_or_default(),
+                    temperature: m7.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `CreateMessageRequestParamsIncludeContext` (MCP 2025-03-26).
 ///
@@ -1161,15 +2967,14 @@ impl CreateMessageRequestParamsIncludeContext {
 ///
 /// Schema: `#/definitions/CreateMessageResult` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#createmessageresult>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct CreateMessageResult {
     /// `_meta` member (optional).
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -1184,10 +2989,128 @@ pub struct CreateMessageResult {
     #[serde(
         rename = "stopReason",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub stop_reason: ::core::option::Option<::std::string::String>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["_meta", "content", "model", "role", "stopReason"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = CreateMessageResult;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (CreateMessageResult)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<CreateMessageResult, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut m3 = ::core::option::Option::None;
+                let mut m4 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::serde_json::Value,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("content"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<CreateMessageResultContent>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(2usize) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("model"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(3usize) => {
+                            if m3.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("role"),
+                                );
+                            }
+                            m3 = ::core::option::Option::Some(map.next_value::<Role>()?);
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m4.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "stopReason",
+                                    ),
+                                );
+                            }
+                            m4 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(CreateMessageResult {
+                    meta: m0.unwrap_or_default(),
+                    content: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "content",
+                        ))?,
+                    model: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "model",
+                        ))?,
+                    role: m3
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "role",
+                        ))?,
+                    stop_reason: m4.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `CreateMessageResultContent` (MCP 2025-03-26).
 ///
@@ -1218,40 +3141,55 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "CreateMessageResultContent",
+            one_of: false,
+            variants: &["TextContent", "ImageContent", "AudioContent"],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::Object(map) => {
                 match map.get("type").and_then(::serde_json::Value::as_str) {
                     ::core::option::Option::Some(found) => {
                         match found {
-                            "text" => (0usize, "member `type` is \"text\""),
-                            "image" => (1usize, "member `type` is \"image\""),
-                            "audio" => (2usize, "member `type` is \"audio\""),
+                            "text" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    0usize,
+                                    "member `type` is \"text\"",
+                                    &[],
+                                )
+                            }
+                            "image" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    1usize,
+                                    "member `type` is \"image\"",
+                                    &[],
+                                )
+                            }
+                            "audio" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    2usize,
+                                    "member `type` is \"audio\"",
+                                    &[],
+                                )
+                            }
                             found => {
-                                return ::core::result::Result::Err(
-                                    ::mcpwire_types::support::no_variant::<
-                                        D::Error,
-                                    >(
-                                        "CreateMessageResultContent",
-                                        &::std::format!(
-                                            "member `type` has a value no variant admits: {}", found
-                                        ),
+                                ::mcpwire_types::support::Choice::none(
+                                    ::std::format!(
+                                        "member `type` has a value no variant admits: {}", found
                                     ),
-                                );
+                                    &[],
+                                )
                             }
                         }
                     }
                     ::core::option::Option::None => {
-                        return ::core::result::Result::Err(
-                            ::mcpwire_types::support::no_variant::<
-                                D::Error,
-                            >(
-                                "CreateMessageResultContent",
-                                "member `type` is missing or not a string",
-                            ),
-                        );
+                        ::mcpwire_types::support::Choice::none(
+                            "member `type` is missing or not a string",
+                            &[],
+                        )
                     }
                 }
             }
@@ -1269,29 +3207,63 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    TextContent,
-                    D::Error,
-                >(value, "CreateMessageResultContent", "TextContent", reason)
-                    .map(Self::TextContent)
-            }
-            1usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ImageContent,
-                    D::Error,
-                >(value, "CreateMessageResultContent", "ImageContent", reason)
-                    .map(Self::ImageContent)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    AudioContent,
-                    D::Error,
-                >(value, "CreateMessageResultContent", "AudioContent", reason)
-                    .map(Self::AudioContent)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |index: usize, value: &::serde_json::Value| match (index, value) {
+                (0usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("text") && map.contains_key("type")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "type",
+                            &["text"],
+                        )
+                }
+                (1usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("data") && map.contains_key("mimeType")
+                        && map.contains_key("type")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "type",
+                            &["image"],
+                        )
+                }
+                (2usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("data") && map.contains_key("mimeType")
+                        && map.contains_key("type")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "type",
+                            &["audio"],
+                        )
+                }
+                _ => true,
+            },
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        TextContent,
+                        D::Error,
+                    >(input, "CreateMessageResultContent", "TextContent", reason)
+                        .map(Self::TextContent)
+                }
+                1usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ImageContent,
+                        D::Error,
+                    >(input, "CreateMessageResultContent", "ImageContent", reason)
+                        .map(Self::ImageContent)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        AudioContent,
+                        D::Error,
+                    >(input, "CreateMessageResultContent", "AudioContent", reason)
+                        .map(Self::AudioContent)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -1321,20 +3293,104 @@ pub type Cursor = ::std::string::String;
 ///
 /// Schema: `#/definitions/EmbeddedResource` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#embeddedresource>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct EmbeddedResource {
     /// `annotations` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub annotations: ::core::option::Option<Annotations>,
     /// `resource` member (required).
     pub resource: EmbeddedResourceResource,
     /// `type` member (required).
     pub r#type: TypeResource,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["annotations", "resource", "type"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = EmbeddedResource;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (EmbeddedResource)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<EmbeddedResource, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "annotations",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<Annotations>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "resource",
+                                    ),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<EmbeddedResourceResource>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("type"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<TypeResource>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(EmbeddedResource {
+                    annotations: m0.unwrap_or_default(),
+                    resource: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "resource",
+                        ))?,
+                    r#type: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "type",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `EmbeddedResourceResource` (MCP 2025-03-26).
 ///
@@ -1362,23 +3418,32 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "EmbeddedResourceResource",
+            one_of: false,
+            variants: &["TextResourceContents", "BlobResourceContents"],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::Object(map) => {
                 if map.contains_key("text") {
-                    (0usize, "member `text` is present")
+                    ::mcpwire_types::support::Choice::variant(
+                        0usize,
+                        "member `text` is present",
+                        &[1usize],
+                    )
                 } else if map.contains_key("blob") {
-                    (1usize, "member `blob` is present")
+                    ::mcpwire_types::support::Choice::variant(
+                        1usize,
+                        "member `blob` is present",
+                        &[0usize],
+                    )
                 } else {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            D::Error,
-                        >(
-                            "EmbeddedResourceResource",
-                            "none of the distinguishing members [\"text\", \"blob\"] is present",
-                        ),
+                    ::mcpwire_types::support::Choice::none(
+                        "none of the distinguishing members [\"text\", \"blob\"] is present",
+                        &[0usize, 1usize],
                     )
                 }
             }
@@ -1396,22 +3461,36 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    TextResourceContents,
-                    D::Error,
-                >(value, "EmbeddedResourceResource", "TextResourceContents", reason)
-                    .map(Self::TextResourceContents)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    BlobResourceContents,
-                    D::Error,
-                >(value, "EmbeddedResourceResource", "BlobResourceContents", reason)
-                    .map(Self::BlobResourceContents)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |index: usize, value: &::serde_json::Value| match (index, value) {
+                (0usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("text") && map.contains_key("uri")
+                }
+                (1usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("blob") && map.contains_key("uri")
+                }
+                _ => true,
+            },
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        TextResourceContents,
+                        D::Error,
+                    >(input, "EmbeddedResourceResource", "TextResourceContents", reason)
+                        .map(Self::TextResourceContents)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        BlobResourceContents,
+                        D::Error,
+                    >(input, "EmbeddedResourceResource", "BlobResourceContents", reason)
+                        .map(Self::BlobResourceContents)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -1440,73 +3519,300 @@ pub type EmptyResult = Result;
 ///
 /// Schema: `#/definitions/GetPromptRequest` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#getpromptrequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct GetPromptRequest {
     /// `method` member (required).
     pub method: MethodPromptsGet,
     /// `params` member (required).
     pub params: GetPromptRequestParams,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = GetPromptRequest;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (GetPromptRequest)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<GetPromptRequest, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<MethodPromptsGet>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<GetPromptRequestParams>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(GetPromptRequest {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "params",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `GetPromptRequestParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/GetPromptRequest/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#getpromptrequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct GetPromptRequestParams {
     /// `arguments` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub arguments: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
     /// `name` member (required).
     pub name: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["arguments", "name"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = GetPromptRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (GetPromptRequestParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<GetPromptRequestParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "arguments",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::std::string::String,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(GetPromptRequestParams {
+                    arguments: m0.unwrap_or_default(),
+                    name: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "name",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `GetPromptResult` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/GetPromptResult` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#getpromptresult>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct GetPromptResult {
     /// `_meta` member (optional).
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `description` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub description: ::core::option::Option<::std::string::String>,
     /// `messages` member (required).
     pub messages: ::std::vec::Vec<PromptMessage>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["_meta", "description", "messages"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = GetPromptResult;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (GetPromptResult)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<GetPromptResult, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::serde_json::Value,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "description",
+                                    ),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "messages",
+                                    ),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::std::vec::Vec<PromptMessage>>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(GetPromptResult {
+                    meta: m0.unwrap_or_default(),
+                    description: m1.unwrap_or_default(),
+                    messages: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "messages",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ImageContent` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ImageContent` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#imagecontent>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ImageContent {
     /// `annotations` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub annotations: ::core::option::Option<Annotations>,
     /// `data` member (required).
     pub data: ::std::string::String,
@@ -1515,36 +3821,279 @@ pub struct ImageContent {
     pub mime_type: ::std::string::String,
     /// `type` member (required).
     pub r#type: TypeImage,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ImageContent {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["annotations", "data", "mimeType", "type"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ImageContent;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ImageContent)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ImageContent, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut m3 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "annotations",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<Annotations>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("data"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(2usize) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "mimeType",
+                                    ),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m3.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("type"),
+                                );
+                            }
+                            m3 = ::core::option::Option::Some(
+                                map.next_value::<TypeImage>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ImageContent {
+                    annotations: m0.unwrap_or_default(),
+                    data: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "data",
+                        ))?,
+                    mime_type: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "mimeType",
+                        ))?,
+                    r#type: m3
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "type",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `Implementation` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/Implementation` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#implementation>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Implementation {
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `version` member (required).
     pub version: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for Implementation {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["name", "version"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = Implementation;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (Implementation)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Implementation, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("version"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Implementation {
+                    name: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "name",
+                        ))?,
+                    version: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "version",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `InitializeRequest` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/InitializeRequest` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#initializerequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct InitializeRequest {
     /// `method` member (required).
     pub method: MethodInitialize,
     /// `params` member (required).
     pub params: InitializeRequestParams,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = InitializeRequest;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (InitializeRequest)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<InitializeRequest, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<MethodInitialize>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<InitializeRequestParams>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(InitializeRequest {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "params",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `InitializeRequestParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/InitializeRequest/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#initializerequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct InitializeRequestParams {
     /// `capabilities` member (required).
@@ -1555,20 +4104,110 @@ pub struct InitializeRequestParams {
     /// `protocolVersion` member (required).
     #[serde(rename = "protocolVersion")]
     pub protocol_version: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["capabilities", "clientInfo", "protocolVersion"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = InitializeRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (InitializeRequestParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<InitializeRequestParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "capabilities",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<ClientCapabilities>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "clientInfo",
+                                    ),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<Implementation>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "protocolVersion",
+                                    ),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(InitializeRequestParams {
+                    capabilities: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "capabilities",
+                        ))?,
+                    client_info: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "clientInfo",
+                        ))?,
+                    protocol_version: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "protocolVersion",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `InitializeResult` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/InitializeResult` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#initializeresult>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct InitializeResult {
     /// `_meta` member (optional).
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -1576,11 +4215,7 @@ pub struct InitializeResult {
     /// `capabilities` member (required).
     pub capabilities: ServerCapabilities,
     /// `instructions` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub instructions: ::core::option::Option<::std::string::String>,
     /// `protocolVersion` member (required).
     #[serde(rename = "protocolVersion")]
@@ -1588,44 +4223,298 @@ pub struct InitializeResult {
     /// `serverInfo` member (required).
     #[serde(rename = "serverInfo")]
     pub server_info: Implementation,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for InitializeResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &[
+            "_meta",
+            "capabilities",
+            "instructions",
+            "protocolVersion",
+            "serverInfo",
+        ];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = InitializeResult;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (InitializeResult)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<InitializeResult, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut m3 = ::core::option::Option::None;
+                let mut m4 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::serde_json::Value,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "capabilities",
+                                    ),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<ServerCapabilities>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(2usize) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "instructions",
+                                    ),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(3usize) => {
+                            if m3.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "protocolVersion",
+                                    ),
+                                );
+                            }
+                            m3 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m4.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "serverInfo",
+                                    ),
+                                );
+                            }
+                            m4 = ::core::option::Option::Some(
+                                map.next_value::<Implementation>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(InitializeResult {
+                    meta: m0.unwrap_or_default(),
+                    capabilities: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "capabilities",
+                        ))?,
+                    instructions: m2.unwrap_or_default(),
+                    protocol_version: m3
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "protocolVersion",
+                        ))?,
+                    server_info: m4
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "serverInfo",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `InitializedNotification` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/InitializedNotification` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#initializednotification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct InitializedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsInitialized,
     /// `params` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub params: ::core::option::Option<InitializedNotificationParams>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = InitializedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (InitializedNotification)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<InitializedNotification, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<MethodNotificationsInitialized>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<InitializedNotificationParams>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(InitializedNotification {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `InitializedNotificationParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/InitializedNotification/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#initializednotification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct InitializedNotificationParams {
     /// `_meta` member (optional).
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members not declared by the schema, which it explicitly admits.
+    /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for InitializedNotificationParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["_meta"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = InitializedNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (InitializedNotificationParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<InitializedNotificationParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::serde_json::Value,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(InitializedNotificationParams {
+                    meta: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `JSONRPCBatchRequest` (MCP 2025-03-26).
 ///
@@ -1658,15 +4547,28 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCBatchRequestItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "JSONRPCBatchRequestItem",
+            one_of: false,
+            variants: &["JSONRPCRequest", "JSONRPCNotification"],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::Object(map) => {
                 if map.contains_key("id") {
-                    (0usize, "member `id` is present")
+                    ::mcpwire_types::support::Choice::variant(
+                        0usize,
+                        "member `id` is present",
+                        &[1usize],
+                    )
                 } else {
-                    (1usize, "no other variant's distinguishing members are present")
+                    ::mcpwire_types::support::Choice::variant(
+                        1usize,
+                        "no other variant's distinguishing members are present",
+                        &[0usize],
+                    )
                 }
             }
             other => {
@@ -1683,22 +4585,47 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCBatchRequestItem {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    JSONRPCRequest,
-                    D::Error,
-                >(value, "JSONRPCBatchRequestItem", "JSONRPCRequest", reason)
-                    .map(Self::JSONRPCRequest)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    JSONRPCNotification,
-                    D::Error,
-                >(value, "JSONRPCBatchRequestItem", "JSONRPCNotification", reason)
-                    .map(Self::JSONRPCNotification)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |index: usize, value: &::serde_json::Value| match (index, value) {
+                (0usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("id") && map.contains_key("jsonrpc")
+                        && map.contains_key("method")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "jsonrpc",
+                            &["2.0"],
+                        )
+                }
+                (1usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("jsonrpc") && map.contains_key("method")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "jsonrpc",
+                            &["2.0"],
+                        )
+                }
+                _ => true,
+            },
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        JSONRPCRequest,
+                        D::Error,
+                    >(input, "JSONRPCBatchRequestItem", "JSONRPCRequest", reason)
+                        .map(Self::JSONRPCRequest)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        JSONRPCNotification,
+                        D::Error,
+                    >(input, "JSONRPCBatchRequestItem", "JSONRPCNotification", reason)
+                        .map(Self::JSONRPCNotification)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -1749,13 +4676,22 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCBatchResponseItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "JSONRPCBatchResponseItem",
+            one_of: false,
+            variants: &["JSONRPCResponse", "JSONRPCError"],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::Object(map) => {
                 if map.contains_key("result") {
-                    (0usize, "member `result` is present")
+                    ::mcpwire_types::support::Choice::variant(
+                        0usize,
+                        "member `result` is present",
+                        &[1usize],
+                    )
                 } else if map.contains_key("error")
                     || map
                         .get("error")
@@ -1766,18 +4702,15 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCBatchResponseItem {
                         .and_then(::serde_json::Value::as_object)
                         .is_some_and(|inner| inner.contains_key("message"))
                 {
-                    (
+                    ::mcpwire_types::support::Choice::variant(
                         1usize,
                         "member `error` or `error.code` or `error.message` is present",
+                        &[0usize],
                     )
                 } else {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            D::Error,
-                        >(
-                            "JSONRPCBatchResponseItem",
-                            "none of the distinguishing members [\"result\", \"error\", \"error\\u{1f}code\", \"error\\u{1f}message\"] is present",
-                        ),
+                    ::mcpwire_types::support::Choice::none(
+                        "none of the distinguishing members [\"result\", \"error\", \"error.code\", \"error.message\"] is present",
+                        &[0usize, 1usize],
                     )
                 }
             }
@@ -1795,22 +4728,56 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCBatchResponseItem {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    JSONRPCResponse,
-                    D::Error,
-                >(value, "JSONRPCBatchResponseItem", "JSONRPCResponse", reason)
-                    .map(Self::JSONRPCResponse)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    JSONRPCError,
-                    D::Error,
-                >(value, "JSONRPCBatchResponseItem", "JSONRPCError", reason)
-                    .map(Self::JSONRPCError)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |index: usize, value: &::serde_json::Value| match (index, value) {
+                (0usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("id") && map.contains_key("jsonrpc")
+                        && map.contains_key("result")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "jsonrpc",
+                            &["2.0"],
+                        )
+                }
+                (1usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("error")
+                        && map
+                            .get("error")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("code"))
+                        && map
+                            .get("error")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("message"))
+                        && map.contains_key("id") && map.contains_key("jsonrpc")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "jsonrpc",
+                            &["2.0"],
+                        )
+                }
+                _ => true,
+            },
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        JSONRPCResponse,
+                        D::Error,
+                    >(input, "JSONRPCBatchResponseItem", "JSONRPCResponse", reason)
+                        .map(Self::JSONRPCResponse)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        JSONRPCError,
+                        D::Error,
+                    >(input, "JSONRPCBatchResponseItem", "JSONRPCError", reason)
+                        .map(Self::JSONRPCError)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -1834,7 +4801,7 @@ impl ::schemars::JsonSchema for JSONRPCBatchResponseItem {
 ///
 /// Schema: `#/definitions/JSONRPCError` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#jsonrpcerror>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct JSONRPCError {
     /// `error` member (required).
@@ -1843,26 +4810,192 @@ pub struct JSONRPCError {
     pub id: RequestId,
     /// `jsonrpc` member (required).
     pub jsonrpc: Jsonrpc2_0,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for JSONRPCError {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["error", "id", "jsonrpc"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = JSONRPCError;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (JSONRPCError)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<JSONRPCError, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("error"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<JSONRPCErrorError>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("id"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<RequestId>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("jsonrpc"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<Jsonrpc2_0>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(JSONRPCError {
+                    error: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "error",
+                        ))?,
+                    id: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "id",
+                        ))?,
+                    jsonrpc: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "jsonrpc",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `JSONRPCErrorError` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/JSONRPCError/properties/error` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#jsonrpcerror>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct JSONRPCErrorError {
     /// `code` member (required).
-    #[serde(deserialize_with = "::mcpwire_types::support::by_schema")]
     pub code: i64,
     /// `data` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::some_value"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub data: ::core::option::Option<::serde_json::Value>,
     /// `message` member (required).
     pub message: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorError {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["code", "data", "message"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = JSONRPCErrorError;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (JSONRPCErrorError)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<JSONRPCErrorError, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("code"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map
+                                    .next_value::<::mcpwire_types::support::BySchema<i64>>()?
+                                    .0,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("data"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::serde_json::Value>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("message"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(JSONRPCErrorError {
+                    code: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "code",
+                        ))?,
+                    data: m1.unwrap_or_default(),
+                    message: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "message",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `JSONRPCMessage` (MCP 2025-03-26).
 ///
@@ -1902,13 +5035,29 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "JSONRPCMessage",
+            one_of: false,
+            variants: &[
+                "JSONRPCRequest",
+                "JSONRPCNotification",
+                "JSONRPCBatchRequest",
+                "JSONRPCResponse",
+                "JSONRPCError",
+                "JSONRPCBatchResponse",
+            ],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::Object(map) => {
                 if map.contains_key("result") {
-                    (3usize, "member `result` is present")
+                    ::mcpwire_types::support::Choice::variant(
+                        3usize,
+                        "member `result` is present",
+                        &[0usize, 1usize, 4usize],
+                    )
                 } else if map.contains_key("error")
                     || map
                         .get("error")
@@ -1919,32 +5068,47 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
                         .and_then(::serde_json::Value::as_object)
                         .is_some_and(|inner| inner.contains_key("message"))
                 {
-                    (
+                    ::mcpwire_types::support::Choice::variant(
                         4usize,
                         "member `error` or `error.code` or `error.message` is present",
+                        &[0usize, 1usize, 3usize],
                     )
                 } else if map.contains_key("id") {
-                    (0usize, "members `id` are present")
+                    ::mcpwire_types::support::Choice::variant(
+                        0usize,
+                        "members `id` are present",
+                        &[1usize, 3usize, 4usize],
+                    )
                 } else {
-                    (1usize, "no other variant's distinguishing members are present")
+                    ::mcpwire_types::support::Choice::variant(
+                        1usize,
+                        "no other variant's distinguishing members are present",
+                        &[0usize, 3usize, 4usize],
+                    )
                 }
             }
             ::serde_json::Value::Array(items) => {
                 match items.first() {
                     ::core::option::Option::Some(::serde_json::Value::Object(map)) => {
                         if map.contains_key("method") {
-                            (2usize, "member `method` is present")
+                            ::mcpwire_types::support::Choice::variant(
+                                2usize,
+                                "member `method` is present",
+                                &[5usize],
+                            )
                         } else {
-                            (
+                            ::mcpwire_types::support::Choice::variant(
                                 5usize,
                                 "no other variant's distinguishing members are present",
+                                &[2usize],
                             )
                         }
                     }
                     _ => {
-                        (
+                        ::mcpwire_types::support::Choice::variant(
                             2usize,
                             "an empty array or a non-object first item takes the first array variant",
+                            &[5usize],
                         )
                     }
                 }
@@ -1963,50 +5127,101 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    JSONRPCRequest,
-                    D::Error,
-                >(value, "JSONRPCMessage", "JSONRPCRequest", reason)
-                    .map(Self::JSONRPCRequest)
-            }
-            1usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    JSONRPCNotification,
-                    D::Error,
-                >(value, "JSONRPCMessage", "JSONRPCNotification", reason)
-                    .map(Self::JSONRPCNotification)
-            }
-            2usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    JSONRPCBatchRequest,
-                    D::Error,
-                >(value, "JSONRPCMessage", "JSONRPCBatchRequest", reason)
-                    .map(Self::JSONRPCBatchRequest)
-            }
-            3usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    JSONRPCResponse,
-                    D::Error,
-                >(value, "JSONRPCMessage", "JSONRPCResponse", reason)
-                    .map(Self::JSONRPCResponse)
-            }
-            4usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    JSONRPCError,
-                    D::Error,
-                >(value, "JSONRPCMessage", "JSONRPCError", reason)
-                    .map(Self::JSONRPCError)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    JSONRPCBatchResponse,
-                    D::Error,
-                >(value, "JSONRPCMessage", "JSONRPCBatchResponse", reason)
-                    .map(Self::JSONRPCBatchResponse)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |index: usize, value: &::serde_json::Value| match (index, value) {
+                (0usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("id") && map.contains_key("jsonrpc")
+                        && map.contains_key("method")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "jsonrpc",
+                            &["2.0"],
+                        )
+                }
+                (1usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("jsonrpc") && map.contains_key("method")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "jsonrpc",
+                            &["2.0"],
+                        )
+                }
+                (3usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("id") && map.contains_key("jsonrpc")
+                        && map.contains_key("result")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "jsonrpc",
+                            &["2.0"],
+                        )
+                }
+                (4usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("error")
+                        && map
+                            .get("error")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("code"))
+                        && map
+                            .get("error")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("message"))
+                        && map.contains_key("id") && map.contains_key("jsonrpc")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "jsonrpc",
+                            &["2.0"],
+                        )
+                }
+                _ => true,
+            },
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        JSONRPCRequest,
+                        D::Error,
+                    >(input, "JSONRPCMessage", "JSONRPCRequest", reason)
+                        .map(Self::JSONRPCRequest)
+                }
+                1usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        JSONRPCNotification,
+                        D::Error,
+                    >(input, "JSONRPCMessage", "JSONRPCNotification", reason)
+                        .map(Self::JSONRPCNotification)
+                }
+                2usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        JSONRPCBatchRequest,
+                        D::Error,
+                    >(input, "JSONRPCMessage", "JSONRPCBatchRequest", reason)
+                        .map(Self::JSONRPCBatchRequest)
+                }
+                3usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        JSONRPCResponse,
+                        D::Error,
+                    >(input, "JSONRPCMessage", "JSONRPCResponse", reason)
+                        .map(Self::JSONRPCResponse)
+                }
+                4usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        JSONRPCError,
+                        D::Error,
+                    >(input, "JSONRPCMessage", "JSONRPCError", reason)
+                        .map(Self::JSONRPCError)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        JSONRPCBatchResponse,
+                        D::Error,
+                    >(input, "JSONRPCMessage", "JSONRPCBatchResponse", reason)
+                        .map(Self::JSONRPCBatchResponse)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -2033,7 +5248,7 @@ impl ::schemars::JsonSchema for JSONRPCMessage {
 ///
 /// Schema: `#/definitions/JSONRPCNotification` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#jsonrpcnotification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct JSONRPCNotification {
     /// `jsonrpc` member (required).
@@ -2041,39 +5256,175 @@ pub struct JSONRPCNotification {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub params: ::core::option::Option<JSONRPCNotificationParams>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = JSONRPCNotification;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (JSONRPCNotification)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<JSONRPCNotification, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("jsonrpc"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<Jsonrpc2_0>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<JSONRPCNotificationParams>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(JSONRPCNotification {
+                    jsonrpc: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "jsonrpc",
+                        ))?,
+                    method: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m2.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `JSONRPCNotificationParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/JSONRPCNotification/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#jsonrpcnotification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct JSONRPCNotificationParams {
     /// `_meta` member (optional).
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members not declared by the schema, which it explicitly admits.
+    /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for JSONRPCNotificationParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["_meta"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = JSONRPCNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (JSONRPCNotificationParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<JSONRPCNotificationParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::serde_json::Value,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(JSONRPCNotificationParams {
+                    meta: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `JSONRPCRequest` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/JSONRPCRequest` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#jsonrpcrequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct JSONRPCRequest {
     /// `id` member (required).
@@ -2083,53 +5434,253 @@ pub struct JSONRPCRequest {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub params: ::core::option::Option<JSONRPCRequestParams>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = JSONRPCRequest;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (JSONRPCRequest)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<JSONRPCRequest, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut m3 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("id"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<RequestId>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("jsonrpc"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<Jsonrpc2_0>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(2usize) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m3.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m3 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<JSONRPCRequestParams>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(JSONRPCRequest {
+                    id: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "id",
+                        ))?,
+                    jsonrpc: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "jsonrpc",
+                        ))?,
+                    method: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m3.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `JSONRPCRequestParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/JSONRPCRequest/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#jsonrpcrequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct JSONRPCRequestParams {
     /// `_meta` member (optional).
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub meta: ::core::option::Option<JSONRPCRequestParamsMeta>,
-    /// Members not declared by the schema, which it explicitly admits.
+    /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for JSONRPCRequestParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["_meta"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = JSONRPCRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (JSONRPCRequestParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<JSONRPCRequestParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<JSONRPCRequestParamsMeta>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(JSONRPCRequestParams {
+                    meta: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `JSONRPCRequestParamsMeta` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/JSONRPCRequest/properties/params/properties/_meta` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#jsonrpcrequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct JSONRPCRequestParamsMeta {
     /// `progressToken` member (optional).
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for JSONRPCRequestParamsMeta {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["progressToken"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = JSONRPCRequestParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (JSONRPCRequestParamsMeta)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<JSONRPCRequestParamsMeta, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "progressToken",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<ProgressToken>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(JSONRPCRequestParamsMeta {
+                    progress_token: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `JSONRPCResponse` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/JSONRPCResponse` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#jsonrpcresponse>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct JSONRPCResponse {
     /// `id` member (required).
@@ -2138,6 +5689,91 @@ pub struct JSONRPCResponse {
     pub jsonrpc: Jsonrpc2_0,
     /// `result` member (required).
     pub result: Result,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["id", "jsonrpc", "result"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = JSONRPCResponse;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (JSONRPCResponse)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<JSONRPCResponse, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("id"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<RequestId>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("jsonrpc"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<Jsonrpc2_0>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("result"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<Result>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(JSONRPCResponse {
+                    id: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "id",
+                        ))?,
+                    jsonrpc: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "jsonrpc",
+                        ))?,
+                    result: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "result",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `Jsonrpc2_0` (MCP 2025-03-26).
 ///
@@ -2183,47 +5819,161 @@ impl ::schemars::JsonSchema for Jsonrpc2_0 {
 ///
 /// Schema: `#/definitions/ListPromptsRequest` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#listpromptsrequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListPromptsRequest {
     /// `method` member (required).
     pub method: MethodPromptsList,
     /// `params` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub params: ::core::option::Option<ListPromptsRequestParams>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ListPromptsRequest;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ListPromptsRequest)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ListPromptsRequest, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<MethodPromptsList>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<ListPromptsRequestParams>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ListPromptsRequest {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ListPromptsRequestParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ListPromptsRequest/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#listpromptsrequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListPromptsRequestParams {
     /// `cursor` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub cursor: ::core::option::Option<::std::string::String>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ListPromptsRequestParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["cursor"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ListPromptsRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ListPromptsRequestParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ListPromptsRequestParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("cursor"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ListPromptsRequestParams {
+                    cursor: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ListPromptsResult` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ListPromptsResult` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#listpromptsresult>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListPromptsResult {
     /// `_meta` member (optional).
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -2232,58 +5982,262 @@ pub struct ListPromptsResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// `prompts` member (required).
     pub prompts: ::std::vec::Vec<Prompt>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["_meta", "nextCursor", "prompts"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ListPromptsResult;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ListPromptsResult)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ListPromptsResult, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::serde_json::Value,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "nextCursor",
+                                    ),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("prompts"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::std::vec::Vec<Prompt>>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ListPromptsResult {
+                    meta: m0.unwrap_or_default(),
+                    next_cursor: m1.unwrap_or_default(),
+                    prompts: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "prompts",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ListResourceTemplatesRequest` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ListResourceTemplatesRequest` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#listresourcetemplatesrequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequest {
     /// `method` member (required).
     pub method: MethodResourcesTemplatesList,
     /// `params` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub params: ::core::option::Option<ListResourceTemplatesRequestParams>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ListResourceTemplatesRequest;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ListResourceTemplatesRequest)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ListResourceTemplatesRequest, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<MethodResourcesTemplatesList>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<ListResourceTemplatesRequestParams>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ListResourceTemplatesRequest {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ListResourceTemplatesRequestParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ListResourceTemplatesRequest/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#listresourcetemplatesrequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequestParams {
     /// `cursor` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub cursor: ::core::option::Option<::std::string::String>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequestParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["cursor"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ListResourceTemplatesRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ListResourceTemplatesRequestParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ListResourceTemplatesRequestParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("cursor"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ListResourceTemplatesRequestParams {
+                    cursor: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ListResourceTemplatesResult` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ListResourceTemplatesResult` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#listresourcetemplatesresult>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListResourceTemplatesResult {
     /// `_meta` member (optional).
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -2292,59 +6246,265 @@ pub struct ListResourceTemplatesResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// `resourceTemplates` member (required).
     #[serde(rename = "resourceTemplates")]
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["_meta", "nextCursor", "resourceTemplates"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ListResourceTemplatesResult;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ListResourceTemplatesResult)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ListResourceTemplatesResult, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::serde_json::Value,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "nextCursor",
+                                    ),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "resourceTemplates",
+                                    ),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::std::vec::Vec<ResourceTemplate>>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ListResourceTemplatesResult {
+                    meta: m0.unwrap_or_default(),
+                    next_cursor: m1.unwrap_or_default(),
+                    resource_templates: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "resourceTemplates",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ListResourcesRequest` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ListResourcesRequest` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#listresourcesrequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListResourcesRequest {
     /// `method` member (required).
     pub method: MethodResourcesList,
     /// `params` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub params: ::core::option::Option<ListResourcesRequestParams>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ListResourcesRequest;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ListResourcesRequest)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ListResourcesRequest, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<MethodResourcesList>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<ListResourcesRequestParams>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ListResourcesRequest {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ListResourcesRequestParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ListResourcesRequest/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#listresourcesrequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListResourcesRequestParams {
     /// `cursor` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub cursor: ::core::option::Option<::std::string::String>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ListResourcesRequestParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["cursor"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ListResourcesRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ListResourcesRequestParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ListResourcesRequestParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("cursor"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ListResourcesRequestParams {
+                    cursor: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ListResourcesResult` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ListResourcesResult` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#listresourcesresult>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListResourcesResult {
     /// `_meta` member (optional).
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -2353,130 +6513,580 @@ pub struct ListResourcesResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// `resources` member (required).
     pub resources: ::std::vec::Vec<Resource>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["_meta", "nextCursor", "resources"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ListResourcesResult;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ListResourcesResult)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ListResourcesResult, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::serde_json::Value,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "nextCursor",
+                                    ),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "resources",
+                                    ),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::std::vec::Vec<Resource>>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ListResourcesResult {
+                    meta: m0.unwrap_or_default(),
+                    next_cursor: m1.unwrap_or_default(),
+                    resources: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "resources",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ListRootsRequest` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ListRootsRequest` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#listrootsrequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListRootsRequest {
     /// `method` member (required).
     pub method: MethodRootsList,
     /// `params` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub params: ::core::option::Option<ListRootsRequestParams>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ListRootsRequest;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ListRootsRequest)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ListRootsRequest, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<MethodRootsList>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<ListRootsRequestParams>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ListRootsRequest {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ListRootsRequestParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ListRootsRequest/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#listrootsrequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListRootsRequestParams {
     /// `_meta` member (optional).
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub meta: ::core::option::Option<ListRootsRequestParamsMeta>,
-    /// Members not declared by the schema, which it explicitly admits.
+    /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["_meta"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ListRootsRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ListRootsRequestParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ListRootsRequestParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<ListRootsRequestParamsMeta>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ListRootsRequestParams {
+                    meta: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ListRootsRequestParamsMeta` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ListRootsRequest/properties/params/properties/_meta` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#listrootsrequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListRootsRequestParamsMeta {
     /// `progressToken` member (optional).
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParamsMeta {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["progressToken"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ListRootsRequestParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ListRootsRequestParamsMeta)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ListRootsRequestParamsMeta, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "progressToken",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<ProgressToken>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ListRootsRequestParamsMeta {
+                    progress_token: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ListRootsResult` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ListRootsResult` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#listrootsresult>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListRootsResult {
     /// `_meta` member (optional).
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `roots` member (required).
     pub roots: ::std::vec::Vec<Root>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["_meta", "roots"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ListRootsResult;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ListRootsResult)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ListRootsResult, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::serde_json::Value,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("roots"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<::std::vec::Vec<Root>>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ListRootsResult {
+                    meta: m0.unwrap_or_default(),
+                    roots: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "roots",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ListToolsRequest` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ListToolsRequest` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#listtoolsrequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListToolsRequest {
     /// `method` member (required).
     pub method: MethodToolsList,
     /// `params` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub params: ::core::option::Option<ListToolsRequestParams>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ListToolsRequest;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ListToolsRequest)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ListToolsRequest, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<MethodToolsList>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<ListToolsRequestParams>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ListToolsRequest {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ListToolsRequestParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ListToolsRequest/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#listtoolsrequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListToolsRequestParams {
     /// `cursor` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub cursor: ::core::option::Option<::std::string::String>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ListToolsRequestParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["cursor"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ListToolsRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ListToolsRequestParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ListToolsRequestParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("cursor"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ListToolsRequestParams {
+                    cursor: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ListToolsResult` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ListToolsResult` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#listtoolsresult>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListToolsResult {
     /// `_meta` member (optional).
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -2485,12 +7095,102 @@ pub struct ListToolsResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// `tools` member (required).
     pub tools: ::std::vec::Vec<Tool>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["_meta", "nextCursor", "tools"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ListToolsResult;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ListToolsResult)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ListToolsResult, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::serde_json::Value,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "nextCursor",
+                                    ),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("tools"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::std::vec::Vec<Tool>>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ListToolsResult {
+                    meta: m0.unwrap_or_default(),
+                    next_cursor: m1.unwrap_or_default(),
+                    tools: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "tools",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `LoggingLevel` (MCP 2025-03-26).
 ///
@@ -2544,19 +7244,89 @@ impl LoggingLevel {
 ///
 /// Schema: `#/definitions/LoggingMessageNotification` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#loggingmessagenotification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct LoggingMessageNotification {
     /// `method` member (required).
     pub method: MethodNotificationsMessage,
     /// `params` member (required).
     pub params: LoggingMessageNotificationParams,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = LoggingMessageNotification;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (LoggingMessageNotification)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<LoggingMessageNotification, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<MethodNotificationsMessage>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<LoggingMessageNotificationParams>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(LoggingMessageNotification {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "params",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `LoggingMessageNotificationParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/LoggingMessageNotification/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#loggingmessagenotification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct LoggingMessageNotificationParams {
     /// `data` member (required).
@@ -2564,12 +7334,92 @@ pub struct LoggingMessageNotificationParams {
     /// `level` member (required).
     pub level: LoggingLevel,
     /// `logger` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub logger: ::core::option::Option<::std::string::String>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["data", "level", "logger"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = LoggingMessageNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (LoggingMessageNotificationParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<LoggingMessageNotificationParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("data"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<::serde_json::Value>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("level"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<LoggingLevel>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("logger"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(LoggingMessageNotificationParams {
+                    data: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "data",
+                        ))?,
+                    level: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "level",
+                        ))?,
+                    logger: m2.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `MethodCompletionComplete` (MCP 2025-03-26).
 ///
@@ -3557,139 +8407,524 @@ impl ::schemars::JsonSchema for MethodToolsList {
 ///
 /// Schema: `#/definitions/ModelHint` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#modelhint>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ModelHint {
     /// `name` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub name: ::core::option::Option<::std::string::String>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ModelHint {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["name"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ModelHint;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ModelHint)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ModelHint, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ModelHint {
+                    name: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ModelPreferences` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ModelPreferences` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#modelpreferences>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ModelPreferences {
     /// `costPriority` member (optional).
     #[serde(
         rename = "costPriority",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub cost_priority: ::core::option::Option<::serde_json::Number>,
     /// `hints` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub hints: ::core::option::Option<::std::vec::Vec<ModelHint>>,
     /// `intelligencePriority` member (optional).
     #[serde(
         rename = "intelligencePriority",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub intelligence_priority: ::core::option::Option<::serde_json::Number>,
     /// `speedPriority` member (optional).
     #[serde(
         rename = "speedPriority",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub speed_priority: ::core::option::Option<::serde_json::Number>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &[
+            "costPriority",
+            "hints",
+            "intelligencePriority",
+            "speedPriority",
+        ];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ModelPreferences;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ModelPreferences)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ModelPreferences, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut m3 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "costPriority",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::serde_json::Number>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("hints"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::vec::Vec<ModelHint>>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(2usize) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "intelligencePriority",
+                                    ),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::serde_json::Number>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m3.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "speedPriority",
+                                    ),
+                                );
+                            }
+                            m3 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::serde_json::Number>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ModelPreferences {
+                    cost_priority: m0.unwrap_or_default(),
+                    hints: m1.unwrap_or_default(),
+                    intelligence_priority: m2.unwrap_or_default(),
+                    speed_priority: m3.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `Notification` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/Notification` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#notification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Notification {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub params: ::core::option::Option<NotificationParams>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for Notification {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = Notification;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (Notification)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Notification, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<NotificationParams>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Notification {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `NotificationParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/Notification/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#notification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct NotificationParams {
     /// `_meta` member (optional).
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members not declared by the schema, which it explicitly admits.
+    /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for NotificationParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["_meta"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = NotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (NotificationParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<NotificationParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::serde_json::Value,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(NotificationParams {
+                    meta: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `PaginatedRequest` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/PaginatedRequest` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#paginatedrequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PaginatedRequest {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub params: ::core::option::Option<PaginatedRequestParams>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = PaginatedRequest;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (PaginatedRequest)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<PaginatedRequest, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<PaginatedRequestParams>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(PaginatedRequest {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `PaginatedRequestParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/PaginatedRequest/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#paginatedrequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PaginatedRequestParams {
     /// `cursor` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub cursor: ::core::option::Option<::std::string::String>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["cursor"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = PaginatedRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (PaginatedRequestParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<PaginatedRequestParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("cursor"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(PaginatedRequestParams {
+                    cursor: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `PaginatedResult` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/PaginatedResult` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#paginatedresult>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PaginatedResult {
     /// `_meta` member (optional).
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -3698,88 +8933,399 @@ pub struct PaginatedResult {
     #[serde(
         rename = "nextCursor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub next_cursor: ::core::option::Option<::std::string::String>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["_meta", "nextCursor"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = PaginatedResult;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (PaginatedResult)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<PaginatedResult, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::serde_json::Value,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "nextCursor",
+                                    ),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(PaginatedResult {
+                    meta: m0.unwrap_or_default(),
+                    next_cursor: m1.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `PingRequest` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/PingRequest` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#pingrequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PingRequest {
     /// `method` member (required).
     pub method: MethodPing,
     /// `params` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub params: ::core::option::Option<PingRequestParams>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for PingRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = PingRequest;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (PingRequest)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<PingRequest, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<MethodPing>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<PingRequestParams>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(PingRequest {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `PingRequestParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/PingRequest/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#pingrequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PingRequestParams {
     /// `_meta` member (optional).
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub meta: ::core::option::Option<PingRequestParamsMeta>,
-    /// Members not declared by the schema, which it explicitly admits.
+    /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for PingRequestParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["_meta"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = PingRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (PingRequestParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<PingRequestParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<PingRequestParamsMeta>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(PingRequestParams {
+                    meta: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `PingRequestParamsMeta` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/PingRequest/properties/params/properties/_meta` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#pingrequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PingRequestParamsMeta {
     /// `progressToken` member (optional).
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for PingRequestParamsMeta {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["progressToken"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = PingRequestParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (PingRequestParamsMeta)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<PingRequestParamsMeta, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "progressToken",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<ProgressToken>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(PingRequestParamsMeta {
+                    progress_token: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ProgressNotification` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ProgressNotification` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#progressnotification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ProgressNotification {
     /// `method` member (required).
     pub method: MethodNotificationsProgress,
     /// `params` member (required).
     pub params: ProgressNotificationParams,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ProgressNotification;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ProgressNotification)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ProgressNotification, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<MethodNotificationsProgress>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<ProgressNotificationParams>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ProgressNotification {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "params",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ProgressNotificationParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ProgressNotification/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#progressnotification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ProgressNotificationParams {
     /// `message` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub message: ::core::option::Option<::std::string::String>,
     /// `progress` member (required).
     pub progress: ::serde_json::Number,
@@ -3787,12 +9333,110 @@ pub struct ProgressNotificationParams {
     #[serde(rename = "progressToken")]
     pub progress_token: ProgressToken,
     /// `total` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub total: ::core::option::Option<::serde_json::Number>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["message", "progress", "progressToken", "total"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ProgressNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ProgressNotificationParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ProgressNotificationParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut m3 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("message"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "progress",
+                                    ),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<::serde_json::Number>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(2usize) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "progressToken",
+                                    ),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<ProgressToken>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m3.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("total"),
+                                );
+                            }
+                            m3 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::serde_json::Number>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ProgressNotificationParams {
+                    message: m0.unwrap_or_default(),
+                    progress: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "progress",
+                        ))?,
+                    progress_token: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "progressToken",
+                        ))?,
+                    total: m3.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ProgressToken` (MCP 2025-03-26).
 ///
@@ -3820,17 +9464,30 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "ProgressToken",
+            one_of: false,
+            variants: &["String", "Integer"],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::String(_) => {
-                (0usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    0usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             ::serde_json::Value::Number(
                 number,
             ) if ::mcpwire_types::support::is_integer(number) => {
-                (1usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    1usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             other => {
                 return ::core::result::Result::Err(
@@ -3846,23 +9503,29 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::std::string::String,
-                    D::Error,
-                >(value, "ProgressToken", "String", reason)
-                    .map(Self::String)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::mcpwire_types::support::BySchema<i64>,
-                    D::Error,
-                >(value, "ProgressToken", "Integer", reason)
-                    .map(|v| v.0)
-                    .map(Self::Integer)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |_: usize, _: &::serde_json::Value| true,
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::std::string::String,
+                        D::Error,
+                    >(input, "ProgressToken", "String", reason)
+                        .map(Self::String)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::mcpwire_types::support::BySchema<i64>,
+                        D::Error,
+                    >(input, "ProgressToken", "Integer", reason)
+                        .map(|v| v.0)
+                        .map(Self::Integer)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -3886,99 +9549,444 @@ impl ::schemars::JsonSchema for ProgressToken {
 ///
 /// Schema: `#/definitions/Prompt` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#prompt>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Prompt {
     /// `arguments` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub arguments: ::core::option::Option<::std::vec::Vec<PromptArgument>>,
     /// `description` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub description: ::core::option::Option<::std::string::String>,
     /// `name` member (required).
     pub name: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for Prompt {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["arguments", "description", "name"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = Prompt;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (Prompt)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Prompt, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "arguments",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::vec::Vec<PromptArgument>>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "description",
+                                    ),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Prompt {
+                    arguments: m0.unwrap_or_default(),
+                    description: m1.unwrap_or_default(),
+                    name: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "name",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `PromptArgument` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/PromptArgument` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#promptargument>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PromptArgument {
     /// `description` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub description: ::core::option::Option<::std::string::String>,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `required` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub required: ::core::option::Option<bool>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for PromptArgument {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["description", "name", "required"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = PromptArgument;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (PromptArgument)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<PromptArgument, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "description",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "required",
+                                    ),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(map.next_value::<bool>()?),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(PromptArgument {
+                    description: m0.unwrap_or_default(),
+                    name: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "name",
+                        ))?,
+                    required: m2.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `PromptListChangedNotification` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/PromptListChangedNotification` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#promptlistchangednotification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PromptListChangedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsPromptsListChanged,
     /// `params` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub params: ::core::option::Option<PromptListChangedNotificationParams>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = PromptListChangedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (PromptListChangedNotification)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<PromptListChangedNotification, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<MethodNotificationsPromptsListChanged>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<PromptListChangedNotificationParams>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(PromptListChangedNotification {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `PromptListChangedNotificationParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/PromptListChangedNotification/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#promptlistchangednotification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PromptListChangedNotificationParams {
     /// `_meta` member (optional).
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members not declared by the schema, which it explicitly admits.
+    /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotificationParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["_meta"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = PromptListChangedNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (PromptListChangedNotificationParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<PromptListChangedNotificationParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::serde_json::Value,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(PromptListChangedNotificationParams {
+                    meta: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `PromptMessage` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/PromptMessage` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#promptmessage>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PromptMessage {
     /// `content` member (required).
     pub content: PromptMessageContent,
     /// `role` member (required).
     pub role: Role,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for PromptMessage {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["content", "role"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = PromptMessage;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (PromptMessage)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<PromptMessage, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("content"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<PromptMessageContent>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("role"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(map.next_value::<Role>()?);
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(PromptMessage {
+                    content: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "content",
+                        ))?,
+                    role: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "role",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `PromptMessageContent` (MCP 2025-03-26).
 ///
@@ -4012,41 +10020,67 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "PromptMessageContent",
+            one_of: false,
+            variants: &[
+                "TextContent",
+                "ImageContent",
+                "AudioContent",
+                "EmbeddedResource",
+            ],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::Object(map) => {
                 match map.get("type").and_then(::serde_json::Value::as_str) {
                     ::core::option::Option::Some(found) => {
                         match found {
-                            "text" => (0usize, "member `type` is \"text\""),
-                            "image" => (1usize, "member `type` is \"image\""),
-                            "audio" => (2usize, "member `type` is \"audio\""),
-                            "resource" => (3usize, "member `type` is \"resource\""),
+                            "text" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    0usize,
+                                    "member `type` is \"text\"",
+                                    &[],
+                                )
+                            }
+                            "image" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    1usize,
+                                    "member `type` is \"image\"",
+                                    &[],
+                                )
+                            }
+                            "audio" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    2usize,
+                                    "member `type` is \"audio\"",
+                                    &[],
+                                )
+                            }
+                            "resource" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    3usize,
+                                    "member `type` is \"resource\"",
+                                    &[],
+                                )
+                            }
                             found => {
-                                return ::core::result::Result::Err(
-                                    ::mcpwire_types::support::no_variant::<
-                                        D::Error,
-                                    >(
-                                        "PromptMessageContent",
-                                        &::std::format!(
-                                            "member `type` has a value no variant admits: {}", found
-                                        ),
+                                ::mcpwire_types::support::Choice::none(
+                                    ::std::format!(
+                                        "member `type` has a value no variant admits: {}", found
                                     ),
-                                );
+                                    &[],
+                                )
                             }
                         }
                     }
                     ::core::option::Option::None => {
-                        return ::core::result::Result::Err(
-                            ::mcpwire_types::support::no_variant::<
-                                D::Error,
-                            >(
-                                "PromptMessageContent",
-                                "member `type` is missing or not a string",
-                            ),
-                        );
+                        ::mcpwire_types::support::Choice::none(
+                            "member `type` is missing or not a string",
+                            &[],
+                        )
                     }
                 }
             }
@@ -4064,36 +10098,78 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessageContent {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    TextContent,
-                    D::Error,
-                >(value, "PromptMessageContent", "TextContent", reason)
-                    .map(Self::TextContent)
-            }
-            1usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ImageContent,
-                    D::Error,
-                >(value, "PromptMessageContent", "ImageContent", reason)
-                    .map(Self::ImageContent)
-            }
-            2usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    AudioContent,
-                    D::Error,
-                >(value, "PromptMessageContent", "AudioContent", reason)
-                    .map(Self::AudioContent)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    EmbeddedResource,
-                    D::Error,
-                >(value, "PromptMessageContent", "EmbeddedResource", reason)
-                    .map(Self::EmbeddedResource)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |index: usize, value: &::serde_json::Value| match (index, value) {
+                (0usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("text") && map.contains_key("type")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "type",
+                            &["text"],
+                        )
+                }
+                (1usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("data") && map.contains_key("mimeType")
+                        && map.contains_key("type")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "type",
+                            &["image"],
+                        )
+                }
+                (2usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("data") && map.contains_key("mimeType")
+                        && map.contains_key("type")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "type",
+                            &["audio"],
+                        )
+                }
+                (3usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("resource") && map.contains_key("type")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "type",
+                            &["resource"],
+                        )
+                }
+                _ => true,
+            },
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        TextContent,
+                        D::Error,
+                    >(input, "PromptMessageContent", "TextContent", reason)
+                        .map(Self::TextContent)
+                }
+                1usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ImageContent,
+                        D::Error,
+                    >(input, "PromptMessageContent", "ImageContent", reason)
+                        .map(Self::ImageContent)
+                }
+                2usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        AudioContent,
+                        D::Error,
+                    >(input, "PromptMessageContent", "AudioContent", reason)
+                        .map(Self::AudioContent)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        EmbeddedResource,
+                        D::Error,
+                    >(input, "PromptMessageContent", "EmbeddedResource", reason)
+                        .map(Self::EmbeddedResource)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -4118,55 +10194,329 @@ impl ::schemars::JsonSchema for PromptMessageContent {
 ///
 /// Schema: `#/definitions/PromptReference` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#promptreference>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PromptReference {
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `type` member (required).
     pub r#type: TypeRefPrompt,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for PromptReference {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["name", "type"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = PromptReference;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (PromptReference)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<PromptReference, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("type"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<TypeRefPrompt>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(PromptReference {
+                    name: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "name",
+                        ))?,
+                    r#type: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "type",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ReadResourceRequest` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ReadResourceRequest` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#readresourcerequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ReadResourceRequest {
     /// `method` member (required).
     pub method: MethodResourcesRead,
     /// `params` member (required).
     pub params: ReadResourceRequestParams,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ReadResourceRequest;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ReadResourceRequest)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ReadResourceRequest, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<MethodResourcesRead>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<ReadResourceRequestParams>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ReadResourceRequest {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "params",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ReadResourceRequestParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ReadResourceRequest/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#readresourcerequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ReadResourceRequestParams {
     /// `uri` member (required).
     pub uri: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["uri"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ReadResourceRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ReadResourceRequestParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ReadResourceRequestParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("uri"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ReadResourceRequestParams {
+                    uri: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "uri",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ReadResourceResult` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ReadResourceResult` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#readresourceresult>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ReadResourceResult {
     /// `_meta` member (optional).
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `contents` member (required).
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["_meta", "contents"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ReadResourceResult;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ReadResourceResult)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ReadResourceResult, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::serde_json::Value,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "contents",
+                                    ),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map
+                                    .next_value::<
+                                        ::std::vec::Vec<ReadResourceResultContentsItem>,
+                                    >()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ReadResourceResult {
+                    meta: m0.unwrap_or_default(),
+                    contents: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "contents",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ReadResourceResultContentsItem` (MCP 2025-03-26).
 ///
@@ -4194,23 +10544,32 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "ReadResourceResultContentsItem",
+            one_of: false,
+            variants: &["TextResourceContents", "BlobResourceContents"],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::Object(map) => {
                 if map.contains_key("text") {
-                    (0usize, "member `text` is present")
+                    ::mcpwire_types::support::Choice::variant(
+                        0usize,
+                        "member `text` is present",
+                        &[1usize],
+                    )
                 } else if map.contains_key("blob") {
-                    (1usize, "member `blob` is present")
+                    ::mcpwire_types::support::Choice::variant(
+                        1usize,
+                        "member `blob` is present",
+                        &[0usize],
+                    )
                 } else {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            D::Error,
-                        >(
-                            "ReadResourceResultContentsItem",
-                            "none of the distinguishing members [\"text\", \"blob\"] is present",
-                        ),
+                    ::mcpwire_types::support::Choice::none(
+                        "none of the distinguishing members [\"text\", \"blob\"] is present",
+                        &[0usize, 1usize],
                     )
                 }
             }
@@ -4228,32 +10587,46 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    TextResourceContents,
-                    D::Error,
-                >(
-                        value,
-                        "ReadResourceResultContentsItem",
-                        "TextResourceContents",
-                        reason,
-                    )
-                    .map(Self::TextResourceContents)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    BlobResourceContents,
-                    D::Error,
-                >(
-                        value,
-                        "ReadResourceResultContentsItem",
-                        "BlobResourceContents",
-                        reason,
-                    )
-                    .map(Self::BlobResourceContents)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |index: usize, value: &::serde_json::Value| match (index, value) {
+                (0usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("text") && map.contains_key("uri")
+                }
+                (1usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("blob") && map.contains_key("uri")
+                }
+                _ => true,
+            },
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        TextResourceContents,
+                        D::Error,
+                    >(
+                            input,
+                            "ReadResourceResultContentsItem",
+                            "TextResourceContents",
+                            reason,
+                        )
+                        .map(Self::TextResourceContents)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        BlobResourceContents,
+                        D::Error,
+                    >(
+                            input,
+                            "ReadResourceResultContentsItem",
+                            "BlobResourceContents",
+                            reason,
+                        )
+                        .map(Self::BlobResourceContents)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -4278,18 +10651,83 @@ impl ::schemars::JsonSchema for ReadResourceResultContentsItem {
 ///
 /// Schema: `#/definitions/Request` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#request>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Request {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub params: ::core::option::Option<RequestParams>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for Request {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = Request;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (Request)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Request, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<RequestParams>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Request {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `RequestId` (MCP 2025-03-26).
 ///
@@ -4317,17 +10755,30 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "RequestId",
+            one_of: false,
+            variants: &["String", "Integer"],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::String(_) => {
-                (0usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    0usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             ::serde_json::Value::Number(
                 number,
             ) if ::mcpwire_types::support::is_integer(number) => {
-                (1usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    1usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             other => {
                 return ::core::result::Result::Err(
@@ -4343,23 +10794,29 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::std::string::String,
-                    D::Error,
-                >(value, "RequestId", "String", reason)
-                    .map(Self::String)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::mcpwire_types::support::BySchema<i64>,
-                    D::Error,
-                >(value, "RequestId", "Integer", reason)
-                    .map(|v| v.0)
-                    .map(Self::Integer)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |_: usize, _: &::serde_json::Value| true,
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::std::string::String,
+                        D::Error,
+                    >(input, "RequestId", "String", reason)
+                        .map(Self::String)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::mcpwire_types::support::BySchema<i64>,
+                        D::Error,
+                    >(input, "RequestId", "Integer", reason)
+                        .map(|v| v.0)
+                        .map(Self::Integer)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -4383,173 +10840,661 @@ impl ::schemars::JsonSchema for RequestId {
 ///
 /// Schema: `#/definitions/Request/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#request>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct RequestParams {
     /// `_meta` member (optional).
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub meta: ::core::option::Option<RequestParamsMeta>,
-    /// Members not declared by the schema, which it explicitly admits.
+    /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for RequestParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["_meta"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = RequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (RequestParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<RequestParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<RequestParamsMeta>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(RequestParams {
+                    meta: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `RequestParamsMeta` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/Request/properties/params/properties/_meta` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#request>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct RequestParamsMeta {
     /// `progressToken` member (optional).
     #[serde(
         rename = "progressToken",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub progress_token: ::core::option::Option<ProgressToken>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["progressToken"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = RequestParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (RequestParamsMeta)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<RequestParamsMeta, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "progressToken",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<ProgressToken>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(RequestParamsMeta {
+                    progress_token: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `Resource` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/Resource` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#resource>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Resource {
     /// `annotations` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub annotations: ::core::option::Option<Annotations>,
     /// `description` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub description: ::core::option::Option<::std::string::String>,
     /// `mimeType` member (optional).
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `size` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub size: ::core::option::Option<i64>,
     /// `uri` member (required).
     pub uri: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for Resource {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &[
+            "annotations",
+            "description",
+            "mimeType",
+            "name",
+            "size",
+            "uri",
+        ];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = Resource;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (Resource)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Resource, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut m3 = ::core::option::Option::None;
+                let mut m4 = ::core::option::Option::None;
+                let mut m5 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "annotations",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<Annotations>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "description",
+                                    ),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(2usize) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "mimeType",
+                                    ),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(3usize) => {
+                            if m3.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
+                                );
+                            }
+                            m3 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(4usize) => {
+                            if m4.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("size"),
+                                );
+                            }
+                            m4 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
+                                        .0,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m5.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("uri"),
+                                );
+                            }
+                            m5 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Resource {
+                    annotations: m0.unwrap_or_default(),
+                    description: m1.unwrap_or_default(),
+                    mime_type: m2.unwrap_or_default(),
+                    name: m3
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "name",
+                        ))?,
+                    size: m4.unwrap_or_default(),
+                    uri: m5
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "uri",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ResourceContents` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ResourceContents` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#resourcecontents>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ResourceContents {
     /// `mimeType` member (optional).
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `uri` member (required).
     pub uri: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ResourceContents {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["mimeType", "uri"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ResourceContents;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ResourceContents)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ResourceContents, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "mimeType",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("uri"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ResourceContents {
+                    mime_type: m0.unwrap_or_default(),
+                    uri: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "uri",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ResourceListChangedNotification` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ResourceListChangedNotification` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#resourcelistchangednotification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ResourceListChangedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsResourcesListChanged,
     /// `params` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub params: ::core::option::Option<ResourceListChangedNotificationParams>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ResourceListChangedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ResourceListChangedNotification)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ResourceListChangedNotification, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<MethodNotificationsResourcesListChanged>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<ResourceListChangedNotificationParams>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ResourceListChangedNotification {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ResourceListChangedNotificationParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ResourceListChangedNotification/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#resourcelistchangednotification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ResourceListChangedNotificationParams {
     /// `_meta` member (optional).
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members not declared by the schema, which it explicitly admits.
+    /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotificationParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["_meta"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ResourceListChangedNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ResourceListChangedNotificationParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<
+                ResourceListChangedNotificationParams,
+                A::Error,
+            > {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::serde_json::Value,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ResourceListChangedNotificationParams {
+                    meta: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ResourceReference` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ResourceReference` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#resourcereference>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ResourceReference {
     /// `type` member (required).
     pub r#type: TypeRefResource,
     /// `uri` member (required).
     pub uri: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ResourceReference {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["type", "uri"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ResourceReference;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ResourceReference)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ResourceReference, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("type"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<TypeRefResource>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("uri"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ResourceReference {
+                    r#type: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "type",
+                        ))?,
+                    uri: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "uri",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ResourceTemplate` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ResourceTemplate` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#resourcetemplate>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ResourceTemplate {
     /// `annotations` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub annotations: ::core::option::Option<Annotations>,
     /// `description` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub description: ::core::option::Option<::std::string::String>,
     /// `mimeType` member (optional).
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `name` member (required).
@@ -4557,49 +11502,356 @@ pub struct ResourceTemplate {
     /// `uriTemplate` member (required).
     #[serde(rename = "uriTemplate")]
     pub uri_template: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &[
+            "annotations",
+            "description",
+            "mimeType",
+            "name",
+            "uriTemplate",
+        ];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ResourceTemplate;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ResourceTemplate)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ResourceTemplate, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut m3 = ::core::option::Option::None;
+                let mut m4 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "annotations",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<Annotations>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "description",
+                                    ),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(2usize) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "mimeType",
+                                    ),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(3usize) => {
+                            if m3.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
+                                );
+                            }
+                            m3 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m4.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "uriTemplate",
+                                    ),
+                                );
+                            }
+                            m4 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ResourceTemplate {
+                    annotations: m0.unwrap_or_default(),
+                    description: m1.unwrap_or_default(),
+                    mime_type: m2.unwrap_or_default(),
+                    name: m3
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "name",
+                        ))?,
+                    uri_template: m4
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "uriTemplate",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ResourceUpdatedNotification` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ResourceUpdatedNotification` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#resourceupdatednotification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ResourceUpdatedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsResourcesUpdated,
     /// `params` member (required).
     pub params: ResourceUpdatedNotificationParams,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ResourceUpdatedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ResourceUpdatedNotification)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ResourceUpdatedNotification, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<MethodNotificationsResourcesUpdated>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<ResourceUpdatedNotificationParams>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ResourceUpdatedNotification {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "params",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ResourceUpdatedNotificationParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ResourceUpdatedNotification/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#resourceupdatednotification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ResourceUpdatedNotificationParams {
     /// `uri` member (required).
     pub uri: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["uri"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ResourceUpdatedNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ResourceUpdatedNotificationParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ResourceUpdatedNotificationParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("uri"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ResourceUpdatedNotificationParams {
+                    uri: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "uri",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `Result` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/Result` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#result>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Result {
     /// `_meta` member (optional).
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members not declared by the schema, which it explicitly admits.
+    /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for Result {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["_meta"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = Result;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (Result)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Result, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::serde_json::Value,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Result {
+                    meta: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `Role` (MCP 2025-03-26).
 ///
@@ -4629,68 +11881,322 @@ impl Role {
 ///
 /// Schema: `#/definitions/Root` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#root>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Root {
     /// `name` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub name: ::core::option::Option<::std::string::String>,
     /// `uri` member (required).
     pub uri: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for Root {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["name", "uri"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = Root;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (Root)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Root, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("uri"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Root {
+                    name: m0.unwrap_or_default(),
+                    uri: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "uri",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `RootsListChangedNotification` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/RootsListChangedNotification` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#rootslistchangednotification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct RootsListChangedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsRootsListChanged,
     /// `params` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub params: ::core::option::Option<RootsListChangedNotificationParams>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = RootsListChangedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (RootsListChangedNotification)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<RootsListChangedNotification, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<MethodNotificationsRootsListChanged>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<RootsListChangedNotificationParams>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(RootsListChangedNotification {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `RootsListChangedNotificationParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/RootsListChangedNotification/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#rootslistchangednotification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct RootsListChangedNotificationParams {
     /// `_meta` member (optional).
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members not declared by the schema, which it explicitly admits.
+    /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotificationParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["_meta"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = RootsListChangedNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (RootsListChangedNotificationParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<RootsListChangedNotificationParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::serde_json::Value,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(RootsListChangedNotificationParams {
+                    meta: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `SamplingMessage` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/SamplingMessage` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#samplingmessage>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct SamplingMessage {
     /// `content` member (required).
     pub content: SamplingMessageContent,
     /// `role` member (required).
     pub role: Role,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["content", "role"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = SamplingMessage;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (SamplingMessage)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<SamplingMessage, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("content"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<SamplingMessageContent>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("role"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(map.next_value::<Role>()?);
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(SamplingMessage {
+                    content: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "content",
+                        ))?,
+                    role: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "role",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `SamplingMessageContent` (MCP 2025-03-26).
 ///
@@ -4721,40 +12227,55 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "SamplingMessageContent",
+            one_of: false,
+            variants: &["TextContent", "ImageContent", "AudioContent"],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::Object(map) => {
                 match map.get("type").and_then(::serde_json::Value::as_str) {
                     ::core::option::Option::Some(found) => {
                         match found {
-                            "text" => (0usize, "member `type` is \"text\""),
-                            "image" => (1usize, "member `type` is \"image\""),
-                            "audio" => (2usize, "member `type` is \"audio\""),
+                            "text" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    0usize,
+                                    "member `type` is \"text\"",
+                                    &[],
+                                )
+                            }
+                            "image" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    1usize,
+                                    "member `type` is \"image\"",
+                                    &[],
+                                )
+                            }
+                            "audio" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    2usize,
+                                    "member `type` is \"audio\"",
+                                    &[],
+                                )
+                            }
                             found => {
-                                return ::core::result::Result::Err(
-                                    ::mcpwire_types::support::no_variant::<
-                                        D::Error,
-                                    >(
-                                        "SamplingMessageContent",
-                                        &::std::format!(
-                                            "member `type` has a value no variant admits: {}", found
-                                        ),
+                                ::mcpwire_types::support::Choice::none(
+                                    ::std::format!(
+                                        "member `type` has a value no variant admits: {}", found
                                     ),
-                                );
+                                    &[],
+                                )
                             }
                         }
                     }
                     ::core::option::Option::None => {
-                        return ::core::result::Result::Err(
-                            ::mcpwire_types::support::no_variant::<
-                                D::Error,
-                            >(
-                                "SamplingMessageContent",
-                                "member `type` is missing or not a string",
-                            ),
-                        );
+                        ::mcpwire_types::support::Choice::none(
+                            "member `type` is missing or not a string",
+                            &[],
+                        )
                     }
                 }
             }
@@ -4772,29 +12293,63 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    TextContent,
-                    D::Error,
-                >(value, "SamplingMessageContent", "TextContent", reason)
-                    .map(Self::TextContent)
-            }
-            1usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ImageContent,
-                    D::Error,
-                >(value, "SamplingMessageContent", "ImageContent", reason)
-                    .map(Self::ImageContent)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    AudioContent,
-                    D::Error,
-                >(value, "SamplingMessageContent", "AudioContent", reason)
-                    .map(Self::AudioContent)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |index: usize, value: &::serde_json::Value| match (index, value) {
+                (0usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("text") && map.contains_key("type")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "type",
+                            &["text"],
+                        )
+                }
+                (1usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("data") && map.contains_key("mimeType")
+                        && map.contains_key("type")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "type",
+                            &["image"],
+                        )
+                }
+                (2usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("data") && map.contains_key("mimeType")
+                        && map.contains_key("type")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "type",
+                            &["audio"],
+                        )
+                }
+                _ => true,
+            },
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        TextContent,
+                        D::Error,
+                    >(input, "SamplingMessageContent", "TextContent", reason)
+                        .map(Self::TextContent)
+                }
+                1usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ImageContent,
+                        D::Error,
+                    >(input, "SamplingMessageContent", "ImageContent", reason)
+                        .map(Self::ImageContent)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        AudioContent,
+                        D::Error,
+                    >(input, "SamplingMessageContent", "AudioContent", reason)
+                        .map(Self::AudioContent)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -4818,24 +12373,16 @@ impl ::schemars::JsonSchema for SamplingMessageContent {
 ///
 /// Schema: `#/definitions/ServerCapabilities` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#servercapabilities>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// `completions` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub completions: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `experimental` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub experimental: ::core::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -4843,90 +12390,401 @@ pub struct ServerCapabilities {
         >,
     >,
     /// `logging` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub logging: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `prompts` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub prompts: ::core::option::Option<ServerCapabilitiesPrompts>,
     /// `resources` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub resources: ::core::option::Option<ServerCapabilitiesResources>,
     /// `tools` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub tools: ::core::option::Option<ServerCapabilitiesTools>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &[
+            "completions",
+            "experimental",
+            "logging",
+            "prompts",
+            "resources",
+            "tools",
+        ];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ServerCapabilities;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ServerCapabilities)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ServerCapabilities, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut m3 = ::core::option::Option::None;
+                let mut m4 = ::core::option::Option::None;
+                let mut m5 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "completions",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::serde_json::Value,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "experimental",
+                                    ),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::std::collections::BTreeMap<
+                                                    ::std::string::String,
+                                                    ::serde_json::Value,
+                                                >,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(2usize) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("logging"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::serde_json::Value,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(3usize) => {
+                            if m3.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("prompts"),
+                                );
+                            }
+                            m3 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<ServerCapabilitiesPrompts>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(4usize) => {
+                            if m4.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "resources",
+                                    ),
+                                );
+                            }
+                            m4 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<ServerCapabilitiesResources>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m5.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("tools"),
+                                );
+                            }
+                            m5 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<ServerCapabilitiesTools>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ServerCapabilities {
+                    completions: m0.unwrap_or_default(),
+                    experimental: m1.unwrap_or_default(),
+                    logging: m2.unwrap_or_default(),
+                    prompts: m3.unwrap_or_default(),
+                    resources: m4.unwrap_or_default(),
+                    tools: m5.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ServerCapabilitiesPrompts` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ServerCapabilities/properties/prompts` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#servercapabilities>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ServerCapabilitiesPrompts {
     /// `listChanged` member (optional).
     #[serde(
         rename = "listChanged",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub list_changed: ::core::option::Option<bool>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["listChanged"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ServerCapabilitiesPrompts;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ServerCapabilitiesPrompts)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ServerCapabilitiesPrompts, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "listChanged",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(map.next_value::<bool>()?),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ServerCapabilitiesPrompts {
+                    list_changed: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ServerCapabilitiesResources` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ServerCapabilities/properties/resources` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#servercapabilities>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ServerCapabilitiesResources {
     /// `listChanged` member (optional).
     #[serde(
         rename = "listChanged",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub list_changed: ::core::option::Option<bool>,
     /// `subscribe` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub subscribe: ::core::option::Option<bool>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["listChanged", "subscribe"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ServerCapabilitiesResources;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ServerCapabilitiesResources)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ServerCapabilitiesResources, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "listChanged",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(map.next_value::<bool>()?),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "subscribe",
+                                    ),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(map.next_value::<bool>()?),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ServerCapabilitiesResources {
+                    list_changed: m0.unwrap_or_default(),
+                    subscribe: m1.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ServerCapabilitiesTools` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ServerCapabilities/properties/tools` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#servercapabilities>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ServerCapabilitiesTools {
     /// `listChanged` member (optional).
     #[serde(
         rename = "listChanged",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub list_changed: ::core::option::Option<bool>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["listChanged"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ServerCapabilitiesTools;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ServerCapabilitiesTools)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ServerCapabilitiesTools, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "listChanged",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(map.next_value::<bool>()?),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ServerCapabilitiesTools {
+                    list_changed: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ServerNotification` (MCP 2025-03-26).
 ///
@@ -4972,64 +12830,90 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "ServerNotification",
+            one_of: false,
+            variants: &[
+                "CancelledNotification",
+                "ProgressNotification",
+                "ResourceListChangedNotification",
+                "ResourceUpdatedNotification",
+                "PromptListChangedNotification",
+                "ToolListChangedNotification",
+                "LoggingMessageNotification",
+            ],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::Object(map) => {
                 match map.get("method").and_then(::serde_json::Value::as_str) {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "notifications/cancelled" => {
-                                (0usize, "member `method` is \"notifications/cancelled\"")
+                                ::mcpwire_types::support::Choice::variant(
+                                    0usize,
+                                    "member `method` is \"notifications/cancelled\"",
+                                    &[],
+                                )
                             }
                             "notifications/progress" => {
-                                (1usize, "member `method` is \"notifications/progress\"")
+                                ::mcpwire_types::support::Choice::variant(
+                                    1usize,
+                                    "member `method` is \"notifications/progress\"",
+                                    &[],
+                                )
                             }
                             "notifications/resources/list_changed" => {
-                                (
+                                ::mcpwire_types::support::Choice::variant(
                                     2usize,
                                     "member `method` is \"notifications/resources/list_changed\"",
+                                    &[],
                                 )
                             }
                             "notifications/resources/updated" => {
-                                (
+                                ::mcpwire_types::support::Choice::variant(
                                     3usize,
                                     "member `method` is \"notifications/resources/updated\"",
+                                    &[],
                                 )
                             }
                             "notifications/prompts/list_changed" => {
-                                (
+                                ::mcpwire_types::support::Choice::variant(
                                     4usize,
                                     "member `method` is \"notifications/prompts/list_changed\"",
+                                    &[],
                                 )
                             }
                             "notifications/tools/list_changed" => {
-                                (
+                                ::mcpwire_types::support::Choice::variant(
                                     5usize,
                                     "member `method` is \"notifications/tools/list_changed\"",
+                                    &[],
                                 )
                             }
                             "notifications/message" => {
-                                (6usize, "member `method` is \"notifications/message\"")
+                                ::mcpwire_types::support::Choice::variant(
+                                    6usize,
+                                    "member `method` is \"notifications/message\"",
+                                    &[],
+                                )
                             }
                             _ => {
-                                (
-                                    18446744073709551615usize,
+                                ::mcpwire_types::support::Choice::variant(
+                                    ::mcpwire_types::support::UNKNOWN_METHOD,
                                     "its method is not one this version defines",
+                                    &[],
                                 )
                             }
                         }
                     }
                     ::core::option::Option::None => {
-                        return ::core::result::Result::Err(
-                            ::mcpwire_types::support::no_variant::<
-                                D::Error,
-                            >(
-                                "ServerNotification",
-                                "member `method` is missing or not a string",
-                            ),
-                        );
+                        ::mcpwire_types::support::Choice::none(
+                            "member `method` is missing or not a string",
+                            &[],
+                        )
                     }
                 }
             }
@@ -5047,64 +12931,162 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    CancelledNotification,
-                    D::Error,
-                >(value, "ServerNotification", "CancelledNotification", reason)
-                    .map(Self::CancelledNotification)
-            }
-            1usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ProgressNotification,
-                    D::Error,
-                >(value, "ServerNotification", "ProgressNotification", reason)
-                    .map(Self::ProgressNotification)
-            }
-            2usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ResourceListChangedNotification,
-                    D::Error,
-                >(value, "ServerNotification", "ResourceListChangedNotification", reason)
-                    .map(Self::ResourceListChangedNotification)
-            }
-            3usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ResourceUpdatedNotification,
-                    D::Error,
-                >(value, "ServerNotification", "ResourceUpdatedNotification", reason)
-                    .map(Self::ResourceUpdatedNotification)
-            }
-            4usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    PromptListChangedNotification,
-                    D::Error,
-                >(value, "ServerNotification", "PromptListChangedNotification", reason)
-                    .map(Self::PromptListChangedNotification)
-            }
-            5usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ToolListChangedNotification,
-                    D::Error,
-                >(value, "ServerNotification", "ToolListChangedNotification", reason)
-                    .map(Self::ToolListChangedNotification)
-            }
-            6usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    LoggingMessageNotification,
-                    D::Error,
-                >(value, "ServerNotification", "LoggingMessageNotification", reason)
-                    .map(Self::LoggingMessageNotification)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::mcpwire_types::support::UnknownMethod,
-                    D::Error,
-                >(value, "ServerNotification", "Unknown", reason)
-                    .map(Self::Unknown)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |index: usize, value: &::serde_json::Value| match (index, value) {
+                (0usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method") && map.contains_key("params")
+                        && map
+                            .get("params")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("requestId"))
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["notifications/cancelled"],
+                        )
+                }
+                (1usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method") && map.contains_key("params")
+                        && map
+                            .get("params")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("progress"))
+                        && map
+                            .get("params")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("progressToken"))
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["notifications/progress"],
+                        )
+                }
+                (2usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["notifications/resources/list_changed"],
+                        )
+                }
+                (3usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method") && map.contains_key("params")
+                        && map
+                            .get("params")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("uri"))
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["notifications/resources/updated"],
+                        )
+                }
+                (4usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["notifications/prompts/list_changed"],
+                        )
+                }
+                (5usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["notifications/tools/list_changed"],
+                        )
+                }
+                (6usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method") && map.contains_key("params")
+                        && map
+                            .get("params")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("data"))
+                        && map
+                            .get("params")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("level"))
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["notifications/message"],
+                        )
+                }
+                _ => true,
+            },
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        CancelledNotification,
+                        D::Error,
+                    >(input, "ServerNotification", "CancelledNotification", reason)
+                        .map(Self::CancelledNotification)
+                }
+                1usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ProgressNotification,
+                        D::Error,
+                    >(input, "ServerNotification", "ProgressNotification", reason)
+                        .map(Self::ProgressNotification)
+                }
+                2usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ResourceListChangedNotification,
+                        D::Error,
+                    >(
+                            input,
+                            "ServerNotification",
+                            "ResourceListChangedNotification",
+                            reason,
+                        )
+                        .map(Self::ResourceListChangedNotification)
+                }
+                3usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ResourceUpdatedNotification,
+                        D::Error,
+                    >(input, "ServerNotification", "ResourceUpdatedNotification", reason)
+                        .map(Self::ResourceUpdatedNotification)
+                }
+                4usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        PromptListChangedNotification,
+                        D::Error,
+                    >(
+                            input,
+                            "ServerNotification",
+                            "PromptListChangedNotification",
+                            reason,
+                        )
+                        .map(Self::PromptListChangedNotification)
+                }
+                5usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ToolListChangedNotification,
+                        D::Error,
+                    >(input, "ServerNotification", "ToolListChangedNotification", reason)
+                        .map(Self::ToolListChangedNotification)
+                }
+                6usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        LoggingMessageNotification,
+                        D::Error,
+                    >(input, "ServerNotification", "LoggingMessageNotification", reason)
+                        .map(Self::LoggingMessageNotification)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::mcpwire_types::support::UnknownMethod,
+                        D::Error,
+                    >(input, "ServerNotification", "Unknown", reason)
+                        .map(Self::Unknown)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -5162,36 +13144,54 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "ServerRequest",
+            one_of: false,
+            variants: &["PingRequest", "CreateMessageRequest", "ListRootsRequest"],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::Object(map) => {
                 match map.get("method").and_then(::serde_json::Value::as_str) {
                     ::core::option::Option::Some(found) => {
                         match found {
-                            "ping" => (0usize, "member `method` is \"ping\""),
-                            "sampling/createMessage" => {
-                                (1usize, "member `method` is \"sampling/createMessage\"")
+                            "ping" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    0usize,
+                                    "member `method` is \"ping\"",
+                                    &[],
+                                )
                             }
-                            "roots/list" => (2usize, "member `method` is \"roots/list\""),
+                            "sampling/createMessage" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    1usize,
+                                    "member `method` is \"sampling/createMessage\"",
+                                    &[],
+                                )
+                            }
+                            "roots/list" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    2usize,
+                                    "member `method` is \"roots/list\"",
+                                    &[],
+                                )
+                            }
                             _ => {
-                                (
-                                    18446744073709551615usize,
+                                ::mcpwire_types::support::Choice::variant(
+                                    ::mcpwire_types::support::UNKNOWN_METHOD,
                                     "its method is not one this version defines",
+                                    &[],
                                 )
                             }
                         }
                     }
                     ::core::option::Option::None => {
-                        return ::core::result::Result::Err(
-                            ::mcpwire_types::support::no_variant::<
-                                D::Error,
-                            >(
-                                "ServerRequest",
-                                "member `method` is missing or not a string",
-                            ),
-                        );
+                        ::mcpwire_types::support::Choice::none(
+                            "member `method` is missing or not a string",
+                            &[],
+                        )
                     }
                 }
             }
@@ -5209,36 +13209,76 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    PingRequest,
-                    D::Error,
-                >(value, "ServerRequest", "PingRequest", reason)
-                    .map(Self::PingRequest)
-            }
-            1usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    CreateMessageRequest,
-                    D::Error,
-                >(value, "ServerRequest", "CreateMessageRequest", reason)
-                    .map(Self::CreateMessageRequest)
-            }
-            2usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ListRootsRequest,
-                    D::Error,
-                >(value, "ServerRequest", "ListRootsRequest", reason)
-                    .map(Self::ListRootsRequest)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::mcpwire_types::support::UnknownMethod,
-                    D::Error,
-                >(value, "ServerRequest", "Unknown", reason)
-                    .map(Self::Unknown)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |index: usize, value: &::serde_json::Value| match (index, value) {
+                (0usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["ping"],
+                        )
+                }
+                (1usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method") && map.contains_key("params")
+                        && map
+                            .get("params")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("maxTokens"))
+                        && map
+                            .get("params")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("messages"))
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["sampling/createMessage"],
+                        )
+                }
+                (2usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["roots/list"],
+                        )
+                }
+                _ => true,
+            },
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        PingRequest,
+                        D::Error,
+                    >(input, "ServerRequest", "PingRequest", reason)
+                        .map(Self::PingRequest)
+                }
+                1usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        CreateMessageRequest,
+                        D::Error,
+                    >(input, "ServerRequest", "CreateMessageRequest", reason)
+                        .map(Self::CreateMessageRequest)
+                }
+                2usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ListRootsRequest,
+                        D::Error,
+                    >(input, "ServerRequest", "ListRootsRequest", reason)
+                        .map(Self::ListRootsRequest)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::mcpwire_types::support::UnknownMethod,
+                        D::Error,
+                    >(input, "ServerRequest", "Unknown", reason)
+                        .map(Self::Unknown)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -5310,10 +13350,26 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "ServerResult",
+            one_of: false,
+            variants: &[
+                "Result",
+                "InitializeResult",
+                "ListResourcesResult",
+                "ListResourceTemplatesResult",
+                "ReadResourceResult",
+                "ListPromptsResult",
+                "GetPromptResult",
+                "ListToolsResult",
+                "CallToolResult",
+                "CompleteResult",
+            ],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::Object(map) => {
                 if map.contains_key("capabilities")
                     || map.contains_key("protocolVersion")
@@ -5327,33 +13383,100 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                         .and_then(::serde_json::Value::as_object)
                         .is_some_and(|inner| inner.contains_key("version"))
                 {
-                    (
+                    ::mcpwire_types::support::Choice::variant(
                         1usize,
                         "member `capabilities` or `protocolVersion` or `serverInfo` or `serverInfo.name` or `serverInfo.version` is present",
+                        &[
+                            0usize, 2usize, 3usize, 4usize, 5usize, 6usize, 7usize,
+                            8usize, 9usize,
+                        ],
                     )
                 } else if map.contains_key("resources") {
-                    (2usize, "member `resources` is present")
+                    ::mcpwire_types::support::Choice::variant(
+                        2usize,
+                        "member `resources` is present",
+                        &[
+                            0usize, 1usize, 3usize, 4usize, 5usize, 6usize, 7usize,
+                            8usize, 9usize,
+                        ],
+                    )
                 } else if map.contains_key("resourceTemplates") {
-                    (3usize, "member `resourceTemplates` is present")
+                    ::mcpwire_types::support::Choice::variant(
+                        3usize,
+                        "member `resourceTemplates` is present",
+                        &[
+                            0usize, 1usize, 2usize, 4usize, 5usize, 6usize, 7usize,
+                            8usize, 9usize,
+                        ],
+                    )
                 } else if map.contains_key("contents") {
-                    (4usize, "member `contents` is present")
+                    ::mcpwire_types::support::Choice::variant(
+                        4usize,
+                        "member `contents` is present",
+                        &[
+                            0usize, 1usize, 2usize, 3usize, 5usize, 6usize, 7usize,
+                            8usize, 9usize,
+                        ],
+                    )
                 } else if map.contains_key("prompts") {
-                    (5usize, "member `prompts` is present")
+                    ::mcpwire_types::support::Choice::variant(
+                        5usize,
+                        "member `prompts` is present",
+                        &[
+                            0usize, 1usize, 2usize, 3usize, 4usize, 6usize, 7usize,
+                            8usize, 9usize,
+                        ],
+                    )
                 } else if map.contains_key("messages") {
-                    (6usize, "member `messages` is present")
+                    ::mcpwire_types::support::Choice::variant(
+                        6usize,
+                        "member `messages` is present",
+                        &[
+                            0usize, 1usize, 2usize, 3usize, 4usize, 5usize, 7usize,
+                            8usize, 9usize,
+                        ],
+                    )
                 } else if map.contains_key("tools") {
-                    (7usize, "member `tools` is present")
+                    ::mcpwire_types::support::Choice::variant(
+                        7usize,
+                        "member `tools` is present",
+                        &[
+                            0usize, 1usize, 2usize, 3usize, 4usize, 5usize, 6usize,
+                            8usize, 9usize,
+                        ],
+                    )
                 } else if map.contains_key("content") {
-                    (8usize, "member `content` is present")
+                    ::mcpwire_types::support::Choice::variant(
+                        8usize,
+                        "member `content` is present",
+                        &[
+                            0usize, 1usize, 2usize, 3usize, 4usize, 5usize, 6usize,
+                            7usize, 9usize,
+                        ],
+                    )
                 } else if map.contains_key("completion")
                     || map
                         .get("completion")
                         .and_then(::serde_json::Value::as_object)
                         .is_some_and(|inner| inner.contains_key("values"))
                 {
-                    (9usize, "member `completion` or `completion.values` is present")
+                    ::mcpwire_types::support::Choice::variant(
+                        9usize,
+                        "member `completion` or `completion.values` is present",
+                        &[
+                            0usize, 1usize, 2usize, 3usize, 4usize, 5usize, 6usize,
+                            7usize, 8usize,
+                        ],
+                    )
                 } else {
-                    (0usize, "no other variant's distinguishing members are present")
+                    ::mcpwire_types::support::Choice::variant(
+                        0usize,
+                        "no other variant's distinguishing members are present",
+                        &[
+                            1usize, 2usize, 3usize, 4usize, 5usize, 6usize, 7usize,
+                            8usize, 9usize,
+                        ],
+                    )
                 }
             }
             other => {
@@ -5370,78 +13493,121 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    Result,
-                    D::Error,
-                >(value, "ServerResult", "Result", reason)
-                    .map(Self::Result)
-            }
-            1usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    InitializeResult,
-                    D::Error,
-                >(value, "ServerResult", "InitializeResult", reason)
-                    .map(Self::InitializeResult)
-            }
-            2usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ListResourcesResult,
-                    D::Error,
-                >(value, "ServerResult", "ListResourcesResult", reason)
-                    .map(Self::ListResourcesResult)
-            }
-            3usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ListResourceTemplatesResult,
-                    D::Error,
-                >(value, "ServerResult", "ListResourceTemplatesResult", reason)
-                    .map(Self::ListResourceTemplatesResult)
-            }
-            4usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ReadResourceResult,
-                    D::Error,
-                >(value, "ServerResult", "ReadResourceResult", reason)
-                    .map(Self::ReadResourceResult)
-            }
-            5usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ListPromptsResult,
-                    D::Error,
-                >(value, "ServerResult", "ListPromptsResult", reason)
-                    .map(Self::ListPromptsResult)
-            }
-            6usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    GetPromptResult,
-                    D::Error,
-                >(value, "ServerResult", "GetPromptResult", reason)
-                    .map(Self::GetPromptResult)
-            }
-            7usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ListToolsResult,
-                    D::Error,
-                >(value, "ServerResult", "ListToolsResult", reason)
-                    .map(Self::ListToolsResult)
-            }
-            8usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    CallToolResult,
-                    D::Error,
-                >(value, "ServerResult", "CallToolResult", reason)
-                    .map(Self::CallToolResult)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    CompleteResult,
-                    D::Error,
-                >(value, "ServerResult", "CompleteResult", reason)
-                    .map(Self::CompleteResult)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |index: usize, value: &::serde_json::Value| match (index, value) {
+                (1usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("capabilities")
+                        && map.contains_key("protocolVersion")
+                        && map.contains_key("serverInfo")
+                        && map
+                            .get("serverInfo")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("name"))
+                        && map
+                            .get("serverInfo")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("version"))
+                }
+                (2usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("resources")
+                }
+                (3usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("resourceTemplates")
+                }
+                (4usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("contents")
+                }
+                (5usize, ::serde_json::Value::Object(map)) => map.contains_key("prompts"),
+                (6usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("messages")
+                }
+                (7usize, ::serde_json::Value::Object(map)) => map.contains_key("tools"),
+                (8usize, ::serde_json::Value::Object(map)) => map.contains_key("content"),
+                (9usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("completion")
+                        && map
+                            .get("completion")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("values"))
+                }
+                _ => true,
+            },
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        Result,
+                        D::Error,
+                    >(input, "ServerResult", "Result", reason)
+                        .map(Self::Result)
+                }
+                1usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        InitializeResult,
+                        D::Error,
+                    >(input, "ServerResult", "InitializeResult", reason)
+                        .map(Self::InitializeResult)
+                }
+                2usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ListResourcesResult,
+                        D::Error,
+                    >(input, "ServerResult", "ListResourcesResult", reason)
+                        .map(Self::ListResourcesResult)
+                }
+                3usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ListResourceTemplatesResult,
+                        D::Error,
+                    >(input, "ServerResult", "ListResourceTemplatesResult", reason)
+                        .map(Self::ListResourceTemplatesResult)
+                }
+                4usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ReadResourceResult,
+                        D::Error,
+                    >(input, "ServerResult", "ReadResourceResult", reason)
+                        .map(Self::ReadResourceResult)
+                }
+                5usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ListPromptsResult,
+                        D::Error,
+                    >(input, "ServerResult", "ListPromptsResult", reason)
+                        .map(Self::ListPromptsResult)
+                }
+                6usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        GetPromptResult,
+                        D::Error,
+                    >(input, "ServerResult", "GetPromptResult", reason)
+                        .map(Self::GetPromptResult)
+                }
+                7usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ListToolsResult,
+                        D::Error,
+                    >(input, "ServerResult", "ListToolsResult", reason)
+                        .map(Self::ListToolsResult)
+                }
+                8usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        CallToolResult,
+                        D::Error,
+                    >(input, "ServerResult", "CallToolResult", reason)
+                        .map(Self::CallToolResult)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        CompleteResult,
+                        D::Error,
+                    >(input, "ServerResult", "CompleteResult", reason)
+                        .map(Self::CompleteResult)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -5471,172 +13637,789 @@ impl ::schemars::JsonSchema for ServerResult {
 ///
 /// Schema: `#/definitions/SetLevelRequest` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#setlevelrequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct SetLevelRequest {
     /// `method` member (required).
     pub method: MethodLoggingSetLevel,
     /// `params` member (required).
     pub params: SetLevelRequestParams,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = SetLevelRequest;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (SetLevelRequest)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<SetLevelRequest, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<MethodLoggingSetLevel>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<SetLevelRequestParams>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(SetLevelRequest {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "params",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `SetLevelRequestParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/SetLevelRequest/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#setlevelrequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct SetLevelRequestParams {
     /// `level` member (required).
     pub level: LoggingLevel,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["level"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = SetLevelRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (SetLevelRequestParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<SetLevelRequestParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("level"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<LoggingLevel>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(SetLevelRequestParams {
+                    level: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "level",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `SubscribeRequest` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/SubscribeRequest` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#subscriberequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct SubscribeRequest {
     /// `method` member (required).
     pub method: MethodResourcesSubscribe,
     /// `params` member (required).
     pub params: SubscribeRequestParams,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = SubscribeRequest;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (SubscribeRequest)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<SubscribeRequest, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<MethodResourcesSubscribe>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<SubscribeRequestParams>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(SubscribeRequest {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "params",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `SubscribeRequestParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/SubscribeRequest/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#subscriberequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct SubscribeRequestParams {
     /// `uri` member (required).
     pub uri: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["uri"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = SubscribeRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (SubscribeRequestParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<SubscribeRequestParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("uri"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(SubscribeRequestParams {
+                    uri: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "uri",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `TextContent` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/TextContent` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#textcontent>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct TextContent {
     /// `annotations` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub annotations: ::core::option::Option<Annotations>,
     /// `text` member (required).
     pub text: ::std::string::String,
     /// `type` member (required).
     pub r#type: TypeText,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for TextContent {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["annotations", "text", "type"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = TextContent;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (TextContent)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<TextContent, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "annotations",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<Annotations>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("text"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("type"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<TypeText>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(TextContent {
+                    annotations: m0.unwrap_or_default(),
+                    text: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "text",
+                        ))?,
+                    r#type: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "type",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `TextResourceContents` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/TextResourceContents` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#textresourcecontents>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct TextResourceContents {
     /// `mimeType` member (optional).
     #[serde(
         rename = "mimeType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub mime_type: ::core::option::Option<::std::string::String>,
     /// `text` member (required).
     pub text: ::std::string::String,
     /// `uri` member (required).
     pub uri: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["mimeType", "text", "uri"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = TextResourceContents;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (TextResourceContents)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<TextResourceContents, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "mimeType",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("text"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("uri"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(TextResourceContents {
+                    mime_type: m0.unwrap_or_default(),
+                    text: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "text",
+                        ))?,
+                    uri: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "uri",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `Tool` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/Tool` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#tool>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Tool {
     /// `annotations` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub annotations: ::core::option::Option<ToolAnnotations>,
     /// `description` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub description: ::core::option::Option<::std::string::String>,
     /// `inputSchema` member (required).
     #[serde(rename = "inputSchema")]
     pub input_schema: ToolInputSchema,
     /// `name` member (required).
     pub name: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for Tool {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["annotations", "description", "inputSchema", "name"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = Tool;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (Tool)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Tool, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut m3 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "annotations",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<ToolAnnotations>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "description",
+                                    ),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(2usize) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "inputSchema",
+                                    ),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<ToolInputSchema>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m3.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
+                                );
+                            }
+                            m3 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Tool {
+                    annotations: m0.unwrap_or_default(),
+                    description: m1.unwrap_or_default(),
+                    input_schema: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "inputSchema",
+                        ))?,
+                    name: m3
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "name",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ToolAnnotations` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ToolAnnotations` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#toolannotations>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ToolAnnotations {
     /// `destructiveHint` member (optional).
     #[serde(
         rename = "destructiveHint",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub destructive_hint: ::core::option::Option<bool>,
     /// `idempotentHint` member (optional).
     #[serde(
         rename = "idempotentHint",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub idempotent_hint: ::core::option::Option<bool>,
     /// `openWorldHint` member (optional).
     #[serde(
         rename = "openWorldHint",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub open_world_hint: ::core::option::Option<bool>,
     /// `readOnlyHint` member (optional).
     #[serde(
         rename = "readOnlyHint",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub read_only_hint: ::core::option::Option<bool>,
     /// `title` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub title: ::core::option::Option<::std::string::String>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &[
+            "destructiveHint",
+            "idempotentHint",
+            "openWorldHint",
+            "readOnlyHint",
+            "title",
+        ];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ToolAnnotations;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ToolAnnotations)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ToolAnnotations, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut m3 = ::core::option::Option::None;
+                let mut m4 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "destructiveHint",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(map.next_value::<bool>()?),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "idempotentHint",
+                                    ),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(map.next_value::<bool>()?),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(2usize) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "openWorldHint",
+                                    ),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(map.next_value::<bool>()?),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(3usize) => {
+                            if m3.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "readOnlyHint",
+                                    ),
+                                );
+                            }
+                            m3 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(map.next_value::<bool>()?),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m4.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("title"),
+                                );
+                            }
+                            m4 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ToolAnnotations {
+                    destructive_hint: m0.unwrap_or_default(),
+                    idempotent_hint: m1.unwrap_or_default(),
+                    open_world_hint: m2.unwrap_or_default(),
+                    read_only_hint: m3.unwrap_or_default(),
+                    title: m4.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ToolInputSchema` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/Tool/properties/inputSchema` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#tool>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ToolInputSchema {
     /// `properties` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub properties: ::core::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -5644,52 +14427,265 @@ pub struct ToolInputSchema {
         >,
     >,
     /// `required` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// `type` member (required).
     pub r#type: TypeObject,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["properties", "required", "type"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ToolInputSchema;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ToolInputSchema)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ToolInputSchema, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "properties",
+                                    ),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::std::collections::BTreeMap<
+                                                    ::std::string::String,
+                                                    ::serde_json::Value,
+                                                >,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field(
+                                        "required",
+                                    ),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::vec::Vec<::std::string::String>>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("type"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<TypeObject>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ToolInputSchema {
+                    properties: m0.unwrap_or_default(),
+                    required: m1.unwrap_or_default(),
+                    r#type: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "type",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ToolListChangedNotification` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ToolListChangedNotification` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#toollistchangednotification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ToolListChangedNotification {
     /// `method` member (required).
     pub method: MethodNotificationsToolsListChanged,
     /// `params` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub params: ::core::option::Option<ToolListChangedNotificationParams>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ToolListChangedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ToolListChangedNotification)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ToolListChangedNotification, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<MethodNotificationsToolsListChanged>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<ToolListChangedNotificationParams>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ToolListChangedNotification {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ToolListChangedNotificationParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ToolListChangedNotification/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#toollistchangednotification>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ToolListChangedNotificationParams {
     /// `_meta` member (optional).
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
-    /// Members not declared by the schema, which it explicitly admits.
+    /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotificationParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["_meta"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ToolListChangedNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ToolListChangedNotificationParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ToolListChangedNotificationParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::serde_json::Value,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ToolListChangedNotificationParams {
+                    meta: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `TypeAudio` (MCP 2025-03-26).
 ///
@@ -5975,23 +14971,148 @@ impl ::schemars::JsonSchema for TypeText {
 ///
 /// Schema: `#/definitions/UnsubscribeRequest` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#unsubscriberequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct UnsubscribeRequest {
     /// `method` member (required).
     pub method: MethodResourcesUnsubscribe,
     /// `params` member (required).
     pub params: UnsubscribeRequestParams,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = UnsubscribeRequest;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (UnsubscribeRequest)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<UnsubscribeRequest, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<MethodResourcesUnsubscribe>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<UnsubscribeRequestParams>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(UnsubscribeRequest {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "params",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `UnsubscribeRequestParams` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/UnsubscribeRequest/properties/params` in `mcp/2025-03-26/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2025-03-26/schema#unsubscriberequest>
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct UnsubscribeRequestParams {
     /// `uri` member (required).
     pub uri: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["uri"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = UnsubscribeRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (UnsubscribeRequestParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<UnsubscribeRequestParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("uri"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(UnsubscribeRequestParams {
+                    uri: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "uri",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// Error codes of MCP 2025-03-26: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -6560,6 +15681,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::Annotations {
                 audience: f0,
                 priority: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -6586,6 +15708,7 @@ pub mod strategies {
                 data: f1,
                 mime_type: f2,
                 r#type: f3,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -6616,6 +15739,7 @@ pub mod strategies {
                 blob: f0,
                 mime_type: f1,
                 uri: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -6625,6 +15749,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::CallToolRequest {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -6643,6 +15768,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::CallToolRequestParams {
                 arguments: f0,
                 name: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -6663,6 +15789,7 @@ pub mod strategies {
                 meta: f0,
                 content: f1,
                 is_error: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -6692,6 +15819,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::CancelledNotification {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -6714,6 +15842,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::CancelledNotificationParams {
                 reason: f0,
                 request_id: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -6730,6 +15859,7 @@ pub mod strategies {
                 experimental: f0,
                 roots: f1,
                 sampling: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -6738,6 +15868,7 @@ pub mod strategies {
         ((s::optional(s::boolean()),),)
             .prop_map(|((f0,),)| super::ClientCapabilitiesRoots {
                 list_changed: f0,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -6813,6 +15944,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::CompleteRequest {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -6822,6 +15954,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::CompleteRequestParams {
                 argument: f0,
                 r#ref: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -6846,6 +15979,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::CompleteRequestParamsArgument {
                 name: f0,
                 value: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -6871,6 +16005,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::CompleteResult {
                 meta: f0,
                 completion: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -6902,6 +16037,7 @@ pub mod strategies {
                 has_more: f0,
                 total: f1,
                 values: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -6911,6 +16047,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::CreateMessageRequest {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -6961,6 +16098,7 @@ pub mod strategies {
                 stop_sequences: f5,
                 system_prompt: f6,
                 temperature: f7,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7003,6 +16141,7 @@ pub mod strategies {
                 model: f2,
                 role: f3,
                 stop_reason: f4,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7039,6 +16178,7 @@ pub mod strategies {
                 annotations: f0,
                 resource: f1,
                 r#type: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7069,6 +16209,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::GetPromptRequest {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7095,6 +16236,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::GetPromptRequestParams {
                 arguments: f0,
                 name: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7121,6 +16263,7 @@ pub mod strategies {
                 meta: f0,
                 description: f1,
                 messages: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7147,6 +16290,7 @@ pub mod strategies {
                 data: f1,
                 mime_type: f2,
                 r#type: f3,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7169,6 +16313,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::Implementation {
                 name: f0,
                 version: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7178,6 +16323,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::InitializeRequest {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7198,6 +16344,7 @@ pub mod strategies {
                 capabilities: f0,
                 client_info: f1,
                 protocol_version: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7228,6 +16375,7 @@ pub mod strategies {
                 instructions: f2,
                 protocol_version: f3,
                 server_info: f4,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7242,6 +16390,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::InitializedNotification {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7310,6 +16459,7 @@ pub mod strategies {
                 error: f0,
                 id: f1,
                 jsonrpc: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7330,6 +16480,7 @@ pub mod strategies {
                 code: f0,
                 data: f1,
                 message: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7370,6 +16521,7 @@ pub mod strategies {
                 jsonrpc: f0,
                 method: f1,
                 params: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7403,6 +16555,7 @@ pub mod strategies {
                 jsonrpc: f1,
                 method: f2,
                 params: f3,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7427,6 +16580,7 @@ pub mod strategies {
         ((s::optional(progress_token()),),)
             .prop_map(|((f0,),)| super::JSONRPCRequestParamsMeta {
                 progress_token: f0,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7437,6 +16591,7 @@ pub mod strategies {
                 id: f0,
                 jsonrpc: f1,
                 result: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7450,6 +16605,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::ListPromptsRequest {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7470,6 +16626,7 @@ pub mod strategies {
         )
             .prop_map(|((f0,),)| super::ListPromptsRequestParams {
                 cursor: f0,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7496,6 +16653,7 @@ pub mod strategies {
                 meta: f0,
                 next_cursor: f1,
                 prompts: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7512,6 +16670,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::ListResourceTemplatesRequest {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7532,6 +16691,7 @@ pub mod strategies {
         )
             .prop_map(|((f0,),)| super::ListResourceTemplatesRequestParams {
                 cursor: f0,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7560,6 +16720,7 @@ pub mod strategies {
                 meta: f0,
                 next_cursor: f1,
                 resource_templates: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7569,6 +16730,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::ListResourcesRequest {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7589,6 +16751,7 @@ pub mod strategies {
         )
             .prop_map(|((f0,),)| super::ListResourcesRequestParams {
                 cursor: f0,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7615,6 +16778,7 @@ pub mod strategies {
                 meta: f0,
                 next_cursor: f1,
                 resources: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7624,6 +16788,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::ListRootsRequest {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7648,6 +16813,7 @@ pub mod strategies {
         ((s::optional(progress_token()),),)
             .prop_map(|((f0,),)| super::ListRootsRequestParamsMeta {
                 progress_token: f0,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7666,6 +16832,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::ListRootsResult {
                 meta: f0,
                 roots: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7675,6 +16842,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::ListToolsRequest {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7693,6 +16861,7 @@ pub mod strategies {
         )
             .prop_map(|((f0,),)| super::ListToolsRequestParams {
                 cursor: f0,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7719,6 +16888,7 @@ pub mod strategies {
                 meta: f0,
                 next_cursor: f1,
                 tools: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7741,6 +16911,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::LoggingMessageNotification {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7765,6 +16936,7 @@ pub mod strategies {
                 data: f0,
                 level: f1,
                 logger: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7905,7 +17077,10 @@ pub mod strategies {
                 ),
             ),
         )
-            .prop_map(|((f0,),)| super::ModelHint { name: f0 })
+            .prop_map(|((f0,),)| super::ModelHint {
+                name: f0,
+                extra: ::std::collections::BTreeMap::new(),
+            })
             .boxed()
     }
     /// Values of [`super::ModelPreferences`].
@@ -7944,6 +17119,7 @@ pub mod strategies {
                 hints: f1,
                 intelligence_priority: f2,
                 speed_priority: f3,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7962,6 +17138,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::Notification {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -7989,6 +17166,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::PaginatedRequest {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8007,6 +17185,7 @@ pub mod strategies {
         )
             .prop_map(|((f0,),)| super::PaginatedRequestParams {
                 cursor: f0,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8027,6 +17206,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::PaginatedResult {
                 meta: f0,
                 next_cursor: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8036,6 +17216,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::PingRequest {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8053,6 +17234,7 @@ pub mod strategies {
         ((s::optional(progress_token()),),)
             .prop_map(|((f0,),)| super::PingRequestParamsMeta {
                 progress_token: f0,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8062,6 +17244,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::ProgressNotification {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8090,6 +17273,7 @@ pub mod strategies {
                 progress: f1,
                 progress_token: f2,
                 total: f3,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8137,6 +17321,7 @@ pub mod strategies {
                 arguments: f0,
                 description: f1,
                 name: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8163,6 +17348,7 @@ pub mod strategies {
                 description: f0,
                 name: f1,
                 required: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8179,6 +17365,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::PromptListChangedNotification {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8199,6 +17386,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::PromptMessage {
                 content: f0,
                 role: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8233,6 +17421,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::PromptReference {
                 name: f0,
                 r#type: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8242,6 +17431,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::ReadResourceRequest {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8260,6 +17450,7 @@ pub mod strategies {
         )
             .prop_map(|((f0,),)| super::ReadResourceRequestParams {
                 uri: f0,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8278,6 +17469,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::ReadResourceResult {
                 meta: f0,
                 contents: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8313,6 +17505,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::Request {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8345,6 +17538,7 @@ pub mod strategies {
         ((s::optional(progress_token()),),)
             .prop_map(|((f0,),)| super::RequestParamsMeta {
                 progress_token: f0,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8392,6 +17586,7 @@ pub mod strategies {
                 name: f3,
                 size: f4,
                 uri: f5,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8416,6 +17611,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::ResourceContents {
                 mime_type: f0,
                 uri: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8432,6 +17628,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::ResourceListChangedNotification {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8461,6 +17658,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::ResourceReference {
                 r#type: f0,
                 uri: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8501,6 +17699,7 @@ pub mod strategies {
                 mime_type: f2,
                 name: f3,
                 uri_template: f4,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8517,6 +17716,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::ResourceUpdatedNotification {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8535,6 +17735,7 @@ pub mod strategies {
         )
             .prop_map(|((f0,),)| super::ResourceUpdatedNotificationParams {
                 uri: f0,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8569,7 +17770,11 @@ pub mod strategies {
                 ),
             ),
         )
-            .prop_map(|((f0, f1),)| super::Root { name: f0, uri: f1 })
+            .prop_map(|((f0, f1),)| super::Root {
+                name: f0,
+                uri: f1,
+                extra: ::std::collections::BTreeMap::new(),
+            })
             .boxed()
     }
     /// Values of [`super::RootsListChangedNotification`].
@@ -8585,6 +17790,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::RootsListChangedNotification {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8605,6 +17811,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::SamplingMessage {
                 content: f0,
                 role: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8642,6 +17849,7 @@ pub mod strategies {
                 prompts: f3,
                 resources: f4,
                 tools: f5,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8652,6 +17860,7 @@ pub mod strategies {
         ((s::optional(s::boolean()),),)
             .prop_map(|((f0,),)| super::ServerCapabilitiesPrompts {
                 list_changed: f0,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8663,6 +17872,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::ServerCapabilitiesResources {
                 list_changed: f0,
                 subscribe: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8671,6 +17881,7 @@ pub mod strategies {
         ((s::optional(s::boolean()),),)
             .prop_map(|((f0,),)| super::ServerCapabilitiesTools {
                 list_changed: f0,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8746,6 +17957,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::SetLevelRequest {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8754,6 +17966,7 @@ pub mod strategies {
         ((logging_level(),),)
             .prop_map(|((f0,),)| super::SetLevelRequestParams {
                 level: f0,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8763,6 +17976,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::SubscribeRequest {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8779,6 +17993,7 @@ pub mod strategies {
         )
             .prop_map(|((f0,),)| super::SubscribeRequestParams {
                 uri: f0,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8799,6 +18014,7 @@ pub mod strategies {
                 annotations: f0,
                 text: f1,
                 r#type: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8829,6 +18045,7 @@ pub mod strategies {
                 mime_type: f0,
                 text: f1,
                 uri: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8857,6 +18074,7 @@ pub mod strategies {
                 description: f1,
                 input_schema: f2,
                 name: f3,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8883,6 +18101,7 @@ pub mod strategies {
                 open_world_hint: f2,
                 read_only_hint: f3,
                 title: f4,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8909,6 +18128,7 @@ pub mod strategies {
                 properties: f0,
                 required: f1,
                 r#type: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8925,6 +18145,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::ToolListChangedNotification {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8973,6 +18194,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::UnsubscribeRequest {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -8991,6 +18213,7 @@ pub mod strategies {
         )
             .prop_map(|((f0,),)| super::UnsubscribeRequestParams {
                 uri: f0,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
