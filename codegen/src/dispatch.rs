@@ -40,9 +40,12 @@ struct Shape {
     item: Option<Ty>,
 }
 
-/// Fills in [`crate::model::Union::dispatch`] for every union of `module`.
-pub fn resolve(module: &mut Module) -> Result<()> {
+/// Fills in [`crate::model::Union::dispatch`] for every union of `module`. Returns a warning
+/// for each variant no input can reach (never chosen, and behind a variant admitting every
+/// value of each JSON type it admits), naming the union's pointer.
+pub fn resolve(module: &mut Module) -> Result<Vec<String>> {
     let snapshot = module.clone();
+    let mut warnings = Vec::new();
     for def in &mut module.types {
         if let Kind::Union(union) = &mut def.kind {
             let shapes: Vec<Shape> = union
@@ -132,10 +135,71 @@ pub fn resolve(module: &mut Module) -> Result<()> {
                     }
                 }
             }
+            for i in unreachable(union, &cases) {
+                warnings.push(format!(
+                    "{}: variant `{}` is unreachable: no input is decoded as it",
+                    def.pointer, union.variants[i].name
+                ));
+            }
             union.dispatch = Some(Dispatch::ByToken(cases));
         }
     }
-    Ok(())
+    Ok(warnings)
+}
+
+/// The variants no input reaches: for every JSON type a variant admits, it is never the
+/// dispatch's choice, and the choice or an earlier variant in the fallback order (schema
+/// order) admits every value of that type, so the variant is never tried.
+fn unreachable(union: &crate::model::Union, cases: &[(Token, Dispatch)]) -> Vec<usize> {
+    let accepts_all = |i: usize| union.checks.get(i).is_some_and(|c| c.accepts_all);
+    let mut out = Vec::new();
+    for i in 0..union.variants.len() {
+        let mut reached = false;
+        for (token, admitting) in &union.admitted {
+            if !admitting.contains(&i) {
+                continue;
+            }
+            let leaves = cases
+                .iter()
+                .find(|(t, _)| t == token)
+                .map(|(_, d)| leaves(d))
+                .unwrap_or_default();
+            let shadowed = admitting.iter().take_while(|&&j| j != i).any(|&j| accepts_all(j));
+            if leaves.contains(&i) || (!shadowed && !leaves.iter().all(|&l| accepts_all(l))) {
+                reached = true;
+            }
+        }
+        if !reached {
+            out.push(i);
+        }
+    }
+    out
+}
+
+/// Every variant index a decision can choose.
+fn leaves(d: &Dispatch) -> Vec<usize> {
+    match d {
+        Dispatch::Variant(i) => vec![*i],
+        Dispatch::ByToken(cases) => cases.iter().flat_map(|(_, d)| leaves(d)).collect(),
+        Dispatch::ByConst {
+            cases, otherwise, ..
+        } => cases
+            .iter()
+            .map(|(_, d)| d)
+            .chain(otherwise.as_deref())
+            .flat_map(leaves)
+            .collect(),
+        Dispatch::ByMembers { rules, fallback } => rules
+            .iter()
+            .map(|r| r.variant)
+            .chain(*fallback)
+            .collect(),
+        Dispatch::ByFirstItem { item, empty } => {
+            let mut out = leaves(item);
+            out.push(*empty);
+            out
+        }
+    }
 }
 
 fn shape(module: &Module, ty: &Ty, depth: usize) -> Shape {
