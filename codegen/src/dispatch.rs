@@ -164,7 +164,10 @@ fn unreachable(union: &crate::model::Union, cases: &[(Token, Dispatch)]) -> Vec<
                 .find(|(t, _)| t == token)
                 .map(|(_, d)| leaves(d))
                 .unwrap_or_default();
-            let shadowed = admitting.iter().take_while(|&&j| j != i).any(|&j| accepts_all(j));
+            let shadowed = admitting
+                .iter()
+                .take_while(|&&j| j != i)
+                .any(|&j| accepts_all(j));
             if leaves.contains(&i) || (!shadowed && !leaves.iter().all(|&l| accepts_all(l))) {
                 reached = true;
             }
@@ -189,11 +192,9 @@ fn leaves(d: &Dispatch) -> Vec<usize> {
             .chain(otherwise.as_deref())
             .flat_map(leaves)
             .collect(),
-        Dispatch::ByMembers { rules, fallback } => rules
-            .iter()
-            .map(|r| r.variant)
-            .chain(*fallback)
-            .collect(),
+        Dispatch::ByMembers { rules, fallback } => {
+            rules.iter().map(|r| r.variant).chain(*fallback).collect()
+        }
         Dispatch::ByFirstItem { item, empty } => {
             let mut out = leaves(item);
             out.push(*empty);

@@ -128,7 +128,10 @@ pub fn generate_module_with_warnings(
         #items
     };
     let body = emit::format(tokens).map_err(attribute)?;
-    Ok((format!("{}{body}", header::header_line(file, bytes)), warnings))
+    Ok((
+        format!("{}{body}", header::header_line(file, bytes)),
+        warnings,
+    ))
 }
 
 /// Generates a module for a stand-alone test schema (used by the snapshot tests).

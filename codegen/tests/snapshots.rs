@@ -118,6 +118,8 @@ fn variants_no_input_reaches_are_warned_about() {
     .unwrap();
     assert_eq!(
         warnings,
-        ["w.json: #/$defs/Shadowed/anyOf: variant `Object2` is unreachable: no input is decoded as it"]
+        [
+            "w.json: #/$defs/Shadowed/anyOf: variant `Object2` is unreachable: no input is decoded as it"
+        ]
     );
 }

@@ -216,18 +216,7 @@ pub fn emit_registry(ctx: &Context<'_>) -> TokenStream {
         .map(|d| &d.name)
         .collect();
     let idents: Vec<_> = defs.iter().map(|n| ident(n)).collect();
-    // An alias of `integer` decodes by the JSON Schema rules here too (`3.0` is `3`).
-    let decoded: Vec<TokenStream> = defs
-        .iter()
-        .zip(&idents)
-        .map(|(name, id)| {
-            if ctx.decodes_by_schema(&Ty::Named((*name).clone())) {
-                quote! { #support::BySchema<#id> }
-            } else {
-                quote! { #id }
-            }
-        })
-        .collect();
+    let decoded = &idents;
     let protocol = &ctx.flavor.protocol;
     let defs_doc = format!(" Every definition of {protocol}, sorted by name.");
     quote! {

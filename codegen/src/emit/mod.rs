@@ -71,22 +71,6 @@ impl Context<'_> {
             .map(str::to_owned)
     }
 
-    /// Whether a member, item or variant of type `ty` decodes through
-    /// `support::SchemaDecode` rather than serde: its schema type is `integer` (directly, as
-    /// the items of arrays and maps, or through an alias), which JSON Schema admits as `3.0`
-    /// where serde's `i64` takes only `3`.
-    pub fn decodes_by_schema(&self, ty: &Ty) -> bool {
-        match ty {
-            Ty::Integer => true,
-            Ty::Array(inner) | Ty::Map(inner) => self.decodes_by_schema(inner),
-            Ty::Named(name) => match self.def(name).map(|d| &d.kind) {
-                Some(Kind::Alias(target)) => self.decodes_by_schema(target),
-                _ => false,
-            },
-            _ => false,
-        }
-    }
-
     /// Whether `ty` names a type that is a union (for boxing and dispatch).
     pub fn def(&self, name: &str) -> Option<&TypeDef> {
         self.module.get(name)
@@ -140,7 +124,7 @@ pub fn ident(name: &str) -> Ident {
 pub fn ty_tokens(ty: &Ty) -> TokenStream {
     match ty {
         Ty::String => quote! { ::std::string::String },
-        Ty::Integer => quote! { i64 },
+        Ty::Integer => quote! { ::mcpwire_types::support::Integer },
         Ty::Number => quote! { ::serde_json::Number },
         Ty::Bool => quote! { bool },
         Ty::Null => quote! { () },

@@ -369,7 +369,7 @@ fn ty_strategy(
         }
         Ty::Integer => {
             let (min, max) = (opt_i64(c.minimum), opt_i64(c.maximum));
-            quote! { s::integer(#min, #max) }
+            quote! { s::integer(#min, #max).prop_map(::mcpwire_types::support::Integer::from).boxed() }
         }
         Ty::Number => {
             let (min, max) = (opt_f64(c.minimum), opt_f64(c.maximum));

@@ -78,7 +78,7 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, s: &Struct) -> TokenStream {
     }
     let derive = derives_serialize();
     let deny = closed.then(|| quote! { #[serde(deny_unknown_fields)] });
-    let deserialize = deserialize_impl(ctx, def, s);
+    let deserialize = deserialize_impl(def, s);
     quote! {
         #docs
         #derive
@@ -106,27 +106,21 @@ fn field_type(f: &Field) -> TokenStream {
 
 /// The expression decoding the value of member `f` from `map` (a `MapAccess`), as stored in
 /// its field (before the `Some` of an optional member).
-fn member_value(ctx: &Context<'_>, f: &Field) -> TokenStream {
-    let support = support();
+fn member_value(f: &Field) -> TokenStream {
     let mut ty = ty_tokens(&f.ty);
     if f.boxed {
         ty = quote! { ::std::boxed::Box<#ty> };
     }
-    // Integers (and collections of them) decode by the JSON Schema rules: `3.0` is `3`.
-    let by_schema = ctx.decodes_by_schema(&f.ty);
-    match (f.nullable, by_schema) {
-        (false, false) => quote! { map.next_value::<#ty>()? },
-        (false, true) => quote! { map.next_value::<#support::BySchema<#ty>>()?.0 },
-        (true, false) => quote! { map.next_value::<::core::option::Option<#ty>>()? },
-        (true, true) => quote! {
-            map.next_value::<::core::option::Option<#support::BySchema<#ty>>>()?.map(|v| v.0)
-        },
+    if f.nullable {
+        quote! { map.next_value::<::core::option::Option<#ty>>()? }
+    } else {
+        quote! { map.next_value::<#ty>()? }
     }
 }
 
 /// The `Deserialize` impl of a struct: declared members by index, undeclared ones kept or
 /// refused, required ones checked at the end (``missing field `name` ``).
-fn deserialize_impl(ctx: &Context<'_>, def: &TypeDef, s: &Struct) -> TokenStream {
+fn deserialize_impl(def: &TypeDef, s: &Struct) -> TokenStream {
     let name = ident(&def.name);
     let support = support();
     let expecting = format!("an object ({})", def.name);
@@ -144,7 +138,7 @@ fn deserialize_impl(ctx: &Context<'_>, def: &TypeDef, s: &Struct) -> TokenStream
         };
         let json = &f.json_name;
         let field_name = ident(&f.rust_name);
-        let value = member_value(ctx, f);
+        let value = member_value(f);
         let stored = if f.required {
             value
         } else {
@@ -170,11 +164,7 @@ fn deserialize_impl(ctx: &Context<'_>, def: &TypeDef, s: &Struct) -> TokenStream
         Some(extra) => {
             let field_name = ident(&s.extra_field());
             let value = ty_tokens(extra);
-            let decode = if ctx.decodes_by_schema(extra) {
-                quote! { map.next_value::<#support::BySchema<#value>>()?.0 }
-            } else {
-                quote! { map.next_value::<#value>()? }
-            };
+            let decode = quote! { map.next_value::<#value>()? };
             (
                 Some(quote! { let mut #field_name = ::std::collections::BTreeMap::new(); }),
                 (

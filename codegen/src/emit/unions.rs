@@ -51,15 +51,8 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
         };
         variants.push(quote! { #[doc = #doc] #vname(#field_ty), });
         name_arms.push(quote! { Self::#vname(_) => #vname_str, });
-        decode_arms.push(if ctx.decodes_by_schema(&v.ty) {
-            // An `integer` variant (or a collection of them) admits `3.0` as JSON Schema does.
-            quote! {
-                #support::decode_variant::<#support::BySchema<#inner>, D::Error>(input, #name_str, #vname_str, reason).map(|v| v.0).map(#wrap)
-            }
-        } else {
-            quote! {
-                #support::decode_variant::<#inner, D::Error>(input, #name_str, #vname_str, reason).map(#wrap)
-            }
+        decode_arms.push(quote! {
+            #support::decode_variant::<#inner, D::Error>(input, #name_str, #vname_str, reason).map(#wrap)
         });
         schema_parts.push(quote! { generator.subschema_for::<#inner>() });
     }
@@ -213,7 +206,7 @@ impl Plan<'_> {
                 Token::Array if uses_binding => quote! { ::serde_json::Value::Array(items) => #expr, },
                 Token::Array => quote! { ::serde_json::Value::Array(_) => #expr, },
                 Token::String => quote! { ::serde_json::Value::String(_) => #expr, },
-                Token::Integer => quote! { ::serde_json::Value::Number(number) if #support::is_integer(number) => #expr, },
+                Token::Integer => quote! { ::serde_json::Value::Number(number) if #support::is_whole(number) => #expr, },
                 Token::Number => quote! { ::serde_json::Value::Number(_) => #expr, },
                 Token::Bool => quote! { ::serde_json::Value::Bool(_) => #expr, },
                 Token::Null => quote! { ::serde_json::Value::Null => #expr, },

@@ -12,6 +12,9 @@ use serde_json::Value;
 #[cfg(feature = "proptest")]
 pub mod strategy;
 
+mod integer;
+pub use integer::{Integer, NotAnInteger, is_whole_number_text};
+
 mod object;
 pub use object::{Member, MemberName};
 
@@ -129,12 +132,18 @@ pub fn no_variant<E: serde::de::Error>(union: &str, detail: &str) -> E {
     E::custom(format_args!("{union}: no variant matches: {detail}"))
 }
 
+/// Whether a JSON number is whole, of any size: a JSON Schema `integer` ([`Integer`] decodes
+/// it). `7`, `7.0`, `1e300` are; `7.5` is not.
+pub fn is_whole(number: &serde_json::Number) -> bool {
+    number.is_i64() || number.is_u64() || number.as_f64().is_some_and(|f| f.fract() == 0.0)
+}
+
 /// A short name of a JSON value's type, for messages.
 pub fn token_name(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
-        Value::Number(n) if is_integer(n) => "an integer",
+        Value::Number(n) if is_whole(n) => "an integer",
         Value::Number(_) => "a number",
         Value::String(_) => "a string",
         Value::Array(_) => "an array",

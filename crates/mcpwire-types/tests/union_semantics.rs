@@ -84,3 +84,28 @@ fn when_nothing_matches_the_error_leads_with_the_chosen_variant() {
     );
     assert_eq!(mcpwire_types::support::error_pointer(&err), "/text");
 }
+
+#[test]
+fn integers_beyond_i64_decode_exactly_and_ids_keep_their_text() {
+    use mcpwire_types::support::Integer;
+    // 2^63: beyond i64, a valid `integer` upstream; decoded and written back digit for digit.
+    let text =
+        r#"{"name":"a","size":9223372036854775808,"type":"resource_link","uri":"file:///a"}"#;
+    let link: v::ResourceLink = serde_json::from_str(text).unwrap();
+    assert_eq!(link.size.as_ref().and_then(Integer::as_u64), Some(1 << 63));
+    assert_eq!(serde_json::to_string(&link).unwrap(), text);
+    latest("ResourceLink", serde_json::from_str(text).unwrap());
+    // Never refused while schema-valid: 2^64 and a whole number written with an exponent.
+    for id in ["18446744073709551616", "1e3", "2.0", "-0"] {
+        let value: Value = serde_json::from_str(id).unwrap();
+        latest("RequestId", value);
+    }
+    // An id built from the runtime's raw id text is written back as that text.
+    for raw in ["1e3", "-0", "18446744073709551616", "9007199254740993"] {
+        let id = v::RequestId::Integer(Integer::from_json_text(raw).unwrap());
+        assert_eq!(serde_json::to_string(&id).unwrap(), raw);
+    }
+    let id: v::RequestId = serde_json::from_str("\"1e3\"").unwrap();
+    assert_eq!(serde_json::to_string(&id).unwrap(), "\"1e3\"");
+    assert!(serde_json::from_str::<v::RequestId>("1.5").is_err());
+}

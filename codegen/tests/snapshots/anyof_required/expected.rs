@@ -131,7 +131,7 @@ impl ::schemars::JsonSchema for AnyResult {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct CountResult {
     /// `total` member (required).
-    pub total: i64,
+    pub total: ::mcpwire_types::support::Integer,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -167,9 +167,7 @@ impl<'de> ::serde::Deserialize<'de> for CountResult {
                                 );
                             }
                             m0 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                    .0,
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
@@ -601,7 +599,13 @@ pub mod strategies {
     }
     /// Values of [`super::CountResult`].
     pub fn count_result() -> BoxedStrategy<super::CountResult> {
-        ((s::integer(::core::option::Option::None, ::core::option::Option::None),),)
+        (
+            (
+                s::integer(::core::option::Option::None, ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
+            ),
+        )
             .prop_map(|((f0,),)| super::CountResult {
                 total: f0,
                 extra: ::std::collections::BTreeMap::new(),

@@ -8,7 +8,7 @@
 pub struct Call {
     /// `id` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub id: ::core::option::Option<i64>,
+    pub id: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `method` member (required).
     pub method: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
@@ -48,9 +48,7 @@ impl<'de> ::serde::Deserialize<'de> for Call {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -257,7 +255,7 @@ impl ::schemars::JsonSchema for Message {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Reply {
     /// `id` member (required).
-    pub id: i64,
+    pub id: ::mcpwire_types::support::Integer,
     /// `result` member (required).
     pub result: ::serde_json::Value,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
@@ -296,9 +294,7 @@ impl<'de> ::serde::Deserialize<'de> for Reply {
                                 );
                             }
                             m0 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                    .0,
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -444,9 +440,11 @@ pub mod strategies {
             (
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::string(
                     ::core::option::Option::None,
@@ -482,7 +480,9 @@ pub mod strategies {
     pub fn reply() -> BoxedStrategy<super::Reply> {
         (
             (
-                s::integer(::core::option::Option::None, ::core::option::Option::None),
+                s::integer(::core::option::Option::None, ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
                 s::any_json(),
             ),
         )

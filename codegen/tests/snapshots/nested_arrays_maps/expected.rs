@@ -13,7 +13,10 @@ pub struct Grid {
         skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub by_name: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::vec::Vec<i64>>,
+        ::std::collections::BTreeMap<
+            ::std::string::String,
+            ::std::vec::Vec<::mcpwire_types::support::Integer>,
+        >,
     >,
     /// `origin` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
@@ -64,14 +67,11 @@ impl<'de> ::serde::Deserialize<'de> for Grid {
                                 ::core::option::Option::Some(
                                     map
                                         .next_value::<
-                                            ::mcpwire_types::support::BySchema<
-                                                ::std::collections::BTreeMap<
-                                                    ::std::string::String,
-                                                    ::std::vec::Vec<i64>,
-                                                >,
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::std::vec::Vec<::mcpwire_types::support::Integer>,
                                             >,
-                                        >()?
-                                        .0,
+                                        >()?,
                                 ),
                             );
                         }
@@ -384,9 +384,11 @@ pub mod strategies {
                     s::map(
                         s::vec(
                             s::integer(
-                                ::core::option::Option::None,
-                                ::core::option::Option::None,
-                            ),
+                                    ::core::option::Option::None,
+                                    ::core::option::Option::None,
+                                )
+                                .prop_map(::mcpwire_types::support::Integer::from)
+                                .boxed(),
                             ::core::option::Option::None,
                             ::core::option::Option::None,
                         ),

@@ -18,7 +18,7 @@ pub enum JSONValue {
     /// The `String` alternative.
     String(::std::string::String),
     /// The `Integer` alternative.
-    Integer(i64),
+    Integer(::mcpwire_types::support::Integer),
     /// The `Boolean` alternative.
     Boolean(bool),
 }
@@ -70,7 +70,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONValue {
             }
             ::serde_json::Value::Number(
                 number,
-            ) if ::mcpwire_types::support::is_integer(number) => {
+            ) if ::mcpwire_types::support::is_whole(number) => {
                 ::mcpwire_types::support::Choice::variant(
                     3usize,
                     "it is the only variant admitting this JSON type",
@@ -128,10 +128,9 @@ impl<'de> ::serde::Deserialize<'de> for JSONValue {
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
-                        ::mcpwire_types::support::BySchema<i64>,
+                        ::mcpwire_types::support::Integer,
                         D::Error,
                     >(input, "JSONValue", "Integer", reason)
-                        .map(|v| v.0)
                         .map(Self::Integer)
                 }
                 _ => {
@@ -158,8 +157,9 @@ impl ::schemars::JsonSchema for JSONValue {
             ::std::vec![
                 generator.subschema_for:: < JSONObject > (), generator.subschema_for:: <
                 ::std::vec::Vec < JSONValue > > (), generator.subschema_for:: <
-                ::std::string::String > (), generator.subschema_for:: < i64 > (),
-                generator.subschema_for:: < bool > ()
+                ::std::string::String > (), generator.subschema_for:: <
+                ::mcpwire_types::support::Integer > (), generator.subschema_for:: < bool
+                > ()
             ],
         )
     }
@@ -370,8 +370,10 @@ pub mod strategies {
                     s::string(::core::option::Option::None, ::core::option::Option::None,
                     ::core::option::Option::None).prop_map(super::JSONValue::String)
                     .boxed(), s::integer(::core::option::Option::None,
-                    ::core::option::Option::None).prop_map(super::JSONValue::Integer)
-                    .boxed(), s::boolean().prop_map(super::JSONValue::Boolean).boxed()
+                    ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from).boxed()
+                    .prop_map(super::JSONValue::Integer).boxed(), s::boolean()
+                    .prop_map(super::JSONValue::Boolean).boxed()
                 ];
                 if depth > 0 {
                     alternatives

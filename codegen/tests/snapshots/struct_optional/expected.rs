@@ -16,7 +16,7 @@ pub struct Item {
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `count` member (required).
-    pub count: i64,
+    pub count: ::mcpwire_types::support::Integer,
     /// `data` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub data: ::core::option::Option<::serde_json::Value>,
@@ -28,7 +28,9 @@ pub struct Item {
     pub expires: ::core::option::Option<::core::option::Option<::std::string::String>>,
     /// `limit` member (optional, may be null).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub limit: ::core::option::Option<::core::option::Option<i64>>,
+    pub limit: ::core::option::Option<
+        ::core::option::Option<::mcpwire_types::support::Integer>,
+    >,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `ratio` member (optional).
@@ -38,7 +40,7 @@ pub struct Item {
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub size: ::core::option::Option<Size>,
     /// `ttl` member (required, may be null).
-    pub ttl: ::core::option::Option<i64>,
+    pub ttl: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `type` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub r#type: ::core::option::Option<::std::string::String>,
@@ -117,9 +119,7 @@ impl<'de> ::serde::Deserialize<'de> for Item {
                                 );
                             }
                             m1 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                    .0,
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Declared(2usize) => {
@@ -169,11 +169,8 @@ impl<'de> ::serde::Deserialize<'de> for Item {
                                 ::core::option::Option::Some(
                                     map
                                         .next_value::<
-                                            ::core::option::Option<
-                                                ::mcpwire_types::support::BySchema<i64>,
-                                            >,
-                                        >()?
-                                        .map(|v| v.0),
+                                            ::core::option::Option<::mcpwire_types::support::Integer>,
+                                        >()?,
                                 ),
                             );
                         }
@@ -206,11 +203,7 @@ impl<'de> ::serde::Deserialize<'de> for Item {
                                 );
                             }
                             m8 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<Size>>()?
-                                        .0,
-                                ),
+                                ::core::option::Option::Some(map.next_value::<Size>()?),
                             );
                         }
                         ::mcpwire_types::support::Member::Declared(9usize) => {
@@ -222,11 +215,8 @@ impl<'de> ::serde::Deserialize<'de> for Item {
                             m9 = ::core::option::Option::Some(
                                 map
                                     .next_value::<
-                                        ::core::option::Option<
-                                            ::mcpwire_types::support::BySchema<i64>,
-                                        >,
-                                    >()?
-                                    .map(|v| v.0),
+                                        ::core::option::Option<::mcpwire_types::support::Integer>,
+                                    >()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -278,7 +268,7 @@ impl<'de> ::serde::Deserialize<'de> for Item {
 /// `Size` (test schema).
 ///
 /// Schema: `#/$defs/Size` in `tests/snapshots/struct_optional/schema.json`.
-pub type Size = i64;
+pub type Size = ::mcpwire_types::support::Integer;
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorCode {
@@ -359,11 +349,7 @@ pub fn roundtrip(
     ::core::option::Option::Some(
         match name {
             "Item" => ::mcpwire_types::support::roundtrip::<Item>(value),
-            "Size" => {
-                ::mcpwire_types::support::roundtrip::<
-                    ::mcpwire_types::support::BySchema<Size>,
-                >(value)
-            }
+            "Size" => ::mcpwire_types::support::roundtrip::<Size>(value),
             _ => return ::core::option::Option::None,
         },
     )
@@ -392,9 +378,11 @@ pub mod strategies {
             (
                 s::optional(s::map(s::any_json())),
                 s::integer(
-                    ::core::option::Option::Some(0i64),
-                    ::core::option::Option::None,
-                ),
+                        ::core::option::Option::Some(0i64),
+                        ::core::option::Option::None,
+                    )
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
                 s::optional(s::any_json()),
                 s::optional(s::boolean()),
                 s::optional(
@@ -409,9 +397,11 @@ pub mod strategies {
                 s::optional(
                     s::optional(
                         s::integer(
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                        ),
+                                ::core::option::Option::None,
+                                ::core::option::Option::None,
+                            )
+                            .prop_map(::mcpwire_types::support::Integer::from)
+                            .boxed(),
                     ),
                 ),
                 s::string(
@@ -425,9 +415,11 @@ pub mod strategies {
                 s::optional(size()),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
             ),
             (
@@ -459,6 +451,8 @@ pub mod strategies {
     /// Values of [`super::Size`].
     pub fn size() -> BoxedStrategy<super::Size> {
         s::integer(::core::option::Option::Some(0i64), ::core::option::Option::None)
+            .prop_map(::mcpwire_types::support::Integer::from)
+            .boxed()
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.

@@ -78,7 +78,7 @@ pub struct Item {
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub color: ::core::option::Option<Color>,
     /// `count` member (required).
-    pub count: i64,
+    pub count: ::mcpwire_types::support::Integer,
     /// `link` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub link: ::core::option::Option<::std::string::String>,
@@ -94,7 +94,10 @@ pub struct Item {
     pub tags: ::std::vec::Vec<::std::string::String>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, i64>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::support::Integer,
+    >,
 }
 impl<'de> ::serde::Deserialize<'de> for Item {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -165,9 +168,7 @@ impl<'de> ::serde::Deserialize<'de> for Item {
                                 );
                             }
                             m2 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                    .0,
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Declared(3usize) => {
@@ -229,8 +230,7 @@ impl<'de> ::serde::Deserialize<'de> for Item {
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
                             let value = map
-                                .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                .0;
+                                .next_value::<::mcpwire_types::support::Integer>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -572,7 +572,7 @@ pub struct ShapeVariant1 {
     pub kind: KindSquare,
     /// `side` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub side: ::core::option::Option<i64>,
+    pub side: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -620,9 +620,7 @@ impl<'de> ::serde::Deserialize<'de> for ShapeVariant1 {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -773,9 +771,11 @@ pub mod strategies {
                 ),
                 s::optional(color()),
                 s::integer(
-                    ::core::option::Option::Some(1i64),
-                    ::core::option::Option::Some(5i64),
-                ),
+                        ::core::option::Option::Some(1i64),
+                        ::core::option::Option::Some(5i64),
+                    )
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
                 s::optional(
                     s::string(
                         ::core::option::Option::Some("uri"),
@@ -808,9 +808,11 @@ pub mod strategies {
                 ),
                 s::extra(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                     &["code", "color", "count", "link", "note", "score", "shape", "tags"],
                 ),
             ),
@@ -873,9 +875,11 @@ pub mod strategies {
                 kind_square(),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
             ),
         )

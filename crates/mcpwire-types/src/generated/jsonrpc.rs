@@ -333,7 +333,7 @@ impl ::schemars::JsonSchema for CodeMinus32700 {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Error {
     /// `code` member (required).
-    pub code: i64,
+    pub code: ::mcpwire_types::support::Integer,
     /// `data` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub data: ::core::option::Option<::serde_json::Value>,
@@ -376,9 +376,7 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                                 );
                             }
                             m0 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                    .0,
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Declared(1usize) => {
@@ -1621,7 +1619,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             }
             ::serde_json::Value::Number(
                 number,
-            ) if ::mcpwire_types::support::is_integer(number) => {
+            ) if ::mcpwire_types::support::is_whole(number) => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
@@ -2164,7 +2162,9 @@ pub mod strategies {
     pub fn error() -> BoxedStrategy<super::Error> {
         (
             (
-                s::integer(::core::option::Option::None, ::core::option::Option::None),
+                s::integer(::core::option::Option::None, ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
                 s::optional(s::any_json()),
                 s::string(
                     ::core::option::Option::None,

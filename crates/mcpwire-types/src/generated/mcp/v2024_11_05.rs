@@ -2441,7 +2441,7 @@ pub struct CompleteResultCompletion {
     pub has_more: ::core::option::Option<bool>,
     /// `total` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub total: ::core::option::Option<i64>,
+    pub total: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `values` member (required).
     pub values: ::std::vec::Vec<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
@@ -2492,9 +2492,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -2628,7 +2626,7 @@ pub struct CreateMessageRequestParams {
     >,
     /// `maxTokens` member (required).
     #[serde(rename = "maxTokens")]
-    pub max_tokens: i64,
+    pub max_tokens: ::mcpwire_types::support::Integer,
     /// `messages` member (required).
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// `metadata` member (optional).
@@ -2728,9 +2726,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
                                 );
                             }
                             m1 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                    .0,
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Declared(2usize) => {
@@ -4683,7 +4679,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCError {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct JSONRPCErrorError {
     /// `code` member (required).
-    pub code: i64,
+    pub code: ::mcpwire_types::support::Integer,
     /// `data` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub data: ::core::option::Option<::serde_json::Value>,
@@ -4726,9 +4722,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorError {
                                 );
                             }
                             m0 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                    .0,
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Declared(1usize) => {
@@ -9161,7 +9155,7 @@ pub enum ProgressToken {
     /// The `String` alternative.
     String(::std::string::String),
     /// The `Integer` alternative.
-    Integer(i64),
+    Integer(::mcpwire_types::support::Integer),
 }
 impl ProgressToken {
     /// The name of the variant this value holds (the schema definition it decoded as).
@@ -9194,7 +9188,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
             }
             ::serde_json::Value::Number(
                 number,
-            ) if ::mcpwire_types::support::is_integer(number) => {
+            ) if ::mcpwire_types::support::is_whole(number) => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
@@ -9230,10 +9224,9 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
-                        ::mcpwire_types::support::BySchema<i64>,
+                        ::mcpwire_types::support::Integer,
                         D::Error,
                     >(input, "ProgressToken", "Integer", reason)
-                        .map(|v| v.0)
                         .map(Self::Integer)
                 }
             },
@@ -9252,7 +9245,7 @@ impl ::schemars::JsonSchema for ProgressToken {
         ::mcpwire_types::support::any_of_schema(
             ::std::vec![
                 generator.subschema_for:: < ::std::string::String > (), generator
-                .subschema_for:: < i64 > ()
+                .subschema_for:: < ::mcpwire_types::support::Integer > ()
             ],
         )
     }
@@ -10420,7 +10413,7 @@ pub enum RequestId {
     /// The `String` alternative.
     String(::std::string::String),
     /// The `Integer` alternative.
-    Integer(i64),
+    Integer(::mcpwire_types::support::Integer),
 }
 impl RequestId {
     /// The name of the variant this value holds (the schema definition it decoded as).
@@ -10453,7 +10446,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             }
             ::serde_json::Value::Number(
                 number,
-            ) if ::mcpwire_types::support::is_integer(number) => {
+            ) if ::mcpwire_types::support::is_whole(number) => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
@@ -10489,10 +10482,9 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
-                        ::mcpwire_types::support::BySchema<i64>,
+                        ::mcpwire_types::support::Integer,
                         D::Error,
                     >(input, "RequestId", "Integer", reason)
-                        .map(|v| v.0)
                         .map(Self::Integer)
                 }
             },
@@ -10511,7 +10503,7 @@ impl ::schemars::JsonSchema for RequestId {
         ::mcpwire_types::support::any_of_schema(
             ::std::vec![
                 generator.subschema_for:: < ::std::string::String > (), generator
-                .subschema_for:: < i64 > ()
+                .subschema_for:: < ::mcpwire_types::support::Integer > ()
             ],
         )
     }
@@ -10680,7 +10672,7 @@ pub struct Resource {
     pub name: ::std::string::String,
     /// `size` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub size: ::core::option::Option<i64>,
+    pub size: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `uri` member (required).
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
@@ -10783,9 +10775,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
                             }
                             m4 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -15650,9 +15640,11 @@ pub mod strategies {
                 s::optional(s::boolean()),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::vec(
                     s::string(
@@ -15690,7 +15682,9 @@ pub mod strategies {
         (
             (
                 s::optional(create_message_request_params_include_context()),
-                s::integer(::core::option::Option::None, ::core::option::Option::None),
+                s::integer(::core::option::Option::None, ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
                 s::vec(
                     sampling_message(),
                     ::core::option::Option::None,
@@ -16110,7 +16104,9 @@ pub mod strategies {
     pub fn jsonrpcerror_error() -> BoxedStrategy<super::JSONRPCErrorError> {
         (
             (
-                s::integer(::core::option::Option::None, ::core::option::Option::None),
+                s::integer(::core::option::Option::None, ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
                 s::optional(s::any_json()),
                 s::string(
                     ::core::option::Option::None,
@@ -16916,8 +16912,9 @@ pub mod strategies {
                     s::string(::core::option::Option::None, ::core::option::Option::None,
                     ::core::option::Option::None).prop_map(super::ProgressToken::String)
                     .boxed(), s::integer(::core::option::Option::None,
-                    ::core::option::Option::None).prop_map(super::ProgressToken::Integer)
-                    .boxed()
+                    ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from).boxed()
+                    .prop_map(super::ProgressToken::Integer).boxed()
                 ],
             ),
             super::ProgressToken::variant_name,
@@ -17147,8 +17144,9 @@ pub mod strategies {
                     s::string(::core::option::Option::None, ::core::option::Option::None,
                     ::core::option::Option::None).prop_map(super::RequestId::String)
                     .boxed(), s::integer(::core::option::Option::None,
-                    ::core::option::Option::None).prop_map(super::RequestId::Integer)
-                    .boxed()
+                    ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from).boxed()
+                    .prop_map(super::RequestId::Integer).boxed()
                 ],
             ),
             super::RequestId::variant_name,
@@ -17198,9 +17196,11 @@ pub mod strategies {
                 ),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::string(
                     ::core::option::Option::Some("uri"),

@@ -2527,7 +2527,7 @@ pub struct CompleteResultCompletion {
     pub has_more: ::core::option::Option<bool>,
     /// `total` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub total: ::core::option::Option<i64>,
+    pub total: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `values` member (required).
     pub values: ::std::vec::Vec<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
@@ -2578,9 +2578,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -2714,7 +2712,7 @@ pub struct CreateMessageRequestParams {
     >,
     /// `maxTokens` member (required).
     #[serde(rename = "maxTokens")]
-    pub max_tokens: i64,
+    pub max_tokens: ::mcpwire_types::support::Integer,
     /// `messages` member (required).
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// `metadata` member (optional).
@@ -2814,9 +2812,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
                                 );
                             }
                             m1 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                    .0,
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Declared(2usize) => {
@@ -4904,7 +4900,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCError {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct JSONRPCErrorError {
     /// `code` member (required).
-    pub code: i64,
+    pub code: ::mcpwire_types::support::Integer,
     /// `data` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub data: ::core::option::Option<::serde_json::Value>,
@@ -4947,9 +4943,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorError {
                                 );
                             }
                             m0 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                    .0,
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Declared(1usize) => {
@@ -9449,7 +9443,7 @@ pub enum ProgressToken {
     /// The `String` alternative.
     String(::std::string::String),
     /// The `Integer` alternative.
-    Integer(i64),
+    Integer(::mcpwire_types::support::Integer),
 }
 impl ProgressToken {
     /// The name of the variant this value holds (the schema definition it decoded as).
@@ -9482,7 +9476,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
             }
             ::serde_json::Value::Number(
                 number,
-            ) if ::mcpwire_types::support::is_integer(number) => {
+            ) if ::mcpwire_types::support::is_whole(number) => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
@@ -9518,10 +9512,9 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
-                        ::mcpwire_types::support::BySchema<i64>,
+                        ::mcpwire_types::support::Integer,
                         D::Error,
                     >(input, "ProgressToken", "Integer", reason)
-                        .map(|v| v.0)
                         .map(Self::Integer)
                 }
             },
@@ -9540,7 +9533,7 @@ impl ::schemars::JsonSchema for ProgressToken {
         ::mcpwire_types::support::any_of_schema(
             ::std::vec![
                 generator.subschema_for:: < ::std::string::String > (), generator
-                .subschema_for:: < i64 > ()
+                .subschema_for:: < ::mcpwire_types::support::Integer > ()
             ],
         )
     }
@@ -10740,7 +10733,7 @@ pub enum RequestId {
     /// The `String` alternative.
     String(::std::string::String),
     /// The `Integer` alternative.
-    Integer(i64),
+    Integer(::mcpwire_types::support::Integer),
 }
 impl RequestId {
     /// The name of the variant this value holds (the schema definition it decoded as).
@@ -10773,7 +10766,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             }
             ::serde_json::Value::Number(
                 number,
-            ) if ::mcpwire_types::support::is_integer(number) => {
+            ) if ::mcpwire_types::support::is_whole(number) => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
@@ -10809,10 +10802,9 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
-                        ::mcpwire_types::support::BySchema<i64>,
+                        ::mcpwire_types::support::Integer,
                         D::Error,
                     >(input, "RequestId", "Integer", reason)
-                        .map(|v| v.0)
                         .map(Self::Integer)
                 }
             },
@@ -10831,7 +10823,7 @@ impl ::schemars::JsonSchema for RequestId {
         ::mcpwire_types::support::any_of_schema(
             ::std::vec![
                 generator.subschema_for:: < ::std::string::String > (), generator
-                .subschema_for:: < i64 > ()
+                .subschema_for:: < ::mcpwire_types::support::Integer > ()
             ],
         )
     }
@@ -11000,7 +10992,7 @@ pub struct Resource {
     pub name: ::std::string::String,
     /// `size` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub size: ::core::option::Option<i64>,
+    pub size: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `uri` member (required).
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
@@ -11103,9 +11095,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
                             }
                             m4 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -16018,9 +16008,11 @@ pub mod strategies {
                 s::optional(s::boolean()),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::vec(
                     s::string(
@@ -16058,7 +16050,9 @@ pub mod strategies {
         (
             (
                 s::optional(create_message_request_params_include_context()),
-                s::integer(::core::option::Option::None, ::core::option::Option::None),
+                s::integer(::core::option::Option::None, ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
                 s::vec(
                     sampling_message(),
                     ::core::option::Option::None,
@@ -16467,7 +16461,9 @@ pub mod strategies {
     pub fn jsonrpcerror_error() -> BoxedStrategy<super::JSONRPCErrorError> {
         (
             (
-                s::integer(::core::option::Option::None, ::core::option::Option::None),
+                s::integer(::core::option::Option::None, ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
                 s::optional(s::any_json()),
                 s::string(
                     ::core::option::Option::None,
@@ -17285,8 +17281,9 @@ pub mod strategies {
                     s::string(::core::option::Option::None, ::core::option::Option::None,
                     ::core::option::Option::None).prop_map(super::ProgressToken::String)
                     .boxed(), s::integer(::core::option::Option::None,
-                    ::core::option::Option::None).prop_map(super::ProgressToken::Integer)
-                    .boxed()
+                    ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from).boxed()
+                    .prop_map(super::ProgressToken::Integer).boxed()
                 ],
             ),
             super::ProgressToken::variant_name,
@@ -17517,8 +17514,9 @@ pub mod strategies {
                     s::string(::core::option::Option::None, ::core::option::Option::None,
                     ::core::option::Option::None).prop_map(super::RequestId::String)
                     .boxed(), s::integer(::core::option::Option::None,
-                    ::core::option::Option::None).prop_map(super::RequestId::Integer)
-                    .boxed()
+                    ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from).boxed()
+                    .prop_map(super::RequestId::Integer).boxed()
                 ],
             ),
             super::RequestId::variant_name,
@@ -17568,9 +17566,11 @@ pub mod strategies {
                 ),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::string(
                     ::core::option::Option::Some("uri"),

@@ -2785,7 +2785,7 @@ pub struct CompleteResultCompletion {
     pub has_more: ::core::option::Option<bool>,
     /// `total` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub total: ::core::option::Option<i64>,
+    pub total: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `values` member (required).
     pub values: ::std::vec::Vec<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
@@ -2836,9 +2836,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -3202,7 +3200,7 @@ pub struct CreateMessageRequestParams {
     >,
     /// `maxTokens` member (required).
     #[serde(rename = "maxTokens")]
-    pub max_tokens: i64,
+    pub max_tokens: ::mcpwire_types::support::Integer,
     /// `messages` member (required).
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// `metadata` member (optional).
@@ -3302,9 +3300,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
                                 );
                             }
                             m1 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                    .0,
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Declared(2usize) => {
@@ -4214,7 +4210,7 @@ pub enum ElicitResultContentValue {
     /// The `String` alternative.
     String(::std::string::String),
     /// The `Integer` alternative.
-    Integer(i64),
+    Integer(::mcpwire_types::support::Integer),
     /// The `Boolean` alternative.
     Boolean(bool),
 }
@@ -4250,7 +4246,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
             }
             ::serde_json::Value::Number(
                 number,
-            ) if ::mcpwire_types::support::is_integer(number) => {
+            ) if ::mcpwire_types::support::is_whole(number) => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
@@ -4294,10 +4290,9 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
-                        ::mcpwire_types::support::BySchema<i64>,
+                        ::mcpwire_types::support::Integer,
                         D::Error,
                     >(input, "ElicitResultContentValue", "Integer", reason)
-                        .map(|v| v.0)
                         .map(Self::Integer)
                 }
                 _ => {
@@ -4323,7 +4318,8 @@ impl ::schemars::JsonSchema for ElicitResultContentValue {
         ::mcpwire_types::support::any_of_schema(
             ::std::vec![
                 generator.subschema_for:: < ::std::string::String > (), generator
-                .subschema_for:: < i64 > (), generator.subschema_for:: < bool > ()
+                .subschema_for:: < ::mcpwire_types::support::Integer > (), generator
+                .subschema_for:: < bool > ()
             ],
         )
     }
@@ -5799,7 +5795,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCError {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct JSONRPCErrorError {
     /// `code` member (required).
-    pub code: i64,
+    pub code: ::mcpwire_types::support::Integer,
     /// `data` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub data: ::core::option::Option<::serde_json::Value>,
@@ -5842,9 +5838,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorError {
                                 );
                             }
                             m0 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                    .0,
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Declared(1usize) => {
@@ -10543,7 +10537,7 @@ pub enum ProgressToken {
     /// The `String` alternative.
     String(::std::string::String),
     /// The `Integer` alternative.
-    Integer(i64),
+    Integer(::mcpwire_types::support::Integer),
 }
 impl ProgressToken {
     /// The name of the variant this value holds (the schema definition it decoded as).
@@ -10576,7 +10570,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
             }
             ::serde_json::Value::Number(
                 number,
-            ) if ::mcpwire_types::support::is_integer(number) => {
+            ) if ::mcpwire_types::support::is_whole(number) => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
@@ -10612,10 +10606,9 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
-                        ::mcpwire_types::support::BySchema<i64>,
+                        ::mcpwire_types::support::Integer,
                         D::Error,
                     >(input, "ProgressToken", "Integer", reason)
-                        .map(|v| v.0)
                         .map(Self::Integer)
                 }
             },
@@ -10634,7 +10627,7 @@ impl ::schemars::JsonSchema for ProgressToken {
         ::mcpwire_types::support::any_of_schema(
             ::std::vec![
                 generator.subschema_for:: < ::std::string::String > (), generator
-                .subschema_for:: < i64 > ()
+                .subschema_for:: < ::mcpwire_types::support::Integer > ()
             ],
         )
     }
@@ -11633,7 +11626,7 @@ pub enum RequestId {
     /// The `String` alternative.
     String(::std::string::String),
     /// The `Integer` alternative.
-    Integer(i64),
+    Integer(::mcpwire_types::support::Integer),
 }
 impl RequestId {
     /// The name of the variant this value holds (the schema definition it decoded as).
@@ -11666,7 +11659,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             }
             ::serde_json::Value::Number(
                 number,
-            ) if ::mcpwire_types::support::is_integer(number) => {
+            ) if ::mcpwire_types::support::is_whole(number) => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
@@ -11702,10 +11695,9 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
-                        ::mcpwire_types::support::BySchema<i64>,
+                        ::mcpwire_types::support::Integer,
                         D::Error,
                     >(input, "RequestId", "Integer", reason)
-                        .map(|v| v.0)
                         .map(Self::Integer)
                 }
             },
@@ -11724,7 +11716,7 @@ impl ::schemars::JsonSchema for RequestId {
         ::mcpwire_types::support::any_of_schema(
             ::std::vec![
                 generator.subschema_for:: < ::std::string::String > (), generator
-                .subschema_for:: < i64 > ()
+                .subschema_for:: < ::mcpwire_types::support::Integer > ()
             ],
         )
     }
@@ -11902,7 +11894,7 @@ pub struct Resource {
     pub name: ::std::string::String,
     /// `size` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub size: ::core::option::Option<i64>,
+    pub size: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `title` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub title: ::core::option::Option<::std::string::String>,
@@ -12030,9 +12022,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
                             }
                             m5 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -12236,7 +12226,7 @@ pub struct ResourceLink {
     pub name: ::std::string::String,
     /// `size` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub size: ::core::option::Option<i64>,
+    pub size: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `title` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub title: ::core::option::Option<::std::string::String>,
@@ -12368,9 +12358,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
                             }
                             m5 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -14958,14 +14946,14 @@ pub struct StringSchema {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub max_length: ::core::option::Option<i64>,
+    pub max_length: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `minLength` member (optional).
     #[serde(
         rename = "minLength",
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub min_length: ::core::option::Option<i64>,
+    pub min_length: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `title` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub title: ::core::option::Option<::std::string::String>,
@@ -15047,9 +15035,7 @@ impl<'de> ::serde::Deserialize<'de> for StringSchema {
                             }
                             m2 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -15063,9 +15049,7 @@ impl<'de> ::serde::Deserialize<'de> for StringSchema {
                             }
                             m3 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -17792,9 +17776,11 @@ pub mod strategies {
                 s::optional(s::boolean()),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::vec(
                     s::string(
@@ -17848,7 +17834,9 @@ pub mod strategies {
         (
             (
                 s::optional(create_message_request_params_include_context()),
-                s::integer(::core::option::Option::None, ::core::option::Option::None),
+                s::integer(::core::option::Option::None, ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
                 s::vec(
                     sampling_message(),
                     ::core::option::Option::None,
@@ -18057,6 +18045,7 @@ pub mod strategies {
                     .prop_map(super::ElicitResultContentValue::String).boxed(),
                     s::integer(::core::option::Option::None,
                     ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from).boxed()
                     .prop_map(super::ElicitResultContentValue::Integer).boxed(),
                     s::boolean().prop_map(super::ElicitResultContentValue::Boolean)
                     .boxed()
@@ -18367,7 +18356,9 @@ pub mod strategies {
     pub fn jsonrpcerror_error() -> BoxedStrategy<super::JSONRPCErrorError> {
         (
             (
-                s::integer(::core::option::Option::None, ::core::option::Option::None),
+                s::integer(::core::option::Option::None, ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
                 s::optional(s::any_json()),
                 s::string(
                     ::core::option::Option::None,
@@ -19230,8 +19221,9 @@ pub mod strategies {
                     s::string(::core::option::Option::None, ::core::option::Option::None,
                     ::core::option::Option::None).prop_map(super::ProgressToken::String)
                     .boxed(), s::integer(::core::option::Option::None,
-                    ::core::option::Option::None).prop_map(super::ProgressToken::Integer)
-                    .boxed()
+                    ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from).boxed()
+                    .prop_map(super::ProgressToken::Integer).boxed()
                 ],
             ),
             super::ProgressToken::variant_name,
@@ -19456,8 +19448,9 @@ pub mod strategies {
                     s::string(::core::option::Option::None, ::core::option::Option::None,
                     ::core::option::Option::None).prop_map(super::RequestId::String)
                     .boxed(), s::integer(::core::option::Option::None,
-                    ::core::option::Option::None).prop_map(super::RequestId::Integer)
-                    .boxed()
+                    ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from).boxed()
+                    .prop_map(super::RequestId::Integer).boxed()
                 ],
             ),
             super::RequestId::variant_name,
@@ -19508,9 +19501,11 @@ pub mod strategies {
                 ),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::optional(
                     s::string(
@@ -19593,9 +19588,11 @@ pub mod strategies {
                 ),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::optional(
                     s::string(
@@ -19978,15 +19975,19 @@ pub mod strategies {
                 s::optional(string_schema_format()),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::optional(
                     s::string(

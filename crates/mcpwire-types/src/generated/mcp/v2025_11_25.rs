@@ -1262,7 +1262,7 @@ pub struct CancelTaskResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub poll_interval: ::core::option::Option<i64>,
+    pub poll_interval: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `status` member (required).
     pub status: TaskStatus,
     /// `statusMessage` member (optional).
@@ -1276,7 +1276,7 @@ pub struct CancelTaskResult {
     #[serde(rename = "taskId")]
     pub task_id: ::std::string::String,
     /// `ttl` member (required, may be null).
-    pub ttl: ::core::option::Option<i64>,
+    pub ttl: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -1373,9 +1373,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskResult {
                             }
                             m3 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -1422,11 +1420,8 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskResult {
                             m7 = ::core::option::Option::Some(
                                 map
                                     .next_value::<
-                                        ::core::option::Option<
-                                            ::mcpwire_types::support::BySchema<i64>,
-                                        >,
-                                    >()?
-                                    .map(|v| v.0),
+                                        ::core::option::Option<::mcpwire_types::support::Integer>,
+                                    >()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
@@ -4516,7 +4511,7 @@ pub struct CompleteResultCompletion {
     pub has_more: ::core::option::Option<bool>,
     /// `total` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub total: ::core::option::Option<i64>,
+    pub total: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `values` member (required).
     pub values: ::std::vec::Vec<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
@@ -4567,9 +4562,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -4974,7 +4967,7 @@ pub struct CreateMessageRequestParams {
     >,
     /// `maxTokens` member (required).
     #[serde(rename = "maxTokens")]
-    pub max_tokens: i64,
+    pub max_tokens: ::mcpwire_types::support::Integer,
     /// `messages` member (required).
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// `metadata` member (optional).
@@ -5107,9 +5100,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
                                 );
                             }
                             m2 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                    .0,
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Declared(3usize) => {
@@ -6870,7 +6861,7 @@ pub enum ElicitResultContentValue {
     /// The `String` alternative.
     String(::std::string::String),
     /// The `Integer` alternative.
-    Integer(i64),
+    Integer(::mcpwire_types::support::Integer),
     /// The `Boolean` alternative.
     Boolean(bool),
 }
@@ -6914,7 +6905,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
             }
             ::serde_json::Value::Number(
                 number,
-            ) if ::mcpwire_types::support::is_integer(number) => {
+            ) if ::mcpwire_types::support::is_whole(number) => {
                 ::mcpwire_types::support::Choice::variant(
                     2usize,
                     "it is the only variant admitting this JSON type",
@@ -6965,10 +6956,9 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
-                        ::mcpwire_types::support::BySchema<i64>,
+                        ::mcpwire_types::support::Integer,
                         D::Error,
                     >(input, "ElicitResultContentValue", "Integer", reason)
-                        .map(|v| v.0)
                         .map(Self::Integer)
                 }
                 _ => {
@@ -6995,7 +6985,8 @@ impl ::schemars::JsonSchema for ElicitResultContentValue {
             ::std::vec![
                 generator.subschema_for:: < ::std::vec::Vec < ::std::string::String > >
                 (), generator.subschema_for:: < ::std::string::String > (), generator
-                .subschema_for:: < i64 > (), generator.subschema_for:: < bool > ()
+                .subschema_for:: < ::mcpwire_types::support::Integer > (), generator
+                .subschema_for:: < bool > ()
             ],
         )
     }
@@ -7693,7 +7684,7 @@ impl ::schemars::JsonSchema for EnumSchema {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Error {
     /// `code` member (required).
-    pub code: i64,
+    pub code: ::mcpwire_types::support::Integer,
     /// `data` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub data: ::core::option::Option<::serde_json::Value>,
@@ -7736,9 +7727,7 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                                 );
                             }
                             m0 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                    .0,
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Declared(1usize) => {
@@ -8670,7 +8659,7 @@ pub struct GetTaskResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub poll_interval: ::core::option::Option<i64>,
+    pub poll_interval: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `status` member (required).
     pub status: TaskStatus,
     /// `statusMessage` member (optional).
@@ -8684,7 +8673,7 @@ pub struct GetTaskResult {
     #[serde(rename = "taskId")]
     pub task_id: ::std::string::String,
     /// `ttl` member (required, may be null).
-    pub ttl: ::core::option::Option<i64>,
+    pub ttl: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -8781,9 +8770,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskResult {
                             }
                             m3 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -8830,11 +8817,8 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskResult {
                             m7 = ::core::option::Option::Some(
                                 map
                                     .next_value::<
-                                        ::core::option::Option<
-                                            ::mcpwire_types::support::BySchema<i64>,
-                                        >,
-                                    >()?
-                                    .map(|v| v.0),
+                                        ::core::option::Option<::mcpwire_types::support::Integer>,
+                                    >()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
@@ -15807,7 +15791,7 @@ pub enum ProgressToken {
     /// The `String` alternative.
     String(::std::string::String),
     /// The `Integer` alternative.
-    Integer(i64),
+    Integer(::mcpwire_types::support::Integer),
 }
 impl ProgressToken {
     /// The name of the variant this value holds (the schema definition it decoded as).
@@ -15840,7 +15824,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
             }
             ::serde_json::Value::Number(
                 number,
-            ) if ::mcpwire_types::support::is_integer(number) => {
+            ) if ::mcpwire_types::support::is_whole(number) => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
@@ -15876,10 +15860,9 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
-                        ::mcpwire_types::support::BySchema<i64>,
+                        ::mcpwire_types::support::Integer,
                         D::Error,
                     >(input, "ProgressToken", "Integer", reason)
-                        .map(|v| v.0)
                         .map(Self::Integer)
                 }
             },
@@ -15898,7 +15881,7 @@ impl ::schemars::JsonSchema for ProgressToken {
         ::mcpwire_types::support::any_of_schema(
             ::std::vec![
                 generator.subschema_for:: < ::std::string::String > (), generator
-                .subschema_for:: < i64 > ()
+                .subschema_for:: < ::mcpwire_types::support::Integer > ()
             ],
         )
     }
@@ -17140,7 +17123,7 @@ pub enum RequestId {
     /// The `String` alternative.
     String(::std::string::String),
     /// The `Integer` alternative.
-    Integer(i64),
+    Integer(::mcpwire_types::support::Integer),
 }
 impl RequestId {
     /// The name of the variant this value holds (the schema definition it decoded as).
@@ -17173,7 +17156,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             }
             ::serde_json::Value::Number(
                 number,
-            ) if ::mcpwire_types::support::is_integer(number) => {
+            ) if ::mcpwire_types::support::is_whole(number) => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
@@ -17209,10 +17192,9 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
-                        ::mcpwire_types::support::BySchema<i64>,
+                        ::mcpwire_types::support::Integer,
                         D::Error,
                     >(input, "RequestId", "Integer", reason)
-                        .map(|v| v.0)
                         .map(Self::Integer)
                 }
             },
@@ -17231,7 +17213,7 @@ impl ::schemars::JsonSchema for RequestId {
         ::mcpwire_types::support::any_of_schema(
             ::std::vec![
                 generator.subschema_for:: < ::std::string::String > (), generator
-                .subschema_for:: < i64 > ()
+                .subschema_for:: < ::mcpwire_types::support::Integer > ()
             ],
         )
     }
@@ -17412,7 +17394,7 @@ pub struct Resource {
     pub name: ::std::string::String,
     /// `size` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub size: ::core::option::Option<i64>,
+    pub size: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `title` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub title: ::core::option::Option<::std::string::String>,
@@ -17554,9 +17536,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
                             }
                             m6 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -17764,7 +17744,7 @@ pub struct ResourceLink {
     pub name: ::std::string::String,
     /// `size` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub size: ::core::option::Option<i64>,
+    pub size: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `title` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub title: ::core::option::Option<::std::string::String>,
@@ -17910,9 +17890,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
                             }
                             m6 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -22042,14 +22020,14 @@ pub struct StringSchema {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub max_length: ::core::option::Option<i64>,
+    pub max_length: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `minLength` member (optional).
     #[serde(
         rename = "minLength",
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub min_length: ::core::option::Option<i64>,
+    pub min_length: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `title` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub title: ::core::option::Option<::std::string::String>,
@@ -22145,9 +22123,7 @@ impl<'de> ::serde::Deserialize<'de> for StringSchema {
                             }
                             m3 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -22161,9 +22137,7 @@ impl<'de> ::serde::Deserialize<'de> for StringSchema {
                             }
                             m4 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -22537,7 +22511,7 @@ pub struct Task {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub poll_interval: ::core::option::Option<i64>,
+    pub poll_interval: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `status` member (required).
     pub status: TaskStatus,
     /// `statusMessage` member (optional).
@@ -22551,7 +22525,7 @@ pub struct Task {
     #[serde(rename = "taskId")]
     pub task_id: ::std::string::String,
     /// `ttl` member (required, may be null).
-    pub ttl: ::core::option::Option<i64>,
+    pub ttl: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -22628,9 +22602,7 @@ impl<'de> ::serde::Deserialize<'de> for Task {
                             }
                             m2 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -22677,11 +22649,8 @@ impl<'de> ::serde::Deserialize<'de> for Task {
                             m6 = ::core::option::Option::Some(
                                 map
                                     .next_value::<
-                                        ::core::option::Option<
-                                            ::mcpwire_types::support::BySchema<i64>,
-                                        >,
-                                    >()?
-                                    .map(|v| v.0),
+                                        ::core::option::Option<::mcpwire_types::support::Integer>,
+                                    >()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
@@ -22886,7 +22855,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskAugmentedRequestParamsMeta {
 pub struct TaskMetadata {
     /// `ttl` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub ttl: ::core::option::Option<i64>,
+    pub ttl: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -22923,9 +22892,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskMetadata {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -23107,7 +23074,7 @@ pub struct TaskStatusNotificationParams {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub poll_interval: ::core::option::Option<i64>,
+    pub poll_interval: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `status` member (required).
     pub status: TaskStatus,
     /// `statusMessage` member (optional).
@@ -23121,7 +23088,7 @@ pub struct TaskStatusNotificationParams {
     #[serde(rename = "taskId")]
     pub task_id: ::std::string::String,
     /// `ttl` member (required, may be null).
-    pub ttl: ::core::option::Option<i64>,
+    pub ttl: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -23218,9 +23185,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusNotificationParams {
                             }
                             m3 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -23267,11 +23232,8 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusNotificationParams {
                             m7 = ::core::option::Option::Some(
                                 map
                                     .next_value::<
-                                        ::core::option::Option<
-                                            ::mcpwire_types::support::BySchema<i64>,
-                                        >,
-                                    >()?
-                                    .map(|v| v.0),
+                                        ::core::option::Option<::mcpwire_types::support::Integer>,
+                                    >()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
@@ -23596,14 +23558,14 @@ pub struct TitledMultiSelectEnumSchema {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub max_items: ::core::option::Option<i64>,
+    pub max_items: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `minItems` member (optional).
     #[serde(
         rename = "minItems",
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub min_items: ::core::option::Option<i64>,
+    pub min_items: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `title` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub title: ::core::option::Option<::std::string::String>,
@@ -23697,9 +23659,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
                             }
                             m3 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -23713,9 +23673,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
                             }
                             m4 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -26522,14 +26480,14 @@ pub struct UntitledMultiSelectEnumSchema {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub max_items: ::core::option::Option<i64>,
+    pub max_items: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `minItems` member (optional).
     #[serde(
         rename = "minItems",
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub min_items: ::core::option::Option<i64>,
+    pub min_items: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `title` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub title: ::core::option::Option<::std::string::String>,
@@ -26623,9 +26581,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
                             }
                             m3 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -26639,9 +26595,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
                             }
                             m4 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -28080,9 +28034,11 @@ pub mod strategies {
                 ),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 task_status(),
                 s::optional(
@@ -28099,9 +28055,11 @@ pub mod strategies {
                 ),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::extra(
                     s::any_json(),
@@ -28502,9 +28460,11 @@ pub mod strategies {
                 s::optional(s::boolean()),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::vec(
                     s::string(
@@ -28568,7 +28528,9 @@ pub mod strategies {
             (
                 s::optional(create_message_request_params_meta()),
                 s::optional(create_message_request_params_include_context()),
-                s::integer(::core::option::Option::None, ::core::option::Option::None),
+                s::integer(::core::option::Option::None, ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
                 s::vec(
                     sampling_message(),
                     ::core::option::Option::None,
@@ -28921,6 +28883,7 @@ pub mod strategies {
                     .prop_map(super::ElicitResultContentValue::String).boxed(),
                     s::integer(::core::option::Option::None,
                     ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from).boxed()
                     .prop_map(super::ElicitResultContentValue::Integer).boxed(),
                     s::boolean().prop_map(super::ElicitResultContentValue::Boolean)
                     .boxed()
@@ -29031,7 +28994,9 @@ pub mod strategies {
     pub fn error() -> BoxedStrategy<super::Error> {
         (
             (
-                s::integer(::core::option::Option::None, ::core::option::Option::None),
+                s::integer(::core::option::Option::None, ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
                 s::optional(s::any_json()),
                 s::string(
                     ::core::option::Option::None,
@@ -29227,9 +29192,11 @@ pub mod strategies {
                 ),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 task_status(),
                 s::optional(
@@ -29246,9 +29213,11 @@ pub mod strategies {
                 ),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::extra(
                     s::any_json(),
@@ -30502,8 +30471,9 @@ pub mod strategies {
                     s::string(::core::option::Option::None, ::core::option::Option::None,
                     ::core::option::Option::None).prop_map(super::ProgressToken::String)
                     .boxed(), s::integer(::core::option::Option::None,
-                    ::core::option::Option::None).prop_map(super::ProgressToken::Integer)
-                    .boxed()
+                    ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from).boxed()
+                    .prop_map(super::ProgressToken::Integer).boxed()
                 ],
             ),
             super::ProgressToken::variant_name,
@@ -30782,8 +30752,9 @@ pub mod strategies {
                     s::string(::core::option::Option::None, ::core::option::Option::None,
                     ::core::option::Option::None).prop_map(super::RequestId::String)
                     .boxed(), s::integer(::core::option::Option::None,
-                    ::core::option::Option::None).prop_map(super::RequestId::Integer)
-                    .boxed()
+                    ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from).boxed()
+                    .prop_map(super::RequestId::Integer).boxed()
                 ],
             ),
             super::RequestId::variant_name,
@@ -30841,9 +30812,11 @@ pub mod strategies {
                 ),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::optional(
                     s::string(
@@ -30934,9 +30907,11 @@ pub mod strategies {
                 ),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::optional(
                     s::string(
@@ -31507,15 +31482,19 @@ pub mod strategies {
                 s::optional(string_schema_format()),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::optional(
                     s::string(
@@ -31613,9 +31592,11 @@ pub mod strategies {
                 ),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 task_status(),
                 s::optional(
@@ -31632,9 +31613,11 @@ pub mod strategies {
                 ),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
             ),
         )
@@ -31684,9 +31667,11 @@ pub mod strategies {
             (
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
             ),
         )
@@ -31742,9 +31727,11 @@ pub mod strategies {
                 ),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 task_status(),
                 s::optional(
@@ -31761,9 +31748,11 @@ pub mod strategies {
                 ),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
             ),
         )
@@ -31863,15 +31852,19 @@ pub mod strategies {
                 titled_multi_select_enum_schema_items(),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::optional(
                     s::string(
@@ -32467,15 +32460,19 @@ pub mod strategies {
                 untitled_multi_select_enum_schema_items(),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::optional(
                     s::string(

@@ -597,7 +597,7 @@ pub struct CacheableResult {
     pub result_type: ::std::string::String,
     /// `ttlMs` member (required).
     #[serde(rename = "ttlMs")]
-    pub ttl_ms: i64,
+    pub ttl_ms: ::mcpwire_types::support::Integer,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -672,9 +672,7 @@ impl<'de> ::serde::Deserialize<'de> for CacheableResult {
                                 );
                             }
                             m3 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                    .0,
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
@@ -3503,7 +3501,7 @@ pub struct CompleteResultCompletion {
     pub has_more: ::core::option::Option<bool>,
     /// `total` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub total: ::core::option::Option<i64>,
+    pub total: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `values` member (required).
     pub values: ::std::vec::Vec<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
@@ -3554,9 +3552,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -4019,7 +4015,7 @@ pub struct CreateMessageRequestParams {
     >,
     /// `maxTokens` member (required).
     #[serde(rename = "maxTokens")]
-    pub max_tokens: i64,
+    pub max_tokens: ::mcpwire_types::support::Integer,
     /// `messages` member (required).
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// `metadata` member (optional).
@@ -4131,9 +4127,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
                                 );
                             }
                             m1 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                    .0,
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Declared(2usize) => {
@@ -4845,7 +4839,7 @@ pub struct DiscoverResult {
     pub supported_versions: ::std::vec::Vec<::std::string::String>,
     /// `ttlMs` member (required).
     #[serde(rename = "ttlMs")]
-    pub ttl_ms: i64,
+    pub ttl_ms: ::mcpwire_types::support::Integer,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -4969,9 +4963,7 @@ impl<'de> ::serde::Deserialize<'de> for DiscoverResult {
                                 );
                             }
                             m6 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                    .0,
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
@@ -5823,7 +5815,7 @@ pub enum ElicitResultContentValue {
     /// The `String` alternative.
     String(::std::string::String),
     /// The `Integer` alternative.
-    Integer(i64),
+    Integer(::mcpwire_types::support::Integer),
     /// The `Boolean` alternative.
     Boolean(bool),
 }
@@ -5867,7 +5859,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
             }
             ::serde_json::Value::Number(
                 number,
-            ) if ::mcpwire_types::support::is_integer(number) => {
+            ) if ::mcpwire_types::support::is_whole(number) => {
                 ::mcpwire_types::support::Choice::variant(
                     2usize,
                     "it is the only variant admitting this JSON type",
@@ -5918,10 +5910,9 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
-                        ::mcpwire_types::support::BySchema<i64>,
+                        ::mcpwire_types::support::Integer,
                         D::Error,
                     >(input, "ElicitResultContentValue", "Integer", reason)
-                        .map(|v| v.0)
                         .map(Self::Integer)
                 }
                 _ => {
@@ -5948,7 +5939,8 @@ impl ::schemars::JsonSchema for ElicitResultContentValue {
             ::std::vec![
                 generator.subschema_for:: < ::std::vec::Vec < ::std::string::String > >
                 (), generator.subschema_for:: < ::std::string::String > (), generator
-                .subschema_for:: < i64 > (), generator.subschema_for:: < bool > ()
+                .subschema_for:: < ::mcpwire_types::support::Integer > (), generator
+                .subschema_for:: < bool > ()
             ],
         )
     }
@@ -6468,7 +6460,7 @@ impl ::schemars::JsonSchema for EnumSchema {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Error {
     /// `code` member (required).
-    pub code: i64,
+    pub code: ::mcpwire_types::support::Integer,
     /// `data` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub data: ::core::option::Option<::serde_json::Value>,
@@ -6511,9 +6503,7 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                                 );
                             }
                             m0 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                    .0,
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Declared(1usize) => {
@@ -9611,7 +9601,7 @@ pub enum JSONValue {
     /// The `String` alternative.
     String(::std::string::String),
     /// The `Integer` alternative.
-    Integer(i64),
+    Integer(::mcpwire_types::support::Integer),
     /// The `Boolean` alternative.
     Boolean(bool),
 }
@@ -9663,7 +9653,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONValue {
             }
             ::serde_json::Value::Number(
                 number,
-            ) if ::mcpwire_types::support::is_integer(number) => {
+            ) if ::mcpwire_types::support::is_whole(number) => {
                 ::mcpwire_types::support::Choice::variant(
                     3usize,
                     "it is the only variant admitting this JSON type",
@@ -9721,10 +9711,9 @@ impl<'de> ::serde::Deserialize<'de> for JSONValue {
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
-                        ::mcpwire_types::support::BySchema<i64>,
+                        ::mcpwire_types::support::Integer,
                         D::Error,
                     >(input, "JSONValue", "Integer", reason)
-                        .map(|v| v.0)
                         .map(Self::Integer)
                 }
                 _ => {
@@ -9751,8 +9740,8 @@ impl ::schemars::JsonSchema for JSONValue {
             ::std::vec![
                 generator.subschema_for:: < JSONObject > (), generator.subschema_for:: <
                 JSONArray > (), generator.subschema_for:: < ::std::string::String > (),
-                generator.subschema_for:: < i64 > (), generator.subschema_for:: < bool >
-                ()
+                generator.subschema_for:: < ::mcpwire_types::support::Integer > (),
+                generator.subschema_for:: < bool > ()
             ],
         )
     }
@@ -10109,7 +10098,7 @@ pub struct ListPromptsResult {
     pub result_type: ::std::string::String,
     /// `ttlMs` member (required).
     #[serde(rename = "ttlMs")]
-    pub ttl_ms: i64,
+    pub ttl_ms: ::mcpwire_types::support::Integer,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -10217,9 +10206,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
                                 );
                             }
                             m5 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                    .0,
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
@@ -10525,7 +10512,7 @@ pub struct ListResourceTemplatesResult {
     pub result_type: ::std::string::String,
     /// `ttlMs` member (required).
     #[serde(rename = "ttlMs")]
-    pub ttl_ms: i64,
+    pub ttl_ms: ::mcpwire_types::support::Integer,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -10635,9 +10622,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
                                 );
                             }
                             m5 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                    .0,
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
@@ -10942,7 +10927,7 @@ pub struct ListResourcesResult {
     pub result_type: ::std::string::String,
     /// `ttlMs` member (required).
     #[serde(rename = "ttlMs")]
-    pub ttl_ms: i64,
+    pub ttl_ms: ::mcpwire_types::support::Integer,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -11052,9 +11037,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
                                 );
                             }
                             m5 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                    .0,
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
@@ -11575,7 +11558,7 @@ pub struct ListToolsResult {
     pub tools: ::std::vec::Vec<Tool>,
     /// `ttlMs` member (required).
     #[serde(rename = "ttlMs")]
-    pub ttl_ms: i64,
+    pub ttl_ms: ::mcpwire_types::support::Integer,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -11683,9 +11666,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
                                 );
                             }
                             m5 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                    .0,
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
@@ -15256,7 +15237,7 @@ pub enum ProgressToken {
     /// The `String` alternative.
     String(::std::string::String),
     /// The `Integer` alternative.
-    Integer(i64),
+    Integer(::mcpwire_types::support::Integer),
 }
 impl ProgressToken {
     /// The name of the variant this value holds (the schema definition it decoded as).
@@ -15289,7 +15270,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
             }
             ::serde_json::Value::Number(
                 number,
-            ) if ::mcpwire_types::support::is_integer(number) => {
+            ) if ::mcpwire_types::support::is_whole(number) => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
@@ -15325,10 +15306,9 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
-                        ::mcpwire_types::support::BySchema<i64>,
+                        ::mcpwire_types::support::Integer,
                         D::Error,
                     >(input, "ProgressToken", "Integer", reason)
-                        .map(|v| v.0)
                         .map(Self::Integer)
                 }
             },
@@ -15347,7 +15327,7 @@ impl ::schemars::JsonSchema for ProgressToken {
         ::mcpwire_types::support::any_of_schema(
             ::std::vec![
                 generator.subschema_for:: < ::std::string::String > (), generator
-                .subschema_for:: < i64 > ()
+                .subschema_for:: < ::mcpwire_types::support::Integer > ()
             ],
         )
     }
@@ -16182,7 +16162,7 @@ pub struct ReadResourceResult {
     pub result_type: ::std::string::String,
     /// `ttlMs` member (required).
     #[serde(rename = "ttlMs")]
-    pub ttl_ms: i64,
+    pub ttl_ms: ::mcpwire_types::support::Integer,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
@@ -16279,9 +16259,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
                                 );
                             }
                             m4 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                    .0,
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
@@ -16800,7 +16778,7 @@ pub enum RequestId {
     /// The `String` alternative.
     String(::std::string::String),
     /// The `Integer` alternative.
-    Integer(i64),
+    Integer(::mcpwire_types::support::Integer),
 }
 impl RequestId {
     /// The name of the variant this value holds (the schema definition it decoded as).
@@ -16833,7 +16811,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             }
             ::serde_json::Value::Number(
                 number,
-            ) if ::mcpwire_types::support::is_integer(number) => {
+            ) if ::mcpwire_types::support::is_whole(number) => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
@@ -16869,10 +16847,9 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
-                        ::mcpwire_types::support::BySchema<i64>,
+                        ::mcpwire_types::support::Integer,
                         D::Error,
                     >(input, "RequestId", "Integer", reason)
-                        .map(|v| v.0)
                         .map(Self::Integer)
                 }
             },
@@ -16891,7 +16868,7 @@ impl ::schemars::JsonSchema for RequestId {
         ::mcpwire_types::support::any_of_schema(
             ::std::vec![
                 generator.subschema_for:: < ::std::string::String > (), generator
-                .subschema_for:: < i64 > ()
+                .subschema_for:: < ::mcpwire_types::support::Integer > ()
             ],
         )
     }
@@ -17159,7 +17136,7 @@ pub struct Resource {
     pub name: ::std::string::String,
     /// `size` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub size: ::core::option::Option<i64>,
+    pub size: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `title` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub title: ::core::option::Option<::std::string::String>,
@@ -17295,9 +17272,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
                             }
                             m6 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -17495,7 +17470,7 @@ pub struct ResourceLink {
     pub name: ::std::string::String,
     /// `size` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub size: ::core::option::Option<i64>,
+    pub size: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `title` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub title: ::core::option::Option<::std::string::String>,
@@ -17635,9 +17610,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
                             }
                             m6 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -20657,14 +20630,14 @@ pub struct StringSchema {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub max_length: ::core::option::Option<i64>,
+    pub max_length: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `minLength` member (optional).
     #[serde(
         rename = "minLength",
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub min_length: ::core::option::Option<i64>,
+    pub min_length: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `title` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub title: ::core::option::Option<::std::string::String>,
@@ -20760,9 +20733,7 @@ impl<'de> ::serde::Deserialize<'de> for StringSchema {
                             }
                             m3 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -20776,9 +20747,7 @@ impl<'de> ::serde::Deserialize<'de> for StringSchema {
                             }
                             m4 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -21949,14 +21918,14 @@ pub struct TitledMultiSelectEnumSchema {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub max_items: ::core::option::Option<i64>,
+    pub max_items: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `minItems` member (optional).
     #[serde(
         rename = "minItems",
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub min_items: ::core::option::Option<i64>,
+    pub min_items: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `title` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub title: ::core::option::Option<::std::string::String>,
@@ -22050,9 +22019,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
                             }
                             m3 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -22066,9 +22033,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
                             }
                             m4 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -24353,14 +24318,14 @@ pub struct UntitledMultiSelectEnumSchema {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub max_items: ::core::option::Option<i64>,
+    pub max_items: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `minItems` member (optional).
     #[serde(
         rename = "minItems",
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub min_items: ::core::option::Option<i64>,
+    pub min_items: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `title` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub title: ::core::option::Option<::std::string::String>,
@@ -24454,9 +24419,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
                             }
                             m3 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -24470,9 +24433,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
                             }
                             m4 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::mcpwire_types::support::BySchema<i64>>()?
-                                        .0,
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
                                 ),
                             );
                         }
@@ -25860,9 +25821,11 @@ pub mod strategies {
                     ::core::option::Option::None,
                 ),
                 s::integer(
-                    ::core::option::Option::Some(0i64),
-                    ::core::option::Option::None,
-                ),
+                        ::core::option::Option::Some(0i64),
+                        ::core::option::Option::None,
+                    )
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
             ),
         )
             .prop_map(|((f0, f1, f2, f3),)| super::CacheableResult {
@@ -26285,9 +26248,11 @@ pub mod strategies {
                 s::optional(s::boolean()),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::vec(
                     s::string(
@@ -26352,7 +26317,9 @@ pub mod strategies {
         (
             (
                 s::optional(create_message_request_params_include_context()),
-                s::integer(::core::option::Option::None, ::core::option::Option::None),
+                s::integer(::core::option::Option::None, ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
                 s::vec(
                     sampling_message(),
                     ::core::option::Option::None,
@@ -26523,9 +26490,11 @@ pub mod strategies {
                     ::core::option::Option::None,
                 ),
                 s::integer(
-                    ::core::option::Option::Some(0i64),
-                    ::core::option::Option::None,
-                ),
+                        ::core::option::Option::Some(0i64),
+                        ::core::option::Option::None,
+                    )
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
             ),
         )
             .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::DiscoverResult {
@@ -26706,6 +26675,7 @@ pub mod strategies {
                     .prop_map(super::ElicitResultContentValue::String).boxed(),
                     s::integer(::core::option::Option::None,
                     ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from).boxed()
                     .prop_map(super::ElicitResultContentValue::Integer).boxed(),
                     s::boolean().prop_map(super::ElicitResultContentValue::Boolean)
                     .boxed()
@@ -26778,7 +26748,9 @@ pub mod strategies {
     pub fn error() -> BoxedStrategy<super::Error> {
         (
             (
-                s::integer(::core::option::Option::None, ::core::option::Option::None),
+                s::integer(::core::option::Option::None, ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
                 s::optional(s::any_json()),
                 s::string(
                     ::core::option::Option::None,
@@ -27380,8 +27352,10 @@ pub mod strategies {
                     s::string(::core::option::Option::None, ::core::option::Option::None,
                     ::core::option::Option::None).prop_map(super::JSONValue::String)
                     .boxed(), s::integer(::core::option::Option::None,
-                    ::core::option::Option::None).prop_map(super::JSONValue::Integer)
-                    .boxed(), s::boolean().prop_map(super::JSONValue::Boolean).boxed()
+                    ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from).boxed()
+                    .prop_map(super::JSONValue::Integer).boxed(), s::boolean()
+                    .prop_map(super::JSONValue::Boolean).boxed()
                 ];
                 if depth > 0 {
                     alternatives
@@ -27505,9 +27479,11 @@ pub mod strategies {
                     ::core::option::Option::None,
                 ),
                 s::integer(
-                    ::core::option::Option::Some(0i64),
-                    ::core::option::Option::None,
-                ),
+                        ::core::option::Option::Some(0i64),
+                        ::core::option::Option::None,
+                    )
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
             ),
         )
             .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::ListPromptsResult {
@@ -27592,9 +27568,11 @@ pub mod strategies {
                     ::core::option::Option::None,
                 ),
                 s::integer(
-                    ::core::option::Option::Some(0i64),
-                    ::core::option::Option::None,
-                ),
+                        ::core::option::Option::Some(0i64),
+                        ::core::option::Option::None,
+                    )
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
             ),
         )
             .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::ListResourceTemplatesResult {
@@ -27675,9 +27653,11 @@ pub mod strategies {
                     ::core::option::Option::None,
                 ),
                 s::integer(
-                    ::core::option::Option::Some(0i64),
-                    ::core::option::Option::None,
-                ),
+                        ::core::option::Option::Some(0i64),
+                        ::core::option::Option::None,
+                    )
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
             ),
         )
             .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::ListResourcesResult {
@@ -27779,9 +27759,11 @@ pub mod strategies {
                     ::core::option::Option::None,
                 ),
                 s::integer(
-                    ::core::option::Option::Some(0i64),
-                    ::core::option::Option::None,
-                ),
+                        ::core::option::Option::Some(0i64),
+                        ::core::option::Option::None,
+                    )
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
             ),
         )
             .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::ListToolsResult {
@@ -28407,8 +28389,9 @@ pub mod strategies {
                     s::string(::core::option::Option::None, ::core::option::Option::None,
                     ::core::option::Option::None).prop_map(super::ProgressToken::String)
                     .boxed(), s::integer(::core::option::Option::None,
-                    ::core::option::Option::None).prop_map(super::ProgressToken::Integer)
-                    .boxed()
+                    ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from).boxed()
+                    .prop_map(super::ProgressToken::Integer).boxed()
                 ],
             ),
             super::ProgressToken::variant_name,
@@ -28623,9 +28606,11 @@ pub mod strategies {
                     ::core::option::Option::None,
                 ),
                 s::integer(
-                    ::core::option::Option::Some(0i64),
-                    ::core::option::Option::None,
-                ),
+                        ::core::option::Option::Some(0i64),
+                        ::core::option::Option::None,
+                    )
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
             ),
         )
             .prop_map(|((f0, f1, f2, f3, f4),)| super::ReadResourceResult {
@@ -28723,8 +28708,9 @@ pub mod strategies {
                     s::string(::core::option::Option::None, ::core::option::Option::None,
                     ::core::option::Option::None).prop_map(super::RequestId::String)
                     .boxed(), s::integer(::core::option::Option::None,
-                    ::core::option::Option::None).prop_map(super::RequestId::Integer)
-                    .boxed()
+                    ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from).boxed()
+                    .prop_map(super::RequestId::Integer).boxed()
                 ],
             ),
             super::RequestId::variant_name,
@@ -28798,9 +28784,11 @@ pub mod strategies {
                 ),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::optional(
                     s::string(
@@ -28891,9 +28879,11 @@ pub mod strategies {
                 ),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::optional(
                     s::string(
@@ -29356,15 +29346,19 @@ pub mod strategies {
                 s::optional(string_schema_format()),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::optional(
                     s::string(
@@ -29619,15 +29613,19 @@ pub mod strategies {
                 titled_multi_select_enum_schema_items(),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::optional(
                     s::string(
@@ -30130,15 +30128,19 @@ pub mod strategies {
                 untitled_multi_select_enum_schema_items(),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::optional(
                     s::string(
