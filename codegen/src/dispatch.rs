@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::error::{CodegenError, Result};
+use crate::error::Result;
 use crate::model::{ConstValue, Dispatch, Kind, MemberRule, Module, Token, Ty, VariantCheck};
 
 /// Index standing for the `Unknown` method variant.
@@ -100,24 +100,16 @@ pub fn resolve(module: &mut Module) -> Result<Vec<String>> {
                 if token == Token::Integer && cands.iter().any(|(_, s)| s.integer_only) {
                     cands.retain(|(_, s)| s.integer_only);
                 }
+                // Where the candidates cannot be told apart without decoding, the first in
+                // schema order is chosen and the others are tried after it (anyOf order).
                 let decision = match cands.len() {
                     0 => continue,
                     1 => Dispatch::Variant(cands[0].0),
                     _ => match token {
                         Token::Object => object_dispatch(&cands, &def.pointer)?,
-                        Token::Array => array_dispatch(&snapshot, &cands, &def.pointer)?,
-                        _ => {
-                            let names: Vec<&str> = cands
-                                .iter()
-                                .map(|(i, _)| union.variants[*i].name.as_str())
-                                .collect();
-                            return Err(CodegenError::at(
-                                def.pointer.clone(),
-                                format!(
-                                    "cannot tell variants {names:?} apart for a JSON {token:?}"
-                                ),
-                            ));
-                        }
+                        Token::Array => array_dispatch(&snapshot, &cands)
+                            .unwrap_or(Dispatch::Variant(cands[0].0)),
+                        _ => Dispatch::Variant(cands[0].0),
                     },
                 };
                 cases.push((token, decision));
@@ -511,26 +503,19 @@ fn member_dispatch(cands: &[(usize, Shape)]) -> Dispatch {
     Dispatch::ByMembers { rules, fallback }
 }
 
-fn array_dispatch(module: &Module, cands: &[(usize, Shape)], pointer: &str) -> Result<Dispatch> {
+/// Arrays of different object items, told apart by their first item; `None` when the items
+/// are not all objects (the first array variant is then tried first).
+fn array_dispatch(module: &Module, cands: &[(usize, Shape)]) -> Option<Dispatch> {
     let mut items = Vec::new();
     for (i, s) in cands {
-        let Some(item) = &s.item else {
-            return Err(CodegenError::at(
-                pointer,
-                "cannot tell array variants apart",
-            ));
-        };
-        let item_shape = shape(module, item, 0);
+        let item_shape = shape(module, s.item.as_ref()?, 0);
         if !item_shape.tokens.contains(&Token::Object) || item_shape.any {
-            return Err(CodegenError::at(
-                pointer,
-                "array variants are told apart only by object items",
-            ));
+            return None;
         }
         items.push((*i, item_shape));
     }
-    Ok(Dispatch::ByFirstItem {
-        item: Box::new(object_dispatch(&items, pointer)?),
+    Some(Dispatch::ByFirstItem {
+        item: Box::new(object_dispatch(&items, "").ok()?),
         empty: cands[0].0,
     })
 }

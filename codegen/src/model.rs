@@ -292,6 +292,8 @@ pub enum Token {
 pub struct Module {
     /// All types, sorted by name.
     pub types: Vec<TypeDef>,
+    /// Each schema definition's name with the Rust type it became, sorted by definition name.
+    pub definitions: Vec<(String, String)>,
 }
 
 impl Module {

@@ -43,6 +43,11 @@ mod nested_arrays_maps;
 
 #[allow(dead_code)]
 #[rustfmt::skip]
+#[path = "snapshots/odd_names/expected.rs"]
+mod odd_names;
+
+#[allow(dead_code)]
+#[rustfmt::skip]
 #[path = "snapshots/recursive/expected.rs"]
 mod recursive;
 
@@ -442,4 +447,46 @@ fn recursive_strategies_end_within_their_depth() {
     let values = samples(recursive::strategies::jsonvalue());
     assert!(values.iter().all(|v| depth(v) <= 5), "{values:?}");
     assert!(values.iter().any(|v| depth(v) >= 2));
+}
+
+#[test]
+fn names_that_are_no_rust_identifiers_are_sanitised_and_keep_their_json_names() {
+    // `my-type` and `MyType` both exist: the sanitised one gets a suffix.
+    let value = json!({"self": "a", "type": "t", "crate": 1, "2nd": true, "extra": "e",
+        "mode": "a-b", "x-other": [1]});
+    assert_eq!(
+        odd_names::roundtrip("my-type", value.clone()),
+        Some(Ok(value.clone()))
+    );
+    let decoded: odd_names::MyType2 = serde_json::from_value(value).unwrap();
+    assert_eq!(
+        (
+            decoded.self_.as_str(),
+            decoded.r#type.as_deref(),
+            decoded.extra.as_deref()
+        ),
+        ("a", Some("t"), Some("e"))
+    );
+    assert_eq!(decoded.extra2["x-other"], json!([1]));
+    assert_eq!(decoded.mode, Some(odd_names::MyType2Mode::AB));
+    assert_eq!(
+        serde_json::from_value::<odd_names::MyType2Mode>(json!("Self")).unwrap(),
+        odd_names::MyType2Mode::SelfValue
+    );
+    assert_eq!(
+        odd_names::roundtrip("2fa", json!("x")),
+        Some(Ok(json!("x")))
+    );
+    assert_eq!(
+        odd_names::roundtrip("ünïcode", json!(3)),
+        Some(Ok(json!(3)))
+    );
+    assert!(matches!(
+        serde_json::from_value::<odd_names::SelfValue>(json!("s")).unwrap(),
+        odd_names::SelfValue::String(_)
+    ));
+    assert_eq!(
+        odd_names::DEFINITIONS,
+        ["2fa", "MyType", "Self", "my-type", "ünïcode"]
+    );
 }

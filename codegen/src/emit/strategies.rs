@@ -66,13 +66,12 @@ pub fn emit(ctx: &Context<'_>) -> Result<TokenStream> {
         items.push(emit_type(&plan, def)?);
     }
     let support = support();
-    let defs: Vec<&String> = module
-        .types
+    let defs: Vec<&String> = module.definitions.iter().map(|(json, _)| json).collect();
+    let def_fns: Vec<_> = module
+        .definitions
         .iter()
-        .filter(|d| d.name == d.definition && !d.pointer.contains("/properties/"))
-        .map(|d| &d.name)
+        .map(|(_, rust)| ident(&plan.fns[rust]))
         .collect();
-    let def_fns: Vec<_> = defs.iter().map(|n| ident(&plan.fns[*n])).collect();
     let protocol = &ctx.flavor.protocol;
     let mod_doc = format!(
         " Proptest strategies for every type of {protocol}: one function per type (the type name in\n snake case), each value valid against the schema definition it comes from."
