@@ -40,6 +40,44 @@ pub const MCP_VERSIONS: [&str; 5] = [
     "2026-07-28",
 ];
 
+/// Names of the standard prelude a generated type of the same name would shadow under a glob
+/// import (the generated module's documentation then says so).
+const STD_PRELUDE: &[&str] = &[
+    "Box",
+    "Clone",
+    "Copy",
+    "Default",
+    "Drop",
+    "Eq",
+    "Err",
+    "Extend",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "From",
+    "Into",
+    "IntoIterator",
+    "Iterator",
+    "None",
+    "Ok",
+    "Option",
+    "Ord",
+    "PartialEq",
+    "PartialOrd",
+    "Result",
+    "Send",
+    "Sized",
+    "Some",
+    "String",
+    "Sync",
+    "ToOwned",
+    "ToString",
+    "TryFrom",
+    "TryInto",
+    "Unpin",
+    "Vec",
+];
+
 /// Where the JSON-RPC schema lives, relative to the workspace root.
 pub const JSONRPC_SCHEMA: &str = "schema/jsonrpc-2.0.schema.json";
 
@@ -119,10 +157,24 @@ pub fn generate_module_with_warnings(
         module: &module,
     };
     let items = emit::emit_items(&ctx).map_err(attribute)?;
-    let module_doc = format!(
+    let mut module_doc = format!(
         " Types generated from `{file}` ({}). See the crate documentation for the mapping rules.",
         flavor.protocol
     );
+    let shadowing: Vec<String> = module
+        .types
+        .iter()
+        .filter(|t| STD_PRELUDE.contains(&t.name.as_str()))
+        .map(|t| format!("`{}`", t.name))
+        .collect();
+    if !shadowing.is_empty() {
+        module_doc.push_str(&format!(
+            "\n\n This module defines {}, which a glob import (`use …::*`) would put in place of \
+             the standard prelude's: import the types you use by name, or refer to them through \
+             the module path.",
+            shadowing.join(", ")
+        ));
+    }
     let tokens = quote! {
         #![doc = #module_doc]
         #items

@@ -737,6 +737,10 @@ impl Lowerer<'_> {
                 rust_name: unique(snake(json_name), &mut rust_names),
                 ty: lowered.ty,
                 required: required.contains(json_name),
+                required_rank: required
+                    .iter()
+                    .position(|r| r == json_name)
+                    .unwrap_or(usize::MAX),
                 nullable: lowered.nullable,
                 boxed: false,
                 constraints: Constraints::of(&props[json_name]),

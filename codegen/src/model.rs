@@ -112,6 +112,8 @@ pub struct Field {
     pub ty: Ty,
     /// Listed in `required`.
     pub required: bool,
+    /// Its position in `required` (constructors take required members in that order).
+    pub required_rank: usize,
     /// The schema admits `null` besides `ty` (a `[T, "null"]` type array).
     pub nullable: bool,
     /// Stored behind a `Box` because the type is recursive through this member.

@@ -10,7 +10,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{Context, derives_serialize, ident, support, ty_tokens};
-use crate::model::{Extra, Field, Struct, TypeDef};
+use crate::model::{Extra, Field, Kind, Struct, Ty, TypeDef};
 use crate::schema::escape;
 
 /// Emits one struct and its `Deserialize` impl.
@@ -76,9 +76,11 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, s: &Struct) -> TokenStream {
             pub #field_name: ::std::collections::BTreeMap<::std::string::String, #value>,
         });
     }
-    let derive = derives_serialize();
+    let all_optional = s.fields.iter().all(|f| !f.required);
+    let derive = derives_serialize(all_optional);
     let deny = closed.then(|| quote! { #[serde(deny_unknown_fields)] });
     let deserialize = deserialize_impl(def, s);
+    let constructors = constructors(ctx, def, s);
     quote! {
         #docs
         #derive
@@ -87,7 +89,147 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, s: &Struct) -> TokenStream {
             #(#fields)*
         }
 
+        #constructors
+
         #deserialize
+    }
+}
+
+/// Whether `ty` is a `const` marker (directly or through aliases): a required member of that
+/// type needs no argument.
+pub fn is_const_marker(ctx: &Context<'_>, ty: &Ty) -> bool {
+    match ty {
+        Ty::Named(name) => match ctx.def(name).map(|d| &d.kind) {
+            Some(Kind::Const(_)) => true,
+            Some(Kind::Alias(target)) => is_const_marker(ctx, target),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// The required members `new` takes, in the schema's `required` order (`const` markers are
+/// filled in).
+pub fn new_params<'s>(ctx: &Context<'_>, s: &'s Struct) -> Vec<&'s Field> {
+    let mut params: Vec<&Field> = s
+        .fields
+        .iter()
+        .filter(|f| f.required && (f.nullable || !is_const_marker(ctx, &f.ty)))
+        .collect();
+    params.sort_by_key(|f| f.required_rank);
+    params
+}
+
+/// `new(required members…)`, a `with_<member>` setter per optional member, and
+/// `with_extra_member` where undeclared members are kept.
+fn constructors(ctx: &Context<'_>, def: &TypeDef, s: &Struct) -> TokenStream {
+    let name = ident(&def.name);
+    let params = new_params(ctx, s);
+    let mut args = Vec::new();
+    let mut inits = Vec::new();
+    let mut setters = Vec::new();
+    for p in &params {
+        let field = ident(&p.rust_name);
+        let ty = ty_tokens(&p.ty);
+        args.push(if p.nullable {
+            quote! { #field: ::core::option::Option<#ty> }
+        } else {
+            quote! { #field: impl ::core::convert::Into<#ty> }
+        });
+    }
+    for f in &s.fields {
+        let field = ident(&f.rust_name);
+        let ty = ty_tokens(&f.ty);
+        let boxed = |value: TokenStream| {
+            if f.boxed {
+                quote! { ::std::boxed::Box::new(#value) }
+            } else {
+                value
+            }
+        };
+        if f.required && params.iter().any(|p| p.rust_name == f.rust_name) {
+            if f.nullable {
+                let value = boxed(quote! { v });
+                inits.push(quote! { #field: #field.map(|v| #value) });
+            } else {
+                let value = boxed(quote! { #field.into() });
+                inits.push(quote! { #field: #value });
+            }
+        } else if f.required {
+            inits.push(quote! { #field: ::core::default::Default::default() });
+        } else {
+            inits.push(quote! { #field: ::core::option::Option::None });
+            let setter = quote::format_ident!("with_{}", f.rust_name);
+            let doc = format!(" Sets the optional `{}` member.", f.json_name);
+            let (arg, value) = if f.nullable {
+                (
+                    quote! { #field: ::core::option::Option<#ty> },
+                    boxed(quote! { v }),
+                )
+            } else {
+                (
+                    quote! { #field: impl ::core::convert::Into<#ty> },
+                    boxed(quote! { #field.into() }),
+                )
+            };
+            let store = if f.nullable {
+                quote! { ::core::option::Option::Some(#field.map(|v| #value)) }
+            } else {
+                quote! { ::core::option::Option::Some(#value) }
+            };
+            setters.push(quote! {
+                #[doc = #doc]
+                #[must_use]
+                pub fn #setter(mut self, #arg) -> Self {
+                    self.#field = #store;
+                    self
+                }
+            });
+        }
+    }
+    if let Some(extra) = s.kept() {
+        let field = ident(&s.extra_field());
+        inits.push(quote! { #field: ::std::collections::BTreeMap::new() });
+        let value = ty_tokens(extra);
+        let taken = s.fields.iter().any(|f| f.rust_name == "extra_member");
+        if !taken {
+            setters.push(quote! {
+                /// Adds a member the schema does not declare (encoded after the declared ones).
+                #[must_use]
+                pub fn with_extra_member(mut self, name: impl ::core::convert::Into<::std::string::String>, value: impl ::core::convert::Into<#value>) -> Self {
+                    self.#field.insert(name.into(), value.into());
+                    self
+                }
+            });
+        }
+    }
+    let new_doc = if params.is_empty() {
+        " A value with every optional member absent.".to_owned()
+    } else {
+        format!(
+            " A value with the required {} and every optional member absent.",
+            params
+                .iter()
+                .map(|p| format!("`{}`", p.json_name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    let allow = (args.len() > 7).then(|| quote! { #[allow(clippy::too_many_arguments)] });
+    let allow_new = params
+        .is_empty()
+        .then(|| quote! { #[allow(clippy::new_without_default)] });
+    quote! {
+        impl #name {
+            #[doc = #new_doc]
+            #allow
+            #allow_new
+            pub fn new(#(#args),*) -> Self {
+                Self { #(#inits),* }
+            }
+
+            #(#setters)*
+        }
     }
 }
 

@@ -82,6 +82,7 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
         })
         .collect();
 
+    let from_impls = from_impls(ctx, &name, u);
     let plan = Plan {
         union: u,
         name: name_str,
@@ -128,6 +129,8 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
             }
         }
 
+        #from_impls
+
         impl<'de> ::serde::Deserialize<'de> for #name {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
                 const UNION: #support::UnionInfo = #support::UnionInfo {
@@ -151,6 +154,44 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
 
         #json_schema
     })
+}
+
+/// `From<variant type>` for each variant whose Rust type (aliases resolved) no other variant
+/// shares: `ContentBlock::from(TextContent::new("hi"))`.
+fn from_impls(ctx: &Context<'_>, name: &proc_macro2::Ident, u: &Union) -> TokenStream {
+    fn resolved<'t>(ctx: &'t Context<'_>, ty: &'t Ty) -> &'t Ty {
+        match ty {
+            Ty::Named(n) => match ctx.def(n).map(|d| &d.kind) {
+                Some(crate::model::Kind::Alias(target)) => resolved(ctx, target),
+                _ => ty,
+            },
+            _ => ty,
+        }
+    }
+    let keys: Vec<&Ty> = u.variants.iter().map(|v| resolved(ctx, &v.ty)).collect();
+    let mut out = TokenStream::new();
+    for (v, key) in u.variants.iter().zip(&keys) {
+        if v.ty == Ty::Null || keys.iter().filter(|k| *k == key).count() > 1 {
+            continue;
+        }
+        let vname = ident(&v.name);
+        let inner = ty_tokens(&v.ty);
+        let value = if v.boxed {
+            quote! { ::std::boxed::Box::new(value) }
+        } else {
+            quote! { value }
+        };
+        let doc = format!(" The `{}` alternative.", v.name);
+        out.extend(quote! {
+            impl ::core::convert::From<#inner> for #name {
+                #[doc = #doc]
+                fn from(value: #inner) -> Self {
+                    Self::#vname(#value)
+                }
+            }
+        });
+    }
+    out
 }
 
 /// What the decisions of one union are built from.

@@ -3,13 +3,31 @@
 /// `Closed` (test schema).
 ///
 /// Schema: `#/$defs/Closed` in `tests/snapshots/additional_properties/schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Closed {
     /// `id` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub id: ::core::option::Option<::std::string::String>,
+}
+impl Closed {
+    /// A value with every optional member absent.
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {
+            id: ::core::option::Option::None,
+        }
+    }
+    /// Sets the optional `id` member.
+    #[must_use]
+    pub fn with_id(
+        mut self,
+        id: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.id = ::core::option::Option::Some(id.into());
+        self
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for Closed {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -67,7 +85,7 @@ impl<'de> ::serde::Deserialize<'de> for Closed {
 /// `Ignored` (test schema).
 ///
 /// Schema: `#/$defs/Ignored` in `tests/snapshots/additional_properties/schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Ignored {
     /// `id` member (optional).
@@ -76,6 +94,35 @@ pub struct Ignored {
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl Ignored {
+    /// A value with every optional member absent.
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {
+            id: ::core::option::Option::None,
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `id` member.
+    #[must_use]
+    pub fn with_id(
+        mut self,
+        id: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.id = ::core::option::Option::Some(id.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for Ignored {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -146,6 +193,25 @@ pub struct Open {
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl Open {
+    /// A value with the required `id` and every optional member absent.
+    pub fn new(id: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            id: id.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for Open {
     fn deserialize<D: ::serde::Deserializer<'de>>(

@@ -55,6 +55,30 @@ pub struct ElicitationRequired {
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
 }
+impl ElicitationRequired {
+    /// A value with the required `message`, `data` and every optional member absent.
+    pub fn new(
+        message: impl ::core::convert::Into<::std::string::String>,
+        data: impl ::core::convert::Into<ElicitationRequiredData>,
+    ) -> Self {
+        Self {
+            code: ::core::default::Default::default(),
+            data: data.into(),
+            message: message.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ElicitationRequired {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -149,6 +173,25 @@ pub struct ElicitationRequiredData {
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
 }
+impl ElicitationRequiredData {
+    /// A value with the required `url` and every optional member absent.
+    pub fn new(url: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            url: url.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ElicitationRequiredData {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -217,6 +260,39 @@ pub struct Error {
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl Error {
+    /// A value with the required `code`, `message` and every optional member absent.
+    pub fn new(
+        code: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
+        message: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            code: code.into(),
+            data: ::core::option::Option::None,
+            message: message.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `data` member.
+    #[must_use]
+    pub fn with_data(
+        mut self,
+        data: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.data = ::core::option::Option::Some(data.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for Error {
     fn deserialize<D: ::serde::Deserializer<'de>>(

@@ -21,6 +21,18 @@ impl Content {
         }
     }
 }
+impl ::core::convert::From<TextContent> for Content {
+    /// The `TextContent` alternative.
+    fn from(value: TextContent) -> Self {
+        Self::TextContent(value)
+    }
+}
+impl ::core::convert::From<ImageContent> for Content {
+    /// The `ImageContent` alternative.
+    fn from(value: ImageContent) -> Self {
+        Self::ImageContent(value)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Content {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -157,6 +169,26 @@ pub struct ImageContent {
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
 }
+impl ImageContent {
+    /// A value with the required `data` and every optional member absent.
+    pub fn new(data: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            data: data.into(),
+            r#type: ::core::default::Default::default(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ImageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -237,6 +269,26 @@ pub struct TextContent {
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl TextContent {
+    /// A value with the required `text` and every optional member absent.
+    pub fn new(text: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            text: text.into(),
+            r#type: ::core::default::Default::default(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for TextContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(

@@ -15,6 +15,35 @@ pub struct Call {
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
 }
+impl Call {
+    /// A value with the required `method` and every optional member absent.
+    pub fn new(method: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            id: ::core::option::Option::None,
+            method: method.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `id` member.
+    #[must_use]
+    pub fn with_id(
+        mut self,
+        id: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
+    ) -> Self {
+        self.id = ::core::option::Option::Some(id.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Call {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -106,6 +135,30 @@ impl Message {
             Self::Array(_) => "Array",
             Self::Array2(_) => "Array2",
         }
+    }
+}
+impl ::core::convert::From<Call> for Message {
+    /// The `Call` alternative.
+    fn from(value: Call) -> Self {
+        Self::Call(value)
+    }
+}
+impl ::core::convert::From<Reply> for Message {
+    /// The `Reply` alternative.
+    fn from(value: Reply) -> Self {
+        Self::Reply(value)
+    }
+}
+impl ::core::convert::From<::std::vec::Vec<Call>> for Message {
+    /// The `Array` alternative.
+    fn from(value: ::std::vec::Vec<Call>) -> Self {
+        Self::Array(value)
+    }
+}
+impl ::core::convert::From<::std::vec::Vec<Reply>> for Message {
+    /// The `Array2` alternative.
+    fn from(value: ::std::vec::Vec<Reply>) -> Self {
+        Self::Array2(value)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Message {
@@ -261,6 +314,29 @@ pub struct Reply {
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl Reply {
+    /// A value with the required `result`, `id` and every optional member absent.
+    pub fn new(
+        result: impl ::core::convert::Into<::serde_json::Value>,
+        id: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            result: result.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for Reply {
     fn deserialize<D: ::serde::Deserializer<'de>>(

@@ -30,6 +30,59 @@ pub struct Grid {
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
 }
+impl Grid {
+    /// A value with the required `rows` and every optional member absent.
+    pub fn new(
+        rows: impl ::core::convert::Into<::std::vec::Vec<::std::vec::Vec<Point>>>,
+    ) -> Self {
+        Self {
+            by_name: ::core::option::Option::None,
+            origin: ::core::option::Option::None,
+            rows: rows.into(),
+            tags: ::core::option::Option::None,
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `byName` member.
+    #[must_use]
+    pub fn with_by_name(
+        mut self,
+        by_name: impl ::core::convert::Into<
+            ::std::collections::BTreeMap<
+                ::std::string::String,
+                ::std::vec::Vec<::mcpwire_types::support::Integer>,
+            >,
+        >,
+    ) -> Self {
+        self.by_name = ::core::option::Option::Some(by_name.into());
+        self
+    }
+    /// Sets the optional `origin` member.
+    #[must_use]
+    pub fn with_origin(mut self, origin: impl ::core::convert::Into<Point>) -> Self {
+        self.origin = ::core::option::Option::Some(origin.into());
+        self
+    }
+    /// Sets the optional `tags` member.
+    #[must_use]
+    pub fn with_tags(
+        mut self,
+        tags: impl ::core::convert::Into<::std::vec::Vec<GridTagsItem>>,
+    ) -> Self {
+        self.tags = ::core::option::Option::Some(tags.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Grid {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -140,6 +193,25 @@ pub struct GridTagsItem {
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
 }
+impl GridTagsItem {
+    /// A value with the required `key` and every optional member absent.
+    pub fn new(key: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            key: key.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for GridTagsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -205,6 +277,29 @@ pub struct Point {
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl Point {
+    /// A value with the required `x`, `y` and every optional member absent.
+    pub fn new(
+        x: impl ::core::convert::Into<::serde_json::Number>,
+        y: impl ::core::convert::Into<::serde_json::Number>,
+    ) -> Self {
+        Self {
+            x: x.into(),
+            y: y.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for Point {
     fn deserialize<D: ::serde::Deserializer<'de>>(

@@ -3,7 +3,7 @@
 /// `MyType` (test schema).
 ///
 /// Schema: `#/$defs/MyType` in `tests/snapshots/odd_names/schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct MyType {
     /// `x` member (optional).
@@ -12,6 +12,32 @@ pub struct MyType {
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl MyType {
+    /// A value with every optional member absent.
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {
+            x: ::core::option::Option::None,
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `x` member.
+    #[must_use]
+    pub fn with_x(mut self, x: impl ::core::convert::Into<MyType2>) -> Self {
+        self.x = ::core::option::Option::Some(x.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for MyType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -97,6 +123,72 @@ pub struct MyType2 {
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra2: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl MyType2 {
+    /// A value with the required `self` and every optional member absent.
+    pub fn new(self_: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            field_2_nd: ::core::option::Option::None,
+            crate_: ::core::option::Option::None,
+            extra: ::core::option::Option::None,
+            mode: ::core::option::Option::None,
+            self_: self_.into(),
+            r#type: ::core::option::Option::None,
+            extra2: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `2nd` member.
+    #[must_use]
+    pub fn with_field_2_nd(
+        mut self,
+        field_2_nd: impl ::core::convert::Into<bool>,
+    ) -> Self {
+        self.field_2_nd = ::core::option::Option::Some(field_2_nd.into());
+        self
+    }
+    /// Sets the optional `crate` member.
+    #[must_use]
+    pub fn with_crate_(
+        mut self,
+        crate_: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
+    ) -> Self {
+        self.crate_ = ::core::option::Option::Some(crate_.into());
+        self
+    }
+    /// Sets the optional `extra` member.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        extra: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.extra = ::core::option::Option::Some(extra.into());
+        self
+    }
+    /// Sets the optional `mode` member.
+    #[must_use]
+    pub fn with_mode(mut self, mode: impl ::core::convert::Into<MyType2Mode>) -> Self {
+        self.mode = ::core::option::Option::Some(mode.into());
+        self
+    }
+    /// Sets the optional `type` member.
+    #[must_use]
+    pub fn with_type(
+        mut self,
+        r#type: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.r#type = ::core::option::Option::Some(r#type.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra2.insert(name.into(), value.into());
+        self
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for MyType2 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -272,6 +364,18 @@ impl SelfValue {
             Self::MyType2(_) => "MyType2",
             Self::String(_) => "String",
         }
+    }
+}
+impl ::core::convert::From<MyType2> for SelfValue {
+    /// The `MyType2` alternative.
+    fn from(value: MyType2) -> Self {
+        Self::MyType2(value)
+    }
+}
+impl ::core::convert::From<::std::string::String> for SelfValue {
+    /// The `String` alternative.
+    fn from(value: ::std::string::String) -> Self {
+        Self::String(value)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SelfValue {

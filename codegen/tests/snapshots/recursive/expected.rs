@@ -34,6 +34,36 @@ impl JSONValue {
         }
     }
 }
+impl ::core::convert::From<JSONObject> for JSONValue {
+    /// The `JSONObject` alternative.
+    fn from(value: JSONObject) -> Self {
+        Self::JSONObject(value)
+    }
+}
+impl ::core::convert::From<::std::vec::Vec<JSONValue>> for JSONValue {
+    /// The `Array` alternative.
+    fn from(value: ::std::vec::Vec<JSONValue>) -> Self {
+        Self::Array(value)
+    }
+}
+impl ::core::convert::From<::std::string::String> for JSONValue {
+    /// The `String` alternative.
+    fn from(value: ::std::string::String) -> Self {
+        Self::String(value)
+    }
+}
+impl ::core::convert::From<::mcpwire_types::support::Integer> for JSONValue {
+    /// The `Integer` alternative.
+    fn from(value: ::mcpwire_types::support::Integer) -> Self {
+        Self::Integer(value)
+    }
+}
+impl ::core::convert::From<bool> for JSONValue {
+    /// The `Boolean` alternative.
+    fn from(value: bool) -> Self {
+        Self::Boolean(value)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for JSONValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -178,6 +208,32 @@ pub struct Node {
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl Node {
+    /// A value with the required `label` and every optional member absent.
+    pub fn new(label: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            label: label.into(),
+            next: ::core::option::Option::None,
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `next` member.
+    #[must_use]
+    pub fn with_next(mut self, next: impl ::core::convert::Into<Node>) -> Self {
+        self.next = ::core::option::Option::Some(::std::boxed::Box::new(next.into()));
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for Node {
     fn deserialize<D: ::serde::Deserializer<'de>>(

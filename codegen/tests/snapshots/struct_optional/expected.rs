@@ -48,6 +48,107 @@ pub struct Item {
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
 }
+impl Item {
+    /// A value with the required `name`, `count`, `ttl` and every optional member absent.
+    pub fn new(
+        name: impl ::core::convert::Into<::std::string::String>,
+        count: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
+        ttl: ::core::option::Option<::mcpwire_types::support::Integer>,
+    ) -> Self {
+        Self {
+            meta: ::core::option::Option::None,
+            count: count.into(),
+            data: ::core::option::Option::None,
+            enabled: ::core::option::Option::None,
+            expires: ::core::option::Option::None,
+            limit: ::core::option::Option::None,
+            name: name.into(),
+            ratio: ::core::option::Option::None,
+            size: ::core::option::Option::None,
+            ttl: ttl.map(|v| v),
+            r#type: ::core::option::Option::None,
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `_meta` member.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        meta: impl ::core::convert::Into<
+            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+        >,
+    ) -> Self {
+        self.meta = ::core::option::Option::Some(meta.into());
+        self
+    }
+    /// Sets the optional `data` member.
+    #[must_use]
+    pub fn with_data(
+        mut self,
+        data: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.data = ::core::option::Option::Some(data.into());
+        self
+    }
+    /// Sets the optional `enabled` member.
+    #[must_use]
+    pub fn with_enabled(mut self, enabled: impl ::core::convert::Into<bool>) -> Self {
+        self.enabled = ::core::option::Option::Some(enabled.into());
+        self
+    }
+    /// Sets the optional `expires` member.
+    #[must_use]
+    pub fn with_expires(
+        mut self,
+        expires: ::core::option::Option<::std::string::String>,
+    ) -> Self {
+        self.expires = ::core::option::Option::Some(expires.map(|v| v));
+        self
+    }
+    /// Sets the optional `limit` member.
+    #[must_use]
+    pub fn with_limit(
+        mut self,
+        limit: ::core::option::Option<::mcpwire_types::support::Integer>,
+    ) -> Self {
+        self.limit = ::core::option::Option::Some(limit.map(|v| v));
+        self
+    }
+    /// Sets the optional `ratio` member.
+    #[must_use]
+    pub fn with_ratio(
+        mut self,
+        ratio: impl ::core::convert::Into<::serde_json::Number>,
+    ) -> Self {
+        self.ratio = ::core::option::Option::Some(ratio.into());
+        self
+    }
+    /// Sets the optional `size` member.
+    #[must_use]
+    pub fn with_size(mut self, size: impl ::core::convert::Into<Size>) -> Self {
+        self.size = ::core::option::Option::Some(size.into());
+        self
+    }
+    /// Sets the optional `type` member.
+    #[must_use]
+    pub fn with_type(
+        mut self,
+        r#type: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.r#type = ::core::option::Option::Some(r#type.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Item {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,

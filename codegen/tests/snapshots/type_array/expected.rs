@@ -27,6 +27,24 @@ impl Scalar {
         }
     }
 }
+impl ::core::convert::From<::std::string::String> for Scalar {
+    /// The `String` alternative.
+    fn from(value: ::std::string::String) -> Self {
+        Self::String(value)
+    }
+}
+impl ::core::convert::From<::serde_json::Number> for Scalar {
+    /// The `Number` alternative.
+    fn from(value: ::serde_json::Number) -> Self {
+        Self::Number(value)
+    }
+}
+impl ::core::convert::From<bool> for Scalar {
+    /// The `Boolean` alternative.
+    fn from(value: bool) -> Self {
+        Self::Boolean(value)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Scalar {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -166,6 +184,18 @@ impl Token {
             Self::String(_) => "String",
             Self::Integer(_) => "Integer",
         }
+    }
+}
+impl ::core::convert::From<::std::string::String> for Token {
+    /// The `String` alternative.
+    fn from(value: ::std::string::String) -> Self {
+        Self::String(value)
+    }
+}
+impl ::core::convert::From<::mcpwire_types::support::Integer> for Token {
+    /// The `Integer` alternative.
+    fn from(value: ::mcpwire_types::support::Integer) -> Self {
+        Self::Integer(value)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Token {

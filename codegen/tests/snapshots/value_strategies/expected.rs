@@ -99,6 +99,75 @@ pub struct Item {
         ::mcpwire_types::support::Integer,
     >,
 }
+impl Item {
+    /// A value with the required `score`, `count`, `tags` and every optional member absent.
+    pub fn new(
+        score: impl ::core::convert::Into<::serde_json::Number>,
+        count: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
+        tags: impl ::core::convert::Into<::std::vec::Vec<::std::string::String>>,
+    ) -> Self {
+        Self {
+            code: ::core::option::Option::None,
+            color: ::core::option::Option::None,
+            count: count.into(),
+            link: ::core::option::Option::None,
+            note: ::core::option::Option::None,
+            score: score.into(),
+            shape: ::core::option::Option::None,
+            tags: tags.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `code` member.
+    #[must_use]
+    pub fn with_code(
+        mut self,
+        code: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.code = ::core::option::Option::Some(code.into());
+        self
+    }
+    /// Sets the optional `color` member.
+    #[must_use]
+    pub fn with_color(mut self, color: impl ::core::convert::Into<Color>) -> Self {
+        self.color = ::core::option::Option::Some(color.into());
+        self
+    }
+    /// Sets the optional `link` member.
+    #[must_use]
+    pub fn with_link(
+        mut self,
+        link: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.link = ::core::option::Option::Some(link.into());
+        self
+    }
+    /// Sets the optional `note` member.
+    #[must_use]
+    pub fn with_note(
+        mut self,
+        note: ::core::option::Option<::std::string::String>,
+    ) -> Self {
+        self.note = ::core::option::Option::Some(note.map(|v| v));
+        self
+    }
+    /// Sets the optional `shape` member.
+    #[must_use]
+    pub fn with_shape(mut self, shape: impl ::core::convert::Into<Shape>) -> Self {
+        self.shape = ::core::option::Option::Some(shape.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Item {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -359,6 +428,18 @@ impl Shape {
         }
     }
 }
+impl ::core::convert::From<ShapeVariant0> for Shape {
+    /// The `ShapeVariant0` alternative.
+    fn from(value: ShapeVariant0) -> Self {
+        Self::ShapeVariant0(value)
+    }
+}
+impl ::core::convert::From<ShapeVariant1> for Shape {
+    /// The `ShapeVariant1` alternative.
+    fn from(value: ShapeVariant1) -> Self {
+        Self::ShapeVariant1(value)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Shape {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -495,6 +576,26 @@ pub struct ShapeVariant0 {
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
 }
+impl ShapeVariant0 {
+    /// A value with the required `radius` and every optional member absent.
+    pub fn new(radius: impl ::core::convert::Into<::serde_json::Number>) -> Self {
+        Self {
+            kind: ::core::default::Default::default(),
+            radius: radius.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ShapeVariant0 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -576,6 +677,36 @@ pub struct ShapeVariant1 {
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl ShapeVariant1 {
+    /// A value with every optional member absent.
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {
+            kind: ::core::default::Default::default(),
+            side: ::core::option::Option::None,
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `side` member.
+    #[must_use]
+    pub fn with_side(
+        mut self,
+        side: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
+    ) -> Self {
+        self.side = ::core::option::Option::Some(side.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for ShapeVariant1 {
     fn deserialize<D: ::serde::Deserializer<'de>>(

@@ -25,6 +25,18 @@ impl BatchRequestItem {
         }
     }
 }
+impl ::core::convert::From<Request> for BatchRequestItem {
+    /// The `Request` alternative.
+    fn from(value: Request) -> Self {
+        Self::Request(value)
+    }
+}
+impl ::core::convert::From<Notification> for BatchRequestItem {
+    /// The `Notification` alternative.
+    fn from(value: Notification) -> Self {
+        Self::Notification(value)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for BatchRequestItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -343,6 +355,39 @@ pub struct Error {
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
 }
+impl Error {
+    /// A value with the required `code`, `message` and every optional member absent.
+    pub fn new(
+        code: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
+        message: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            code: code.into(),
+            data: ::core::option::Option::None,
+            message: message.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `data` member.
+    #[must_use]
+    pub fn with_data(
+        mut self,
+        data: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.data = ::core::option::Option::Some(data.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Error {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -439,6 +484,30 @@ pub struct ErrorResponse {
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl ErrorResponse {
+    /// A value with the required `error`, `id` and every optional member absent.
+    pub fn new(
+        error: impl ::core::convert::Into<Error>,
+        id: impl ::core::convert::Into<RequestId>,
+    ) -> Self {
+        Self {
+            error: error.into(),
+            id: id.into(),
+            jsonrpc: ::core::default::Default::default(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -539,6 +608,36 @@ pub struct InternalError {
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
 }
+impl InternalError {
+    /// A value with the required `message` and every optional member absent.
+    pub fn new(message: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            code: ::core::default::Default::default(),
+            data: ::core::option::Option::None,
+            message: message.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `data` member.
+    #[must_use]
+    pub fn with_data(
+        mut self,
+        data: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.data = ::core::option::Option::Some(data.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for InternalError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -637,6 +736,36 @@ pub struct InvalidParamsError {
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
 }
+impl InvalidParamsError {
+    /// A value with the required `message` and every optional member absent.
+    pub fn new(message: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            code: ::core::default::Default::default(),
+            data: ::core::option::Option::None,
+            message: message.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `data` member.
+    #[must_use]
+    pub fn with_data(
+        mut self,
+        data: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.data = ::core::option::Option::Some(data.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for InvalidParamsError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -734,6 +863,36 @@ pub struct InvalidRequestError {
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl InvalidRequestError {
+    /// A value with the required `message` and every optional member absent.
+    pub fn new(message: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            code: ::core::default::Default::default(),
+            data: ::core::option::Option::None,
+            message: message.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `data` member.
+    #[must_use]
+    pub fn with_data(
+        mut self,
+        data: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.data = ::core::option::Option::Some(data.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for InvalidRequestError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -883,6 +1042,36 @@ impl Message {
             Self::Response(_) => "Response",
             Self::BatchResponse(_) => "BatchResponse",
         }
+    }
+}
+impl ::core::convert::From<Request> for Message {
+    /// The `Request` alternative.
+    fn from(value: Request) -> Self {
+        Self::Request(value)
+    }
+}
+impl ::core::convert::From<Notification> for Message {
+    /// The `Notification` alternative.
+    fn from(value: Notification) -> Self {
+        Self::Notification(value)
+    }
+}
+impl ::core::convert::From<BatchRequest> for Message {
+    /// The `BatchRequest` alternative.
+    fn from(value: BatchRequest) -> Self {
+        Self::BatchRequest(value)
+    }
+}
+impl ::core::convert::From<Response> for Message {
+    /// The `Response` alternative.
+    fn from(value: Response) -> Self {
+        Self::Response(value)
+    }
+}
+impl ::core::convert::From<BatchResponse> for Message {
+    /// The `BatchResponse` alternative.
+    fn from(value: BatchResponse) -> Self {
+        Self::BatchResponse(value)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Message {
@@ -1078,6 +1267,36 @@ pub struct MethodNotFoundError {
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
 }
+impl MethodNotFoundError {
+    /// A value with the required `message` and every optional member absent.
+    pub fn new(message: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            code: ::core::default::Default::default(),
+            data: ::core::option::Option::None,
+            message: message.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `data` member.
+    #[must_use]
+    pub fn with_data(
+        mut self,
+        data: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.data = ::core::option::Option::Some(data.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for MethodNotFoundError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -1175,6 +1394,33 @@ pub struct Notification {
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl Notification {
+    /// A value with the required `method` and every optional member absent.
+    pub fn new(method: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            jsonrpc: ::core::default::Default::default(),
+            method: method.into(),
+            params: ::core::option::Option::None,
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `params` member.
+    #[must_use]
+    pub fn with_params(mut self, params: impl ::core::convert::Into<Params>) -> Self {
+        self.params = ::core::option::Option::Some(params.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for Notification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1274,6 +1520,22 @@ impl Params {
             Self::Object(_) => "Object",
             Self::Array(_) => "Array",
         }
+    }
+}
+impl ::core::convert::From<
+    ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+> for Params {
+    /// The `Object` alternative.
+    fn from(
+        value: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    ) -> Self {
+        Self::Object(value)
+    }
+}
+impl ::core::convert::From<::std::vec::Vec<::serde_json::Value>> for Params {
+    /// The `Array` alternative.
+    fn from(value: ::std::vec::Vec<::serde_json::Value>) -> Self {
+        Self::Array(value)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Params {
@@ -1379,6 +1641,36 @@ pub struct ParseError {
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
 }
+impl ParseError {
+    /// A value with the required `message` and every optional member absent.
+    pub fn new(message: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            code: ::core::default::Default::default(),
+            data: ::core::option::Option::None,
+            message: message.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `data` member.
+    #[must_use]
+    pub fn with_data(
+        mut self,
+        data: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.data = ::core::option::Option::Some(data.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ParseError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -1478,6 +1770,37 @@ pub struct Request {
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl Request {
+    /// A value with the required `method`, `id` and every optional member absent.
+    pub fn new(
+        method: impl ::core::convert::Into<::std::string::String>,
+        id: impl ::core::convert::Into<RequestId>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            jsonrpc: ::core::default::Default::default(),
+            method: method.into(),
+            params: ::core::option::Option::None,
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `params` member.
+    #[must_use]
+    pub fn with_params(mut self, params: impl ::core::convert::Into<Params>) -> Self {
+        self.params = ::core::option::Option::Some(params.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for Request {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1595,6 +1918,18 @@ impl RequestId {
             Self::Number(_) => "Number",
             Self::Null => "Null",
         }
+    }
+}
+impl ::core::convert::From<::std::string::String> for RequestId {
+    /// The `String` alternative.
+    fn from(value: ::std::string::String) -> Self {
+        Self::String(value)
+    }
+}
+impl ::core::convert::From<::serde_json::Number> for RequestId {
+    /// The `Number` alternative.
+    fn from(value: ::serde_json::Number) -> Self {
+        Self::Number(value)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for RequestId {
@@ -1722,6 +2057,18 @@ impl Response {
             Self::ResultResponse(_) => "ResultResponse",
             Self::ErrorResponse(_) => "ErrorResponse",
         }
+    }
+}
+impl ::core::convert::From<ResultResponse> for Response {
+    /// The `ResultResponse` alternative.
+    fn from(value: ResultResponse) -> Self {
+        Self::ResultResponse(value)
+    }
+}
+impl ::core::convert::From<ErrorResponse> for Response {
+    /// The `ErrorResponse` alternative.
+    fn from(value: ErrorResponse) -> Self {
+        Self::ErrorResponse(value)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Response {
@@ -1864,6 +2211,30 @@ pub struct ResultResponse {
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl ResultResponse {
+    /// A value with the required `result`, `id` and every optional member absent.
+    pub fn new(
+        result: impl ::core::convert::Into<::serde_json::Value>,
+        id: impl ::core::convert::Into<RequestId>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            jsonrpc: ::core::default::Default::default(),
+            result: result.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for ResultResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
