@@ -242,7 +242,7 @@ fn shape(module: &Module, ty: &Ty, depth: usize) -> Shape {
                         for g in &inner.fields {
                             let path = format!("{}{PATH_SEP}{}", f.json_name, g.json_name);
                             s.props.insert(path.clone());
-                            if f.required && g.required {
+                            if f.required && !f.nullable && g.required {
                                 s.required.insert(path);
                             }
                         }
