@@ -148,9 +148,10 @@ fn constructors(ctx: &Context<'_>, def: &TypeDef, s: &Struct) -> TokenStream {
             }
         };
         if f.required && params.iter().any(|p| p.rust_name == f.rust_name) {
-            if f.nullable {
-                let value = boxed(quote! { v });
-                inits.push(quote! { #field: #field.map(|v| #value) });
+            if f.nullable && f.boxed {
+                inits.push(quote! { #field: #field.map(::std::boxed::Box::new) });
+            } else if f.nullable {
+                inits.push(quote! { #field });
             } else {
                 let value = boxed(quote! { #field.into() });
                 inits.push(quote! { #field: #value });
@@ -172,8 +173,10 @@ fn constructors(ctx: &Context<'_>, def: &TypeDef, s: &Struct) -> TokenStream {
                     boxed(quote! { #field.into() }),
                 )
             };
-            let store = if f.nullable {
-                quote! { ::core::option::Option::Some(#field.map(|v| #value)) }
+            let store = if f.nullable && f.boxed {
+                quote! { ::core::option::Option::Some(#field.map(::std::boxed::Box::new)) }
+            } else if f.nullable {
+                quote! { ::core::option::Option::Some(#field) }
             } else {
                 quote! { ::core::option::Option::Some(#value) }
             };

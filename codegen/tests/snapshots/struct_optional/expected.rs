@@ -65,7 +65,7 @@ impl Item {
             name: name.into(),
             ratio: ::core::option::Option::None,
             size: ::core::option::Option::None,
-            ttl: ttl.map(|v| v),
+            ttl,
             r#type: ::core::option::Option::None,
             extra: ::std::collections::BTreeMap::new(),
         }
@@ -102,7 +102,7 @@ impl Item {
         mut self,
         expires: ::core::option::Option<::std::string::String>,
     ) -> Self {
-        self.expires = ::core::option::Option::Some(expires.map(|v| v));
+        self.expires = ::core::option::Option::Some(expires);
         self
     }
     /// Sets the optional `limit` member.
@@ -111,7 +111,7 @@ impl Item {
         mut self,
         limit: ::core::option::Option<::mcpwire_types::support::Integer>,
     ) -> Self {
-        self.limit = ::core::option::Option::Some(limit.map(|v| v));
+        self.limit = ::core::option::Option::Some(limit);
         self
     }
     /// Sets the optional `ratio` member.

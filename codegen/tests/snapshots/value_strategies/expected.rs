@@ -148,7 +148,7 @@ impl Item {
         mut self,
         note: ::core::option::Option<::std::string::String>,
     ) -> Self {
-        self.note = ::core::option::Option::Some(note.map(|v| v));
+        self.note = ::core::option::Option::Some(note);
         self
     }
     /// Sets the optional `shape` member.

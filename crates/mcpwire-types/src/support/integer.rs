@@ -90,7 +90,8 @@ impl Integer {
             Repr::Signed(i) => Some(*i),
             Repr::Unsigned(u) => i64::try_from(*u).ok(),
             Repr::Text(t) => exact_f64(t).and_then(|f| {
-                (f >= -9_223_372_036_854_775_808.0 && f < 9_223_372_036_854_775_808.0)
+                (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0)
+                    .contains(&f)
                     .then_some(f as i64)
             }),
         }
@@ -101,8 +102,11 @@ impl Integer {
         match &self.0 {
             Repr::Signed(i) => u64::try_from(*i).ok(),
             Repr::Unsigned(u) => Some(*u),
-            Repr::Text(t) => exact_f64(t)
-                .and_then(|f| (f >= 0.0 && f < 18_446_744_073_709_551_616.0).then_some(f as u64)),
+            Repr::Text(t) => exact_f64(t).and_then(|f| {
+                (0.0..18_446_744_073_709_551_616.0)
+                    .contains(&f)
+                    .then_some(f as u64)
+            }),
         }
     }
 }

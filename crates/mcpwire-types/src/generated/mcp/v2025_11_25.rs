@@ -1716,7 +1716,7 @@ impl CancelTaskResult {
             status: status.into(),
             status_message: ::core::option::Option::None,
             task_id: task_id.into(),
-            ttl: ttl.map(|v| v),
+            ttl,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
@@ -11051,7 +11051,7 @@ impl GetTaskResult {
             status: status.into(),
             status_message: ::core::option::Option::None,
             task_id: task_id.into(),
-            ttl: ttl.map(|v| v),
+            ttl,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
@@ -28457,7 +28457,7 @@ impl Task {
             status: status.into(),
             status_message: ::core::option::Option::None,
             task_id: task_id.into(),
-            ttl: ttl.map(|v| v),
+            ttl,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
@@ -29187,7 +29187,7 @@ impl TaskStatusNotificationParams {
             status: status.into(),
             status_message: ::core::option::Option::None,
             task_id: task_id.into(),
-            ttl: ttl.map(|v| v),
+            ttl,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
