@@ -8,8 +8,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::error::{CodegenError, Result};
-use crate::model::{ConstValue, Dispatch, Kind, MemberRule, Module, Token, Ty};
+use crate::error::Result;
+use crate::model::{ConstValue, Dispatch, Kind, MemberRule, Module, Token, Ty, VariantCheck};
 
 /// Index standing for the `Unknown` method variant.
 pub const UNKNOWN_VARIANT: usize = usize::MAX;
@@ -33,18 +33,58 @@ struct Shape {
     required: BTreeSet<String>,
     props: BTreeSet<String>,
     consts: BTreeMap<String, Vec<ConstValue>>,
+    /// Constants of optional members: a present member with another value rules it out.
+    optional_consts: BTreeMap<String, Vec<ConstValue>>,
+    /// Admits every value of its JSON types (`{}`, an object of anything).
+    accepts_all: bool,
     item: Option<Ty>,
 }
 
-/// Fills in [`crate::model::Union::dispatch`] for every union of `module`.
-pub fn resolve(module: &mut Module) -> Result<()> {
+/// Fills in [`crate::model::Union::dispatch`] for every union of `module`. Returns a warning
+/// for each variant no input can reach (never chosen, and behind a variant admitting every
+/// value of each JSON type it admits), naming the union's pointer.
+pub fn resolve(module: &mut Module) -> Result<Vec<String>> {
     let snapshot = module.clone();
+    let mut warnings = Vec::new();
     for def in &mut module.types {
         if let Kind::Union(union) = &mut def.kind {
             let shapes: Vec<Shape> = union
                 .variants
                 .iter()
                 .map(|v| shape(&snapshot, &v.ty, 0))
+                .collect();
+            union.checks = shapes
+                .iter()
+                .map(|s| {
+                    let mut consts: Vec<(String, Vec<ConstValue>)> = s
+                        .consts
+                        .iter()
+                        .map(|(m, v)| (m.clone(), v.clone()))
+                        .collect();
+                    consts.extend(
+                        s.optional_consts
+                            .iter()
+                            .map(|(m, v)| (m.clone(), v.clone())),
+                    );
+                    VariantCheck {
+                        required: s.required.iter().cloned().collect(),
+                        consts,
+                        accepts_all: s.accepts_all,
+                    }
+                })
+                .collect();
+            union.admitted = TOKENS
+                .iter()
+                .map(|token| {
+                    let admitting = shapes
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, s)| s.tokens.contains(token))
+                        .map(|(i, _)| i)
+                        .collect::<Vec<_>>();
+                    (*token, admitting)
+                })
+                .filter(|(_, admitting)| !admitting.is_empty())
                 .collect();
             let indexed: Vec<(usize, Shape)> = shapes.into_iter().enumerate().collect();
             let mut cases = Vec::new();
@@ -60,24 +100,16 @@ pub fn resolve(module: &mut Module) -> Result<()> {
                 if token == Token::Integer && cands.iter().any(|(_, s)| s.integer_only) {
                     cands.retain(|(_, s)| s.integer_only);
                 }
+                // Where the candidates cannot be told apart without decoding, the first in
+                // schema order is chosen and the others are tried after it (anyOf order).
                 let decision = match cands.len() {
                     0 => continue,
                     1 => Dispatch::Variant(cands[0].0),
                     _ => match token {
                         Token::Object => object_dispatch(&cands, &def.pointer)?,
-                        Token::Array => array_dispatch(&snapshot, &cands, &def.pointer)?,
-                        _ => {
-                            let names: Vec<&str> = cands
-                                .iter()
-                                .map(|(i, _)| union.variants[*i].name.as_str())
-                                .collect();
-                            return Err(CodegenError::at(
-                                def.pointer.clone(),
-                                format!(
-                                    "cannot tell variants {names:?} apart for a JSON {token:?}"
-                                ),
-                            ));
-                        }
+                        Token::Array => array_dispatch(&snapshot, &cands)
+                            .unwrap_or(Dispatch::Variant(cands[0].0)),
+                        _ => Dispatch::Variant(cands[0].0),
                     },
                 };
                 cases.push((token, decision));
@@ -95,10 +127,72 @@ pub fn resolve(module: &mut Module) -> Result<()> {
                     }
                 }
             }
+            for i in unreachable(union, &cases) {
+                warnings.push(format!(
+                    "{}: variant `{}` is unreachable: no input is decoded as it",
+                    def.pointer, union.variants[i].name
+                ));
+            }
             union.dispatch = Some(Dispatch::ByToken(cases));
         }
     }
-    Ok(())
+    Ok(warnings)
+}
+
+/// The variants no input reaches: for every JSON type a variant admits, it is never the
+/// dispatch's choice, and the choice or an earlier variant in the fallback order (schema
+/// order) admits every value of that type, so the variant is never tried.
+fn unreachable(union: &crate::model::Union, cases: &[(Token, Dispatch)]) -> Vec<usize> {
+    let accepts_all = |i: usize| union.checks.get(i).is_some_and(|c| c.accepts_all);
+    let mut out = Vec::new();
+    for i in 0..union.variants.len() {
+        let mut reached = false;
+        for (token, admitting) in &union.admitted {
+            if !admitting.contains(&i) {
+                continue;
+            }
+            let leaves = cases
+                .iter()
+                .find(|(t, _)| t == token)
+                .map(|(_, d)| leaves(d))
+                .unwrap_or_default();
+            let shadowed = admitting
+                .iter()
+                .take_while(|&&j| j != i)
+                .any(|&j| accepts_all(j));
+            if leaves.contains(&i) || (!shadowed && !leaves.iter().all(|&l| accepts_all(l))) {
+                reached = true;
+            }
+        }
+        if !reached {
+            out.push(i);
+        }
+    }
+    out
+}
+
+/// Every variant index a decision can choose.
+fn leaves(d: &Dispatch) -> Vec<usize> {
+    match d {
+        Dispatch::Variant(i) => vec![*i],
+        Dispatch::ByToken(cases) => cases.iter().flat_map(|(_, d)| leaves(d)).collect(),
+        Dispatch::ByConst {
+            cases, otherwise, ..
+        } => cases
+            .iter()
+            .map(|(_, d)| d)
+            .chain(otherwise.as_deref())
+            .flat_map(leaves)
+            .collect(),
+        Dispatch::ByMembers { rules, fallback } => {
+            rules.iter().map(|r| r.variant).chain(*fallback).collect()
+        }
+        Dispatch::ByFirstItem { item, empty } => {
+            let mut out = leaves(item);
+            out.push(*empty);
+            out
+        }
+    }
 }
 
 fn shape(module: &Module, ty: &Ty, depth: usize) -> Shape {
@@ -127,14 +221,16 @@ fn shape(module: &Module, ty: &Ty, depth: usize) -> Shape {
         }
         Ty::Any => {
             s.any = true;
+            s.accepts_all = true;
             s.tokens.extend(TOKENS);
         }
         Ty::Array(item) => {
             s.tokens.insert(Token::Array);
             s.item = Some((**item).clone());
         }
-        Ty::Map(_) => {
+        Ty::Map(value) => {
             s.tokens.insert(Token::Object);
+            s.accepts_all = **value == Ty::Any;
         }
         Ty::Named(name) => match module.get(name).map(|d| &d.kind) {
             Some(Kind::Struct(st)) => {
@@ -146,16 +242,19 @@ fn shape(module: &Module, ty: &Ty, depth: usize) -> Shape {
                         for g in &inner.fields {
                             let path = format!("{}{PATH_SEP}{}", f.json_name, g.json_name);
                             s.props.insert(path.clone());
-                            if f.required && g.required {
+                            if f.required && !f.nullable && g.required {
                                 s.required.insert(path);
                             }
                         }
                     }
+                    let values = (!f.nullable).then(|| const_values(module, &f.ty)).flatten();
                     if f.required {
                         s.required.insert(f.json_name.clone());
-                        if let Some(values) = const_values(module, &f.ty) {
+                        if let Some(values) = values {
                             s.consts.insert(f.json_name.clone(), values);
                         }
+                    } else if let Some(values) = values {
+                        s.optional_consts.insert(f.json_name.clone(), values);
                     }
                 }
             }
@@ -404,26 +503,19 @@ fn member_dispatch(cands: &[(usize, Shape)]) -> Dispatch {
     Dispatch::ByMembers { rules, fallback }
 }
 
-fn array_dispatch(module: &Module, cands: &[(usize, Shape)], pointer: &str) -> Result<Dispatch> {
+/// Arrays of different object items, told apart by their first item; `None` when the items
+/// are not all objects (the first array variant is then tried first).
+fn array_dispatch(module: &Module, cands: &[(usize, Shape)]) -> Option<Dispatch> {
     let mut items = Vec::new();
     for (i, s) in cands {
-        let Some(item) = &s.item else {
-            return Err(CodegenError::at(
-                pointer,
-                "cannot tell array variants apart",
-            ));
-        };
-        let item_shape = shape(module, item, 0);
+        let item_shape = shape(module, s.item.as_ref()?, 0);
         if !item_shape.tokens.contains(&Token::Object) || item_shape.any {
-            return Err(CodegenError::at(
-                pointer,
-                "array variants are told apart only by object items",
-            ));
+            return None;
         }
         items.push((*i, item_shape));
     }
-    Ok(Dispatch::ByFirstItem {
-        item: Box::new(object_dispatch(&items, pointer)?),
+    Some(Dispatch::ByFirstItem {
+        item: Box::new(object_dispatch(&items, "").ok()?),
         empty: cands[0].0,
     })
 }

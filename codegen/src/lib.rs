@@ -40,6 +40,44 @@ pub const MCP_VERSIONS: [&str; 5] = [
     "2026-07-28",
 ];
 
+/// Names of the standard prelude a generated type of the same name would shadow under a glob
+/// import (the generated module's documentation then says so).
+const STD_PRELUDE: &[&str] = &[
+    "Box",
+    "Clone",
+    "Copy",
+    "Default",
+    "Drop",
+    "Eq",
+    "Err",
+    "Extend",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "From",
+    "Into",
+    "IntoIterator",
+    "Iterator",
+    "None",
+    "Ok",
+    "Option",
+    "Ord",
+    "PartialEq",
+    "PartialOrd",
+    "Result",
+    "Send",
+    "Sized",
+    "Some",
+    "String",
+    "Sync",
+    "ToOwned",
+    "ToString",
+    "TryFrom",
+    "TryInto",
+    "Unpin",
+    "Vec",
+];
+
 /// Where the JSON-RPC schema lives, relative to the workspace root.
 pub const JSONRPC_SCHEMA: &str = "schema/jsonrpc-2.0.schema.json";
 
@@ -64,6 +102,8 @@ pub struct GeneratedFile {
     pub path: String,
     /// Full contents.
     pub contents: String,
+    /// Warnings about the input (union variants no input can reach).
+    pub warnings: Vec<String>,
 }
 
 /// One MCP schema read from disk.
@@ -92,26 +132,58 @@ pub fn generate_module(
     flavor: &emit::Flavor,
     options: Options,
 ) -> Result<String> {
+    generate_module_with_warnings(bytes, file, flavor, options).map(|(source, _)| source)
+}
+
+/// Like [`generate_module`], also returning the warnings about the schema (union variants no
+/// input can reach), each naming the file and the JSON pointer.
+pub fn generate_module_with_warnings(
+    bytes: &[u8],
+    file: &str,
+    flavor: &emit::Flavor,
+    options: Options,
+) -> Result<(String, Vec<String>)> {
     let attribute = |e: CodegenError| e.in_file(file);
     let doc = schema::Document::parse(bytes).map_err(attribute)?;
     let mut module = lower::lower(&doc).map_err(attribute)?;
-    dispatch::resolve(&mut module).map_err(attribute)?;
+    let warnings = dispatch::resolve(&mut module)
+        .map_err(attribute)?
+        .into_iter()
+        .map(|w| format!("{file}: {w}"))
+        .collect();
     let ctx = emit::Context {
         flavor,
         docs_from: options.docs_from_schema.then_some(&doc),
         module: &module,
     };
     let items = emit::emit_items(&ctx).map_err(attribute)?;
-    let module_doc = format!(
+    let mut module_doc = format!(
         " Types generated from `{file}` ({}). See the crate documentation for the mapping rules.",
         flavor.protocol
     );
+    let shadowing: Vec<String> = module
+        .types
+        .iter()
+        .filter(|t| STD_PRELUDE.contains(&t.name.as_str()))
+        .map(|t| format!("`{}`", t.name))
+        .collect();
+    if !shadowing.is_empty() {
+        module_doc.push_str(&format!(
+            "\n\n This module defines {}, which a glob import (`use …::*`) would put in place of \
+             the standard prelude's: import the types you use by name, or refer to them through \
+             the module path.",
+            shadowing.join(", ")
+        ));
+    }
     let tokens = quote! {
         #![doc = #module_doc]
         #items
     };
     let body = emit::format(tokens).map_err(attribute)?;
-    Ok(format!("{}{body}", header::header_line(file, bytes)))
+    Ok((
+        format!("{}{body}", header::header_line(file, bytes)),
+        warnings,
+    ))
 }
 
 /// Generates a module for a stand-alone test schema (used by the snapshot tests).
@@ -325,24 +397,32 @@ pub fn generate_all(
     mcp: &[McpSchema],
     options: Options,
 ) -> Result<Vec<GeneratedFile>> {
+    let (contents, warnings) =
+        generate_module_with_warnings(jsonrpc, JSONRPC_SCHEMA, &jsonrpc_flavor(), options)?;
     let mut files = vec![GeneratedFile {
         path: format!("{GENERATED_DIR}/jsonrpc.rs"),
-        contents: generate_module(jsonrpc, JSONRPC_SCHEMA, &jsonrpc_flavor(), options)?,
+        contents,
+        warnings,
     }];
     files.push(GeneratedFile {
         path: format!("{GENERATED_DIR}/facts.rs"),
         contents: generate_facts(jsonrpc, mcp)?,
+        warnings: Vec::new(),
     });
     for schema in mcp {
         let flavor = mcp_flavor(&schema.version);
+        let (contents, warnings) =
+            generate_module_with_warnings(&schema.bytes, &flavor.file, &flavor, options)?;
         files.push(GeneratedFile {
             path: format!("{GENERATED_DIR}/mcp/{}.rs", version_module(&schema.version)),
-            contents: generate_module(&schema.bytes, &flavor.file, &flavor, options)?,
+            contents,
+            warnings,
         });
     }
     files.push(GeneratedFile {
         path: MCP_LOCK.into(),
         contents: render_lock(mcp),
+        warnings: Vec::new(),
     });
     Ok(files)
 }

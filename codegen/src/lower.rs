@@ -6,9 +6,10 @@ use serde_json::{Map, Value};
 
 use crate::error::{CodegenError, Result};
 use crate::model::{
-    ConstValue, Constraints, Field, Kind, Module, StringEnum, Struct, Ty, TypeDef, Union, Variant,
+    ConstValue, Constraints, Extra, Field, Kind, Module, StringEnum, Struct, Ty, TypeDef, Union,
+    Variant,
 };
-use crate::names::{pascal, pascal_fragment, snake, unique};
+use crate::names::{is_type_name, pascal, pascal_fragment, snake, type_name, unique};
 use crate::schema::{Document, escape};
 
 /// Keywords that only annotate or constrain values further; ignored on purpose.
@@ -97,27 +98,33 @@ impl Site {
 
 /// Lowers every definition of `doc` into a [`Module`] (without dispatch decisions).
 pub fn lower(doc: &Document) -> Result<Module> {
+    let rust_names = type_names(&doc.definition_names());
     let mut lowerer = Lowerer {
         doc,
         types: BTreeMap::new(),
-        taken: doc.definition_names().into_iter().collect(),
+        taken: rust_names.values().cloned().collect(),
         consts: BTreeMap::new(),
         shared: doc
             .definition_names()
             .into_iter()
             .filter_map(|n| {
                 let schema = doc.definition(&n)?;
-                is_shareable(schema).then(|| (schema.to_string(), n))
+                is_shareable(schema).then(|| (schema.to_string(), rust_names[&n].clone()))
             })
             .collect(),
+        rust_names,
+        depth: 0,
     };
-    for name in doc.definition_names() {
-        let schema = doc.definition(&name).expect("listed definition exists");
-        let pointer = doc.definition_pointer(&name);
+    for definition in doc.definition_names() {
+        let Some(schema) = doc.definition(&definition) else {
+            continue;
+        };
+        let name = lowerer.rust_names[&definition].clone();
+        let pointer = doc.definition_pointer(&definition);
         let site = Site {
             name: name.clone(),
             exact: true,
-            definition: name.clone(),
+            definition: definition.clone(),
             member: None,
         };
         let lowered = lowerer.lower(schema, &pointer, &site)?;
@@ -134,16 +141,96 @@ pub fn lower(doc: &Document) -> Result<Module> {
                 constraints: Constraints::of(schema),
                 name: name.clone(),
                 pointer,
-                definition: name,
+                definition,
                 kind: Kind::Alias(ty),
             });
         }
     }
+    for (definition, name) in &lowerer.rust_names {
+        let pointer = doc.definition_pointer(definition);
+        let mut seen = BTreeSet::new();
+        let mut current = name.clone();
+        loop {
+            if !seen.insert(current.clone()) {
+                return Err(CodegenError::at(
+                    pointer,
+                    "the definition is only a reference to itself (through aliases)",
+                ));
+            }
+            match lowerer.types.get(&current).map(|t| &t.kind) {
+                Some(Kind::Alias(Ty::Named(next))) => current = next.clone(),
+                Some(_) => break,
+                None => {
+                    return Err(CodegenError::at(
+                        pointer,
+                        "the definition is only a reference to itself",
+                    ));
+                }
+            }
+        }
+    }
+    for def in lowerer.types.values() {
+        if matches!(def.kind, Kind::Union(_)) && union_reaches_itself(&lowerer.types, &def.name) {
+            return Err(CodegenError::at(
+                def.pointer.clone(),
+                "a variant is this union itself (through unions or aliases, with no object or \
+                 array in between): no value could ever be decoded",
+            ));
+        }
+    }
+    let definitions = lowerer.rust_names.clone().into_iter().collect();
     let mut types: Vec<TypeDef> = lowerer.types.into_values().collect();
     types.sort_by(|a, b| a.name.cmp(&b.name));
-    let mut module = Module { types };
+    let mut module = Module { types, definitions };
     mark_boxes(&mut module);
     Ok(module)
+}
+
+/// Whether union `name` is one of its own variants, through unions and aliases only.
+fn union_reaches_itself(types: &BTreeMap<String, TypeDef>, name: &str) -> bool {
+    let mut stack = vec![name.to_owned()];
+    let mut seen = BTreeSet::new();
+    while let Some(current) = stack.pop() {
+        if !seen.insert(current.clone()) {
+            continue;
+        }
+        let next: Vec<&Ty> = match types.get(&current).map(|t| &t.kind) {
+            Some(Kind::Union(u)) => u.variants.iter().map(|v| &v.ty).collect(),
+            Some(Kind::Alias(ty)) => vec![ty],
+            _ => Vec::new(),
+        };
+        for ty in next {
+            if let Ty::Named(n) = ty {
+                if n == name {
+                    return true;
+                }
+                stack.push(n.clone());
+            }
+        }
+    }
+    false
+}
+
+/// The Rust type name of each definition: the definition name itself when it is a usable Rust
+/// type name (`CallToolRequest`, `JSONRPCMessage`), else its `PascalCase` form (`my-type` →
+/// `MyType`, `2fa` → `V2fa`, `Self` → `SelfValue`), made unique against the others.
+fn type_names(definitions: &[String]) -> BTreeMap<String, String> {
+    let mut taken: BTreeSet<String> = definitions
+        .iter()
+        .filter(|n| is_type_name(n))
+        .cloned()
+        .collect();
+    definitions
+        .iter()
+        .map(|n| {
+            let rust = if is_type_name(n) {
+                n.clone()
+            } else {
+                unique(type_name(n), &mut taken)
+            };
+            (n.clone(), rust)
+        })
+        .collect()
 }
 
 struct Lowerer<'d> {
@@ -154,7 +241,14 @@ struct Lowerer<'d> {
     consts: BTreeMap<(String, ConstValue), String>,
     /// Definitions by their schema text, so an inline copy of a definition reuses its type.
     shared: BTreeMap<String, String>,
+    /// The Rust type name of each definition.
+    rust_names: BTreeMap<String, String>,
+    /// How many schemas deep the lowering is.
+    depth: usize,
 }
+
+/// How deep schemas may nest (inline, not through `$ref`) before lowering gives up.
+const MAX_DEPTH: usize = 64;
 
 /// Whether a schema would create a named type, so an identical inline copy should reuse it.
 fn is_shareable(schema: &Value) -> bool {
@@ -178,6 +272,19 @@ impl Lowerer<'_> {
     }
 
     fn lower(&mut self, schema: &Value, ptr: &str, site: &Site) -> Result<Lowered> {
+        if self.depth >= MAX_DEPTH {
+            return Err(CodegenError::at(
+                ptr,
+                "the schema nests too deep (a cycle through `allOf`?)",
+            ));
+        }
+        self.depth += 1;
+        let lowered = self.lower_inner(schema, ptr, site);
+        self.depth -= 1;
+        lowered
+    }
+
+    fn lower_inner(&mut self, schema: &Value, ptr: &str, site: &Site) -> Result<Lowered> {
         let obj = match schema {
             Value::Bool(true) => return Ok(Lowered::plain(Ty::Any)),
             Value::Object(obj) => obj,
@@ -202,7 +309,7 @@ impl Lowerer<'_> {
             }
         }
         if obj.contains_key("allOf") {
-            let merged = self.merge_all_of(obj, ptr)?;
+            let merged = self.merge_all_of(obj, ptr, 0)?;
             return self.lower(&Value::Object(merged), ptr, site);
         }
         if let Some(reference) = obj.get("$ref") {
@@ -216,7 +323,7 @@ impl Lowerer<'_> {
                 CodegenError::at(format!("{ptr}/$ref"), "`$ref` must be a string")
             })?;
             let target = self.doc.ref_target(reference, &format!("{ptr}/$ref"))?;
-            return Ok(Lowered::plain(Ty::Named(target)));
+            return Ok(Lowered::plain(Ty::Named(self.rust_names[&target].clone())));
         }
         for key in ["anyOf", "oneOf"] {
             if let Some(list) = obj.get(key) {
@@ -232,7 +339,7 @@ impl Lowerer<'_> {
                 let list = list
                     .as_array()
                     .ok_or_else(|| CodegenError::at(format!("{ptr}/{key}"), "must be an array"))?;
-                return self.lower_union(list, &format!("{ptr}/{key}"), site);
+                return self.lower_union(list, &format!("{ptr}/{key}"), site, key == "oneOf");
             }
         }
         if let Some(value) = obj.get("const") {
@@ -342,12 +449,18 @@ impl Lowerer<'_> {
                         boxed: false,
                     });
                 }
-                self.make_union(variants, ptr, site)
+                self.make_union(variants, ptr, site, false)
             }
         }
     }
 
-    fn lower_union(&mut self, list: &[Value], ptr: &str, site: &Site) -> Result<Lowered> {
+    fn lower_union(
+        &mut self,
+        list: &[Value],
+        ptr: &str,
+        site: &Site,
+        one_of: bool,
+    ) -> Result<Lowered> {
         if let Some(open) = self.open_enum(list, ptr, site)? {
             return Ok(Lowered::plain(open));
         }
@@ -399,10 +512,16 @@ impl Lowerer<'_> {
                 boxed: false,
             });
         }
-        self.make_union(variants, ptr, site)
+        self.make_union(variants, ptr, site, one_of)
     }
 
-    fn make_union(&mut self, variants: Vec<Variant>, ptr: &str, site: &Site) -> Result<Lowered> {
+    fn make_union(
+        &mut self,
+        variants: Vec<Variant>,
+        ptr: &str,
+        site: &Site,
+        one_of: bool,
+    ) -> Result<Lowered> {
         let mut seen = BTreeSet::new();
         let mut unique_variants: Vec<Variant> = Vec::new();
         for v in variants {
@@ -425,6 +544,9 @@ impl Lowerer<'_> {
                 variants: unique_variants,
                 dispatch: None,
                 unknown_method: false,
+                one_of,
+                admitted: Vec::new(),
+                checks: Vec::new(),
             }),
         });
         Ok(Lowered::plain(Ty::Named(name)))
@@ -575,7 +697,7 @@ impl Lowerer<'_> {
                         definition: site.definition.clone(),
                         kind: Kind::Struct(Struct {
                             fields: Vec::new(),
-                            extra: None,
+                            extra: Extra::Closed,
                         }),
                     });
                     Ty::Named(name)
@@ -615,6 +737,10 @@ impl Lowerer<'_> {
                 rust_name: unique(snake(json_name), &mut rust_names),
                 ty: lowered.ty,
                 required: required.contains(json_name),
+                required_rank: required
+                    .iter()
+                    .position(|r| r == json_name)
+                    .unwrap_or(usize::MAX),
                 nullable: lowered.nullable,
                 boxed: false,
                 constraints: Constraints::of(&props[json_name]),
@@ -629,8 +755,9 @@ impl Lowerer<'_> {
             }
         }
         let extra = match obj.get("additionalProperties") {
-            None | Some(Value::Bool(false)) => None,
-            Some(Value::Bool(true)) => Some(Ty::Any),
+            None => Extra::Implicit,
+            Some(Value::Bool(false)) => Extra::Closed,
+            Some(Value::Bool(true)) => Extra::Declared(Ty::Any),
             Some(schema) => {
                 let value = self.lower(schema, &ap_ptr, &struct_site.nested("Extra", None))?;
                 if value.nullable {
@@ -639,15 +766,9 @@ impl Lowerer<'_> {
                         "nullable extra members are not supported",
                     ));
                 }
-                Some(value.ty)
+                Extra::Declared(value.ty)
             }
         };
-        if extra.is_some() && rust_names.contains("extra") {
-            return Err(CodegenError::at(
-                ptr,
-                "a member named `extra` clashes with the extra-members map",
-            ));
-        }
         self.insert(TypeDef {
             constraints: Constraints::default(),
             name: name.clone(),
@@ -659,7 +780,12 @@ impl Lowerer<'_> {
     }
 
     /// Merges the members of `allOf` (references resolved) and the sibling keys into one schema.
-    fn merge_all_of(&self, obj: &Map<String, Value>, ptr: &str) -> Result<Map<String, Value>> {
+    fn merge_all_of(
+        &self,
+        obj: &Map<String, Value>,
+        ptr: &str,
+        depth: usize,
+    ) -> Result<Map<String, Value>> {
         let mut result: Map<String, Value> = obj
             .iter()
             .filter(|(k, _)| *k != "allOf")
@@ -670,7 +796,7 @@ impl Lowerer<'_> {
             .ok_or_else(|| CodegenError::at(format!("{ptr}/allOf"), "must be an array"))?;
         for (i, member) in list.iter().enumerate() {
             let member_ptr = format!("{ptr}/allOf/{i}");
-            let resolved = self.resolve_for_merge(member, &member_ptr, 0)?;
+            let resolved = self.resolve_for_merge(member, &member_ptr, depth)?;
             merge_into(&mut result, &resolved, &member_ptr)?;
         }
         Ok(result)
@@ -706,7 +832,7 @@ impl Lowerer<'_> {
             out = merged;
         }
         if out.contains_key("allOf") {
-            out = self.merge_all_of(&out, ptr)?;
+            out = self.merge_all_of(&out, ptr, depth + 1)?;
         }
         Ok(out)
     }

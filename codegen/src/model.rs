@@ -67,8 +67,38 @@ pub enum Kind {
 pub struct Struct {
     /// Declared members, in JSON name order.
     pub fields: Vec<Field>,
-    /// `additionalProperties` when the schema explicitly admits extra members: their type.
-    pub extra: Option<Ty>,
+    /// What happens to members the schema does not declare.
+    pub extra: Extra,
+}
+
+impl Struct {
+    /// The type undeclared members are kept as, unless `additionalProperties: false` rejects
+    /// them.
+    pub fn kept(&self) -> Option<&Ty> {
+        match &self.extra {
+            Extra::Closed => None,
+            Extra::Implicit => Some(&Ty::Any),
+            Extra::Declared(ty) => Some(ty),
+        }
+    }
+
+    /// The Rust name of the field holding undeclared members: `extra`, or `extra2`, … when a
+    /// declared member already takes that name.
+    pub fn extra_field(&self) -> String {
+        let mut taken = self.fields.iter().map(|f| f.rust_name.clone()).collect();
+        crate::names::unique("extra".to_owned(), &mut taken)
+    }
+}
+
+/// Members an object schema does not declare.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Extra {
+    /// `additionalProperties: false`: an undeclared member is a decode error.
+    Closed,
+    /// `additionalProperties` absent: any undeclared member is admitted and kept as it came.
+    Implicit,
+    /// `additionalProperties: true` or a schema: undeclared members are kept as this type.
+    Declared(Ty),
 }
 
 /// One member of a struct.
@@ -82,6 +112,8 @@ pub struct Field {
     pub ty: Ty,
     /// Listed in `required`.
     pub required: bool,
+    /// Its position in `required` (constructors take required members in that order).
+    pub required_rank: usize,
     /// The schema admits `null` besides `ty` (a `[T, "null"]` type array).
     pub nullable: bool,
     /// Stored behind a `Box` because the type is recursive through this member.
@@ -148,6 +180,36 @@ pub struct Union {
     pub dispatch: Option<Dispatch>,
     /// Whether the union keeps unknown `method`s in an `Unknown` variant.
     pub unknown_method: bool,
+    /// `oneOf`: exactly one variant may match. Otherwise (`anyOf`, a `type` array) the first
+    /// variant that matches wins.
+    pub one_of: bool,
+    /// For each JSON token type, every variant admitting it, in schema order: the variants
+    /// tried after the one the dispatch chose fails (filled in after lowering).
+    pub admitted: Vec<(Token, Vec<usize>)>,
+    /// For each variant, what an object needs to possibly match it (filled in after lowering).
+    pub checks: Vec<VariantCheck>,
+}
+
+/// What an object must have to possibly match a variant: checked before a variant is tried
+/// as a fallback, so a variant an input cannot match is never decoded.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct VariantCheck {
+    /// Members that must be present (a nested path joins names with
+    /// [`crate::dispatch::PATH_SEP`]).
+    pub required: Vec<String>,
+    /// Members that, when present, must hold one of these constants (required or optional).
+    pub consts: Vec<(String, Vec<ConstValue>)>,
+    /// Whether the variant admits every value of its JSON types (`{}`, a map of anything).
+    pub accepts_all: bool,
+}
+
+impl VariantCheck {
+    /// Whether a member known to hold `value` rules this variant out.
+    pub fn excluded_by(&self, member: &str, value: &ConstValue) -> bool {
+        self.consts
+            .iter()
+            .any(|(m, values)| m == member && !values.contains(value))
+    }
 }
 
 /// One alternative of a union.
@@ -232,6 +294,8 @@ pub enum Token {
 pub struct Module {
     /// All types, sorted by name.
     pub types: Vec<TypeDef>,
+    /// Each schema definition's name with the Rust type it became, sorted by definition name.
+    pub definitions: Vec<(String, String)>,
 }
 
 impl Module {

@@ -37,6 +37,10 @@ pub fn pascal(text: &str) -> String {
     if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
         out.insert(0, 'V');
     }
+    if out == "Self" {
+        // Not even a raw identifier.
+        out.push_str("Value");
+    }
     out
 }
 
@@ -57,6 +61,24 @@ pub fn pascal_fragment(text: &str) -> String {
     out
 }
 
+/// Whether `name` can be a Rust type or variant name as it is: ASCII letters, digits and `_`,
+/// not starting with a digit, not a keyword.
+pub fn is_type_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && name != "_"
+        && !is_keyword(name)
+}
+
+/// `name` itself when [`is_type_name`] holds, else its [`pascal`] form (`my-type` → `MyType`).
+pub fn type_name(name: &str) -> String {
+    if is_type_name(name) {
+        name.to_owned()
+    } else {
+        pascal(name)
+    }
+}
+
 /// `snake_case` for a field name; a Rust keyword gets the `r#` prefix at emission time.
 pub fn snake(text: &str) -> String {
     let out = words(text)
@@ -66,6 +88,9 @@ pub fn snake(text: &str) -> String {
         .join("_");
     if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
         format!("field_{out}")
+    } else if matches!(out.as_str(), "self" | "super" | "crate") {
+        // Not even raw identifiers.
+        format!("{out}_")
     } else {
         out
     }

@@ -43,6 +43,11 @@ mod nested_arrays_maps;
 
 #[allow(dead_code)]
 #[rustfmt::skip]
+#[path = "snapshots/odd_names/expected.rs"]
+mod odd_names;
+
+#[allow(dead_code)]
+#[rustfmt::skip]
 #[path = "snapshots/recursive/expected.rs"]
 mod recursive;
 
@@ -103,17 +108,22 @@ fn structs_keep_names_optionals_nulls_and_number_kinds() {
 fn integers_admit_every_whole_spelling_in_every_position() {
     use struct_optional::Item;
     // JSON Schema's `integer` is any whole number: `3.0` and `3e0` are integers.
-    let item: Item = serde_json::from_value(json!({"name": "n", "count": 3.0, "ttl": 5e0,
-        "limit": 2.0, "size": 40.0}))
-    .unwrap();
+    let sent = json!({"name": "n", "count": 3.0, "ttl": 5e0, "limit": 2.0, "size": 40.0});
+    let item: Item = serde_json::from_value(sent.clone()).unwrap();
+    let value = |n: Option<&mcpwire_types::support::Integer>| n.and_then(|n| n.as_i64());
     assert_eq!(
-        (item.count, item.ttl, item.limit, item.size),
-        (3, Some(5), Some(Some(2)), Some(40))
+        (
+            value(Some(&item.count)),
+            value(item.ttl.as_ref()),
+            value(item.limit.as_ref().and_then(Option::as_ref)),
+            value(item.size.as_ref())
+        ),
+        (Some(3), Some(5), Some(2), Some(40))
     );
     assert_eq!(
         serde_json::to_value(&item).unwrap(),
-        json!({"name": "n", "count": 3, "ttl": 5, "limit": 2, "size": 40}),
-        "encoded in plain digits"
+        sent,
+        "encoded as decoded"
     );
     for (member, value) in [
         ("count", json!(3.5)),
@@ -128,7 +138,7 @@ fn integers_admit_every_whole_spelling_in_every_position() {
     }
     assert_eq!(
         struct_optional::roundtrip("Size", json!(7.0)),
-        Some(Ok(json!(7))),
+        Some(Ok(json!(7.0))),
         "an alias of integer, decoded by name"
     );
 
@@ -136,16 +146,19 @@ fn integers_admit_every_whole_spelling_in_every_position() {
     let grid = json!({"rows": [], "byName": {"a": [1.0, 2e0]}});
     assert_eq!(
         round::<nested_arrays_maps::Grid>(grid).unwrap()["byName"],
-        json!({"a": [1, 2]})
+        json!({"a": [1.0, 2.0]})
     );
     let sample = round::<value_strategies::Item>(json!({"count": 1.0, "score": 1.0,
         "tags": [], "extra": 9.0}))
     .unwrap();
-    assert_eq!((&sample["count"], &sample["extra"]), (&json!(1), &json!(9)));
+    assert_eq!(
+        (&sample["count"], &sample["extra"]),
+        (&json!(1.0), &json!(9.0))
+    );
     assert_eq!(sample["score"], json!(1.0), "a `number` keeps its spelling");
     assert_eq!(
         serde_json::from_value::<type_array::Token>(json!(5.0)).unwrap(),
-        type_array::Token::Integer(5)
+        type_array::Token::Integer(mcpwire_types::support::Integer::from_json_text("5.0").unwrap())
     );
 
     // Error codes and integer constants.
@@ -201,6 +214,34 @@ fn unions_pick_by_const_and_errors_name_variant_and_member() {
 }
 
 #[test]
+fn one_of_admits_exactly_one_matching_variant() {
+    use anyof_required::OneResult;
+    // The open `Result` admits every object, so `oneOf` holds only where nothing else does.
+    let one: OneResult = serde_json::from_value(json!({"other": 1})).unwrap();
+    assert!(matches!(one, OneResult::Result(_)));
+    let err = serde_json::from_value::<OneResult>(json!({"items": ["a"]}))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "OneResult: the value matches 2 variants (`ListResult`, `Result`), but `oneOf` admits exactly one"
+    );
+    // `items` of the wrong type: only `Result` matches, so it is taken.
+    let one: OneResult = serde_json::from_value(json!({"items": 5})).unwrap();
+    assert!(matches!(one, OneResult::Result(_)));
+}
+
+#[test]
+fn any_of_falls_back_to_the_next_admitting_variant_in_schema_order() {
+    use anyof_required::AnyResult;
+    // `items` points at `ListResult`, which fails; `Result` (first in schema order) admits it.
+    let value = json!({"items": 5, "x": true});
+    let decoded: AnyResult = serde_json::from_value(value.clone()).unwrap();
+    assert!(matches!(decoded, AnyResult::Result(_)));
+    assert_eq!(serde_json::to_value(&decoded).unwrap(), value);
+}
+
+#[test]
 fn unions_pick_by_unique_required_member_with_a_fallback() {
     use anyof_required::AnyResult;
     let list: AnyResult = serde_json::from_value(json!({"items": ["a"]})).unwrap();
@@ -221,7 +262,7 @@ fn type_arrays_pick_by_json_token() {
     use type_array::{Scalar, Token};
     assert_eq!(
         serde_json::from_value::<Token>(json!(5)).unwrap(),
-        Token::Integer(5)
+        Token::Integer(5.into())
     );
     assert_eq!(
         serde_json::from_value::<Token>(json!("5")).unwrap(),
@@ -254,14 +295,32 @@ fn all_of_merges_members_and_constants() {
 }
 
 #[test]
-fn additional_properties_are_kept_only_where_the_schema_admits_them() {
-    use additional_properties::{Ignored, Labels, Open};
+fn undeclared_members_are_kept_unless_the_schema_forbids_them() {
+    use additional_properties::{Closed, Ignored, Labels, Open};
     let open = json!({"id": "a", "x": [1]});
     assert_eq!(round::<Open>(open.clone()).unwrap(), open);
+    // `additionalProperties` absent: the member is admitted, so it is kept too.
+    let implicit = json!({"id": "a", "x-extra": {"deep": [1, null]}, "z": 1.5});
+    assert_eq!(round::<Ignored>(implicit.clone()).unwrap(), implicit);
+    let decoded: Ignored = serde_json::from_value(implicit).unwrap();
+    assert_eq!(decoded.extra["z"], json!(1.5));
+    // Nothing undeclared: the map stays empty and nothing extra is written.
     assert_eq!(
-        round::<Ignored>(json!({"id": "a", "x": 1})).unwrap(),
+        serde_json::to_string(&serde_json::from_str::<Ignored>(r#"{"id":"a"}"#).unwrap()).unwrap(),
+        r#"{"id":"a"}"#
+    );
+    // `additionalProperties: false` is enforced.
+    assert_eq!(
+        round::<Closed>(json!({"id": "a"})).unwrap(),
         json!({"id": "a"})
     );
+    let err = round::<Closed>(json!({"id": "a", "x": 1})).unwrap_err();
+    assert!(err.contains("unknown field `x`"), "{err}");
+    // A declared member twice is an error, as before.
+    let err = serde_json::from_str::<Ignored>(r#"{"id":"a","id":"b"}"#).unwrap_err();
+    assert!(err.to_string().contains("duplicate field `id`"), "{err}");
+    // An array is not an object.
+    assert!(round::<Ignored>(json!(["a"])).is_err());
     assert!(round::<Labels>(json!({"a": 1})).is_err());
 }
 
@@ -388,4 +447,46 @@ fn recursive_strategies_end_within_their_depth() {
     let values = samples(recursive::strategies::jsonvalue());
     assert!(values.iter().all(|v| depth(v) <= 5), "{values:?}");
     assert!(values.iter().any(|v| depth(v) >= 2));
+}
+
+#[test]
+fn names_that_are_no_rust_identifiers_are_sanitised_and_keep_their_json_names() {
+    // `my-type` and `MyType` both exist: the sanitised one gets a suffix.
+    let value = json!({"self": "a", "type": "t", "crate": 1, "2nd": true, "extra": "e",
+        "mode": "a-b", "x-other": [1]});
+    assert_eq!(
+        odd_names::roundtrip("my-type", value.clone()),
+        Some(Ok(value.clone()))
+    );
+    let decoded: odd_names::MyType2 = serde_json::from_value(value).unwrap();
+    assert_eq!(
+        (
+            decoded.self_.as_str(),
+            decoded.r#type.as_deref(),
+            decoded.extra.as_deref()
+        ),
+        ("a", Some("t"), Some("e"))
+    );
+    assert_eq!(decoded.extra2["x-other"], json!([1]));
+    assert_eq!(decoded.mode, Some(odd_names::MyType2Mode::AB));
+    assert_eq!(
+        serde_json::from_value::<odd_names::MyType2Mode>(json!("Self")).unwrap(),
+        odd_names::MyType2Mode::SelfValue
+    );
+    assert_eq!(
+        odd_names::roundtrip("2fa", json!("x")),
+        Some(Ok(json!("x")))
+    );
+    assert_eq!(
+        odd_names::roundtrip("ünïcode", json!(3)),
+        Some(Ok(json!(3)))
+    );
+    assert!(matches!(
+        serde_json::from_value::<odd_names::SelfValue>(json!("s")).unwrap(),
+        odd_names::SelfValue::String(_)
+    ));
+    assert_eq!(
+        odd_names::DEFINITIONS,
+        ["2fa", "MyType", "Self", "my-type", "ünïcode"]
+    );
 }

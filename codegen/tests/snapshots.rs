@@ -96,3 +96,30 @@ fn the_header_names_the_input_and_its_hash() {
         source.lines().next().unwrap_or("")
     );
 }
+
+#[test]
+fn variants_no_input_reaches_are_warned_about() {
+    let schema = br#"{"$defs": {
+        "Shadowed": {"anyOf": [{"type": "object"}, {"type": "object", "additionalProperties": {"type": "string"}}]},
+        "Reached": {"anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}, {"type": "object"}]}
+    }}"#;
+    let flavor = mcpwire_codegen::emit::Flavor {
+        protocol: "test schema".into(),
+        file: "w.json".into(),
+        reference: None,
+        methods: false,
+    };
+    let (_, warnings) = mcpwire_codegen::generate_module_with_warnings(
+        schema,
+        "w.json",
+        &flavor,
+        mcpwire_codegen::Options::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        warnings,
+        [
+            "w.json: #/$defs/Shadowed/anyOf: variant `Object2` is unreachable: no input is decoded as it"
+        ]
+    );
+}

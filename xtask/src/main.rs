@@ -60,7 +60,12 @@ fn main() -> ExitCode {
     }
     let workspace = workspace_root();
     let files = match generate_workspace(&workspace, options) {
-        Ok(files) => files,
+        Ok(files) => {
+            for warning in files.iter().flat_map(|f| &f.warnings) {
+                eprintln!("warning: {warning}");
+            }
+            files
+        }
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::FAILURE;

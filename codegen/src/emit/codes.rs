@@ -61,7 +61,7 @@ pub fn emit_error_code(ctx: &Context<'_>) -> Result<TokenStream> {
     let mut names: BTreeSet<String> = entries.iter().map(|(n, _, _)| n.clone()).collect();
     names.insert("Other".into());
     for (code, base) in schema_error_codes(ctx) {
-        let name = crate::names::unique(base.clone(), &mut names);
+        let name = crate::names::unique(crate::names::type_name(&base), &mut names);
         entries.push((
             name,
             code,
@@ -210,24 +210,17 @@ pub fn emit_registry(ctx: &Context<'_>) -> TokenStream {
     let support = support();
     let defs: Vec<&String> = ctx
         .module
-        .types
+        .definitions
         .iter()
-        .filter(|d| d.name == d.definition && !d.pointer.contains("/properties/"))
-        .map(|d| &d.name)
+        .map(|(json, _)| json)
         .collect();
-    let idents: Vec<_> = defs.iter().map(|n| ident(n)).collect();
-    // An alias of `integer` decodes by the JSON Schema rules here too (`3.0` is `3`).
-    let decoded: Vec<TokenStream> = defs
+    let idents: Vec<_> = ctx
+        .module
+        .definitions
         .iter()
-        .zip(&idents)
-        .map(|(name, id)| {
-            if ctx.decodes_by_schema(&Ty::Named((*name).clone())) {
-                quote! { #support::BySchema<#id> }
-            } else {
-                quote! { #id }
-            }
-        })
+        .map(|(_, rust)| ident(rust))
         .collect();
+    let decoded = &idents;
     let protocol = &ctx.flavor.protocol;
     let defs_doc = format!(" Every definition of {protocol}, sorted by name.");
     quote! {

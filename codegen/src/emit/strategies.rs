@@ -13,7 +13,7 @@ use quote::{format_ident, quote};
 
 use super::{Context, ident, support};
 use crate::error::{CodegenError, Result};
-use crate::model::{Constraints, Kind, Module, Ty, TypeDef};
+use crate::model::{Constraints, Extra, Kind, Module, Ty, TypeDef};
 use crate::names::{snake, unique};
 
 /// Names of the strategy functions and which types are recursive.
@@ -66,13 +66,12 @@ pub fn emit(ctx: &Context<'_>) -> Result<TokenStream> {
         items.push(emit_type(&plan, def)?);
     }
     let support = support();
-    let defs: Vec<&String> = module
-        .types
+    let defs: Vec<&String> = module.definitions.iter().map(|(json, _)| json).collect();
+    let def_fns: Vec<_> = module
+        .definitions
         .iter()
-        .filter(|d| d.name == d.definition && !d.pointer.contains("/properties/"))
-        .map(|d| &d.name)
+        .map(|(_, rust)| ident(&plan.fns[rust]))
         .collect();
-    let def_fns: Vec<_> = defs.iter().map(|n| ident(&plan.fns[*n])).collect();
     let protocol = &ctx.flavor.protocol;
     let mod_doc = format!(
         " Proptest strategies for every type of {protocol}: one function per type (the type name in\n snake case), each value valid against the schema definition it comes from."
@@ -137,7 +136,7 @@ fn refs(kind: &Kind) -> Vec<String> {
             for f in &s.fields {
                 named(&f.ty, &mut out);
             }
-            if let Some(e) = &s.extra {
+            if let Some(e) = s.kept() {
                 named(e, &mut out);
             }
         }
@@ -191,19 +190,28 @@ fn emit_type(plan: &Plan<'_>, def: &TypeDef) -> Result<TokenStream> {
                 parts.push(guard(cut, strategy));
                 inits.push(quote! { #field: #var });
             }
-            if let Some(extra) = &s.extra {
-                let var = format_ident!("f{}", s.fields.len());
-                let reserved: Vec<&String> = s.fields.iter().map(|f| &f.json_name).collect();
-                let inner = ty_strategy(plan, extra, &Constraints::default(), depth.as_ref());
-                let strategy = quote! { s::extra(#inner, &[#(#reserved),*]) };
-                let cut = (recursive && plan.mentions_cycle(extra))
-                    .then(|| quote! { Just(::std::collections::BTreeMap::new()).boxed() });
-                parts.push(guard(cut, strategy));
-                inits.push(quote! { extra: #var });
+            let extra_field = ident(&s.extra_field());
+            match &s.extra {
+                Extra::Closed => {}
+                // Undeclared members the schema merely does not forbid: none are generated, so
+                // a value never picks up a member another union variant is told apart by.
+                Extra::Implicit => {
+                    inits.push(quote! { #extra_field: ::std::collections::BTreeMap::new() });
+                }
+                Extra::Declared(extra) => {
+                    let var = format_ident!("f{}", s.fields.len());
+                    let reserved: Vec<&String> = s.fields.iter().map(|f| &f.json_name).collect();
+                    let inner = ty_strategy(plan, extra, &Constraints::default(), depth.as_ref());
+                    let strategy = quote! { s::extra(#inner, &[#(#reserved),*]) };
+                    let cut = (recursive && plan.mentions_cycle(extra))
+                        .then(|| quote! { Just(::std::collections::BTreeMap::new()).boxed() });
+                    parts.push(guard(cut, strategy));
+                    inits.push(quote! { #extra_field: #var });
+                }
             }
             let vars: Vec<_> = (0..parts.len()).map(|i| format_ident!("f{i}")).collect();
             if parts.is_empty() {
-                quote! { Just(super::#name {}).boxed() }
+                quote! { Just(super::#name { #(#inits),* }).boxed() }
             } else {
                 // Tuples of strategies go up to 12 elements: group the members by 10.
                 let groups: Vec<TokenStream> =
@@ -360,7 +368,7 @@ fn ty_strategy(
         }
         Ty::Integer => {
             let (min, max) = (opt_i64(c.minimum), opt_i64(c.maximum));
-            quote! { s::integer(#min, #max) }
+            quote! { s::integer(#min, #max).prop_map(::mcpwire_types::support::Integer::from).boxed() }
         }
         Ty::Number => {
             let (min, max) = (opt_f64(c.minimum), opt_f64(c.maximum));

@@ -1,5 +1,11 @@
 //! Unions: an enum whose `Deserialize` picks the variant by the precomputed [`Dispatch`]
-//! (never by trying variants one after another), then decodes that variant once.
+//! (no trial decoding on the common path), then hands over to `support::decode_union`, which
+//! tries the alternatives the JSON Schema meaning of `anyOf` / `oneOf` calls for when the
+//! chosen variant cannot match (see `crates/mcpwire-types/src/support/union.rs`).
+//!
+//! Each decision carries its alternatives: the other variants admitting the same JSON type, in
+//! schema order, minus those a constant seen on the way to the decision rules out (a method
+//! union keyed on `method` has none, so it never leaves the fast path).
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -7,7 +13,7 @@ use quote::quote;
 use super::{Context, ident, json_schema_impl, support, ty_tokens};
 use crate::dispatch::{PATH_SEP, UNKNOWN_VARIANT};
 use crate::error::{CodegenError, Result};
-use crate::model::{ConstValue, Dispatch, Token, Ty, TypeDef, Union};
+use crate::model::{ConstValue, Dispatch, Token, Ty, TypeDef, Union, VariantCheck};
 
 /// Emits one union.
 pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> {
@@ -30,7 +36,7 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
         if v.ty == Ty::Null {
             variants.push(quote! { #[doc = #doc] #vname, });
             name_arms.push(quote! { Self::#vname => #vname_str, });
-            decode_arms.push(quote! { #support::decode_null::<D::Error>(value, #name_str, #vname_str, reason).map(|()| Self::#vname) });
+            decode_arms.push(quote! { #support::decode_null::<D::Error>(input, #name_str, #vname_str, reason).map(|()| Self::#vname) });
             schema_parts.push(quote! { ::schemars::json_schema!({ "type": "null" }) });
             continue;
         }
@@ -45,15 +51,8 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
         };
         variants.push(quote! { #[doc = #doc] #vname(#field_ty), });
         name_arms.push(quote! { Self::#vname(_) => #vname_str, });
-        decode_arms.push(if ctx.decodes_by_schema(&v.ty) {
-            // An `integer` variant (or a collection of them) admits `3.0` as JSON Schema does.
-            quote! {
-                #support::decode_variant::<#support::BySchema<#inner>, D::Error>(value, #name_str, #vname_str, reason).map(|v| v.0).map(#wrap)
-            }
-        } else {
-            quote! {
-                #support::decode_variant::<#inner, D::Error>(value, #name_str, #vname_str, reason).map(#wrap)
-            }
+        decode_arms.push(quote! {
+            #support::decode_variant::<#inner, D::Error>(input, #name_str, #vname_str, reason).map(#wrap)
         });
         schema_parts.push(quote! { generator.subschema_for::<#inner>() });
     }
@@ -64,7 +63,7 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
             Unknown(#support::UnknownMethod),
         });
         decode_arms.push(quote! {
-            #support::decode_variant::<#support::UnknownMethod, D::Error>(value, #name_str, "Unknown", reason).map(Self::Unknown)
+            #support::decode_variant::<#support::UnknownMethod, D::Error>(input, #name_str, "Unknown", reason).map(Self::Unknown)
         });
         schema_parts.push(quote! { generator.subschema_for::<#support::UnknownMethod>() });
     }
@@ -83,14 +82,25 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
         })
         .collect();
 
-    let choose = choose_expr(
-        dispatch,
-        name_str,
-        &u.variants
-            .iter()
-            .map(|v| v.name.clone())
-            .collect::<Vec<_>>(),
-    );
+    let from_impls = from_impls(ctx, &name, u);
+    let plan = Plan {
+        union: u,
+        name: name_str,
+    };
+    let choose = plan.choose(dispatch);
+    let viable = plan.viable_arms();
+    let viable_fn = if viable.is_empty() {
+        quote! { |_: usize, _: &::serde_json::Value| true }
+    } else {
+        quote! {
+            |index: usize, value: &::serde_json::Value| match (index, value) {
+                #(#viable)*
+                _ => true,
+            }
+        }
+    };
+    let variant_names: Vec<&String> = u.variants.iter().map(|v| &v.name).collect();
+    let one_of = u.one_of;
     let large = if u.variants.len() > 1 {
         quote! { #[allow(clippy::large_enum_variant)] }
     } else {
@@ -119,13 +129,26 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
             }
         }
 
+        #from_impls
+
         impl<'de> ::serde::Deserialize<'de> for #name {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                const UNION: #support::UnionInfo = #support::UnionInfo {
+                    name: #name_str,
+                    one_of: #one_of,
+                    variants: &[#(#variant_names),*],
+                };
                 let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
-                let (index, reason): (usize, &'static str) = #choose;
-                match index {
-                    #(#decode_arms)*
-                }
+                let choice: #support::Choice = #choose;
+                #support::decode_union(
+                    value,
+                    &UNION,
+                    choice,
+                    #viable_fn,
+                    |index: usize, input: #support::Input<'_>, reason: &str| match index {
+                        #(#decode_arms)*
+                    },
+                )
             }
         }
 
@@ -133,145 +156,324 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
     })
 }
 
-/// The expression choosing `(variant index, reason)` for `value`, or returning the error.
-fn choose_expr(dispatch: &Dispatch, union: &str, names: &[String]) -> TokenStream {
-    let support = support();
-    let Dispatch::ByToken(cases) = dispatch else {
-        return decision(dispatch, union, names, "value");
-    };
-    let mut arms = Vec::new();
-    let mut admitted = Vec::new();
-    for (token, d) in cases {
-        let uses_binding = !matches!(d, Dispatch::Variant(_));
-        let expr = decision(d, union, names, "");
-        admitted.push(token_name(*token));
-        arms.push(match token {
-            Token::Object if uses_binding => quote! { ::serde_json::Value::Object(map) => #expr, },
-            Token::Object => quote! { ::serde_json::Value::Object(_) => #expr, },
-            Token::Array if uses_binding => quote! { ::serde_json::Value::Array(items) => #expr, },
-            Token::Array => quote! { ::serde_json::Value::Array(_) => #expr, },
-            Token::String => quote! { ::serde_json::Value::String(_) => #expr, },
-            Token::Integer => quote! { ::serde_json::Value::Number(number) if #support::is_integer(number) => #expr, },
-            Token::Number => quote! { ::serde_json::Value::Number(_) => #expr, },
-            Token::Bool => quote! { ::serde_json::Value::Bool(_) => #expr, },
-            Token::Null => quote! { ::serde_json::Value::Null => #expr, },
+/// `From<variant type>` for each variant whose Rust type (aliases resolved) no other variant
+/// shares: `ContentBlock::from(TextContent::new("hi"))`.
+fn from_impls(ctx: &Context<'_>, name: &proc_macro2::Ident, u: &Union) -> TokenStream {
+    fn resolved<'t>(ctx: &'t Context<'_>, ty: &'t Ty) -> &'t Ty {
+        match ty {
+            Ty::Named(n) => match ctx.def(n).map(|d| &d.kind) {
+                Some(crate::model::Kind::Alias(target)) => resolved(ctx, target),
+                _ => ty,
+            },
+            _ => ty,
+        }
+    }
+    let keys: Vec<&Ty> = u.variants.iter().map(|v| resolved(ctx, &v.ty)).collect();
+    let mut out = TokenStream::new();
+    for (v, key) in u.variants.iter().zip(&keys) {
+        if v.ty == Ty::Null || keys.iter().filter(|k| *k == key).count() > 1 {
+            continue;
+        }
+        let vname = ident(&v.name);
+        let inner = ty_tokens(&v.ty);
+        let value = if v.boxed {
+            quote! { ::std::boxed::Box::new(value) }
+        } else {
+            quote! { value }
+        };
+        let doc = format!(" The `{}` alternative.", v.name);
+        out.extend(quote! {
+            impl ::core::convert::From<#inner> for #name {
+                #[doc = #doc]
+                fn from(value: #inner) -> Self {
+                    Self::#vname(#value)
+                }
+            }
         });
     }
-    if cases.len() < 7 {
-        let expected = format!("expected {}", admitted.join(" or "));
-        arms.push(quote! {
-            other => return ::core::result::Result::Err(#support::no_variant::<D::Error>(#union, &::std::format!("{}, found {}", #expected, #support::token_name(other)))),
-        });
-    }
-    quote! { match &value { #(#arms)* } }
+    out
 }
 
-fn decision(d: &Dispatch, union: &str, names: &[String], _ctx: &str) -> TokenStream {
-    let support = support();
-    match d {
-        Dispatch::Variant(i) => {
-            let reason = if *i == UNKNOWN_VARIANT {
-                "its method is not one this version defines".to_owned()
-            } else {
-                "it is the only variant admitting this JSON type".to_owned()
-            };
-            quote! { (#i, #reason) }
+/// What the decisions of one union are built from.
+struct Plan<'a> {
+    union: &'a Union,
+    name: &'a str,
+}
+
+/// What the path to a decision has established about the object.
+#[derive(Clone)]
+enum Fact {
+    /// The member holds this constant.
+    Is(String, ConstValue),
+    /// The member holds a value that is none of these constants.
+    NoneOf(String, Vec<ConstValue>),
+    /// The member is missing or not of the constants' JSON type.
+    Missing(String),
+}
+
+impl Fact {
+    /// Whether this fact rules out a variant with `check`.
+    fn excludes(&self, check: &VariantCheck) -> bool {
+        match self {
+            Fact::Is(member, value) => check.excluded_by(member, value),
+            Fact::NoneOf(member, values) => check
+                .consts
+                .iter()
+                .any(|(m, vs)| m == member && vs.iter().all(|v| values.contains(v))),
+            Fact::Missing(member) => check.required.contains(member),
         }
-        Dispatch::ByToken(_) => choose_expr(d, union, names),
-        Dispatch::ByConst {
-            member,
-            cases,
-            otherwise,
-        } => {
-            let is_str = cases.iter().all(|(v, _)| matches!(v, ConstValue::Str(_)));
-            let mut arms = Vec::new();
-            for (value, sub) in cases {
-                let sub = with_reason(
-                    sub,
-                    &format!("member `{member}` is {}", const_text(value)),
-                    union,
-                    names,
+    }
+}
+
+impl Plan<'_> {
+    /// The expression choosing a `support::Choice` for `value`, or returning the error when no
+    /// variant admits its JSON type.
+    fn choose(&self, dispatch: &Dispatch) -> TokenStream {
+        let support = support();
+        let Dispatch::ByToken(cases) = dispatch else {
+            let all: Vec<usize> = (0..self.union.variants.len()).collect();
+            return self.decision(dispatch, &all, &[]);
+        };
+        let mut arms = Vec::new();
+        let mut admitted_names = Vec::new();
+        for (token, d) in cases {
+            let uses_binding = !matches!(d, Dispatch::Variant(_));
+            let admitted = self.admitted(*token);
+            let expr = self.decision(d, &admitted, &[]);
+            admitted_names.push(token_name(*token));
+            arms.push(match token {
+                Token::Object if uses_binding => quote! { ::serde_json::Value::Object(map) => #expr, },
+                Token::Object => quote! { ::serde_json::Value::Object(_) => #expr, },
+                Token::Array if uses_binding => quote! { ::serde_json::Value::Array(items) => #expr, },
+                Token::Array => quote! { ::serde_json::Value::Array(_) => #expr, },
+                Token::String => quote! { ::serde_json::Value::String(_) => #expr, },
+                Token::Integer => quote! { ::serde_json::Value::Number(number) if #support::is_whole(number) => #expr, },
+                Token::Number => quote! { ::serde_json::Value::Number(_) => #expr, },
+                Token::Bool => quote! { ::serde_json::Value::Bool(_) => #expr, },
+                Token::Null => quote! { ::serde_json::Value::Null => #expr, },
+            });
+        }
+        if cases.len() < 7 {
+            let expected = format!("expected {}", admitted_names.join(" or "));
+            let union = self.name;
+            arms.push(quote! {
+                other => return ::core::result::Result::Err(#support::no_variant::<D::Error>(#union, &::std::format!("{}, found {}", #expected, #support::token_name(other)))),
+            });
+        }
+        quote! { match &value { #(#arms)* } }
+    }
+
+    /// Every variant admitting `token`, in schema order.
+    fn admitted(&self, token: Token) -> Vec<usize> {
+        self.union
+            .admitted
+            .iter()
+            .find(|(t, _)| *t == token)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    }
+
+    /// The variants of `admitted` other than `chosen` that `facts` do not rule out.
+    fn alternatives(&self, admitted: &[usize], chosen: usize, facts: &[Fact]) -> TokenStream {
+        let alts = admitted.iter().copied().filter(|&j| {
+            j != chosen
+                && !self
+                    .union
+                    .checks
+                    .get(j)
+                    .is_some_and(|check| facts.iter().any(|f| f.excludes(check)))
+        });
+        quote! { &[#(#alts),*] }
+    }
+
+    fn leaf(&self, index: usize, reason: &str, admitted: &[usize], facts: &[Fact]) -> TokenStream {
+        let support = support();
+        if index == UNKNOWN_VARIANT {
+            // An unknown method is never tried as a defined one, nor the other way round.
+            return quote! { #support::Choice::variant(#support::UNKNOWN_METHOD, #reason, &[]) };
+        }
+        let alts = self.alternatives(admitted, index, facts);
+        quote! { #support::Choice::variant(#index, #reason, #alts) }
+    }
+
+    fn none(&self, reason: TokenStream, admitted: &[usize], facts: &[Fact]) -> TokenStream {
+        let support = support();
+        let alts = self.alternatives(admitted, usize::MAX, facts);
+        quote! { #support::Choice::none(#reason, #alts) }
+    }
+
+    fn decision(&self, d: &Dispatch, admitted: &[usize], facts: &[Fact]) -> TokenStream {
+        match d {
+            Dispatch::Variant(i) => {
+                let reason = if *i == UNKNOWN_VARIANT {
+                    "its method is not one this version defines"
+                } else {
+                    "it is the only variant admitting this JSON type"
+                };
+                self.leaf(*i, reason, admitted, facts)
+            }
+            Dispatch::ByToken(_) => self.choose(d),
+            Dispatch::ByConst {
+                member,
+                cases,
+                otherwise,
+            } => {
+                let is_str = cases.iter().all(|(v, _)| matches!(v, ConstValue::Str(_)));
+                let mut arms = Vec::new();
+                for (value, sub) in cases {
+                    let mut known = facts.to_vec();
+                    known.push(Fact::Is(member.clone(), value.clone()));
+                    let sub = match sub {
+                        Dispatch::Variant(i) => self.leaf(
+                            *i,
+                            &format!("member `{member}` is {}", const_text(value)),
+                            admitted,
+                            &known,
+                        ),
+                        other => self.decision(other, admitted, &known),
+                    };
+                    arms.push(match value {
+                        ConstValue::Str(s) => quote! { #s => #sub, },
+                        ConstValue::Int(i) => quote! { #i => #sub, },
+                    });
+                }
+                let mut other_facts = facts.to_vec();
+                other_facts.push(Fact::NoneOf(
+                    member.clone(),
+                    cases.iter().map(|(v, _)| v.clone()).collect(),
+                ));
+                let fallback = match otherwise {
+                    Some(o) => self.decision(o, admitted, &other_facts),
+                    None => {
+                        let msg = format!("member `{member}` has a value no variant admits: {{}}");
+                        self.none(
+                            quote! { ::std::format!(#msg, found) },
+                            admitted,
+                            &other_facts,
+                        )
+                    }
+                };
+                let missing = format!(
+                    "member `{member}` is missing or not a {}",
+                    if is_str { "string" } else { "integer" }
                 );
-                arms.push(match value {
-                    ConstValue::Str(s) => quote! { #s => #sub, },
-                    ConstValue::Int(i) => quote! { #i => #sub, },
-                });
-            }
-            let fallback = match otherwise {
-                Some(o) => decision(o, union, names, ""),
-                None => {
-                    let msg = format!("member `{member}` has a value no variant admits: {{}}");
-                    quote! { return ::core::result::Result::Err(#support::no_variant::<D::Error>(#union, &::std::format!(#msg, found))) }
-                }
-            };
-            let missing = format!(
-                "member `{member}` is missing or not a {}",
-                if is_str { "string" } else { "integer" }
-            );
-            let get = if is_str {
-                quote! { map.get(#member).and_then(::serde_json::Value::as_str) }
-            } else {
-                quote! { map.get(#member).and_then(::serde_json::Value::as_i64) }
-            };
-            let found_binding = if otherwise.is_some() {
-                quote! { _ }
-            } else {
-                quote! { found }
-            };
-            quote! {
-                match #get {
-                    ::core::option::Option::Some(found) => match found {
-                        #(#arms)*
-                        #found_binding => #fallback,
-                    },
-                    ::core::option::Option::None => return ::core::result::Result::Err(#support::no_variant::<D::Error>(#union, #missing)),
-                }
-            }
-        }
-        Dispatch::ByMembers { rules, fallback } => {
-            let mut branches = Vec::new();
-            for rule in rules {
-                let all = rule.all_of.iter().map(|m| has_member(m));
-                let any = rule.any_of.iter().map(|m| has_member(m));
-                let mut conds: Vec<TokenStream> = all.collect();
-                let any: Vec<TokenStream> = any.collect();
-                if !any.is_empty() {
-                    if conds.is_empty() {
-                        conds.push(quote! { #(#any)||* });
-                    } else {
-                        conds.push(quote! { (#(#any)||*) });
+                let mut missing_facts = facts.to_vec();
+                missing_facts.push(Fact::Missing(member.clone()));
+                let missing = self.none(quote! { #missing }, admitted, &missing_facts);
+                let get = if is_str {
+                    quote! { map.get(#member).and_then(::serde_json::Value::as_str) }
+                } else {
+                    let support = support();
+                    quote! { map.get(#member).and_then(#support::whole_i64) }
+                };
+                let found_binding = if otherwise.is_some() {
+                    quote! { _ }
+                } else {
+                    quote! { found }
+                };
+                quote! {
+                    match #get {
+                        ::core::option::Option::Some(found) => match found {
+                            #(#arms)*
+                            #found_binding => #fallback,
+                        },
+                        ::core::option::Option::None => #missing,
                     }
                 }
-                let i = rule.variant;
-                let reason = &rule.reason;
-                branches.push(quote! { if #(#conds)&&* { (#i, #reason) } });
             }
-            let last = match fallback {
-                Some(i) => quote! { (#i, "no other variant's distinguishing members are present") },
-                None => {
-                    let members: Vec<String> = rules
-                        .iter()
-                        .flat_map(|r| r.all_of.iter().chain(r.any_of.iter()).cloned())
-                        .collect();
-                    let msg = format!("none of the distinguishing members {members:?} is present");
-                    quote! { return ::core::result::Result::Err(#support::no_variant::<D::Error>(#union, #msg)) }
+            Dispatch::ByMembers { rules, fallback } => {
+                let mut branches = Vec::new();
+                for rule in rules {
+                    let all = rule.all_of.iter().map(|m| has_member(m));
+                    let any = rule.any_of.iter().map(|m| has_member(m));
+                    let mut conds: Vec<TokenStream> = all.collect();
+                    let any: Vec<TokenStream> = any.collect();
+                    if !any.is_empty() {
+                        if conds.is_empty() {
+                            conds.push(quote! { #(#any)||* });
+                        } else {
+                            conds.push(quote! { (#(#any)||*) });
+                        }
+                    }
+                    let leaf = self.leaf(rule.variant, &rule.reason, admitted, facts);
+                    branches.push(quote! { if #(#conds)&&* { #leaf } });
                 }
-            };
-            if branches.is_empty() {
-                last
-            } else {
-                quote! { #(#branches else)* { #last } }
+                let last = match fallback {
+                    Some(i) => self.leaf(
+                        *i,
+                        "no other variant's distinguishing members are present",
+                        admitted,
+                        facts,
+                    ),
+                    None => {
+                        let members: Vec<String> = rules
+                            .iter()
+                            .flat_map(|r| r.all_of.iter().chain(r.any_of.iter()))
+                            .map(|m| m.replace(PATH_SEP, "."))
+                            .collect();
+                        let msg =
+                            format!("none of the distinguishing members {members:?} is present");
+                        self.none(quote! { #msg }, admitted, facts)
+                    }
+                };
+                if branches.is_empty() {
+                    last
+                } else {
+                    quote! { #(#branches else)* { #last } }
+                }
+            }
+            Dispatch::ByFirstItem { item, empty } => {
+                let inner = self.decision(item, admitted, facts);
+                let empty = self.leaf(
+                    *empty,
+                    "an empty array or a non-object first item takes the first array variant",
+                    admitted,
+                    facts,
+                );
+                quote! {
+                    match items.first() {
+                        ::core::option::Option::Some(::serde_json::Value::Object(map)) => #inner,
+                        _ => #empty,
+                    }
+                }
             }
         }
-        Dispatch::ByFirstItem { item, empty } => {
-            let inner = decision(item, union, names, "");
-            quote! {
-                match items.first() {
-                    ::core::option::Option::Some(::serde_json::Value::Object(map)) => #inner,
-                    _ => (#empty, "an empty array or a non-object first item takes the first array variant"),
+    }
+
+    /// The arms of the `viable` function: for each object variant with something to check,
+    /// its required members present and its constant members (when present) of its values.
+    fn viable_arms(&self) -> Vec<TokenStream> {
+        let support = support();
+        let mut arms = Vec::new();
+        for (i, check) in self.union.checks.iter().enumerate() {
+            let mut conds: Vec<TokenStream> =
+                check.required.iter().map(|m| has_member(m)).collect();
+            for (member, values) in &check.consts {
+                let strs: Vec<&String> = values
+                    .iter()
+                    .filter_map(|v| match v {
+                        ConstValue::Str(s) => Some(s),
+                        ConstValue::Int(_) => None,
+                    })
+                    .collect();
+                let ints: Vec<i64> = values
+                    .iter()
+                    .filter_map(|v| match v {
+                        ConstValue::Int(n) => Some(*n),
+                        ConstValue::Str(_) => None,
+                    })
+                    .collect();
+                if ints.is_empty() {
+                    conds.push(quote! { #support::member_str_in(map, #member, &[#(#strs),*]) });
+                } else if strs.is_empty() {
+                    conds.push(quote! { #support::member_int_in(map, #member, &[#(#ints),*]) });
                 }
             }
+            if !conds.is_empty() {
+                arms.push(quote! { (#i, ::serde_json::Value::Object(map)) => #(#conds)&&*, });
+            }
         }
+        arms
     }
 }
 
@@ -282,14 +484,6 @@ fn has_member(path: &str) -> TokenStream {
         Some((outer, inner)) => quote! {
             map.get(#outer).and_then(::serde_json::Value::as_object).is_some_and(|inner| inner.contains_key(#inner))
         },
-    }
-}
-
-/// Like [`decision`], but a direct variant gets `reason`.
-fn with_reason(d: &Dispatch, reason: &str, union: &str, names: &[String]) -> TokenStream {
-    match d {
-        Dispatch::Variant(i) => quote! { (#i, #reason) },
-        other => decision(other, union, names, ""),
     }
 }
 

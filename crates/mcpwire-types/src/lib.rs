@@ -17,16 +17,17 @@
 //!   `Option<T>` when required and `Option<Option<T>>` when optional, so `null` and absence
 //!   stay distinct; a required nullable member must be present. An optional member of any
 //!   type keeps a present `null`; a `null` where the schema admits none is a decode error.
-//! - `integer` is `i64`, decoded as JSON Schema defines it: any whole number, so `3.0` and
-//!   `3e0` decode as `3` (and re-encode as `3`), `3.5` is an error (see
-//!   [`support::SchemaDecode`]); `number` is `serde_json::Number`, so `50` stays `50` and `0.5`
-//!   stays `0.5` on re-encoding; `{}` (any value) is `serde_json::Value`.
-//! - `additionalProperties`: where the schema explicitly admits extra members (`true`, `{}` or
-//!   a schema) they are kept in a flattened `extra` map and re-encoded. Where the keyword is
-//!   absent, undeclared members are **ignored** (accepted, not kept): keeping them for every
-//!   object would put a flattened map in every struct, which slows decoding and compilation,
-//!   and the MCP schemas leave it absent on almost every definition without meaning
-//!   "extension point".
+//! - Undeclared members are kept: where `additionalProperties` is absent or admits them, the
+//!   struct's `extra` map holds them as they came and they are encoded back after the declared
+//!   ones; `additionalProperties: false` rejects them. The generated `Deserialize` reads the
+//!   members one by one ([`support::MemberName`]) and never buffers the object.
+//! - `integer` is [`support::Integer`]: any whole JSON number of any size (`3`, `3.0`, `6e4`,
+//!   `18446744073709551616`), held exactly in plain digits within `i64`/`u64` and as its JSON
+//!   text otherwise; `3.5` is an error. `number` is `serde_json::Number`, so `50` stays `50`
+//!   and `0.5` stays `0.5` on re-encoding; `{}` (any value) is `serde_json::Value`.
+//! - Structs have `new(required members…)` (in the schema's `required` order; `const` members
+//!   are filled in), `with_<member>` setters for the optional ones, `with_extra_member`, and
+//!   `Default` when every member is optional; unions have `From<variant type>`.
 //! - A `const` member is a zero-sized marker type (`MethodToolsList`, `Jsonrpc2_0`,
 //!   `CodeMinus32042`) that encodes as the constant and rejects any other value.
 //! - A string `enum` is a Rust enum; `anyOf: [{enum}, {type: string}]` is an open enum with an
@@ -34,13 +35,17 @@
 //! - `allOf` is merged into one struct (references resolved, sibling keys such as
 //!   `description` allowed).
 //! - `anyOf` / `oneOf` / type arrays are enums whose `Deserialize` is hand-generated: the value
-//!   is buffered once, the variant is chosen by the JSON token type, then by a constant member
-//!   (`method`, `type`, …), then by a required member unique to one variant (one level of
-//!   nesting is looked at, e.g. `items.anyOf`), then by the most specific set of required
-//!   members, with the least specific variant (e.g. the empty `Result`) as the fallback; only
-//!   the chosen variant is decoded. Errors name the union, the variant, why it was chosen and
-//!   the failing member. Unions keyed on `method` have an `Unknown` variant keeping the method
-//!   and raw params. Arrays of different item types are told apart by their first item.
+//!   is buffered once, a variant is chosen without trial decoding (JSON token type, a constant
+//!   member such as `method` or `type`, a required member unique to one variant, the most
+//!   specific set of required members), then [`support::decode_union`] applies the JSON Schema
+//!   meaning: when other variants admitting the value's JSON type remain (none is ruled out by a
+//!   missing required member or a constant of another value), `anyOf` falls back to them in
+//!   schema order and `oneOf` requires exactly one to match. Errors name the union, the variant,
+//!   why it was chosen and the failing member. Unions keyed on `method` have an `Unknown`
+//!   variant keeping the method and raw params. Arrays of different item types are told apart
+//!   by their first item.
+//! - Every MCP module defines `Result` (the base result): import their types
+//!   by name rather than with a glob, which would shadow the prelude's `Result`.
 //! - Each MCP module also has `ErrorCode` (JSON-RPC codes plus the version's `code`
 //!   constants, and `Other(i64)`), `method_kind`, `REQUEST_METHODS`, `NOTIFICATION_METHODS`,
 //!   `DEFINITIONS`, `roundtrip` (decode/encode by definition name) and, with the `schemars`

@@ -12,10 +12,22 @@ use serde_json::Value;
 #[cfg(feature = "proptest")]
 pub mod strategy;
 
+mod integer;
+pub use integer::{Integer, NotAnInteger, is_whole_number_text};
+
+mod object;
+pub use object::{Member, MemberName};
+
 mod schema_decode;
+
+mod union;
 pub use schema_decode::{
     BySchema, SchemaDecode, by_schema, double_option_by_schema, is_integer, non_null_by_schema,
     nullable_by_schema,
+};
+pub use union::{
+    Choice, Input, NO_VARIANT, UNKNOWN_METHOD, UnionInfo, decode_null, decode_union,
+    decode_variant, member_int_in, member_str_in, whole_i64,
 };
 
 /// Whether a method name is a request, a notification, or neither in a given version.
@@ -115,45 +127,15 @@ pub fn double_option<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
     Option::<T>::deserialize(deserializer).map(Some)
 }
 
-/// Decodes `value` as the variant chosen for a union; the error names the union, the variant,
-/// why it was chosen, and the JSON pointer (relative to the union's value) of the member that
-/// failed, written as ``failed at `/params/name` `` so that [`error_pointer`] can find it.
-pub fn decode_variant<T: DeserializeOwned, E: serde::de::Error>(
-    value: Value,
-    union: &str,
-    variant: &str,
-    reason: &str,
-) -> Result<T, E> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let pointer = json_pointer(e.path());
-        let inner = e.into_inner();
-        if pointer.is_empty() {
-            E::custom(format_args!("{union}: decoding as variant `{variant}` (chosen because {reason}) failed: {inner}"))
-        } else {
-            E::custom(format_args!("{union}: decoding as variant `{variant}` (chosen because {reason}) failed at `{pointer}`: {inner}"))
-        }
-    })
-}
-
-/// Decodes the `null` variant of a union.
-pub fn decode_null<E: serde::de::Error>(
-    value: Value,
-    union: &str,
-    variant: &str,
-    reason: &str,
-) -> Result<(), E> {
-    if value.is_null() {
-        Ok(())
-    } else {
-        Err(E::custom(format_args!(
-            "{union}: variant `{variant}` (chosen because {reason}) must be null"
-        )))
-    }
-}
-
 /// The error when no variant of `union` admits a value.
 pub fn no_variant<E: serde::de::Error>(union: &str, detail: &str) -> E {
     E::custom(format_args!("{union}: no variant matches: {detail}"))
+}
+
+/// Whether a JSON number is whole, of any size: a JSON Schema `integer` ([`Integer`] decodes
+/// it). `7`, `7.0`, `1e300` are; `7.5` is not.
+pub fn is_whole(number: &serde_json::Number) -> bool {
+    number.is_i64() || number.is_u64() || number.as_f64().is_some_and(|f| f.fract() == 0.0)
 }
 
 /// A short name of a JSON value's type, for messages.
@@ -161,7 +143,7 @@ pub fn token_name(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
-        Value::Number(n) if is_integer(n) => "an integer",
+        Value::Number(n) if is_whole(n) => "an integer",
         Value::Number(_) => "a number",
         Value::String(_) => "a string",
         Value::Array(_) => "an array",

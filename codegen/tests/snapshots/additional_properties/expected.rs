@@ -3,30 +3,177 @@
 /// `Closed` (test schema).
 ///
 /// Schema: `#/$defs/Closed` in `tests/snapshots/additional_properties/schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Closed {
     /// `id` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub id: ::core::option::Option<::std::string::String>,
+}
+impl Closed {
+    /// A value with every optional member absent.
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {
+            id: ::core::option::Option::None,
+        }
+    }
+    /// Sets the optional `id` member.
+    #[must_use]
+    pub fn with_id(
+        mut self,
+        id: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.id = ::core::option::Option::Some(id.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Closed {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["id"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = Closed;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (Closed)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Closed, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("id"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            return ::core::result::Result::Err(
+                                <A::Error as ::serde::de::Error>::unknown_field(
+                                    &member,
+                                    MEMBERS,
+                                ),
+                            );
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Closed {
+                    id: m0.unwrap_or_default(),
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `Ignored` (test schema).
 ///
 /// Schema: `#/$defs/Ignored` in `tests/snapshots/additional_properties/schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Ignored {
     /// `id` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub id: ::core::option::Option<::std::string::String>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl Ignored {
+    /// A value with every optional member absent.
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {
+            id: ::core::option::Option::None,
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `id` member.
+    #[must_use]
+    pub fn with_id(
+        mut self,
+        id: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.id = ::core::option::Option::Some(id.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Ignored {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["id"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = Ignored;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (Ignored)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Ignored, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("id"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Ignored {
+                    id: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `Labels` (test schema).
 ///
@@ -38,14 +185,85 @@ pub type Labels = ::std::collections::BTreeMap<
 /// `Open` (test schema).
 ///
 /// Schema: `#/$defs/Open` in `tests/snapshots/additional_properties/schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Open {
     /// `id` member (required).
     pub id: ::std::string::String,
-    /// Members not declared by the schema, which it explicitly admits.
+    /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl Open {
+    /// A value with the required `id` and every optional member absent.
+    pub fn new(id: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            id: id.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Open {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["id"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = Open;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (Open)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Open, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("id"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Open {
+                    id: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "id",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -183,7 +401,10 @@ pub mod strategies {
                 ),
             ),
         )
-            .prop_map(|((f0,),)| super::Ignored { id: f0 })
+            .prop_map(|((f0,),)| super::Ignored {
+                id: f0,
+                extra: ::std::collections::BTreeMap::new(),
+            })
             .boxed()
     }
     /// Values of [`super::Labels`].

@@ -42,7 +42,7 @@ impl ::schemars::JsonSchema for CodeMinus32042 {
 /// `ElicitationRequired` (test schema).
 ///
 /// Schema: `#/$defs/ElicitationRequired` in `tests/snapshots/allof_merge/schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ElicitationRequired {
     /// `code` member (required).
@@ -51,34 +51,329 @@ pub struct ElicitationRequired {
     pub data: ElicitationRequiredData,
     /// `message` member (required).
     pub message: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl ElicitationRequired {
+    /// A value with the required `message`, `data` and every optional member absent.
+    pub fn new(
+        message: impl ::core::convert::Into<::std::string::String>,
+        data: impl ::core::convert::Into<ElicitationRequiredData>,
+    ) -> Self {
+        Self {
+            code: ::core::default::Default::default(),
+            data: data.into(),
+            message: message.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ElicitationRequired {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["code", "data", "message"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ElicitationRequired;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ElicitationRequired)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ElicitationRequired, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("code"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<CodeMinus32042>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("data"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<ElicitationRequiredData>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("message"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ElicitationRequired {
+                    code: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "code",
+                        ))?,
+                    data: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "data",
+                        ))?,
+                    message: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "message",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ElicitationRequiredData` (test schema).
 ///
 /// Schema: `#/$defs/ElicitationRequired/properties/data` in `tests/snapshots/allof_merge/schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ElicitationRequiredData {
     /// `url` member (required).
     pub url: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl ElicitationRequiredData {
+    /// A value with the required `url` and every optional member absent.
+    pub fn new(url: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            url: url.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ElicitationRequiredData {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["url"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ElicitationRequiredData;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ElicitationRequiredData)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ElicitationRequiredData, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("url"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ElicitationRequiredData {
+                    url: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "url",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `Error` (test schema).
 ///
 /// Schema: `#/$defs/Error` in `tests/snapshots/allof_merge/schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Error {
     /// `code` member (required).
-    #[serde(deserialize_with = "::mcpwire_types::support::by_schema")]
-    pub code: i64,
+    pub code: ::mcpwire_types::support::Integer,
     /// `data` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::some_value"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub data: ::core::option::Option<::serde_json::Value>,
     /// `message` member (required).
     pub message: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl Error {
+    /// A value with the required `code`, `message` and every optional member absent.
+    pub fn new(
+        code: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
+        message: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            code: code.into(),
+            data: ::core::option::Option::None,
+            message: message.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `data` member.
+    #[must_use]
+    pub fn with_data(
+        mut self,
+        data: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.data = ::core::option::Option::Some(data.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Error {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["code", "data", "message"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = Error;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (Error)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Error, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("code"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("data"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::serde_json::Value>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("message"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Error {
+                    code: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "code",
+                        ))?,
+                    data: m1.unwrap_or_default(),
+                    message: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "message",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -210,6 +505,7 @@ pub mod strategies {
                 code: f0,
                 data: f1,
                 message: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -226,6 +522,7 @@ pub mod strategies {
         )
             .prop_map(|((f0,),)| super::ElicitationRequiredData {
                 url: f0,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -233,7 +530,9 @@ pub mod strategies {
     pub fn error() -> BoxedStrategy<super::Error> {
         (
             (
-                s::integer(::core::option::Option::None, ::core::option::Option::None),
+                s::integer(::core::option::Option::None, ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
                 s::optional(s::any_json()),
                 s::string(
                     ::core::option::Option::None,
@@ -246,6 +545,7 @@ pub mod strategies {
                 code: f0,
                 data: f1,
                 message: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }

@@ -21,40 +21,64 @@ impl Content {
         }
     }
 }
+impl ::core::convert::From<TextContent> for Content {
+    /// The `TextContent` alternative.
+    fn from(value: TextContent) -> Self {
+        Self::TextContent(value)
+    }
+}
+impl ::core::convert::From<ImageContent> for Content {
+    /// The `ImageContent` alternative.
+    fn from(value: ImageContent) -> Self {
+        Self::ImageContent(value)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Content {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "Content",
+            one_of: false,
+            variants: &["TextContent", "ImageContent"],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::Object(map) => {
                 match map.get("type").and_then(::serde_json::Value::as_str) {
                     ::core::option::Option::Some(found) => {
                         match found {
-                            "text" => (0usize, "member `type` is \"text\""),
-                            "image" => (1usize, "member `type` is \"image\""),
+                            "text" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    0usize,
+                                    "member `type` is \"text\"",
+                                    &[],
+                                )
+                            }
+                            "image" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    1usize,
+                                    "member `type` is \"image\"",
+                                    &[],
+                                )
+                            }
                             found => {
-                                return ::core::result::Result::Err(
-                                    ::mcpwire_types::support::no_variant::<
-                                        D::Error,
-                                    >(
-                                        "Content",
-                                        &::std::format!(
-                                            "member `type` has a value no variant admits: {}", found
-                                        ),
+                                ::mcpwire_types::support::Choice::none(
+                                    ::std::format!(
+                                        "member `type` has a value no variant admits: {}", found
                                     ),
-                                );
+                                    &[],
+                                )
                             }
                         }
                     }
                     ::core::option::Option::None => {
-                        return ::core::result::Result::Err(
-                            ::mcpwire_types::support::no_variant::<
-                                D::Error,
-                            >("Content", "member `type` is missing or not a string"),
-                        );
+                        ::mcpwire_types::support::Choice::none(
+                            "member `type` is missing or not a string",
+                            &[],
+                        )
                     }
                 }
             }
@@ -72,22 +96,46 @@ impl<'de> ::serde::Deserialize<'de> for Content {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    TextContent,
-                    D::Error,
-                >(value, "Content", "TextContent", reason)
-                    .map(Self::TextContent)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    ImageContent,
-                    D::Error,
-                >(value, "Content", "ImageContent", reason)
-                    .map(Self::ImageContent)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |index: usize, value: &::serde_json::Value| match (index, value) {
+                (0usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("text") && map.contains_key("type")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "type",
+                            &["text"],
+                        )
+                }
+                (1usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("data") && map.contains_key("type")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "type",
+                            &["image"],
+                        )
+                }
+                _ => true,
+            },
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        TextContent,
+                        D::Error,
+                    >(input, "Content", "TextContent", reason)
+                        .map(Self::TextContent)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ImageContent,
+                        D::Error,
+                    >(input, "Content", "ImageContent", reason)
+                        .map(Self::ImageContent)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -110,24 +158,204 @@ impl ::schemars::JsonSchema for Content {
 /// `ImageContent` (test schema).
 ///
 /// Schema: `#/$defs/ImageContent` in `tests/snapshots/anyof_const/schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ImageContent {
     /// `data` member (required).
     pub data: ::std::string::String,
     /// `type` member (required).
     pub r#type: TypeImage,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl ImageContent {
+    /// A value with the required `data` and every optional member absent.
+    pub fn new(data: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            data: data.into(),
+            r#type: ::core::default::Default::default(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ImageContent {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["data", "type"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ImageContent;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ImageContent)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ImageContent, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("data"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("type"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<TypeImage>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ImageContent {
+                    data: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "data",
+                        ))?,
+                    r#type: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "type",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `TextContent` (test schema).
 ///
 /// Schema: `#/$defs/TextContent` in `tests/snapshots/anyof_const/schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct TextContent {
     /// `text` member (required).
     pub text: ::std::string::String,
     /// `type` member (required).
     pub r#type: TypeText,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl TextContent {
+    /// A value with the required `text` and every optional member absent.
+    pub fn new(text: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            text: text.into(),
+            r#type: ::core::default::Default::default(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for TextContent {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["text", "type"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = TextContent;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (TextContent)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<TextContent, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("text"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("type"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<TypeText>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(TextContent {
+                    text: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "text",
+                        ))?,
+                    r#type: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "type",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `TypeImage` (test schema).
 ///
@@ -339,6 +567,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::ImageContent {
                 data: f0,
                 r#type: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -357,6 +586,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::TextContent {
                 text: f0,
                 r#type: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }

@@ -3,18 +3,112 @@
 /// `Call` (test schema).
 ///
 /// Schema: `#/$defs/Call` in `tests/snapshots/batch_arrays/schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Call {
     /// `id` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
-    )]
-    pub id: ::core::option::Option<i64>,
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub id: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `method` member (required).
     pub method: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl Call {
+    /// A value with the required `method` and every optional member absent.
+    pub fn new(method: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            id: ::core::option::Option::None,
+            method: method.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `id` member.
+    #[must_use]
+    pub fn with_id(
+        mut self,
+        id: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
+    ) -> Self {
+        self.id = ::core::option::Option::Some(id.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Call {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["id", "method"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = Call;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (Call)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Call, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("id"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Call {
+                    id: m0.unwrap_or_default(),
+                    method: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `Message` (test schema).
 ///
@@ -43,27 +137,60 @@ impl Message {
         }
     }
 }
+impl ::core::convert::From<Call> for Message {
+    /// The `Call` alternative.
+    fn from(value: Call) -> Self {
+        Self::Call(value)
+    }
+}
+impl ::core::convert::From<Reply> for Message {
+    /// The `Reply` alternative.
+    fn from(value: Reply) -> Self {
+        Self::Reply(value)
+    }
+}
+impl ::core::convert::From<::std::vec::Vec<Call>> for Message {
+    /// The `Array` alternative.
+    fn from(value: ::std::vec::Vec<Call>) -> Self {
+        Self::Array(value)
+    }
+}
+impl ::core::convert::From<::std::vec::Vec<Reply>> for Message {
+    /// The `Array2` alternative.
+    fn from(value: ::std::vec::Vec<Reply>) -> Self {
+        Self::Array2(value)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Message {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "Message",
+            one_of: false,
+            variants: &["Call", "Reply", "Array", "Array2"],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::Object(map) => {
                 if map.contains_key("method") {
-                    (0usize, "member `method` is present")
+                    ::mcpwire_types::support::Choice::variant(
+                        0usize,
+                        "member `method` is present",
+                        &[1usize],
+                    )
                 } else if map.contains_key("result") {
-                    (1usize, "member `result` is present")
+                    ::mcpwire_types::support::Choice::variant(
+                        1usize,
+                        "member `result` is present",
+                        &[0usize],
+                    )
                 } else {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            D::Error,
-                        >(
-                            "Message",
-                            "none of the distinguishing members [\"method\", \"result\"] is present",
-                        ),
+                    ::mcpwire_types::support::Choice::none(
+                        "none of the distinguishing members [\"method\", \"result\"] is present",
+                        &[0usize, 1usize],
                     )
                 }
             }
@@ -71,24 +198,29 @@ impl<'de> ::serde::Deserialize<'de> for Message {
                 match items.first() {
                     ::core::option::Option::Some(::serde_json::Value::Object(map)) => {
                         if map.contains_key("method") {
-                            (2usize, "member `method` is present")
+                            ::mcpwire_types::support::Choice::variant(
+                                2usize,
+                                "member `method` is present",
+                                &[3usize],
+                            )
                         } else if map.contains_key("result") {
-                            (3usize, "member `result` is present")
+                            ::mcpwire_types::support::Choice::variant(
+                                3usize,
+                                "member `result` is present",
+                                &[2usize],
+                            )
                         } else {
-                            return ::core::result::Result::Err(
-                                ::mcpwire_types::support::no_variant::<
-                                    D::Error,
-                                >(
-                                    "Message",
-                                    "none of the distinguishing members [\"method\", \"result\"] is present",
-                                ),
+                            ::mcpwire_types::support::Choice::none(
+                                "none of the distinguishing members [\"method\", \"result\"] is present",
+                                &[2usize, 3usize],
                             )
                         }
                     }
                     _ => {
-                        (
+                        ::mcpwire_types::support::Choice::variant(
                             2usize,
                             "an empty array or a non-object first item takes the first array variant",
+                            &[3usize],
                         )
                     }
                 }
@@ -107,36 +239,48 @@ impl<'de> ::serde::Deserialize<'de> for Message {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    Call,
-                    D::Error,
-                >(value, "Message", "Call", reason)
-                    .map(Self::Call)
-            }
-            1usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    Reply,
-                    D::Error,
-                >(value, "Message", "Reply", reason)
-                    .map(Self::Reply)
-            }
-            2usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::std::vec::Vec<Call>,
-                    D::Error,
-                >(value, "Message", "Array", reason)
-                    .map(Self::Array)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::std::vec::Vec<Reply>,
-                    D::Error,
-                >(value, "Message", "Array2", reason)
-                    .map(Self::Array2)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |index: usize, value: &::serde_json::Value| match (index, value) {
+                (0usize, ::serde_json::Value::Object(map)) => map.contains_key("method"),
+                (1usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("id") && map.contains_key("result")
+                }
+                _ => true,
+            },
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        Call,
+                        D::Error,
+                    >(input, "Message", "Call", reason)
+                        .map(Self::Call)
+                }
+                1usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        Reply,
+                        D::Error,
+                    >(input, "Message", "Reply", reason)
+                        .map(Self::Reply)
+                }
+                2usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::std::vec::Vec<Call>,
+                        D::Error,
+                    >(input, "Message", "Array", reason)
+                        .map(Self::Array)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::std::vec::Vec<Reply>,
+                        D::Error,
+                    >(input, "Message", "Array2", reason)
+                        .map(Self::Array2)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -160,14 +304,106 @@ impl ::schemars::JsonSchema for Message {
 /// `Reply` (test schema).
 ///
 /// Schema: `#/$defs/Reply` in `tests/snapshots/batch_arrays/schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Reply {
     /// `id` member (required).
-    #[serde(deserialize_with = "::mcpwire_types::support::by_schema")]
-    pub id: i64,
+    pub id: ::mcpwire_types::support::Integer,
     /// `result` member (required).
     pub result: ::serde_json::Value,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl Reply {
+    /// A value with the required `result`, `id` and every optional member absent.
+    pub fn new(
+        result: impl ::core::convert::Into<::serde_json::Value>,
+        id: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            result: result.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Reply {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["id", "result"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = Reply;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (Reply)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Reply, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("id"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("result"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<::serde_json::Value>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Reply {
+                    id: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "id",
+                        ))?,
+                    result: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "result",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -280,9 +516,11 @@ pub mod strategies {
             (
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
                 s::string(
                     ::core::option::Option::None,
@@ -291,7 +529,11 @@ pub mod strategies {
                 ),
             ),
         )
-            .prop_map(|((f0, f1),)| super::Call { id: f0, method: f1 })
+            .prop_map(|((f0, f1),)| super::Call {
+                id: f0,
+                method: f1,
+                extra: ::std::collections::BTreeMap::new(),
+            })
             .boxed()
     }
     /// Values of [`super::Message`].
@@ -314,11 +556,17 @@ pub mod strategies {
     pub fn reply() -> BoxedStrategy<super::Reply> {
         (
             (
-                s::integer(::core::option::Option::None, ::core::option::Option::None),
+                s::integer(::core::option::Option::None, ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
                 s::any_json(),
             ),
         )
-            .prop_map(|((f0, f1),)| super::Reply { id: f0, result: f1 })
+            .prop_map(|((f0, f1),)| super::Reply {
+                id: f0,
+                result: f1,
+                extra: ::std::collections::BTreeMap::new(),
+            })
             .boxed()
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding

@@ -120,20 +120,131 @@ impl ::schemars::JsonSchema for MethodPing {
 /// `PingRequest` (test schema).
 ///
 /// Schema: `#/definitions/PingRequest` in `tests/snapshots/const_discriminator/schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PingRequest {
     /// `code` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub code: ::core::option::Option<CodeMinus32042>,
     /// `jsonrpc` member (required).
     pub jsonrpc: Jsonrpc2_0,
     /// `method` member (required).
     pub method: MethodPing,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl PingRequest {
+    /// A value with every optional member absent.
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {
+            code: ::core::option::Option::None,
+            jsonrpc: ::core::default::Default::default(),
+            method: ::core::default::Default::default(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `code` member.
+    #[must_use]
+    pub fn with_code(
+        mut self,
+        code: impl ::core::convert::Into<CodeMinus32042>,
+    ) -> Self {
+        self.code = ::core::option::Option::Some(code.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for PingRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["code", "jsonrpc", "method"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = PingRequest;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (PingRequest)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<PingRequest, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("code"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<CodeMinus32042>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("jsonrpc"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<Jsonrpc2_0>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<MethodPing>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(PingRequest {
+                    code: m0.unwrap_or_default(),
+                    jsonrpc: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "jsonrpc",
+                        ))?,
+                    method: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -259,6 +370,7 @@ pub mod strategies {
                 code: f0,
                 jsonrpc: f1,
                 method: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }

@@ -24,37 +24,63 @@ impl ClientRequest {
         }
     }
 }
+impl ::core::convert::From<PingRequest> for ClientRequest {
+    /// The `PingRequest` alternative.
+    fn from(value: PingRequest) -> Self {
+        Self::PingRequest(value)
+    }
+}
+impl ::core::convert::From<ListToolsRequest> for ClientRequest {
+    /// The `ListToolsRequest` alternative.
+    fn from(value: ListToolsRequest) -> Self {
+        Self::ListToolsRequest(value)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "ClientRequest",
+            one_of: false,
+            variants: &["PingRequest", "ListToolsRequest"],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::Object(map) => {
                 match map.get("method").and_then(::serde_json::Value::as_str) {
                     ::core::option::Option::Some(found) => {
                         match found {
-                            "ping" => (0usize, "member `method` is \"ping\""),
-                            "tools/list" => (1usize, "member `method` is \"tools/list\""),
+                            "ping" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    0usize,
+                                    "member `method` is \"ping\"",
+                                    &[],
+                                )
+                            }
+                            "tools/list" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    1usize,
+                                    "member `method` is \"tools/list\"",
+                                    &[],
+                                )
+                            }
                             _ => {
-                                (
-                                    18446744073709551615usize,
+                                ::mcpwire_types::support::Choice::variant(
+                                    ::mcpwire_types::support::UNKNOWN_METHOD,
                                     "its method is not one this version defines",
+                                    &[],
                                 )
                             }
                         }
                     }
                     ::core::option::Option::None => {
-                        return ::core::result::Result::Err(
-                            ::mcpwire_types::support::no_variant::<
-                                D::Error,
-                            >(
-                                "ClientRequest",
-                                "member `method` is missing or not a string",
-                            ),
-                        );
+                        ::mcpwire_types::support::Choice::none(
+                            "member `method` is missing or not a string",
+                            &[],
+                        )
                     }
                 }
             }
@@ -72,29 +98,53 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    PingRequest,
-                    D::Error,
-                >(value, "ClientRequest", "PingRequest", reason)
-                    .map(Self::PingRequest)
-            }
-            1usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ListToolsRequest,
-                    D::Error,
-                >(value, "ClientRequest", "ListToolsRequest", reason)
-                    .map(Self::ListToolsRequest)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::mcpwire_types::support::UnknownMethod,
-                    D::Error,
-                >(value, "ClientRequest", "Unknown", reason)
-                    .map(Self::Unknown)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |index: usize, value: &::serde_json::Value| match (index, value) {
+                (0usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["ping"],
+                        )
+                }
+                (1usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("method")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "method",
+                            &["tools/list"],
+                        )
+                }
+                _ => true,
+            },
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        PingRequest,
+                        D::Error,
+                    >(input, "ClientRequest", "PingRequest", reason)
+                        .map(Self::PingRequest)
+                }
+                1usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ListToolsRequest,
+                        D::Error,
+                    >(input, "ClientRequest", "ListToolsRequest", reason)
+                        .map(Self::ListToolsRequest)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::mcpwire_types::support::UnknownMethod,
+                        D::Error,
+                    >(input, "ClientRequest", "Unknown", reason)
+                        .map(Self::Unknown)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -118,32 +168,206 @@ impl ::schemars::JsonSchema for ClientRequest {
 /// `ListToolsRequest` (test schema).
 ///
 /// Schema: `#/$defs/ListToolsRequest` in `tests/snapshots/method_union/schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListToolsRequest {
     /// `method` member (required).
     pub method: MethodToolsList,
     /// `params` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub params: ::core::option::Option<ListToolsRequestParams>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl ListToolsRequest {
+    /// A value with every optional member absent.
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {
+            method: ::core::default::Default::default(),
+            params: ::core::option::Option::None,
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `params` member.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        params: impl ::core::convert::Into<ListToolsRequestParams>,
+    ) -> Self {
+        self.params = ::core::option::Option::Some(params.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ListToolsRequest;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ListToolsRequest)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ListToolsRequest, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<MethodToolsList>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<ListToolsRequestParams>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ListToolsRequest {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m1.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ListToolsRequestParams` (test schema).
 ///
 /// Schema: `#/$defs/ListToolsRequest/properties/params` in `tests/snapshots/method_union/schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListToolsRequestParams {
     /// `cursor` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub cursor: ::core::option::Option<::std::string::String>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl ListToolsRequestParams {
+    /// A value with every optional member absent.
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {
+            cursor: ::core::option::Option::None,
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `cursor` member.
+    #[must_use]
+    pub fn with_cursor(
+        mut self,
+        cursor: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.cursor = ::core::option::Option::Some(cursor.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ListToolsRequestParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["cursor"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ListToolsRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ListToolsRequestParams)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ListToolsRequestParams, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("cursor"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ListToolsRequestParams {
+                    cursor: m0.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `MethodPing` (test schema).
 ///
@@ -226,11 +450,86 @@ impl ::schemars::JsonSchema for MethodToolsList {
 /// `PingRequest` (test schema).
 ///
 /// Schema: `#/$defs/PingRequest` in `tests/snapshots/method_union/schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PingRequest {
     /// `method` member (required).
     pub method: MethodPing,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl PingRequest {
+    /// A value with every optional member absent.
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {
+            method: ::core::default::Default::default(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for PingRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["method"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = PingRequest;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (PingRequest)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<PingRequest, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<MethodPing>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(PingRequest {
+                    method: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -360,6 +659,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::ListToolsRequest {
                 method: f0,
                 params: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -378,6 +678,7 @@ pub mod strategies {
         )
             .prop_map(|((f0,),)| super::ListToolsRequestParams {
                 cursor: f0,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -392,7 +693,10 @@ pub mod strategies {
     /// Values of [`super::PingRequest`].
     pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
         ((method_ping(),),)
-            .prop_map(|((f0,),)| super::PingRequest { method: f0 })
+            .prop_map(|((f0,),)| super::PingRequest {
+                method: f0,
+                extra: ::std::collections::BTreeMap::new(),
+            })
             .boxed()
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding

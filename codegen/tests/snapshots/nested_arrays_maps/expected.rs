@@ -3,55 +3,370 @@
 /// `Grid` (test schema).
 ///
 /// Schema: `#/$defs/Grid` in `tests/snapshots/nested_arrays_maps/schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Grid {
     /// `byName` member (optional).
     #[serde(
         rename = "byName",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub by_name: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::vec::Vec<i64>>,
+        ::std::collections::BTreeMap<
+            ::std::string::String,
+            ::std::vec::Vec<::mcpwire_types::support::Integer>,
+        >,
     >,
     /// `origin` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub origin: ::core::option::Option<Point>,
     /// `rows` member (required).
     pub rows: ::std::vec::Vec<::std::vec::Vec<Point>>,
     /// `tags` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub tags: ::core::option::Option<::std::vec::Vec<GridTagsItem>>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl Grid {
+    /// A value with the required `rows` and every optional member absent.
+    pub fn new(
+        rows: impl ::core::convert::Into<::std::vec::Vec<::std::vec::Vec<Point>>>,
+    ) -> Self {
+        Self {
+            by_name: ::core::option::Option::None,
+            origin: ::core::option::Option::None,
+            rows: rows.into(),
+            tags: ::core::option::Option::None,
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `byName` member.
+    #[must_use]
+    pub fn with_by_name(
+        mut self,
+        by_name: impl ::core::convert::Into<
+            ::std::collections::BTreeMap<
+                ::std::string::String,
+                ::std::vec::Vec<::mcpwire_types::support::Integer>,
+            >,
+        >,
+    ) -> Self {
+        self.by_name = ::core::option::Option::Some(by_name.into());
+        self
+    }
+    /// Sets the optional `origin` member.
+    #[must_use]
+    pub fn with_origin(mut self, origin: impl ::core::convert::Into<Point>) -> Self {
+        self.origin = ::core::option::Option::Some(origin.into());
+        self
+    }
+    /// Sets the optional `tags` member.
+    #[must_use]
+    pub fn with_tags(
+        mut self,
+        tags: impl ::core::convert::Into<::std::vec::Vec<GridTagsItem>>,
+    ) -> Self {
+        self.tags = ::core::option::Option::Some(tags.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Grid {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["byName", "origin", "rows", "tags"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = Grid;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (Grid)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Grid, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut m3 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("byName"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::std::vec::Vec<::mcpwire_types::support::Integer>,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("origin"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(map.next_value::<Point>()?),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(2usize) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("rows"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::std::vec::Vec<::std::vec::Vec<Point>>>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m3.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("tags"),
+                                );
+                            }
+                            m3 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::vec::Vec<GridTagsItem>>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Grid {
+                    by_name: m0.unwrap_or_default(),
+                    origin: m1.unwrap_or_default(),
+                    rows: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "rows",
+                        ))?,
+                    tags: m3.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `GridTagsItem` (test schema).
 ///
 /// Schema: `#/$defs/Grid/properties/tags/items` in `tests/snapshots/nested_arrays_maps/schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct GridTagsItem {
     /// `key` member (required).
     pub key: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl GridTagsItem {
+    /// A value with the required `key` and every optional member absent.
+    pub fn new(key: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            key: key.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for GridTagsItem {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["key"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = GridTagsItem;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (GridTagsItem)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<GridTagsItem, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("key"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(GridTagsItem {
+                    key: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "key",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `Point` (test schema).
 ///
 /// Schema: `#/$defs/Point` in `tests/snapshots/nested_arrays_maps/schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Point {
     /// `x` member (required).
     pub x: ::serde_json::Number,
     /// `y` member (required).
     pub y: ::serde_json::Number,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl Point {
+    /// A value with the required `x`, `y` and every optional member absent.
+    pub fn new(
+        x: impl ::core::convert::Into<::serde_json::Number>,
+        y: impl ::core::convert::Into<::serde_json::Number>,
+    ) -> Self {
+        Self {
+            x: x.into(),
+            y: y.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Point {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["x", "y"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = Point;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (Point)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Point, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("x"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<::serde_json::Number>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("y"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<::serde_json::Number>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Point {
+                    x: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "x",
+                        ))?,
+                    y: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "y",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -164,9 +479,11 @@ pub mod strategies {
                     s::map(
                         s::vec(
                             s::integer(
-                                ::core::option::Option::None,
-                                ::core::option::Option::None,
-                            ),
+                                    ::core::option::Option::None,
+                                    ::core::option::Option::None,
+                                )
+                                .prop_map(::mcpwire_types::support::Integer::from)
+                                .boxed(),
                             ::core::option::Option::None,
                             ::core::option::Option::None,
                         ),
@@ -196,6 +513,7 @@ pub mod strategies {
                 origin: f1,
                 rows: f2,
                 tags: f3,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -210,7 +528,10 @@ pub mod strategies {
                 ),
             ),
         )
-            .prop_map(|((f0,),)| super::GridTagsItem { key: f0 })
+            .prop_map(|((f0,),)| super::GridTagsItem {
+                key: f0,
+                extra: ::std::collections::BTreeMap::new(),
+            })
             .boxed()
     }
     /// Values of [`super::Point`].
@@ -221,7 +542,11 @@ pub mod strategies {
                 s::number(::core::option::Option::None, ::core::option::Option::None),
             ),
         )
-            .prop_map(|((f0, f1),)| super::Point { x: f0, y: f1 })
+            .prop_map(|((f0, f1),)| super::Point {
+                x: f0,
+                y: f1,
+                extra: ::std::collections::BTreeMap::new(),
+            })
             .boxed()
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding

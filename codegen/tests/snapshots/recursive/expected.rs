@@ -18,7 +18,7 @@ pub enum JSONValue {
     /// The `String` alternative.
     String(::std::string::String),
     /// The `Integer` alternative.
-    Integer(i64),
+    Integer(::mcpwire_types::support::Integer),
     /// The `Boolean` alternative.
     Boolean(bool),
 }
@@ -34,30 +34,85 @@ impl JSONValue {
         }
     }
 }
+impl ::core::convert::From<JSONObject> for JSONValue {
+    /// The `JSONObject` alternative.
+    fn from(value: JSONObject) -> Self {
+        Self::JSONObject(value)
+    }
+}
+impl ::core::convert::From<::std::vec::Vec<JSONValue>> for JSONValue {
+    /// The `Array` alternative.
+    fn from(value: ::std::vec::Vec<JSONValue>) -> Self {
+        Self::Array(value)
+    }
+}
+impl ::core::convert::From<::std::string::String> for JSONValue {
+    /// The `String` alternative.
+    fn from(value: ::std::string::String) -> Self {
+        Self::String(value)
+    }
+}
+impl ::core::convert::From<::mcpwire_types::support::Integer> for JSONValue {
+    /// The `Integer` alternative.
+    fn from(value: ::mcpwire_types::support::Integer) -> Self {
+        Self::Integer(value)
+    }
+}
+impl ::core::convert::From<bool> for JSONValue {
+    /// The `Boolean` alternative.
+    fn from(value: bool) -> Self {
+        Self::Boolean(value)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for JSONValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "JSONValue",
+            one_of: false,
+            variants: &["JSONObject", "Array", "String", "Integer", "Boolean"],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::Object(_) => {
-                (0usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    0usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             ::serde_json::Value::Array(_) => {
-                (1usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    1usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             ::serde_json::Value::String(_) => {
-                (2usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    2usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             ::serde_json::Value::Number(
                 number,
-            ) if ::mcpwire_types::support::is_integer(number) => {
-                (3usize, "it is the only variant admitting this JSON type")
+            ) if ::mcpwire_types::support::is_whole(number) => {
+                ::mcpwire_types::support::Choice::variant(
+                    3usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             ::serde_json::Value::Bool(_) => {
-                (4usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    4usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             other => {
                 return ::core::result::Result::Err(
@@ -74,44 +129,49 @@ impl<'de> ::serde::Deserialize<'de> for JSONValue {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    JSONObject,
-                    D::Error,
-                >(value, "JSONValue", "JSONObject", reason)
-                    .map(Self::JSONObject)
-            }
-            1usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::std::vec::Vec<JSONValue>,
-                    D::Error,
-                >(value, "JSONValue", "Array", reason)
-                    .map(Self::Array)
-            }
-            2usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::std::string::String,
-                    D::Error,
-                >(value, "JSONValue", "String", reason)
-                    .map(Self::String)
-            }
-            3usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::mcpwire_types::support::BySchema<i64>,
-                    D::Error,
-                >(value, "JSONValue", "Integer", reason)
-                    .map(|v| v.0)
-                    .map(Self::Integer)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    bool,
-                    D::Error,
-                >(value, "JSONValue", "Boolean", reason)
-                    .map(Self::Boolean)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |_: usize, _: &::serde_json::Value| true,
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        JSONObject,
+                        D::Error,
+                    >(input, "JSONValue", "JSONObject", reason)
+                        .map(Self::JSONObject)
+                }
+                1usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::std::vec::Vec<JSONValue>,
+                        D::Error,
+                    >(input, "JSONValue", "Array", reason)
+                        .map(Self::Array)
+                }
+                2usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::std::string::String,
+                        D::Error,
+                    >(input, "JSONValue", "String", reason)
+                        .map(Self::String)
+                }
+                3usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::mcpwire_types::support::Integer,
+                        D::Error,
+                    >(input, "JSONValue", "Integer", reason)
+                        .map(Self::Integer)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        bool,
+                        D::Error,
+                    >(input, "JSONValue", "Boolean", reason)
+                        .map(Self::Boolean)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -127,8 +187,9 @@ impl ::schemars::JsonSchema for JSONValue {
             ::std::vec![
                 generator.subschema_for:: < JSONObject > (), generator.subschema_for:: <
                 ::std::vec::Vec < JSONValue > > (), generator.subschema_for:: <
-                ::std::string::String > (), generator.subschema_for:: < i64 > (),
-                generator.subschema_for:: < bool > ()
+                ::std::string::String > (), generator.subschema_for:: <
+                ::mcpwire_types::support::Integer > (), generator.subschema_for:: < bool
+                > ()
             ],
         )
     }
@@ -136,18 +197,109 @@ impl ::schemars::JsonSchema for JSONValue {
 /// `Node` (test schema).
 ///
 /// Schema: `#/$defs/Node` in `tests/snapshots/recursive/schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Node {
     /// `label` member (required).
     pub label: ::std::string::String,
     /// `next` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub next: ::core::option::Option<::std::boxed::Box<Node>>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl Node {
+    /// A value with the required `label` and every optional member absent.
+    pub fn new(label: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            label: label.into(),
+            next: ::core::option::Option::None,
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `next` member.
+    #[must_use]
+    pub fn with_next(mut self, next: impl ::core::convert::Into<Node>) -> Self {
+        self.next = ::core::option::Option::Some(::std::boxed::Box::new(next.into()));
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Node {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["label", "next"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = Node;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (Node)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Node, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("label"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("next"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::boxed::Box<Node>>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Node {
+                    label: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "label",
+                        ))?,
+                    next: m1.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -274,8 +426,10 @@ pub mod strategies {
                     s::string(::core::option::Option::None, ::core::option::Option::None,
                     ::core::option::Option::None).prop_map(super::JSONValue::String)
                     .boxed(), s::integer(::core::option::Option::None,
-                    ::core::option::Option::None).prop_map(super::JSONValue::Integer)
-                    .boxed(), s::boolean().prop_map(super::JSONValue::Boolean).boxed()
+                    ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from).boxed()
+                    .prop_map(super::JSONValue::Integer).boxed(), s::boolean()
+                    .prop_map(super::JSONValue::Boolean).boxed()
                 ];
                 if depth > 0 {
                     alternatives
@@ -319,7 +473,11 @@ pub mod strategies {
                 },
             ),
         )
-            .prop_map(|((f0, f1),)| super::Node { label: f0, next: f1 })
+            .prop_map(|((f0, f1),)| super::Node {
+                label: f0,
+                next: f1,
+                extra: ::std::collections::BTreeMap::new(),
+            })
             .boxed()
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding

@@ -3,81 +3,373 @@
 /// `Item` (test schema).
 ///
 /// Schema: `#/$defs/Item` in `tests/snapshots/struct_optional/schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Item {
     /// `_meta` member (optional).
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
+        skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub meta: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
     >,
     /// `count` member (required).
-    #[serde(deserialize_with = "::mcpwire_types::support::by_schema")]
-    pub count: i64,
+    pub count: ::mcpwire_types::support::Integer,
     /// `data` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::some_value"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub data: ::core::option::Option<::serde_json::Value>,
     /// `enabled` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub enabled: ::core::option::Option<bool>,
     /// `expires` member (optional, may be null).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::double_option"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub expires: ::core::option::Option<::core::option::Option<::std::string::String>>,
     /// `limit` member (optional, may be null).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::double_option_by_schema"
-    )]
-    pub limit: ::core::option::Option<::core::option::Option<i64>>,
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub limit: ::core::option::Option<
+        ::core::option::Option<::mcpwire_types::support::Integer>,
+    >,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `ratio` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub ratio: ::core::option::Option<::serde_json::Number>,
     /// `size` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub size: ::core::option::Option<Size>,
     /// `ttl` member (required, may be null).
-    #[serde(deserialize_with = "::mcpwire_types::support::nullable_by_schema")]
-    pub ttl: ::core::option::Option<i64>,
+    pub ttl: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// `type` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub r#type: ::core::option::Option<::std::string::String>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl Item {
+    /// A value with the required `name`, `count`, `ttl` and every optional member absent.
+    pub fn new(
+        name: impl ::core::convert::Into<::std::string::String>,
+        count: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
+        ttl: ::core::option::Option<::mcpwire_types::support::Integer>,
+    ) -> Self {
+        Self {
+            meta: ::core::option::Option::None,
+            count: count.into(),
+            data: ::core::option::Option::None,
+            enabled: ::core::option::Option::None,
+            expires: ::core::option::Option::None,
+            limit: ::core::option::Option::None,
+            name: name.into(),
+            ratio: ::core::option::Option::None,
+            size: ::core::option::Option::None,
+            ttl,
+            r#type: ::core::option::Option::None,
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `_meta` member.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        meta: impl ::core::convert::Into<
+            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+        >,
+    ) -> Self {
+        self.meta = ::core::option::Option::Some(meta.into());
+        self
+    }
+    /// Sets the optional `data` member.
+    #[must_use]
+    pub fn with_data(
+        mut self,
+        data: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.data = ::core::option::Option::Some(data.into());
+        self
+    }
+    /// Sets the optional `enabled` member.
+    #[must_use]
+    pub fn with_enabled(mut self, enabled: impl ::core::convert::Into<bool>) -> Self {
+        self.enabled = ::core::option::Option::Some(enabled.into());
+        self
+    }
+    /// Sets the optional `expires` member.
+    #[must_use]
+    pub fn with_expires(
+        mut self,
+        expires: ::core::option::Option<::std::string::String>,
+    ) -> Self {
+        self.expires = ::core::option::Option::Some(expires);
+        self
+    }
+    /// Sets the optional `limit` member.
+    #[must_use]
+    pub fn with_limit(
+        mut self,
+        limit: ::core::option::Option<::mcpwire_types::support::Integer>,
+    ) -> Self {
+        self.limit = ::core::option::Option::Some(limit);
+        self
+    }
+    /// Sets the optional `ratio` member.
+    #[must_use]
+    pub fn with_ratio(
+        mut self,
+        ratio: impl ::core::convert::Into<::serde_json::Number>,
+    ) -> Self {
+        self.ratio = ::core::option::Option::Some(ratio.into());
+        self
+    }
+    /// Sets the optional `size` member.
+    #[must_use]
+    pub fn with_size(mut self, size: impl ::core::convert::Into<Size>) -> Self {
+        self.size = ::core::option::Option::Some(size.into());
+        self
+    }
+    /// Sets the optional `type` member.
+    #[must_use]
+    pub fn with_type(
+        mut self,
+        r#type: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.r#type = ::core::option::Option::Some(r#type.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Item {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &[
+            "_meta",
+            "count",
+            "data",
+            "enabled",
+            "expires",
+            "limit",
+            "name",
+            "ratio",
+            "size",
+            "ttl",
+            "type",
+        ];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = Item;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (Item)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Item, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut m3 = ::core::option::Option::None;
+                let mut m4 = ::core::option::Option::None;
+                let mut m5 = ::core::option::Option::None;
+                let mut m6 = ::core::option::Option::None;
+                let mut m7 = ::core::option::Option::None;
+                let mut m8 = ::core::option::Option::None;
+                let mut m9 = ::core::option::Option::None;
+                let mut m10 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::std::collections::BTreeMap<
+                                                ::std::string::String,
+                                                ::serde_json::Value,
+                                            >,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("count"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(2usize) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("data"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::serde_json::Value>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(3usize) => {
+                            if m3.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("enabled"),
+                                );
+                            }
+                            m3 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(map.next_value::<bool>()?),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(4usize) => {
+                            if m4.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("expires"),
+                                );
+                            }
+                            m4 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::core::option::Option<::std::string::String>,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(5usize) => {
+                            if m5.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("limit"),
+                                );
+                            }
+                            m5 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::core::option::Option<::mcpwire_types::support::Integer>,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(6usize) => {
+                            if m6.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
+                                );
+                            }
+                            m6 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(7usize) => {
+                            if m7.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("ratio"),
+                                );
+                            }
+                            m7 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::serde_json::Number>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(8usize) => {
+                            if m8.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("size"),
+                                );
+                            }
+                            m8 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(map.next_value::<Size>()?),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(9usize) => {
+                            if m9.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("ttl"),
+                                );
+                            }
+                            m9 = ::core::option::Option::Some(
+                                map
+                                    .next_value::<
+                                        ::core::option::Option<::mcpwire_types::support::Integer>,
+                                    >()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m10.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("type"),
+                                );
+                            }
+                            m10 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Item {
+                    meta: m0.unwrap_or_default(),
+                    count: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "count",
+                        ))?,
+                    data: m2.unwrap_or_default(),
+                    enabled: m3.unwrap_or_default(),
+                    expires: m4.unwrap_or_default(),
+                    limit: m5.unwrap_or_default(),
+                    name: m6
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "name",
+                        ))?,
+                    ratio: m7.unwrap_or_default(),
+                    size: m8.unwrap_or_default(),
+                    ttl: m9
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "ttl",
+                        ))?,
+                    r#type: m10.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `Size` (test schema).
 ///
 /// Schema: `#/$defs/Size` in `tests/snapshots/struct_optional/schema.json`.
-pub type Size = i64;
+pub type Size = ::mcpwire_types::support::Integer;
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorCode {
@@ -158,11 +450,7 @@ pub fn roundtrip(
     ::core::option::Option::Some(
         match name {
             "Item" => ::mcpwire_types::support::roundtrip::<Item>(value),
-            "Size" => {
-                ::mcpwire_types::support::roundtrip::<
-                    ::mcpwire_types::support::BySchema<Size>,
-                >(value)
-            }
+            "Size" => ::mcpwire_types::support::roundtrip::<Size>(value),
             _ => return ::core::option::Option::None,
         },
     )
@@ -191,9 +479,11 @@ pub mod strategies {
             (
                 s::optional(s::map(s::any_json())),
                 s::integer(
-                    ::core::option::Option::Some(0i64),
-                    ::core::option::Option::None,
-                ),
+                        ::core::option::Option::Some(0i64),
+                        ::core::option::Option::None,
+                    )
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
                 s::optional(s::any_json()),
                 s::optional(s::boolean()),
                 s::optional(
@@ -208,9 +498,11 @@ pub mod strategies {
                 s::optional(
                     s::optional(
                         s::integer(
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                        ),
+                                ::core::option::Option::None,
+                                ::core::option::Option::None,
+                            )
+                            .prop_map(::mcpwire_types::support::Integer::from)
+                            .boxed(),
                     ),
                 ),
                 s::string(
@@ -224,9 +516,11 @@ pub mod strategies {
                 s::optional(size()),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
             ),
             (
@@ -251,12 +545,15 @@ pub mod strategies {
                 size: f8,
                 ttl: f9,
                 r#type: f10,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
     /// Values of [`super::Size`].
     pub fn size() -> BoxedStrategy<super::Size> {
         s::integer(::core::option::Option::Some(0i64), ::core::option::Option::None)
+            .prop_map(::mcpwire_types::support::Integer::from)
+            .boxed()
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.

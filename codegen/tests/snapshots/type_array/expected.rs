@@ -27,30 +27,73 @@ impl Scalar {
         }
     }
 }
+impl ::core::convert::From<::std::string::String> for Scalar {
+    /// The `String` alternative.
+    fn from(value: ::std::string::String) -> Self {
+        Self::String(value)
+    }
+}
+impl ::core::convert::From<::serde_json::Number> for Scalar {
+    /// The `Number` alternative.
+    fn from(value: ::serde_json::Number) -> Self {
+        Self::Number(value)
+    }
+}
+impl ::core::convert::From<bool> for Scalar {
+    /// The `Boolean` alternative.
+    fn from(value: bool) -> Self {
+        Self::Boolean(value)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Scalar {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "Scalar",
+            one_of: false,
+            variants: &["String", "Number", "Boolean", "Null"],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::String(_) => {
-                (0usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    0usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             ::serde_json::Value::Number(
                 number,
-            ) if ::mcpwire_types::support::is_integer(number) => {
-                (1usize, "it is the only variant admitting this JSON type")
+            ) if ::mcpwire_types::support::is_whole(number) => {
+                ::mcpwire_types::support::Choice::variant(
+                    1usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             ::serde_json::Value::Number(_) => {
-                (1usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    1usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             ::serde_json::Value::Bool(_) => {
-                (2usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    2usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             ::serde_json::Value::Null => {
-                (3usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    3usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             other => {
                 return ::core::result::Result::Err(
@@ -67,35 +110,41 @@ impl<'de> ::serde::Deserialize<'de> for Scalar {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::std::string::String,
-                    D::Error,
-                >(value, "Scalar", "String", reason)
-                    .map(Self::String)
-            }
-            1usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::serde_json::Number,
-                    D::Error,
-                >(value, "Scalar", "Number", reason)
-                    .map(Self::Number)
-            }
-            2usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    bool,
-                    D::Error,
-                >(value, "Scalar", "Boolean", reason)
-                    .map(Self::Boolean)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_null::<
-                    D::Error,
-                >(value, "Scalar", "Null", reason)
-                    .map(|()| Self::Null)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |_: usize, _: &::serde_json::Value| true,
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::std::string::String,
+                        D::Error,
+                    >(input, "Scalar", "String", reason)
+                        .map(Self::String)
+                }
+                1usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::serde_json::Number,
+                        D::Error,
+                    >(input, "Scalar", "Number", reason)
+                        .map(Self::Number)
+                }
+                2usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        bool,
+                        D::Error,
+                    >(input, "Scalar", "Boolean", reason)
+                        .map(Self::Boolean)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_null::<
+                        D::Error,
+                    >(input, "Scalar", "Null", reason)
+                        .map(|()| Self::Null)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -126,7 +175,7 @@ pub enum Token {
     /// The `String` alternative.
     String(::std::string::String),
     /// The `Integer` alternative.
-    Integer(i64),
+    Integer(::mcpwire_types::support::Integer),
 }
 impl Token {
     /// The name of the variant this value holds (the schema definition it decoded as).
@@ -137,21 +186,46 @@ impl Token {
         }
     }
 }
+impl ::core::convert::From<::std::string::String> for Token {
+    /// The `String` alternative.
+    fn from(value: ::std::string::String) -> Self {
+        Self::String(value)
+    }
+}
+impl ::core::convert::From<::mcpwire_types::support::Integer> for Token {
+    /// The `Integer` alternative.
+    fn from(value: ::mcpwire_types::support::Integer) -> Self {
+        Self::Integer(value)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Token {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "Token",
+            one_of: false,
+            variants: &["String", "Integer"],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::String(_) => {
-                (0usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    0usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             ::serde_json::Value::Number(
                 number,
-            ) if ::mcpwire_types::support::is_integer(number) => {
-                (1usize, "it is the only variant admitting this JSON type")
+            ) if ::mcpwire_types::support::is_whole(number) => {
+                ::mcpwire_types::support::Choice::variant(
+                    1usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             other => {
                 return ::core::result::Result::Err(
@@ -167,23 +241,28 @@ impl<'de> ::serde::Deserialize<'de> for Token {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::std::string::String,
-                    D::Error,
-                >(value, "Token", "String", reason)
-                    .map(Self::String)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::mcpwire_types::support::BySchema<i64>,
-                    D::Error,
-                >(value, "Token", "Integer", reason)
-                    .map(|v| v.0)
-                    .map(Self::Integer)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |_: usize, _: &::serde_json::Value| true,
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::std::string::String,
+                        D::Error,
+                    >(input, "Token", "String", reason)
+                        .map(Self::String)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::mcpwire_types::support::Integer,
+                        D::Error,
+                    >(input, "Token", "Integer", reason)
+                        .map(Self::Integer)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -198,7 +277,7 @@ impl ::schemars::JsonSchema for Token {
         ::mcpwire_types::support::any_of_schema(
             ::std::vec![
                 generator.subschema_for:: < ::std::string::String > (), generator
-                .subschema_for:: < i64 > ()
+                .subschema_for:: < ::mcpwire_types::support::Integer > ()
             ],
         )
     }
@@ -330,7 +409,9 @@ pub mod strategies {
                     s::string(::core::option::Option::None, ::core::option::Option::None,
                     ::core::option::Option::None).prop_map(super::Token::String).boxed(),
                     s::integer(::core::option::Option::None,
-                    ::core::option::Option::None).prop_map(super::Token::Integer).boxed()
+                    ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from).boxed()
+                    .prop_map(super::Token::Integer).boxed()
                 ],
             ),
             super::Token::variant_name,

@@ -68,54 +68,266 @@ impl ::schemars::JsonSchema for Color {
 /// `Item` (test schema).
 ///
 /// Schema: `#/$defs/Item` in `tests/snapshots/value_strategies/schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Item {
     /// `code` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub code: ::core::option::Option<::std::string::String>,
     /// `color` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub color: ::core::option::Option<Color>,
     /// `count` member (required).
-    #[serde(deserialize_with = "::mcpwire_types::support::by_schema")]
-    pub count: i64,
+    pub count: ::mcpwire_types::support::Integer,
     /// `link` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub link: ::core::option::Option<::std::string::String>,
     /// `note` member (optional, may be null).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::double_option"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub note: ::core::option::Option<::core::option::Option<::std::string::String>>,
     /// `score` member (required).
     pub score: ::serde_json::Number,
     /// `shape` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub shape: ::core::option::Option<Shape>,
     /// `tags` member (required).
     pub tags: ::std::vec::Vec<::std::string::String>,
-    /// Members not declared by the schema, which it explicitly admits.
-    #[serde(flatten, deserialize_with = "::mcpwire_types::support::by_schema")]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, i64>,
+    /// Members the schema does not declare but explicitly admits, kept and encoded back.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::support::Integer,
+    >,
+}
+impl Item {
+    /// A value with the required `score`, `count`, `tags` and every optional member absent.
+    pub fn new(
+        score: impl ::core::convert::Into<::serde_json::Number>,
+        count: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
+        tags: impl ::core::convert::Into<::std::vec::Vec<::std::string::String>>,
+    ) -> Self {
+        Self {
+            code: ::core::option::Option::None,
+            color: ::core::option::Option::None,
+            count: count.into(),
+            link: ::core::option::Option::None,
+            note: ::core::option::Option::None,
+            score: score.into(),
+            shape: ::core::option::Option::None,
+            tags: tags.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `code` member.
+    #[must_use]
+    pub fn with_code(
+        mut self,
+        code: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.code = ::core::option::Option::Some(code.into());
+        self
+    }
+    /// Sets the optional `color` member.
+    #[must_use]
+    pub fn with_color(mut self, color: impl ::core::convert::Into<Color>) -> Self {
+        self.color = ::core::option::Option::Some(color.into());
+        self
+    }
+    /// Sets the optional `link` member.
+    #[must_use]
+    pub fn with_link(
+        mut self,
+        link: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.link = ::core::option::Option::Some(link.into());
+        self
+    }
+    /// Sets the optional `note` member.
+    #[must_use]
+    pub fn with_note(
+        mut self,
+        note: ::core::option::Option<::std::string::String>,
+    ) -> Self {
+        self.note = ::core::option::Option::Some(note);
+        self
+    }
+    /// Sets the optional `shape` member.
+    #[must_use]
+    pub fn with_shape(mut self, shape: impl ::core::convert::Into<Shape>) -> Self {
+        self.shape = ::core::option::Option::Some(shape.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Item {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &[
+            "code",
+            "color",
+            "count",
+            "link",
+            "note",
+            "score",
+            "shape",
+            "tags",
+        ];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = Item;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (Item)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Item, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut m3 = ::core::option::Option::None;
+                let mut m4 = ::core::option::Option::None;
+                let mut m5 = ::core::option::Option::None;
+                let mut m6 = ::core::option::Option::None;
+                let mut m7 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("code"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("color"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(map.next_value::<Color>()?),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(2usize) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("count"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(3usize) => {
+                            if m3.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("link"),
+                                );
+                            }
+                            m3 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::std::string::String>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(4usize) => {
+                            if m4.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("note"),
+                                );
+                            }
+                            m4 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map
+                                        .next_value::<
+                                            ::core::option::Option<::std::string::String>,
+                                        >()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(5usize) => {
+                            if m5.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("score"),
+                                );
+                            }
+                            m5 = ::core::option::Option::Some(
+                                map.next_value::<::serde_json::Number>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(6usize) => {
+                            if m6.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("shape"),
+                                );
+                            }
+                            m6 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(map.next_value::<Shape>()?),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m7.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("tags"),
+                                );
+                            }
+                            m7 = ::core::option::Option::Some(
+                                map.next_value::<::std::vec::Vec<::std::string::String>>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map
+                                .next_value::<::mcpwire_types::support::Integer>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Item {
+                    code: m0.unwrap_or_default(),
+                    color: m1.unwrap_or_default(),
+                    count: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "count",
+                        ))?,
+                    link: m3.unwrap_or_default(),
+                    note: m4.unwrap_or_default(),
+                    score: m5
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "score",
+                        ))?,
+                    shape: m6.unwrap_or_default(),
+                    tags: m7
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "tags",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `KindCircle` (test schema).
 ///
@@ -216,40 +428,64 @@ impl Shape {
         }
     }
 }
+impl ::core::convert::From<ShapeVariant0> for Shape {
+    /// The `ShapeVariant0` alternative.
+    fn from(value: ShapeVariant0) -> Self {
+        Self::ShapeVariant0(value)
+    }
+}
+impl ::core::convert::From<ShapeVariant1> for Shape {
+    /// The `ShapeVariant1` alternative.
+    fn from(value: ShapeVariant1) -> Self {
+        Self::ShapeVariant1(value)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Shape {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "Shape",
+            one_of: false,
+            variants: &["ShapeVariant0", "ShapeVariant1"],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::Object(map) => {
                 match map.get("kind").and_then(::serde_json::Value::as_str) {
                     ::core::option::Option::Some(found) => {
                         match found {
-                            "circle" => (0usize, "member `kind` is \"circle\""),
-                            "square" => (1usize, "member `kind` is \"square\""),
+                            "circle" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    0usize,
+                                    "member `kind` is \"circle\"",
+                                    &[],
+                                )
+                            }
+                            "square" => {
+                                ::mcpwire_types::support::Choice::variant(
+                                    1usize,
+                                    "member `kind` is \"square\"",
+                                    &[],
+                                )
+                            }
                             found => {
-                                return ::core::result::Result::Err(
-                                    ::mcpwire_types::support::no_variant::<
-                                        D::Error,
-                                    >(
-                                        "Shape",
-                                        &::std::format!(
-                                            "member `kind` has a value no variant admits: {}", found
-                                        ),
+                                ::mcpwire_types::support::Choice::none(
+                                    ::std::format!(
+                                        "member `kind` has a value no variant admits: {}", found
                                     ),
-                                );
+                                    &[],
+                                )
                             }
                         }
                     }
                     ::core::option::Option::None => {
-                        return ::core::result::Result::Err(
-                            ::mcpwire_types::support::no_variant::<
-                                D::Error,
-                            >("Shape", "member `kind` is missing or not a string"),
-                        );
+                        ::mcpwire_types::support::Choice::none(
+                            "member `kind` is missing or not a string",
+                            &[],
+                        )
                     }
                 }
             }
@@ -267,22 +503,46 @@ impl<'de> ::serde::Deserialize<'de> for Shape {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ShapeVariant0,
-                    D::Error,
-                >(value, "Shape", "ShapeVariant0", reason)
-                    .map(Self::ShapeVariant0)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    ShapeVariant1,
-                    D::Error,
-                >(value, "Shape", "ShapeVariant1", reason)
-                    .map(Self::ShapeVariant1)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |index: usize, value: &::serde_json::Value| match (index, value) {
+                (0usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("kind") && map.contains_key("radius")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "kind",
+                            &["circle"],
+                        )
+                }
+                (1usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("kind")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "kind",
+                            &["square"],
+                        )
+                }
+                _ => true,
+            },
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ShapeVariant0,
+                        D::Error,
+                    >(input, "Shape", "ShapeVariant0", reason)
+                        .map(Self::ShapeVariant0)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ShapeVariant1,
+                        D::Error,
+                    >(input, "Shape", "ShapeVariant1", reason)
+                        .map(Self::ShapeVariant1)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -305,29 +565,214 @@ impl ::schemars::JsonSchema for Shape {
 /// `ShapeVariant0` (test schema).
 ///
 /// Schema: `#/$defs/Shape/anyOf/0` in `tests/snapshots/value_strategies/schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ShapeVariant0 {
     /// `kind` member (required).
     pub kind: KindCircle,
     /// `radius` member (required).
     pub radius: ::serde_json::Number,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl ShapeVariant0 {
+    /// A value with the required `radius` and every optional member absent.
+    pub fn new(radius: impl ::core::convert::Into<::serde_json::Number>) -> Self {
+        Self {
+            kind: ::core::default::Default::default(),
+            radius: radius.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ShapeVariant0 {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["kind", "radius"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ShapeVariant0;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ShapeVariant0)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ShapeVariant0, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("kind"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<KindCircle>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("radius"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<::serde_json::Number>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ShapeVariant0 {
+                    kind: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "kind",
+                        ))?,
+                    radius: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "radius",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ShapeVariant1` (test schema).
 ///
 /// Schema: `#/$defs/Shape/anyOf/1` in `tests/snapshots/value_strategies/schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ShapeVariant1 {
     /// `kind` member (required).
     pub kind: KindSquare,
     /// `side` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null_by_schema"
-    )]
-    pub side: ::core::option::Option<i64>,
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub side: ::core::option::Option<::mcpwire_types::support::Integer>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl ShapeVariant1 {
+    /// A value with every optional member absent.
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {
+            kind: ::core::default::Default::default(),
+            side: ::core::option::Option::None,
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `side` member.
+    #[must_use]
+    pub fn with_side(
+        mut self,
+        side: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
+    ) -> Self {
+        self.side = ::core::option::Option::Some(side.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ShapeVariant1 {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["kind", "side"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ShapeVariant1;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ShapeVariant1)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ShapeVariant1, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("kind"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<KindSquare>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("side"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::mcpwire_types::support::Integer>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ShapeVariant1 {
+                    kind: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "kind",
+                        ))?,
+                    side: m1.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -457,9 +902,11 @@ pub mod strategies {
                 ),
                 s::optional(color()),
                 s::integer(
-                    ::core::option::Option::Some(1i64),
-                    ::core::option::Option::Some(5i64),
-                ),
+                        ::core::option::Option::Some(1i64),
+                        ::core::option::Option::Some(5i64),
+                    )
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
                 s::optional(
                     s::string(
                         ::core::option::Option::Some("uri"),
@@ -492,9 +939,11 @@ pub mod strategies {
                 ),
                 s::extra(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                     &["code", "color", "count", "link", "note", "score", "shape", "tags"],
                 ),
             ),
@@ -546,6 +995,7 @@ pub mod strategies {
             .prop_map(|((f0, f1),)| super::ShapeVariant0 {
                 kind: f0,
                 radius: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -556,15 +1006,18 @@ pub mod strategies {
                 kind_square(),
                 s::optional(
                     s::integer(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                        )
+                        .prop_map(::mcpwire_types::support::Integer::from)
+                        .boxed(),
                 ),
             ),
         )
             .prop_map(|((f0, f1),)| super::ShapeVariant1 {
                 kind: f0,
                 side: f1,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }

@@ -25,19 +25,44 @@ impl BatchRequestItem {
         }
     }
 }
+impl ::core::convert::From<Request> for BatchRequestItem {
+    /// The `Request` alternative.
+    fn from(value: Request) -> Self {
+        Self::Request(value)
+    }
+}
+impl ::core::convert::From<Notification> for BatchRequestItem {
+    /// The `Notification` alternative.
+    fn from(value: Notification) -> Self {
+        Self::Notification(value)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for BatchRequestItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "BatchRequestItem",
+            one_of: false,
+            variants: &["Request", "Notification"],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::Object(map) => {
                 if map.contains_key("id") {
-                    (0usize, "member `id` is present")
+                    ::mcpwire_types::support::Choice::variant(
+                        0usize,
+                        "member `id` is present",
+                        &[1usize],
+                    )
                 } else {
-                    (1usize, "no other variant's distinguishing members are present")
+                    ::mcpwire_types::support::Choice::variant(
+                        1usize,
+                        "no other variant's distinguishing members are present",
+                        &[0usize],
+                    )
                 }
             }
             other => {
@@ -54,22 +79,47 @@ impl<'de> ::serde::Deserialize<'de> for BatchRequestItem {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    Request,
-                    D::Error,
-                >(value, "BatchRequestItem", "Request", reason)
-                    .map(Self::Request)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    Notification,
-                    D::Error,
-                >(value, "BatchRequestItem", "Notification", reason)
-                    .map(Self::Notification)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |index: usize, value: &::serde_json::Value| match (index, value) {
+                (0usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("id") && map.contains_key("jsonrpc")
+                        && map.contains_key("method")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "jsonrpc",
+                            &["2.0"],
+                        )
+                }
+                (1usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("jsonrpc") && map.contains_key("method")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "jsonrpc",
+                            &["2.0"],
+                        )
+                }
+                _ => true,
+            },
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        Request,
+                        D::Error,
+                    >(input, "BatchRequestItem", "Request", reason)
+                        .map(Self::Request)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        Notification,
+                        D::Error,
+                    >(input, "BatchRequestItem", "Notification", reason)
+                        .map(Self::Notification)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -291,26 +341,138 @@ impl ::schemars::JsonSchema for CodeMinus32700 {
 /// `Error` (JSON-RPC 2.0).
 ///
 /// Schema: `#/$defs/Error` in `schema/jsonrpc-2.0.schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Error {
     /// `code` member (required).
-    #[serde(deserialize_with = "::mcpwire_types::support::by_schema")]
-    pub code: i64,
+    pub code: ::mcpwire_types::support::Integer,
     /// `data` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::some_value"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub data: ::core::option::Option<::serde_json::Value>,
     /// `message` member (required).
     pub message: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl Error {
+    /// A value with the required `code`, `message` and every optional member absent.
+    pub fn new(
+        code: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
+        message: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            code: code.into(),
+            data: ::core::option::Option::None,
+            message: message.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `data` member.
+    #[must_use]
+    pub fn with_data(
+        mut self,
+        data: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.data = ::core::option::Option::Some(data.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Error {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["code", "data", "message"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = Error;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (Error)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Error, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("code"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<::mcpwire_types::support::Integer>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("data"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::serde_json::Value>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("message"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Error {
+                    code: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "code",
+                        ))?,
+                    data: m1.unwrap_or_default(),
+                    message: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "message",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `ErrorResponse` (JSON-RPC 2.0).
 ///
 /// Schema: `#/$defs/ErrorResponse` in `schema/jsonrpc-2.0.schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ErrorResponse {
     /// `error` member (required).
@@ -319,60 +481,499 @@ pub struct ErrorResponse {
     pub id: RequestId,
     /// `jsonrpc` member (required).
     pub jsonrpc: Jsonrpc2_0,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl ErrorResponse {
+    /// A value with the required `error`, `id` and every optional member absent.
+    pub fn new(
+        error: impl ::core::convert::Into<Error>,
+        id: impl ::core::convert::Into<RequestId>,
+    ) -> Self {
+        Self {
+            error: error.into(),
+            id: id.into(),
+            jsonrpc: ::core::default::Default::default(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ErrorResponse {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["error", "id", "jsonrpc"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ErrorResponse;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ErrorResponse)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ErrorResponse, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("error"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<Error>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("id"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<RequestId>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("jsonrpc"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<Jsonrpc2_0>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ErrorResponse {
+                    error: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "error",
+                        ))?,
+                    id: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "id",
+                        ))?,
+                    jsonrpc: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "jsonrpc",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `InternalError` (JSON-RPC 2.0).
 ///
 /// Schema: `#/$defs/InternalError` in `schema/jsonrpc-2.0.schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct InternalError {
     /// `code` member (required).
     pub code: CodeMinus32603,
     /// `data` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::some_value"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub data: ::core::option::Option<::serde_json::Value>,
     /// `message` member (required).
     pub message: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl InternalError {
+    /// A value with the required `message` and every optional member absent.
+    pub fn new(message: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            code: ::core::default::Default::default(),
+            data: ::core::option::Option::None,
+            message: message.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `data` member.
+    #[must_use]
+    pub fn with_data(
+        mut self,
+        data: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.data = ::core::option::Option::Some(data.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for InternalError {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["code", "data", "message"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = InternalError;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (InternalError)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<InternalError, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("code"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<CodeMinus32603>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("data"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::serde_json::Value>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("message"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(InternalError {
+                    code: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "code",
+                        ))?,
+                    data: m1.unwrap_or_default(),
+                    message: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "message",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `InvalidParamsError` (JSON-RPC 2.0).
 ///
 /// Schema: `#/$defs/InvalidParamsError` in `schema/jsonrpc-2.0.schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct InvalidParamsError {
     /// `code` member (required).
     pub code: CodeMinus32602,
     /// `data` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::some_value"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub data: ::core::option::Option<::serde_json::Value>,
     /// `message` member (required).
     pub message: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl InvalidParamsError {
+    /// A value with the required `message` and every optional member absent.
+    pub fn new(message: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            code: ::core::default::Default::default(),
+            data: ::core::option::Option::None,
+            message: message.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `data` member.
+    #[must_use]
+    pub fn with_data(
+        mut self,
+        data: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.data = ::core::option::Option::Some(data.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for InvalidParamsError {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["code", "data", "message"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = InvalidParamsError;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (InvalidParamsError)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<InvalidParamsError, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("code"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<CodeMinus32602>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("data"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::serde_json::Value>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("message"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(InvalidParamsError {
+                    code: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "code",
+                        ))?,
+                    data: m1.unwrap_or_default(),
+                    message: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "message",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `InvalidRequestError` (JSON-RPC 2.0).
 ///
 /// Schema: `#/$defs/InvalidRequestError` in `schema/jsonrpc-2.0.schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct InvalidRequestError {
     /// `code` member (required).
     pub code: CodeMinus32600,
     /// `data` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::some_value"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub data: ::core::option::Option<::serde_json::Value>,
     /// `message` member (required).
     pub message: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl InvalidRequestError {
+    /// A value with the required `message` and every optional member absent.
+    pub fn new(message: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            code: ::core::default::Default::default(),
+            data: ::core::option::Option::None,
+            message: message.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `data` member.
+    #[must_use]
+    pub fn with_data(
+        mut self,
+        data: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.data = ::core::option::Option::Some(data.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for InvalidRequestError {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["code", "data", "message"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = InvalidRequestError;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (InvalidRequestError)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<InvalidRequestError, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("code"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<CodeMinus32600>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("data"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::serde_json::Value>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("message"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(InvalidRequestError {
+                    code: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "code",
+                        ))?,
+                    data: m1.unwrap_or_default(),
+                    message: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "message",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `Jsonrpc2_0` (JSON-RPC 2.0).
 ///
@@ -443,29 +1044,78 @@ impl Message {
         }
     }
 }
+impl ::core::convert::From<Request> for Message {
+    /// The `Request` alternative.
+    fn from(value: Request) -> Self {
+        Self::Request(value)
+    }
+}
+impl ::core::convert::From<Notification> for Message {
+    /// The `Notification` alternative.
+    fn from(value: Notification) -> Self {
+        Self::Notification(value)
+    }
+}
+impl ::core::convert::From<BatchRequest> for Message {
+    /// The `BatchRequest` alternative.
+    fn from(value: BatchRequest) -> Self {
+        Self::BatchRequest(value)
+    }
+}
+impl ::core::convert::From<Response> for Message {
+    /// The `Response` alternative.
+    fn from(value: Response) -> Self {
+        Self::Response(value)
+    }
+}
+impl ::core::convert::From<BatchResponse> for Message {
+    /// The `BatchResponse` alternative.
+    fn from(value: BatchResponse) -> Self {
+        Self::BatchResponse(value)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Message {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "Message",
+            one_of: false,
+            variants: &[
+                "Request",
+                "Notification",
+                "BatchRequest",
+                "Response",
+                "BatchResponse",
+            ],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::Object(map) => {
                 if map.contains_key("id") && map.contains_key("method") {
-                    (0usize, "members `id` and `method` are present")
+                    ::mcpwire_types::support::Choice::variant(
+                        0usize,
+                        "members `id` and `method` are present",
+                        &[1usize, 3usize],
+                    )
                 } else if map.contains_key("method") {
-                    (1usize, "members `method` are present")
+                    ::mcpwire_types::support::Choice::variant(
+                        1usize,
+                        "members `method` are present",
+                        &[0usize, 3usize],
+                    )
                 } else if map.contains_key("id") {
-                    (3usize, "members `id` are present")
+                    ::mcpwire_types::support::Choice::variant(
+                        3usize,
+                        "members `id` are present",
+                        &[0usize, 1usize],
+                    )
                 } else {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            D::Error,
-                        >(
-                            "Message",
-                            "none of the distinguishing members [\"id\", \"method\", \"method\", \"id\"] is present",
-                        ),
+                    ::mcpwire_types::support::Choice::none(
+                        "none of the distinguishing members [\"id\", \"method\", \"method\", \"id\"] is present",
+                        &[0usize, 1usize, 3usize],
                     )
                 }
             }
@@ -473,18 +1123,24 @@ impl<'de> ::serde::Deserialize<'de> for Message {
                 match items.first() {
                     ::core::option::Option::Some(::serde_json::Value::Object(map)) => {
                         if map.contains_key("method") {
-                            (2usize, "member `method` is present")
+                            ::mcpwire_types::support::Choice::variant(
+                                2usize,
+                                "member `method` is present",
+                                &[4usize],
+                            )
                         } else {
-                            (
+                            ::mcpwire_types::support::Choice::variant(
                                 4usize,
                                 "no other variant's distinguishing members are present",
+                                &[2usize],
                             )
                         }
                     }
                     _ => {
-                        (
+                        ::mcpwire_types::support::Choice::variant(
                             2usize,
                             "an empty array or a non-object first item takes the first array variant",
+                            &[4usize],
                         )
                     }
                 }
@@ -503,43 +1159,76 @@ impl<'de> ::serde::Deserialize<'de> for Message {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    Request,
-                    D::Error,
-                >(value, "Message", "Request", reason)
-                    .map(Self::Request)
-            }
-            1usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    Notification,
-                    D::Error,
-                >(value, "Message", "Notification", reason)
-                    .map(Self::Notification)
-            }
-            2usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    BatchRequest,
-                    D::Error,
-                >(value, "Message", "BatchRequest", reason)
-                    .map(Self::BatchRequest)
-            }
-            3usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    Response,
-                    D::Error,
-                >(value, "Message", "Response", reason)
-                    .map(Self::Response)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    BatchResponse,
-                    D::Error,
-                >(value, "Message", "BatchResponse", reason)
-                    .map(Self::BatchResponse)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |index: usize, value: &::serde_json::Value| match (index, value) {
+                (0usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("id") && map.contains_key("jsonrpc")
+                        && map.contains_key("method")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "jsonrpc",
+                            &["2.0"],
+                        )
+                }
+                (1usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("jsonrpc") && map.contains_key("method")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "jsonrpc",
+                            &["2.0"],
+                        )
+                }
+                (3usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("id") && map.contains_key("jsonrpc")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "jsonrpc",
+                            &["2.0"],
+                        )
+                }
+                _ => true,
+            },
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        Request,
+                        D::Error,
+                    >(input, "Message", "Request", reason)
+                        .map(Self::Request)
+                }
+                1usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        Notification,
+                        D::Error,
+                    >(input, "Message", "Notification", reason)
+                        .map(Self::Notification)
+                }
+                2usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        BatchRequest,
+                        D::Error,
+                    >(input, "Message", "BatchRequest", reason)
+                        .map(Self::BatchRequest)
+                }
+                3usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        Response,
+                        D::Error,
+                    >(input, "Message", "Response", reason)
+                        .map(Self::Response)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        BatchResponse,
+                        D::Error,
+                    >(input, "Message", "BatchResponse", reason)
+                        .map(Self::BatchResponse)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -564,25 +1253,135 @@ impl ::schemars::JsonSchema for Message {
 /// `MethodNotFoundError` (JSON-RPC 2.0).
 ///
 /// Schema: `#/$defs/MethodNotFoundError` in `schema/jsonrpc-2.0.schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct MethodNotFoundError {
     /// `code` member (required).
     pub code: CodeMinus32601,
     /// `data` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::some_value"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub data: ::core::option::Option<::serde_json::Value>,
     /// `message` member (required).
     pub message: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl MethodNotFoundError {
+    /// A value with the required `message` and every optional member absent.
+    pub fn new(message: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            code: ::core::default::Default::default(),
+            data: ::core::option::Option::None,
+            message: message.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `data` member.
+    #[must_use]
+    pub fn with_data(
+        mut self,
+        data: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.data = ::core::option::Option::Some(data.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for MethodNotFoundError {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["code", "data", "message"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = MethodNotFoundError;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (MethodNotFoundError)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<MethodNotFoundError, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("code"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<CodeMinus32601>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("data"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::serde_json::Value>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("message"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(MethodNotFoundError {
+                    code: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "code",
+                        ))?,
+                    data: m1.unwrap_or_default(),
+                    message: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "message",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `Notification` (JSON-RPC 2.0).
 ///
 /// Schema: `#/$defs/Notification` in `schema/jsonrpc-2.0.schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Notification {
     /// `jsonrpc` member (required).
@@ -590,12 +1389,117 @@ pub struct Notification {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub params: ::core::option::Option<Params>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl Notification {
+    /// A value with the required `method` and every optional member absent.
+    pub fn new(method: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            jsonrpc: ::core::default::Default::default(),
+            method: method.into(),
+            params: ::core::option::Option::None,
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `params` member.
+    #[must_use]
+    pub fn with_params(mut self, params: impl ::core::convert::Into<Params>) -> Self {
+        self.params = ::core::option::Option::Some(params.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Notification {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = Notification;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (Notification)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Notification, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("jsonrpc"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<Jsonrpc2_0>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(map.next_value::<Params>()?),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Notification {
+                    jsonrpc: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "jsonrpc",
+                        ))?,
+                    method: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m2.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `Params` (JSON-RPC 2.0).
 ///
@@ -618,19 +1522,48 @@ impl Params {
         }
     }
 }
+impl ::core::convert::From<
+    ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+> for Params {
+    /// The `Object` alternative.
+    fn from(
+        value: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    ) -> Self {
+        Self::Object(value)
+    }
+}
+impl ::core::convert::From<::std::vec::Vec<::serde_json::Value>> for Params {
+    /// The `Array` alternative.
+    fn from(value: ::std::vec::Vec<::serde_json::Value>) -> Self {
+        Self::Array(value)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Params {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "Params",
+            one_of: false,
+            variants: &["Object", "Array"],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::Object(_) => {
-                (0usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    0usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             ::serde_json::Value::Array(_) => {
-                (1usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    1usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             other => {
                 return ::core::result::Result::Err(
@@ -646,25 +1579,31 @@ impl<'de> ::serde::Deserialize<'de> for Params {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::serde_json::Value,
-                    >,
-                    D::Error,
-                >(value, "Params", "Object", reason)
-                    .map(Self::Object)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::std::vec::Vec<::serde_json::Value>,
-                    D::Error,
-                >(value, "Params", "Array", reason)
-                    .map(Self::Array)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |_: usize, _: &::serde_json::Value| true,
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::std::collections::BTreeMap<
+                            ::std::string::String,
+                            ::serde_json::Value,
+                        >,
+                        D::Error,
+                    >(input, "Params", "Object", reason)
+                        .map(Self::Object)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::std::vec::Vec<::serde_json::Value>,
+                        D::Error,
+                    >(input, "Params", "Array", reason)
+                        .map(Self::Array)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -688,25 +1627,135 @@ impl ::schemars::JsonSchema for Params {
 /// `ParseError` (JSON-RPC 2.0).
 ///
 /// Schema: `#/$defs/ParseError` in `schema/jsonrpc-2.0.schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ParseError {
     /// `code` member (required).
     pub code: CodeMinus32700,
     /// `data` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::some_value"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub data: ::core::option::Option<::serde_json::Value>,
     /// `message` member (required).
     pub message: ::std::string::String,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl ParseError {
+    /// A value with the required `message` and every optional member absent.
+    pub fn new(message: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            code: ::core::default::Default::default(),
+            data: ::core::option::Option::None,
+            message: message.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `data` member.
+    #[must_use]
+    pub fn with_data(
+        mut self,
+        data: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.data = ::core::option::Option::Some(data.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ParseError {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["code", "data", "message"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ParseError;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ParseError)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ParseError, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("code"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<CodeMinus32700>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("data"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(
+                                    map.next_value::<::serde_json::Value>()?,
+                                ),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("message"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ParseError {
+                    code: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "code",
+                        ))?,
+                    data: m1.unwrap_or_default(),
+                    message: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "message",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `Request` (JSON-RPC 2.0).
 ///
 /// Schema: `#/$defs/Request` in `schema/jsonrpc-2.0.schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Request {
     /// `id` member (required).
@@ -716,12 +1765,136 @@ pub struct Request {
     /// `method` member (required).
     pub method: ::std::string::String,
     /// `params` member (optional).
-    #[serde(
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::mcpwire_types::support::non_null"
-    )]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub params: ::core::option::Option<Params>,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl Request {
+    /// A value with the required `method`, `id` and every optional member absent.
+    pub fn new(
+        method: impl ::core::convert::Into<::std::string::String>,
+        id: impl ::core::convert::Into<RequestId>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            jsonrpc: ::core::default::Default::default(),
+            method: method.into(),
+            params: ::core::option::Option::None,
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets the optional `params` member.
+    #[must_use]
+    pub fn with_params(mut self, params: impl ::core::convert::Into<Params>) -> Self {
+        self.params = ::core::option::Option::Some(params.into());
+        self
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Request {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = Request;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (Request)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Request, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut m3 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("id"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<RequestId>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("jsonrpc"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<Jsonrpc2_0>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(2usize) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::std::string::String>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m3.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
+                                );
+                            }
+                            m3 = ::core::option::Option::Some(
+                                ::core::option::Option::Some(map.next_value::<Params>()?),
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Request {
+                    id: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "id",
+                        ))?,
+                    jsonrpc: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "jsonrpc",
+                        ))?,
+                    method: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "method",
+                        ))?,
+                    params: m3.unwrap_or_default(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// `RequestId` (JSON-RPC 2.0).
 ///
@@ -747,27 +1920,60 @@ impl RequestId {
         }
     }
 }
+impl ::core::convert::From<::std::string::String> for RequestId {
+    /// The `String` alternative.
+    fn from(value: ::std::string::String) -> Self {
+        Self::String(value)
+    }
+}
+impl ::core::convert::From<::serde_json::Number> for RequestId {
+    /// The `Number` alternative.
+    fn from(value: ::serde_json::Number) -> Self {
+        Self::Number(value)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for RequestId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "RequestId",
+            one_of: false,
+            variants: &["String", "Number", "Null"],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::String(_) => {
-                (0usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    0usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             ::serde_json::Value::Number(
                 number,
-            ) if ::mcpwire_types::support::is_integer(number) => {
-                (1usize, "it is the only variant admitting this JSON type")
+            ) if ::mcpwire_types::support::is_whole(number) => {
+                ::mcpwire_types::support::Choice::variant(
+                    1usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             ::serde_json::Value::Number(_) => {
-                (1usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    1usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             ::serde_json::Value::Null => {
-                (2usize, "it is the only variant admitting this JSON type")
+                ::mcpwire_types::support::Choice::variant(
+                    2usize,
+                    "it is the only variant admitting this JSON type",
+                    &[],
+                )
             }
             other => {
                 return ::core::result::Result::Err(
@@ -784,28 +1990,34 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::std::string::String,
-                    D::Error,
-                >(value, "RequestId", "String", reason)
-                    .map(Self::String)
-            }
-            1usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ::serde_json::Number,
-                    D::Error,
-                >(value, "RequestId", "Number", reason)
-                    .map(Self::Number)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_null::<
-                    D::Error,
-                >(value, "RequestId", "Null", reason)
-                    .map(|()| Self::Null)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |_: usize, _: &::serde_json::Value| true,
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::std::string::String,
+                        D::Error,
+                    >(input, "RequestId", "String", reason)
+                        .map(Self::String)
+                }
+                1usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ::serde_json::Number,
+                        D::Error,
+                    >(input, "RequestId", "Number", reason)
+                        .map(Self::Number)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_null::<
+                        D::Error,
+                    >(input, "RequestId", "Null", reason)
+                        .map(|()| Self::Null)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -847,17 +2059,38 @@ impl Response {
         }
     }
 }
+impl ::core::convert::From<ResultResponse> for Response {
+    /// The `ResultResponse` alternative.
+    fn from(value: ResultResponse) -> Self {
+        Self::ResultResponse(value)
+    }
+}
+impl ::core::convert::From<ErrorResponse> for Response {
+    /// The `ErrorResponse` alternative.
+    fn from(value: ErrorResponse) -> Self {
+        Self::ErrorResponse(value)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Response {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+            name: "Response",
+            one_of: false,
+            variants: &["ResultResponse", "ErrorResponse"],
+        };
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        let (index, reason): (usize, &'static str) = match &value {
+        let choice: ::mcpwire_types::support::Choice = match &value {
             ::serde_json::Value::Object(map) => {
                 if map.contains_key("result") {
-                    (0usize, "member `result` is present")
+                    ::mcpwire_types::support::Choice::variant(
+                        0usize,
+                        "member `result` is present",
+                        &[1usize],
+                    )
                 } else if map.contains_key("error")
                     || map
                         .get("error")
@@ -868,18 +2101,15 @@ impl<'de> ::serde::Deserialize<'de> for Response {
                         .and_then(::serde_json::Value::as_object)
                         .is_some_and(|inner| inner.contains_key("message"))
                 {
-                    (
+                    ::mcpwire_types::support::Choice::variant(
                         1usize,
                         "member `error` or `error.code` or `error.message` is present",
+                        &[0usize],
                     )
                 } else {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            D::Error,
-                        >(
-                            "Response",
-                            "none of the distinguishing members [\"result\", \"error\", \"error\\u{1f}code\", \"error\\u{1f}message\"] is present",
-                        ),
+                    ::mcpwire_types::support::Choice::none(
+                        "none of the distinguishing members [\"result\", \"error\", \"error.code\", \"error.message\"] is present",
+                        &[0usize, 1usize],
                     )
                 }
             }
@@ -897,22 +2127,56 @@ impl<'de> ::serde::Deserialize<'de> for Response {
                 );
             }
         };
-        match index {
-            0usize => {
-                ::mcpwire_types::support::decode_variant::<
-                    ResultResponse,
-                    D::Error,
-                >(value, "Response", "ResultResponse", reason)
-                    .map(Self::ResultResponse)
-            }
-            _ => {
-                ::mcpwire_types::support::decode_variant::<
-                    ErrorResponse,
-                    D::Error,
-                >(value, "Response", "ErrorResponse", reason)
-                    .map(Self::ErrorResponse)
-            }
-        }
+        ::mcpwire_types::support::decode_union(
+            value,
+            &UNION,
+            choice,
+            |index: usize, value: &::serde_json::Value| match (index, value) {
+                (0usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("id") && map.contains_key("jsonrpc")
+                        && map.contains_key("result")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "jsonrpc",
+                            &["2.0"],
+                        )
+                }
+                (1usize, ::serde_json::Value::Object(map)) => {
+                    map.contains_key("error")
+                        && map
+                            .get("error")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("code"))
+                        && map
+                            .get("error")
+                            .and_then(::serde_json::Value::as_object)
+                            .is_some_and(|inner| inner.contains_key("message"))
+                        && map.contains_key("id") && map.contains_key("jsonrpc")
+                        && ::mcpwire_types::support::member_str_in(
+                            map,
+                            "jsonrpc",
+                            &["2.0"],
+                        )
+                }
+                _ => true,
+            },
+            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+                0usize => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ResultResponse,
+                        D::Error,
+                    >(input, "Response", "ResultResponse", reason)
+                        .map(Self::ResultResponse)
+                }
+                _ => {
+                    ::mcpwire_types::support::decode_variant::<
+                        ErrorResponse,
+                        D::Error,
+                    >(input, "Response", "ErrorResponse", reason)
+                        .map(Self::ErrorResponse)
+                }
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -935,7 +2199,7 @@ impl ::schemars::JsonSchema for Response {
 /// `ResultResponse` (JSON-RPC 2.0).
 ///
 /// Schema: `#/$defs/ResultResponse` in `schema/jsonrpc-2.0.schema.json`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ResultResponse {
     /// `id` member (required).
@@ -944,6 +2208,115 @@ pub struct ResultResponse {
     pub jsonrpc: Jsonrpc2_0,
     /// `result` member (required).
     pub result: ::serde_json::Value,
+    /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+}
+impl ResultResponse {
+    /// A value with the required `result`, `id` and every optional member absent.
+    pub fn new(
+        result: impl ::core::convert::Into<::serde_json::Value>,
+        id: impl ::core::convert::Into<RequestId>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            jsonrpc: ::core::default::Default::default(),
+            result: result.into(),
+            extra: ::std::collections::BTreeMap::new(),
+        }
+    }
+    /// Adds a member the schema does not declare (encoded after the declared ones).
+    #[must_use]
+    pub fn with_extra_member(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.extra.insert(name.into(), value.into());
+        self
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ResultResponse {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const MEMBERS: &[&str] = &["id", "jsonrpc", "result"];
+        struct Members;
+        impl<'de> ::serde::de::Visitor<'de> for Members {
+            type Value = ResultResponse;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("an object (ResultResponse)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ResultResponse, A::Error> {
+                let mut m0 = ::core::option::Option::None;
+                let mut m1 = ::core::option::Option::None;
+                let mut m2 = ::core::option::Option::None;
+                let mut extra = ::std::collections::BTreeMap::new();
+                while let ::core::option::Option::Some(member) = map
+                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                {
+                    match member {
+                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                            if m0.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("id"),
+                                );
+                            }
+                            m0 = ::core::option::Option::Some(
+                                map.next_value::<RequestId>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                            if m1.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("jsonrpc"),
+                                );
+                            }
+                            m1 = ::core::option::Option::Some(
+                                map.next_value::<Jsonrpc2_0>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Declared(_) => {
+                            if m2.is_some() {
+                                return ::core::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::duplicate_field("result"),
+                                );
+                            }
+                            m2 = ::core::option::Option::Some(
+                                map.next_value::<::serde_json::Value>()?,
+                            );
+                        }
+                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            extra.insert(member, value);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ResultResponse {
+                    id: m0
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "id",
+                        ))?,
+                    jsonrpc: m1
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "jsonrpc",
+                        ))?,
+                    result: m2
+                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
+                            "result",
+                        ))?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 /// Error codes of JSON-RPC 2.0: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1160,7 +2533,9 @@ pub mod strategies {
     pub fn error() -> BoxedStrategy<super::Error> {
         (
             (
-                s::integer(::core::option::Option::None, ::core::option::Option::None),
+                s::integer(::core::option::Option::None, ::core::option::Option::None)
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
                 s::optional(s::any_json()),
                 s::string(
                     ::core::option::Option::None,
@@ -1173,6 +2548,7 @@ pub mod strategies {
                 code: f0,
                 data: f1,
                 message: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -1183,6 +2559,7 @@ pub mod strategies {
                 error: f0,
                 id: f1,
                 jsonrpc: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -1203,6 +2580,7 @@ pub mod strategies {
                 code: f0,
                 data: f1,
                 message: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -1223,6 +2601,7 @@ pub mod strategies {
                 code: f0,
                 data: f1,
                 message: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -1243,6 +2622,7 @@ pub mod strategies {
                 code: f0,
                 data: f1,
                 message: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -1282,6 +2662,7 @@ pub mod strategies {
                 code: f0,
                 data: f1,
                 message: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -1302,6 +2683,7 @@ pub mod strategies {
                 jsonrpc: f0,
                 method: f1,
                 params: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -1335,6 +2717,7 @@ pub mod strategies {
                 code: f0,
                 data: f1,
                 message: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -1357,6 +2740,7 @@ pub mod strategies {
                 jsonrpc: f1,
                 method: f2,
                 params: f3,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
@@ -1394,6 +2778,7 @@ pub mod strategies {
                 id: f0,
                 jsonrpc: f1,
                 result: f2,
+                extra: ::std::collections::BTreeMap::new(),
             })
             .boxed()
     }
