@@ -5,7 +5,7 @@
 #
 # Usage (from anywhere; the repository is found from this script's path):
 #
-#   scripts/interop/run.sh                 # the example server: cargo build -p mcpwire
+#   scripts/interop/run.sh                 # the example server: cargo build -p mcpwire-server
 #                                          #   --example mcp_server, then its binary (stdio) and
 #                                          #   `... --http 127.0.0.1:{port}` (HTTP)
 #   scripts/interop/run.sh --everything    # smoke test of the clients against
@@ -98,8 +98,8 @@ if [ $everything = 1 ]; then
     server=(node "$everything_js" stdio)
     http_command="env PORT={port} $(quote node "$everything_js") streamableHttp"
 elif [ ${#server[@]} = 0 ] && [ -z "$http_command" ]; then
-    step "building the example server (cargo build -p mcpwire --example mcp_server)"
-    (cd "$ROOT" && timed "$DIR/build-example.log" cargo build -p mcpwire --example mcp_server) ||
+    step "building the example server (cargo build -p mcpwire-server --example mcp_server)"
+    (cd "$ROOT" && timed "$DIR/build-example.log" cargo build -p mcpwire-server --example mcp_server) ||
         { echo "building the example failed: see $DIR/build-example.log" >&2; exit 2; }
     example="$ROOT/target/debug/examples/mcp_server"
     server=("$example")

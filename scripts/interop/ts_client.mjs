@@ -8,7 +8,7 @@
 // arguments built from its input schema, printing one PASS/FAIL/SKIP line per step; the exit
 // status is 1 when any step failed, 2 on a usage error. What each profile expects (profiles.json):
 //
-//   example     the mcpwire example server: `add` a=2,b=3 returns the text "5"; `countdown` n=3
+//   example     the mcpwire example server: `add` a=2,b=3 returns the text {"sum":5} (its structured result); `countdown` n=3
 //               sends exactly 3 progress notifications; at least one tool asks the client
 //               (elicitation or sampling) and its result contains the client's answer;
 //               `countdown` n=100 cancelled at its first progress notification sends no more
