@@ -115,16 +115,14 @@ pub fn resolve(module: &mut Module) -> Result<Vec<String>> {
                 cases.push((token, decision));
             }
             for (token, decision) in &mut cases {
-                if *token == Token::Object {
-                    if let Dispatch::ByConst {
+                if *token == Token::Object
+                    && let Dispatch::ByConst {
                         member, otherwise, ..
                     } = decision
-                    {
-                        if member == "method" {
-                            *otherwise = Some(Box::new(Dispatch::Variant(UNKNOWN_VARIANT)));
-                            union.unknown_method = true;
-                        }
-                    }
+                    && member == "method"
+                {
+                    *otherwise = Some(Box::new(Dispatch::Variant(UNKNOWN_VARIANT)));
+                    union.unknown_method = true;
                 }
             }
             for i in unreachable(union, &cases) {

@@ -303,10 +303,11 @@ impl Lowerer<'_> {
                 ));
             }
         }
-        if !site.exact && is_shareable(schema) {
-            if let Some(name) = self.shared.get(&schema.to_string()) {
-                return Ok(Lowered::plain(Ty::Named(name.clone())));
-            }
+        if !site.exact
+            && is_shareable(schema)
+            && let Some(name) = self.shared.get(&schema.to_string())
+        {
+            return Ok(Lowered::plain(Ty::Named(name.clone())));
         }
         if obj.contains_key("allOf") {
             let merged = self.merge_all_of(obj, ptr, 0)?;

@@ -498,10 +498,10 @@ impl Report<'_> {
             let mine = self.get(group, ours);
             let peer = theirs.and_then(|t| self.get(group, t));
             let mut label = label.to_owned();
-            if group == "serve_e2e" {
-                if let Some(ns) = mine {
-                    let _ = write!(label, ": {:.0} messages/s", 1e9 / ns);
-                }
+            if group == "serve_e2e"
+                && let Some(ns) = mine
+            {
+                let _ = write!(label, ": {:.0} messages/s", 1e9 / ns);
             }
             let mut row = vec![label, "—".to_owned()];
             for (id, _) in DECODERS {

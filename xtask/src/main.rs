@@ -91,11 +91,11 @@ fn run_write(workspace: &Path, files: &[GeneratedFile]) -> ExitCode {
         if std::fs::read_to_string(&path).ok().as_deref() == Some(file.contents.as_str()) {
             continue;
         }
-        if let Some(parent) = path.parent() {
-            if let Err(e) = std::fs::create_dir_all(parent) {
-                eprintln!("error: cannot create {}: {e}", parent.display());
-                return ExitCode::FAILURE;
-            }
+        if let Some(parent) = path.parent()
+            && let Err(e) = std::fs::create_dir_all(parent)
+        {
+            eprintln!("error: cannot create {}: {e}", parent.display());
+            return ExitCode::FAILURE;
         }
         if let Err(e) = std::fs::write(&path, &file.contents) {
             eprintln!("error: cannot write {}: {e}", path.display());

@@ -138,12 +138,11 @@ pub fn union_methods(ctx: &Context<'_>, name: &str) -> Vec<String> {
             if f.json_name != "method" {
                 continue;
             }
-            if let Ty::Named(marker) = &f.ty {
-                if let Some(Kind::Const(ConstValue::Str(m))) = ctx.def(marker).map(|d| &d.kind) {
-                    if !out.contains(m) {
-                        out.push(m.clone());
-                    }
-                }
+            if let Ty::Named(marker) = &f.ty
+                && let Some(Kind::Const(ConstValue::Str(m))) = ctx.def(marker).map(|d| &d.kind)
+                && !out.contains(m)
+            {
+                out.push(m.clone());
             }
         }
     }

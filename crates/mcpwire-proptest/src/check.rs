@@ -331,22 +331,22 @@ fn check_object(
             has_result,
             has_error: !error.is_empty(),
         });
-    } else if let Some(error) = error.first() {
-        if let Some(problem) = error_object_problem(error) {
-            violations.push(Violation::ErrorObjectMalformed {
-                error: shorten(error.value),
-                problem,
-            });
-        }
+    } else if let Some(error) = error.first()
+        && let Some(problem) = error_object_problem(error)
+    {
+        violations.push(Violation::ErrorObjectMalformed {
+            error: shorten(error.value),
+            problem,
+        });
     }
-    if let Some(got) = outcome_code(&members) {
-        if !expected.outcome.allows(got) {
-            violations.push(Violation::UnexpectedCode {
-                expected: expected.outcome.clone(),
-                got,
-                cause: expected.cause,
-            });
-        }
+    if let Some(got) = outcome_code(&members)
+        && !expected.outcome.allows(got)
+    {
+        violations.push(Violation::UnexpectedCode {
+            expected: expected.outcome.clone(),
+            got,
+            cause: expected.cause,
+        });
     }
 
     let ids = all("id");

@@ -508,15 +508,14 @@ pub fn unescape(raw: &str) -> String {
                         .strip_prefix("\\u")
                         .and_then(|r| r.get(..4))
                         .and_then(hex4)
+                        && (0xDC00..0xE000).contains(&low)
                     {
-                        if (0xDC00..0xE000).contains(&low) {
-                            let code = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
-                            out.push(char::from_u32(code).unwrap_or('\u{FFFD}'));
-                            for _ in 0..6 {
-                                chars.next();
-                            }
-                            continue;
+                        let code = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+                        out.push(char::from_u32(code).unwrap_or('\u{FFFD}'));
+                        for _ in 0..6 {
+                            chars.next();
                         }
+                        continue;
                     }
                     out.push('\u{FFFD}');
                 } else {

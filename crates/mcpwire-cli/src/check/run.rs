@@ -158,13 +158,13 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     };
     let (mut target, broken) = connect(args, setup, timeout, startup)?;
     let facts = target.profile();
-    if let (Some(required), None) = (required, &broken) {
-        if required.name != facts.name {
-            return Err(format!(
-                "the server chose {}, not the requested profile {}; use --mcp-version to let the server's choice select the profile",
-                facts.name, required.name
-            ));
-        }
+    if let (Some(required), None) = (required, &broken)
+        && required.name != facts.name
+    {
+        return Err(format!(
+            "the server chose {}, not the requested profile {}; use --mcp-version to let the server's choice select the profile",
+            facts.name, required.name
+        ));
     }
     let known: &'static [&'static str] = if !args.methods.is_empty() {
         let names: Vec<&'static str> = args

@@ -12,10 +12,10 @@ pub fn parse_events(body: &[u8]) -> Vec<Vec<u8>> {
     let mut events = Vec::new();
     let mut data: Option<Vec<u8>> = None;
     let mut flush = |data: &mut Option<Vec<u8>>| {
-        if let Some(event) = data.take() {
-            if !event.trim_ascii().is_empty() {
-                events.push(event);
-            }
+        if let Some(event) = data.take()
+            && !event.trim_ascii().is_empty()
+        {
+            events.push(event);
         }
     };
     for line in body.split(|&b| b == b'\n') {
