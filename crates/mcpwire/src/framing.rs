@@ -37,8 +37,7 @@ pub enum Frame<'b> {
 #[derive(Debug)]
 pub struct FrameReader<R> {
     input: R,
-    line: Vec<u8>,
-    at_stream_start: bool,
+    lines: LineSplitter,
 }
 
 impl<R: BufRead> FrameReader<R> {
@@ -46,8 +45,7 @@ impl<R: BufRead> FrameReader<R> {
     pub fn new(input: R) -> Self {
         Self {
             input,
-            line: Vec::new(),
-            at_stream_start: true,
+            lines: LineSplitter::new(),
         }
     }
 
@@ -55,66 +53,99 @@ impl<R: BufRead> FrameReader<R> {
     /// `max_frame_bytes` (terminator excluded) come back as [`Frame::TooLong`].
     pub fn next_frame(&mut self, max_frame_bytes: usize) -> io::Result<Option<Frame<'_>>> {
         loop {
-            let Some((len, too_long)) = self.read_line(max_frame_bytes)? else {
-                return Ok(None);
-            };
-            let at_stream_start = std::mem::replace(&mut self.at_stream_start, false);
-            if too_long {
-                return Ok(Some(Frame::TooLong { len }));
-            }
-            let mut content: &[u8] = &self.line;
-            if at_stream_start {
-                content = content.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(content);
-            }
-            if content
-                .iter()
-                .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
-            {
-                continue;
-            }
-            let start = self.line.len() - content.len();
-            return Ok(Some(Frame::Line(&self.line[start..])));
-        }
-    }
-
-    /// Reads one line into `self.line` (terminator stripped) unless it is too long.
-    /// Returns its length and whether it was too long, or `None` at end of input.
-    fn read_line(&mut self, max: usize) -> io::Result<Option<(usize, bool)>> {
-        self.line.clear();
-        let mut len = 0usize;
-        let mut too_long = false;
-        let mut saw_bytes = false;
-        loop {
             let available = match self.input.fill_buf() {
                 Ok(available) => available,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e),
             };
-            if available.is_empty() {
-                if !saw_bytes {
-                    return Ok(None);
-                }
-                break;
-            }
-            saw_bytes = true;
-            let (chunk, consumed, done) = match available.iter().position(|&b| b == b'\n') {
-                Some(at) => (&available[..at], at + 1, true),
-                None => (available, available.len(), false),
+            let ended = if available.is_empty() {
+                true
+            } else {
+                let (consumed, ended) = self.lines.feed(available, max_frame_bytes);
+                self.input.consume(consumed);
+                ended
             };
-            len += chunk.len();
-            // One extra byte of slack for a `\r` before the `\n`.
-            if !too_long && len > max.saturating_add(1) {
-                too_long = true;
-                self.line = Vec::new();
-            }
-            if !too_long {
-                self.line.extend_from_slice(chunk);
-            }
-            self.input.consume(consumed);
-            if done {
-                break;
+            if ended {
+                match self.lines.end_line(max_frame_bytes) {
+                    None => return Ok(None),
+                    Some(LineEnd::Blank) => {}
+                    Some(LineEnd::TooLong { len }) => return Ok(Some(Frame::TooLong { len })),
+                    Some(LineEnd::Line { start }) => {
+                        return Ok(Some(Frame::Line(self.lines.content(start))));
+                    }
+                }
             }
         }
+    }
+}
+
+/// How a line ended (see [`LineSplitter::end_line`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LineEnd {
+    /// Empty or JSON whitespace only (after a stream-start BOM): skipped.
+    Blank,
+    /// Longer than the limit; its bytes were discarded while read.
+    TooLong { len: usize },
+    /// A frame: [`LineSplitter::content`] from `start` (past a stream-start BOM).
+    Line { start: usize },
+}
+
+/// The line rules of this module without any I/O, shared by [`FrameReader`] and the async
+/// reader of [`service`](crate::service): feed it the bytes at hand, and end the line at
+/// its `\n` or at end of input.
+#[derive(Debug)]
+pub(crate) struct LineSplitter {
+    line: Vec<u8>,
+    len: usize,
+    too_long: bool,
+    saw_bytes: bool,
+    at_stream_start: bool,
+}
+
+impl LineSplitter {
+    pub(crate) fn new() -> Self {
+        Self {
+            line: Vec::new(),
+            len: 0,
+            too_long: false,
+            saw_bytes: false,
+            at_stream_start: true,
+        }
+    }
+
+    /// Takes the current line's bytes from non-empty `available` (up to and including its
+    /// `\n`); returns how many bytes it consumed and whether the line ended. A line past the
+    /// limit is dropped as it is read, never buffered whole.
+    pub(crate) fn feed(&mut self, available: &[u8], max: usize) -> (usize, bool) {
+        if !self.saw_bytes {
+            self.line.clear();
+            self.saw_bytes = true;
+        }
+        let newline = available.iter().position(|&b| b == b'\n');
+        let chunk = &available[..newline.unwrap_or(available.len())];
+        self.len += chunk.len();
+        // One extra byte of slack for a `\r` before the `\n`.
+        if !self.too_long && self.len > max.saturating_add(1) {
+            self.too_long = true;
+            self.line = Vec::new();
+        }
+        if !self.too_long {
+            self.line.extend_from_slice(chunk);
+        }
+        (
+            newline.map_or(available.len(), |at| at + 1),
+            newline.is_some(),
+        )
+    }
+
+    /// Ends the current line, at its `\n` or at end of input (`None` there when no byte of
+    /// a new line came), and makes ready for the next.
+    pub(crate) fn end_line(&mut self, max: usize) -> Option<LineEnd> {
+        if !std::mem::replace(&mut self.saw_bytes, false) {
+            return None;
+        }
+        let mut len = std::mem::take(&mut self.len);
+        let mut too_long = std::mem::replace(&mut self.too_long, false);
         if !too_long && self.line.last() == Some(&b'\r') {
             self.line.pop();
             len -= 1;
@@ -123,7 +154,28 @@ impl<R: BufRead> FrameReader<R> {
             too_long = true;
             self.line.clear();
         }
-        Ok(Some((len, too_long)))
+        let at_stream_start = std::mem::replace(&mut self.at_stream_start, false);
+        if too_long {
+            return Some(LineEnd::TooLong { len });
+        }
+        let mut content: &[u8] = &self.line;
+        if at_stream_start {
+            content = content.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(content);
+        }
+        if content
+            .iter()
+            .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+        {
+            return Some(LineEnd::Blank);
+        }
+        Some(LineEnd::Line {
+            start: self.line.len() - content.len(),
+        })
+    }
+
+    /// The last line's content from `start` (see [`LineEnd::Line`]).
+    pub(crate) fn content(&self, start: usize) -> &[u8] {
+        self.line.get(start..).unwrap_or_default()
     }
 }
 
@@ -181,9 +233,9 @@ mod tests {
             Some(Frame::TooLong { len: 1 << 20 })
         );
         assert!(
-            frames.line.capacity() <= 8192,
+            frames.lines.line.capacity() <= 8192,
             "buffered {}",
-            frames.line.capacity()
+            frames.lines.line.capacity()
         );
         assert_eq!(
             frames.next_frame(1000).unwrap(),

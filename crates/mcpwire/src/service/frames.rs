@@ -6,22 +6,20 @@ use std::io;
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
-use crate::framing::Frame;
+use crate::framing::{Frame, LineEnd, LineSplitter};
 
 /// Splits an async byte stream into frames.
 #[derive(Debug)]
 pub(crate) struct AsyncFrameReader<R> {
     input: R,
-    line: Vec<u8>,
-    at_stream_start: bool,
+    lines: LineSplitter,
 }
 
 impl<R: AsyncBufRead + Unpin> AsyncFrameReader<R> {
     pub(crate) fn new(input: R) -> Self {
         Self {
             input,
-            line: Vec::new(),
-            at_stream_start: true,
+            lines: LineSplitter::new(),
         }
     }
 
@@ -31,67 +29,25 @@ impl<R: AsyncBufRead + Unpin> AsyncFrameReader<R> {
         max_frame_bytes: usize,
     ) -> io::Result<Option<Frame<'_>>> {
         loop {
-            let Some((len, too_long)) = self.read_line(max_frame_bytes).await? else {
-                return Ok(None);
-            };
-            let at_stream_start = std::mem::replace(&mut self.at_stream_start, false);
-            if too_long {
-                return Ok(Some(Frame::TooLong { len }));
-            }
-            let mut content: &[u8] = &self.line;
-            if at_stream_start {
-                content = content.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(content);
-            }
-            if !content
-                .iter()
-                .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
-            {
-                let start = self.line.len() - content.len();
-                return Ok(Some(Frame::Line(&self.line[start..])));
-            }
-        }
-    }
-
-    /// Reads one line into `self.line` (terminator stripped) unless longer than `max`;
-    /// returns its length and whether it was too long, or `None` at end of input.
-    async fn read_line(&mut self, max: usize) -> io::Result<Option<(usize, bool)>> {
-        self.line.clear();
-        let (mut len, mut too_long, mut saw_bytes) = (0usize, false, false);
-        loop {
             let available = self.input.fill_buf().await?;
-            if available.is_empty() {
-                if !saw_bytes {
-                    return Ok(None);
+            let ended = if available.is_empty() {
+                true
+            } else {
+                let (consumed, ended) = self.lines.feed(available, max_frame_bytes);
+                self.input.consume(consumed);
+                ended
+            };
+            if ended {
+                match self.lines.end_line(max_frame_bytes) {
+                    None => return Ok(None),
+                    Some(LineEnd::Blank) => {}
+                    Some(LineEnd::TooLong { len }) => return Ok(Some(Frame::TooLong { len })),
+                    Some(LineEnd::Line { start }) => {
+                        return Ok(Some(Frame::Line(self.lines.content(start))));
+                    }
                 }
-                break;
-            }
-            saw_bytes = true;
-            let newline = available.iter().position(|&b| b == b'\n');
-            let chunk = &available[..newline.unwrap_or(available.len())];
-            len += chunk.len();
-            // One byte of slack for a `\r` before the `\n`.
-            if !too_long && len > max.saturating_add(1) {
-                too_long = true;
-                self.line = Vec::new();
-            }
-            if !too_long {
-                self.line.extend_from_slice(chunk);
-            }
-            let consumed = newline.map_or(available.len(), |at| at + 1);
-            self.input.consume(consumed);
-            if newline.is_some() {
-                break;
             }
         }
-        if !too_long && self.line.last() == Some(&b'\r') {
-            self.line.pop();
-            len -= 1;
-        }
-        if !too_long && len > max {
-            too_long = true;
-            self.line.clear();
-        }
-        Ok(Some((len, too_long)))
     }
 }
 
