@@ -6,6 +6,7 @@ use mcpwire_types::facts::MCP_VERSIONS;
 use serde_json::Value;
 
 use super::cases::CheckCase;
+use super::stdio::Startup;
 
 /// The id of the checker's `initialize` request.
 pub const INITIALIZE_ID: &str = "mcpwire-check-initialize";
@@ -178,6 +179,46 @@ pub fn supported_versions(frame: &[u8]) -> Result<Vec<String>, Refusal> {
             .collect()),
         _ => Err(Refusal::NoVersion(short(&result))),
     }
+}
+
+/// What an `initialize` reply agrees on: the version the server chose and its facts.
+/// `server` names the server in the refusal ("the server", "the server at URL"); `asked` is
+/// the version the checker asked for. A refusal with an error, or a version mcpwire does not
+/// know, means the check cannot go on; a reply without a version is a broken handshake.
+pub fn accept_initialize(
+    reply: &[u8],
+    asked: &str,
+    server: &str,
+) -> Result<(String, &'static ProfileFacts), Startup> {
+    let negotiated = negotiated_version(reply).map_err(|refusal| match refusal {
+        Refusal::Error(_) => Startup::CouldNotRun(format!(
+            "{server} refused initialize (protocol version {asked}): {refusal}"
+        )),
+        Refusal::NoVersion(_) => Startup::Broken(format!(
+            "the initialize reply has no result.protocolVersion string: {refusal}"
+        )),
+    })?;
+    let facts = mcp_facts(&negotiated).ok_or_else(|| {
+        Startup::CouldNotRun(format!(
+            "the server chose protocol version {negotiated:?}, which mcpwire does not know"
+        ))
+    })?;
+    Ok((negotiated, facts))
+}
+
+/// Whether a `server/discover` reply lists `version`, which the server must then speak.
+pub fn accept_discover(reply: &[u8], version: &str) -> Result<(), Startup> {
+    let versions = supported_versions(reply).map_err(|refusal| {
+        Startup::CouldNotRun(format!(
+            "server/discover, which MCP {version} requires every server to implement, did not list the supported versions ({refusal}); the server does not speak {version}: check it with --mcp-version of a version it negotiates"
+        ))
+    })?;
+    if versions.iter().any(|v| v == version) {
+        return Ok(());
+    }
+    Err(Startup::CouldNotRun(format!(
+        "server/discover lists {versions:?}, not {version}; the server does not speak {version}: check it with --mcp-version set to one of those"
+    )))
 }
 
 /// The method the sentinel calls: `ping` where the version has it, else the first `--method`

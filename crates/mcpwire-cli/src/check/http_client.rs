@@ -13,7 +13,7 @@ use tokio::runtime::Runtime;
 
 use super::cases::CheckCase;
 use super::exchange::{Exchange, Fault, HttpMeta, ReplyKey, Target, is_server_message, reply_key};
-use super::handshake::{self, INITIALIZED_FRAME, Refusal};
+use super::handshake::{self, INITIALIZED_FRAME};
 use super::ids::related;
 use super::sse::parse_events;
 use super::stdio::{Setup, Startup};
@@ -164,16 +164,7 @@ impl HttpTarget {
             handshake::DISCOVER_ID,
             handshake::discover_frame(version),
         )?;
-        let versions = handshake::supported_versions(&reply).map_err(|refusal| {
-            Startup::CouldNotRun(format!(
-                "server/discover, which MCP {version} requires every server to implement, did not list the supported versions ({refusal}); the server does not speak {version}"
-            ))
-        })?;
-        if !versions.iter().any(|v| v == version) {
-            return Err(Startup::CouldNotRun(format!(
-                "server/discover lists {versions:?}, not {version}; the server does not speak {version}: check it with --mcp-version set to one of those"
-            )));
-        }
+        handshake::accept_discover(&reply, version)?;
         self.facts = facts;
         Ok(())
     }
@@ -184,21 +175,9 @@ impl HttpTarget {
             handshake::INITIALIZE_ID,
             handshake::initialize_frame(version),
         )?;
-        let negotiated =
-            handshake::negotiated_version(&reply).map_err(|refusal| match refusal {
-                Refusal::Error(_) => Startup::CouldNotRun(format!(
-                    "the server at {} refused initialize (protocol version {version}): {refusal}",
-                    self.url
-                )),
-                Refusal::NoVersion(_) => Startup::Broken(format!(
-                    "the initialize reply has no result.protocolVersion string: {refusal}"
-                )),
-            })?;
-        self.facts = handshake::mcp_facts(&negotiated).ok_or_else(|| {
-            Startup::CouldNotRun(format!(
-                "the server chose protocol version {negotiated:?}, which mcpwire does not know"
-            ))
-        })?;
+        let server = format!("the server at {}", self.url);
+        let (negotiated, facts) = handshake::accept_initialize(&reply, version, &server)?;
+        self.facts = facts;
         // MCP 2025-06-18 and later: the negotiated version on every later request.
         if negotiated.as_str() >= "2025-06-18" {
             self.version_header = Some(negotiated);

@@ -24,9 +24,7 @@ use super::cases::CheckCase;
 use super::exchange::{
     Exchange, Fault, Leftovers, ReplyKey, Target, is_server_message, reply_key, trim_line_end,
 };
-use super::handshake::{
-    self, DISCOVER_ID, INITIALIZE_ID, INITIALIZED_FRAME, Refusal, SENTINEL_PREFIX,
-};
+use super::handshake::{self, DISCOVER_ID, INITIALIZE_ID, INITIALIZED_FRAME, SENTINEL_PREFIX};
 use super::ids::related;
 use super::lines::{Assembler, Piece};
 
@@ -428,20 +426,7 @@ impl StdioTarget {
                 let frame = handshake::initialize_frame(&version);
                 let reply =
                     self.handshake_call("initialize", INITIALIZE_ID, frame, first, deadline)?;
-                let negotiated =
-                    handshake::negotiated_version(&reply).map_err(|refusal| match refusal {
-                        Refusal::Error(_) => Startup::CouldNotRun(format!(
-                            "the server refused initialize (protocol version {version}): {refusal}"
-                        )),
-                        Refusal::NoVersion(_) => Startup::Broken(format!(
-                            "the initialize reply has no result.protocolVersion string: {refusal}"
-                        )),
-                    })?;
-                self.facts = handshake::mcp_facts(&negotiated).ok_or_else(|| {
-                    Startup::CouldNotRun(format!(
-                        "the server chose protocol version {negotiated:?}, which mcpwire does not know"
-                    ))
-                })?;
+                self.facts = handshake::accept_initialize(&reply, &version, "the server")?.1;
                 self.send(INITIALIZED_FRAME);
             }
             Setup::Discover(facts) => {
@@ -449,16 +434,7 @@ impl StdioTarget {
                 let frame = handshake::discover_frame(version);
                 let reply =
                     self.handshake_call("server/discover", DISCOVER_ID, frame, first, deadline)?;
-                let versions = handshake::supported_versions(&reply).map_err(|refusal| {
-                    Startup::CouldNotRun(format!(
-                        "server/discover, which MCP {version} requires every server to implement, did not list the supported versions ({refusal}); the server does not speak {version}: check it with --mcp-version of a version it negotiates"
-                    ))
-                })?;
-                if !versions.iter().any(|v| v == version) {
-                    return Err(Startup::CouldNotRun(format!(
-                        "server/discover lists {versions:?}, not {version}; the server does not speak {version}: check it with --mcp-version set to one of those"
-                    )));
-                }
+                handshake::accept_discover(&reply, version)?;
             }
         }
         self.sentinel_method =
