@@ -1,5 +1,74 @@
 //! # mcpwire: a JSON-RPC 2.0 / MCP wire runtime that never loses an id
 //!
+//! ## Writing an MCP server
+//!
+//! Most users start one layer up, with [`mcpwire-server`](https://docs.rs/mcpwire-server):
+//! tools declared from Rust types, every MCP version negotiated, results shaped per version,
+//! over stdio or Streamable HTTP. The whole server, three tools (typed integers, progress with
+//! cancellation, a question to the user through elicitation):
+//!
+//! ```rust,ignore
+//! use std::time::Duration;
+//!
+//! use mcpwire_server::{Context, Elicitation, McpServer, NoArguments, Structured, ToolResult};
+//! use schemars::JsonSchema;
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Deserialize, JsonSchema)]
+//! struct Add { a: i64, b: i64 }
+//!
+//! #[derive(Serialize, JsonSchema)]
+//! struct Sum { sum: i64 }
+//!
+//! #[derive(Deserialize, JsonSchema)]
+//! struct Countdown { /** Steps, 100 ms each. */ n: u32 }
+//!
+//! #[derive(Deserialize, JsonSchema)]
+//! struct Name { name: String }
+//!
+//! async fn add(Add { a, b }: Add, _: Context) -> Result<Structured<Sum>, &'static str> {
+//!     a.checked_add(b).map(|sum| Structured(Sum { sum })).ok_or("the sum overflows i64")
+//! }
+//!
+//! async fn countdown(Countdown { n }: Countdown, ctx: Context) -> ToolResult {
+//!     for step in 1..=n {
+//!         tokio::select! {
+//!             _ = ctx.cancelled() => return ToolResult::error("cancelled"),
+//!             _ = tokio::time::sleep(Duration::from_millis(100)) => {}
+//!         }
+//!         ctx.progress(f64::from(step), Some(f64::from(n))).await;
+//!     }
+//!     ToolResult::text("liftoff")
+//! }
+//!
+//! async fn greet(_: NoArguments, ctx: Context) -> ToolResult {
+//!     if !ctx.can_elicit() {
+//!         return ToolResult::text("Hello, stranger!");
+//!     }
+//!     match ctx.elicit::<Name>("What is your name?").await {
+//!         Ok(Elicitation::Accepted(Name { name })) => ToolResult::text(format!("Hello, {name}!")),
+//!         Ok(_) => ToolResult::text("Hello, stranger!"),
+//!         Err(error) => ToolResult::error(error),
+//!     }
+//! }
+//!
+//! #[tokio::main(flavor = "current_thread")]
+//! async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     let server = McpServer::builder("mcpwire-example", "0.1.0")
+//!         .tool("add", "Add two integers", add)
+//!         .tool("countdown", "Count down from n, reporting progress", countdown)
+//!         .tool("greet", "Greet the user, asking their name if the client can", greet)
+//!         .build()?;
+//!     server.serve_stdio().await?;
+//!     Ok(())
+//! }
+//! ```
+//!
+//! (This block is not compiled here, since `mcpwire-server` depends on this crate; the README
+//! compiles the same code, and `tests/docs_examples.rs` keeps the two identical.)
+//!
+//! ## This crate
+//!
 //! mcpwire decodes frames with a strict, non-recursive scanner, classifies them by the
 //! wire rules of a [`Profile`] (plain JSON-RPC 2.0 or one MCP version, derived from the
 //! schemas), routes requests to typed handlers and writes exact reply bytes. Ids are kept
@@ -7,7 +76,7 @@
 //! sent; invalid input is answered with the id whenever it can be read; notifications and
 //! responses are never answered. The rules are listed in `docs/wire-rules.md`.
 //!
-//! ## Quick start
+//! ### Quick start: the wire layer
 //!
 //! ```
 //! use mcpwire::{Context, Profile, Router, RpcError, Server};
