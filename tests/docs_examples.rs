@@ -6,7 +6,9 @@
 use std::path::Path;
 
 fn read(relative: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(relative);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(relative);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
@@ -61,14 +63,16 @@ fn handlers(code: &str) -> &str {
 #[test]
 fn the_crate_docs_open_with_the_readme_server() {
     let lib = read("crates/mcpwire/src/lib.rs");
-    let opening = lib
-        .find("## ")
-        .expect("the crate docs have sections");
+    let opening = lib.find("## ").expect("the crate docs have sections");
     assert!(
         lib[opening..].starts_with("## Writing an MCP server"),
         "mcpwire's crate docs must open with the MCP server example"
     );
-    let in_docs = undoc(fenced_block(&lib, "## Writing an MCP server", "```rust,ignore"));
+    let in_docs = undoc(fenced_block(
+        &lib,
+        "## Writing an MCP server",
+        "```rust,ignore",
+    ));
     assert_eq!(
         in_docs.trim_end(),
         readme_server().trim_end(),

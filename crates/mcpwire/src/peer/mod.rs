@@ -69,6 +69,7 @@ mod frames;
 mod in_flight;
 mod pending;
 mod request;
+mod single_pass;
 
 use std::borrow::Cow;
 use std::time::Instant;
@@ -94,6 +95,7 @@ pub use request::{
 use batch::Batches;
 use in_flight::{BatchSlot, InFlight, InFlightTable};
 use pending::{DecodeFn, Lookup, Pending, PendingTable};
+use single_pass::PrefixDecodeFn;
 
 /// The default bound of the pending table.
 pub const DEFAULT_MAX_PENDING: usize = 1024;
@@ -173,7 +175,49 @@ impl Peer {
     }
 
     /// Reads one frame (without its line terminator).
+    ///
+    /// A success response to a pending request written `{"jsonrpc":"2.0","id":N,"result":…}`
+    /// is decoded in one pass, straight into the type its request named; any other frame, or
+    /// any doubt, takes [`receive_two_pass`](Self::receive_two_pass). The events are the
+    /// same either way.
     pub fn receive<'a>(&mut self, frame: &'a [u8]) -> Received<'a> {
+        match self.receive_single_pass(frame) {
+            Some(event) => Received {
+                events: vec![event],
+                reply: None,
+            },
+            None => self.receive_two_pass(frame),
+        }
+    }
+
+    /// The single-pass path of [`receive`](Self::receive) (see `single_pass.rs`); `None`
+    /// leaves the frame, and the pending table, untouched.
+    fn receive_single_pass<'a>(&mut self, frame: &'a [u8]) -> Option<Event<'a>> {
+        if frame.len() > self.profile.limits().max_frame_bytes {
+            return None;
+        }
+        let shape = single_pass::shape(frame)?;
+        let decode = self.pending.prefix_decoder(shape.id)?;
+        let text = std::str::from_utf8(frame).ok()?;
+        let result_text = &text[shape.result_at..];
+        let (result, used) = decode(result_text)?;
+        if !single_pass::closes_the_frame(&result_text[used..]) {
+            return None;
+        }
+        match self.pending.take_for_response(shape.id) {
+            Lookup::Pending(id, pending) => Some(Event::Response {
+                id,
+                method: pending.method,
+                outcome: Ok(result),
+            }),
+            Lookup::Late(_) | Lookup::Unknown => None,
+        }
+    }
+
+    /// Reads one frame the reference way: the envelope first (the whole frame validated,
+    /// the id recovered), then the typed decode of a response's result. [`receive`](Self::receive)
+    /// gives the same events; this is the path it falls back to.
+    pub fn receive_two_pass<'a>(&mut self, frame: &'a [u8]) -> Received<'a> {
         let mut events = Vec::new();
         let reply = match decode(frame, &self.profile) {
             Decoded::Rejected(rejection) => Some(rejection.reply(&self.profile)),
@@ -344,7 +388,10 @@ impl Peer {
         self.request_as(
             Cow::Borrowed(R::METHOD),
             params,
-            decode_as::<R::Result>,
+            (
+                decode_as::<R::Result>,
+                single_pass::decode_prefix::<R::Result>,
+            ),
             deadline,
         )
     }
@@ -356,14 +403,18 @@ impl Peer {
         params: &P,
         deadline: Option<Instant>,
     ) -> Result<(RequestId, Vec<u8>), SendError> {
-        self.request_as(method.into(), params, decode_as::<Box<RawValue>>, deadline)
+        let decoders = (
+            decode_as::<Box<RawValue>> as DecodeFn,
+            single_pass::decode_prefix::<Box<RawValue>> as PrefixDecodeFn,
+        );
+        self.request_as(method.into(), params, decoders, deadline)
     }
 
     fn request_as<P: Serialize + ?Sized>(
         &mut self,
         method: Cow<'static, str>,
         params: &P,
-        decode: DecodeFn,
+        (decode, decode_prefix): (DecodeFn, PrefixDecodeFn),
         deadline: Option<Instant>,
     ) -> Result<(RequestId, Vec<u8>), SendError> {
         let params = frames::params_json(params)?;
@@ -371,6 +422,7 @@ impl Peer {
         let id = self.pending.insert(Pending {
             method,
             decode,
+            decode_prefix,
             deadline,
         })?;
         Ok((id, frames::request(id.0, &frame_method, params.as_deref())))

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use super::event::{AnyResult, RequestId, ResultError, SendError};
+use super::single_pass::PrefixDecodeFn;
 
 /// Decodes a response's `result` text into the type its request named.
 pub(crate) type DecodeFn = fn(&str) -> Result<AnyResult, ResultError>;
@@ -14,6 +15,8 @@ pub(crate) type DecodeFn = fn(&str) -> Result<AnyResult, ResultError>;
 pub(crate) struct Pending {
     pub(crate) method: Cow<'static, str>,
     pub(crate) decode: DecodeFn,
+    /// The same decode from the start of a longer text (the single-pass path).
+    pub(crate) decode_prefix: PrefixDecodeFn,
     pub(crate) deadline: Option<Instant>,
 }
 
@@ -68,6 +71,13 @@ impl PendingTable {
 
     pub(crate) fn remove(&mut self, id: RequestId) -> Option<Pending> {
         self.entries.remove(&id.0)
+    }
+
+    /// The single-pass decoder of the pending request a response id names, leaving it
+    /// pending.
+    pub(crate) fn prefix_decoder(&self, raw_id: &str) -> Option<PrefixDecodeFn> {
+        let n = allocated_id(raw_id)?;
+        self.entries.get(&n).map(|pending| pending.decode_prefix)
     }
 
     /// Finds (and removes) the pending request a response id names.

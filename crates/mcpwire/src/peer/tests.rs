@@ -360,3 +360,46 @@ fn a_cancellation_reaches_every_request_in_flight_with_that_id() {
         assert_eq!(peer.reply(call, Ok("1")), None);
     }
 }
+
+#[test]
+fn the_common_response_to_a_pending_request_takes_the_single_pass() {
+    let mut peer = mcp();
+    peer.request::<Sum>(&vec![1, 2], None).unwrap();
+    peer.request::<Sum>(&vec![3], None).unwrap();
+    // Every doubt leaves the frame and the pending table to the two-pass path.
+    for doubtful in [
+        &br#"{"jsonrpc":"2.0","id":1,"result":{"total":"3"}}"#[..],
+        br#"{"jsonrpc":"2.0","id":1,"result":{"total":3},"x":1}"#,
+        br#"{"jsonrpc":"2.0","id":1,"result":{"total":3}} x"#,
+        br#"{"jsonrpc":"2.0","id":7,"result":{"total":3}}"#,
+        br#"{"jsonrpc":"2.0","id":01,"result":{"total":3}}"#,
+        br#"{"id":1,"jsonrpc":"2.0","result":{"total":3}}"#,
+        b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"total\":3,\"\xFF\":0}}",
+    ] {
+        assert!(
+            peer.receive_single_pass(doubtful).is_none(),
+            "{}",
+            String::from_utf8_lossy(doubtful)
+        );
+        assert_eq!(peer.pending(), 2);
+    }
+    let small = peer.profile().clone().with_max_frame_bytes(20);
+    let mut limited = Peer::new(small);
+    limited.request::<Sum>(&vec![1], None).unwrap();
+    assert!(
+        limited
+            .receive_single_pass(br#"{"jsonrpc":"2.0","id":1,"result":{"total":3}}"#)
+            .is_none()
+    );
+    let Some(Event::Response { id, outcome, .. }) =
+        peer.receive_single_pass(b"{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"total\":3}\n}\r\n")
+    else {
+        panic!("the common spelling is decoded in one pass")
+    };
+    assert_eq!(id.get(), 2);
+    assert_eq!(
+        outcome.unwrap().downcast::<Total>().unwrap(),
+        Total { total: 3 }
+    );
+    assert_eq!(peer.pending(), 1);
+}
