@@ -16,14 +16,21 @@ pub enum ClientError {
         /// The capability (`elicitation`, `sampling`).
         capability: &'static str,
     },
-    /// The negotiated version has no such request from server to client (2026-07-28
-    /// asks through an `InputRequiredResult`, which this layer does not implement yet):
-    /// the request was not sent.
+    /// The negotiated version has no such request from server to client (2024-11-05 has no
+    /// elicitation): nothing was asked.
     NotInVersion {
         /// The method.
         method: &'static str,
         /// The version in force.
         version: Version,
+    },
+    /// Under 2026-07-28 only `tools/call`, `prompts/get` and `resources/read` can ask the
+    /// client (through an input-required result); this handler serves another request.
+    NotInRequest {
+        /// The method that would have been asked.
+        method: &'static str,
+        /// The request being served.
+        request: String,
     },
     /// The client answered with an error, did not answer in time, or the connection ended.
     Request(RequestError),
@@ -43,6 +50,11 @@ impl std::fmt::Display for ClientError {
             ClientError::NotInVersion { method, version } => {
                 write!(f, "MCP {version} has no `{method}` request to the client")
             }
+            ClientError::NotInRequest { method, request } => write!(
+                f,
+                "`{request}` cannot ask the client (`{method}`): under MCP 2026-07-28 only \
+                 tools/call, prompts/get and resources/read can"
+            ),
             ClientError::Request(error) => error.fmt(f),
             ClientError::InvalidReply(reason) => write!(f, "invalid reply: {reason}"),
         }

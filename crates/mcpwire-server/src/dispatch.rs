@@ -24,7 +24,9 @@ use serde_json::{Map, Value, json};
 
 use crate::catalog::Catalog;
 use crate::context::Context;
+use crate::input_round::{InputRound, METHODS_WITH_INPUT};
 use crate::logging::LogLevel;
+use crate::request_state;
 use crate::server::{McpServer, Shared};
 use crate::session::{Agreed, SessionState};
 use crate::validate::validate;
@@ -49,6 +51,10 @@ struct Params {
     protocol_version: Option<String>,
     #[serde(default)]
     capabilities: Option<Map<String, Value>>,
+    #[serde(rename = "inputResponses", default)]
+    input_responses: Option<Map<String, Value>>,
+    #[serde(rename = "requestState", default)]
+    request_state: Option<String>,
 }
 
 /// `_meta` of a 2026-07-28 request.
@@ -85,8 +91,12 @@ pub(crate) async fn handle(
             return Err(RpcError::method_not_found());
         }
         validate(version, &method, params, depth)?;
-        let fields: Params = decode_params(params, depth)?;
+        let mut fields: Params = decode_params(params, depth)?;
         let ctx = context(&state, version, fields.meta.as_ref(), request)?;
+        let ctx = match input_round(&state.shared, &method, &mut fields, ctx.version())? {
+            Some(round) => ctx.with_input(Arc::new(round)),
+            None => ctx,
+        };
         serve(&state.shared, &method, fields, ctx, &state).await?
     };
     finish(version_after(&method, version, &state), &method, result)
@@ -143,6 +153,54 @@ fn context(
         capabilities,
         state.log_level(),
     ))
+}
+
+/// Under a version that asks the client through input-required results, on a request that
+/// may have one: the round its handler runs in, with the answers of `inputResponses` and
+/// those carried by `requestState` (verified first: -32602 at `/requestState` otherwise).
+fn input_round(
+    shared: &Shared,
+    method: &str,
+    fields: &mut Params,
+    version: Version,
+) -> Result<Option<InputRound>, RpcError> {
+    if !version.has(Feature::InputRequests) || !METHODS_WITH_INPUT.contains(&method) {
+        return Ok(None);
+    }
+    let target = fields
+        .name
+        .as_deref()
+        .or(fields.uri.as_deref())
+        .unwrap_or_default();
+    let arguments = fields
+        .arguments
+        .clone()
+        .map(Value::Object)
+        .unwrap_or(Value::Null);
+    let binding = request_state::binding(method, target, &arguments);
+    let carried = match fields.request_state.take() {
+        Some(state) => request_state::open(&shared.state_key, &state, &binding)?,
+        None => Map::new(),
+    };
+    let responses = fields.input_responses.take().unwrap_or_default();
+    Ok(Some(InputRound::new(
+        carried,
+        responses,
+        shared.state_key.clone(),
+        binding,
+    )))
+}
+
+/// Runs a handler's `work` to its result JSON; under 2026-07-28 its asks may end it with an
+/// input-required result instead.
+async fn answered(
+    round: Option<Arc<InputRound>>,
+    work: impl std::future::Future<Output = Value>,
+) -> Result<Value, RpcError> {
+    match round {
+        Some(round) => round.run(work).await,
+        None => Ok(work.await),
+    }
 }
 
 /// -32022: the version a stateless request states is not served statelessly here.
@@ -230,7 +288,11 @@ async fn serve(
                 .get(&uri)
                 .cloned()
                 .ok_or_else(|| resource_not_found(&uri))?;
-            Ok(json!({ "contents": resource.read(ctx).await }))
+            let round = ctx.input_round();
+            answered(round, async move {
+                json!({ "contents": resource.read(ctx).await })
+            })
+            .await
         }
         "prompts/get" => {
             let name = fields.name.unwrap_or_default();
@@ -239,10 +301,11 @@ async fn serve(
                 .cloned()
                 .ok_or_else(|| unknown("prompt", &name))?;
             let arguments = fields.arguments.unwrap_or_default();
+            let round = ctx.input_round();
             let future = prompt
                 .start(arguments, ctx)
                 .map_err(|e| invalid_params(&e.pointer, &e.reason))?;
-            Ok(future.await)
+            answered(round, future).await
         }
         _ => Err(RpcError::method_not_found()),
     }
@@ -256,16 +319,16 @@ async fn call_tool(shared: &Shared, fields: Params, ctx: Context) -> Result<Valu
         .cloned()
         .ok_or_else(|| unknown("tool", &name))?;
     let arguments = fields.arguments.unwrap_or_default();
-    let result = match tool.start(arguments, ctx) {
-        Ok(running) => running.await,
+    let round = ctx.input_round();
+    match tool.start(arguments, ctx) {
+        Ok(running) => answered(round, async move { running.await.to_json(version) }).await,
         // From 2025-11-25 MCP asks for argument errors as tool execution errors, which the
         // model can read and correct; before, they are protocol errors.
         Err(error) if version.has(Feature::ArgumentErrorsInResult) => {
-            crate::ToolResult::error(&error)
+            Ok(crate::ToolResult::error(&error).to_json(version))
         }
-        Err(error) => return Err(invalid_params(&error.pointer, &error.reason)),
-    };
-    Ok(result.to_json(version))
+        Err(error) => Err(invalid_params(&error.pointer, &error.reason)),
+    }
 }
 
 fn list<T>(
@@ -310,15 +373,21 @@ fn discover(shared: &Shared) -> Value {
     result
 }
 
-/// Adds what every result of `version` carries: from 2026-07-28 `resultType`, and on list,
-/// read and discover results `ttlMs` and `cacheScope` (0 ms: lists can change at runtime;
-/// public: nothing here depends on who asks).
+/// Adds what every result of `version` carries: from 2026-07-28 `resultType` (`complete`
+/// unless the result is input-required), and on complete list, read and discover results
+/// `ttlMs` and `cacheScope` (0 ms: lists can change at runtime; public: nothing here depends
+/// on who asks).
 fn finish(version: Version, method: &str, mut result: Value) -> Result<Box<RawValue>, RpcError> {
     if version.has(Feature::ResultType)
         && let Value::Object(members) = &mut result
     {
-        members.insert("resultType".into(), "complete".into());
-        if method.ends_with("/list") || method == "resources/read" || method == "server/discover" {
+        let complete = *members
+            .entry("resultType")
+            .or_insert_with(|| "complete".into())
+            == "complete";
+        let cacheable =
+            method.ends_with("/list") || method == "resources/read" || method == "server/discover";
+        if complete && cacheable {
             members.insert("ttlMs".into(), 0.into());
             members.insert("cacheScope".into(), "public".into());
         }

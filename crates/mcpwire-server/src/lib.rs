@@ -60,7 +60,7 @@
 //! | `ping`, `logging/setLevel` | yes | yes | yes | yes | -32601 (not in the version) |
 //! | tool `title`, `outputSchema`, `structuredContent` | left out | left out | sent | sent | sent |
 //! | arguments that do not decode | -32602, `data.pointer` | -32602 | -32602 | tool result `isError`, text names the pointer | `isError` |
-//! | `elicit`, `sample` | sampling | sampling | both | both | [`ClientError::NotInVersion`] (input-required results not implemented) |
+//! | `elicit`, `sample` | sampling | sampling | both | both | both, through input-required results (`tools/call`, `prompts/get`, `resources/read`) |
 //! | results | | | | | `resultType`, `ttlMs: 0`, `cacheScope: "public"` |
 //!
 //! A method the version lacks, or that the server does not offer (no tools registered: no
@@ -69,6 +69,36 @@
 //! -32602 naming the member. Capabilities name only the kinds of items the server was built
 //! with, each with `listChanged: true`: [`McpServer::add_tool`] and its siblings change them
 //! while serving and notify every initialized session.
+//!
+//! ## Asking the client under 2026-07-28
+//!
+//! MCP 2026-07-28 has no requests from server to client. [`Context::elicit`] and
+//! [`Context::sample`] keep their signatures and work there when the request's `_meta`
+//! declares the client's `elicitation` / `sampling` capability ([`Context::can_elicit`],
+//! [`Context::can_sample`] say so); otherwise they fail with [`ClientError::NotDeclared`] as
+//! under every version. The first time, the ask ends the handler and the reply is an
+//! `InputRequiredResult`:
+//!
+//! ```json
+//! {"resultType":"input_required",
+//!  "inputRequests":{"elicitation-0-5d41402a":{"method":"elicitation/create","params":{..}}},
+//!  "requestState":"rs1.…"}
+//! ```
+//!
+//! The client retries the same request with `inputResponses` (`{"elicitation-0-5d41402a":
+//! <its ElicitResult>}`) and the `requestState`; **the handler runs again from the start**
+//! and this time the ask returns the answer. Each ask's key comes from its position among
+//! the handler's asks and what it asks, so a handler that asks twice takes two retries, and
+//! the `requestState` carries the answers of earlier rounds (the client only sends the new
+//! one). Work before an ask runs once per round: keep it free of effects that must not
+//! repeat. See `input_round.rs` for the model in full.
+//!
+//! The `requestState` is sealed with HMAC-SHA256 under a per-server random key (or
+//! [`McpServerBuilder::request_state_secret`], for several processes behind one endpoint),
+//! bound to the method, name or URI and arguments of its request, valid for an hour and at
+//! most [`MAX_REQUEST_STATE`] bytes; one that is malformed, oversized, altered, foreign or
+//! expired is -32602 naming `/requestState`. It is not encrypted: the client can read the
+//! answers it gave.
 //!
 //! ## Transports
 //!
@@ -85,8 +115,11 @@ mod client;
 mod context;
 mod describe;
 mod dispatch;
+mod hex;
+mod input_round;
 mod logging;
 mod prompt;
+mod request_state;
 mod resource;
 mod result;
 mod schema;
@@ -101,6 +134,7 @@ pub use client::{ClientError, Elicitation, Sampled};
 pub use context::Context;
 pub use logging::LogLevel;
 pub use prompt::{Prompt, PromptMessage, Role};
+pub use request_state::MAX_REQUEST_STATE;
 pub use resource::{Resource, ResourceContents};
 pub use result::{Content, IntoToolResult, Structured, ToolResult};
 pub use schema::{SchemaError, object_schema};

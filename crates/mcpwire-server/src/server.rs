@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 
 use crate::catalog::Catalog;
 use crate::prompt::Prompt;
+use crate::request_state::StateKey;
 use crate::resource::Resource;
 use crate::schema::SchemaError;
 use crate::session::SessionState;
@@ -72,6 +73,8 @@ pub(crate) struct Shared {
     pub(crate) tools: RwLock<Catalog<Tool>>,
     pub(crate) resources: RwLock<Catalog<Resource>>,
     pub(crate) prompts: RwLock<Catalog<Prompt>>,
+    /// Seals the `requestState` of 2026-07-28 input-required results.
+    pub(crate) state_key: StateKey,
     /// The live sessions, told when a list changes.
     sessions: Mutex<Vec<Weak<SessionState>>>,
 }
@@ -104,6 +107,7 @@ pub struct McpServerBuilder {
     tools: Vec<Tool>,
     resources: Vec<Resource>,
     prompts: Vec<Prompt>,
+    state_key: Option<StateKey>,
 }
 
 impl McpServer {
@@ -119,6 +123,7 @@ impl McpServer {
             tools: Vec::new(),
             resources: Vec::new(),
             prompts: Vec::new(),
+            state_key: None,
         }
     }
 
@@ -360,6 +365,16 @@ impl McpServerBuilder {
         self
     }
 
+    /// Sets the secret that seals the `requestState` of MCP 2026-07-28 input-required results
+    /// (what [`Context::elicit`](crate::Context::elicit) and
+    /// [`Context::sample`](crate::Context::sample) answer with under that version). Without
+    /// it each server draws a random key, so a state is only good at the process that issued
+    /// it: give every process behind one endpoint the same secret (32 random bytes or more).
+    pub fn request_state_secret(mut self, secret: impl AsRef<[u8]>) -> Self {
+        self.state_key = Some(StateKey::from_secret(secret.as_ref()));
+        self
+    }
+
     /// The server; fails when a schema does not fit MCP or a name is registered twice.
     pub fn build(self) -> Result<McpServer, BuildError> {
         let offers = Offers {
@@ -398,6 +413,7 @@ impl McpServerBuilder {
                 tools: RwLock::new(tools),
                 resources: RwLock::new(resources),
                 prompts: RwLock::new(prompts),
+                state_key: self.state_key.unwrap_or_else(StateKey::random),
                 sessions: Mutex::new(Vec::new()),
             }),
         })

@@ -34,6 +34,9 @@ pub(crate) enum Feature {
     ArgumentErrorsInResult,
     /// Results carry `resultType`; list and read results carry `ttlMs` and `cacheScope`.
     ResultType,
+    /// The server asks the client (elicitation, sampling) through input-required results of
+    /// `tools/call`, `prompts/get` and `resources/read`, not by request.
+    InputRequests,
 }
 
 impl Version {
@@ -95,7 +98,7 @@ impl Version {
         match feature {
             Feature::Titles => self >= Version::V2025_06_18,
             Feature::ArgumentErrorsInResult => self >= Version::V2025_11_25,
-            Feature::ResultType => self >= Version::V2026_07_28,
+            Feature::ResultType | Feature::InputRequests => self >= Version::V2026_07_28,
         }
     }
 

@@ -97,20 +97,7 @@ fn server_with(steps: Steps, page_size: usize) -> McpServer {
                 }
             },
         )
-        .tool(
-            "poem",
-            "Asks the client's model",
-            |_: NoArguments, ctx: Context| async move {
-                match ctx.sample("Write a haiku", 50).await {
-                    Ok(sampled) => ToolResult::text(format!(
-                        "{} by {}",
-                        sampled.text().unwrap_or("(not text)"),
-                        sampled.model
-                    )),
-                    Err(error) => ToolResult::error(error),
-                }
-            },
-        )
+        .tool("poem", "Asks the client's model", support::poem)
         .tool(
             "log",
             "Logs at every level",
