@@ -37,6 +37,11 @@ impl<T> Catalog<T> {
         self.items.get(key)
     }
 
+    /// Every item, in key order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &T> {
+        self.items.values()
+    }
+
     /// One page of at most `size` items after `cursor`, and the cursor of the next page when
     /// more items follow. A cursor this server did not issue is -32602 (pointer `/cursor`).
     ///

@@ -277,23 +277,18 @@ async fn serve(
             "resources",
             |r| r.definition(version),
         ),
-        "resources/templates/list" => Ok(json!({ "resourceTemplates": [] })),
+        "resources/templates/list" => list(
+            &shared.resource_templates,
+            cursor,
+            shared.page_size,
+            "resourceTemplates",
+            |t| t.definition(version),
+        ),
         "prompts/list" => list(&shared.prompts, cursor, shared.page_size, "prompts", |p| {
             p.definition(version)
         }),
         "tools/call" => call_tool(shared, fields, ctx).await,
-        "resources/read" => {
-            let uri = fields.uri.unwrap_or_default();
-            let resource = read(&shared.resources)
-                .get(&uri)
-                .cloned()
-                .ok_or_else(|| resource_not_found(&uri))?;
-            let round = ctx.input_round();
-            answered(round, async move {
-                json!({ "contents": resource.read(ctx).await })
-            })
-            .await
-        }
+        "resources/read" => read_resource(shared, fields.uri.unwrap_or_default(), ctx).await,
         "prompts/get" => {
             let name = fields.name.unwrap_or_default();
             let prompt = read(&shared.prompts)
@@ -329,6 +324,26 @@ async fn call_tool(shared: &Shared, fields: Params, ctx: Context) -> Result<Valu
         }
         Err(error) => Err(invalid_params(&error.pointer, &error.reason)),
     }
+}
+
+/// `resources/read`: the resource at `uri`, else the first template matching it, else
+/// -32002.
+async fn read_resource(shared: &Shared, uri: String, ctx: Context) -> Result<Value, RpcError> {
+    let round = ctx.input_round();
+    let resource = read(&shared.resources).get(&uri).cloned();
+    let contents = match resource {
+        Some(resource) => Box::pin(async move { resource.read(ctx).await }),
+        None => {
+            let matched = read(&shared.resource_templates)
+                .iter()
+                .find_map(|t| Some((t.clone(), t.matches(&uri)?)));
+            let (template, variables) = matched.ok_or_else(|| resource_not_found(&uri))?;
+            template
+                .start(uri, variables, ctx)
+                .map_err(|e| invalid_params(&e.pointer, &e.reason))?
+        }
+    };
+    answered(round, async move { json!({ "contents": contents.await }) }).await
 }
 
 fn list<T>(

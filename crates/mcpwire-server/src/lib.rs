@@ -63,6 +63,11 @@
 //! | `elicit`, `sample` | sampling | sampling | both | both | both, through input-required results (`tools/call`, `prompts/get`, `resources/read`) |
 //! | results | | | | | `resultType`, `ttlMs: 0`, `cacheScope: "public"` |
 //!
+//! Resources come as plain [`Resource`]s and as [`ResourceTemplate`]s: RFC 6570 level-1
+//! templates (`users://{id}/profile`) listed by `resources/templates/list`, whose reader gets
+//! the variables of any URI they match in `resources/read` (a plain resource at the same URI
+//! comes first).
+//!
 //! A method the version lacks, or that the server does not offer (no tools registered: no
 //! `tools/*`), is -32601 before its params are read. Params are first decoded as the
 //! version's generated params type (`mcpwire-types`), so a request its schema refuses is
@@ -121,11 +126,14 @@ mod logging;
 mod prompt;
 mod request_state;
 mod resource;
+mod resource_info;
+mod resource_template;
 mod result;
 mod schema;
 mod server;
 mod session;
 mod tool;
+mod uri_template;
 mod validate;
 mod version;
 
@@ -136,6 +144,7 @@ pub use logging::LogLevel;
 pub use prompt::{Prompt, PromptMessage, Role};
 pub use request_state::MAX_REQUEST_STATE;
 pub use resource::{Resource, ResourceContents};
+pub use resource_template::ResourceTemplate;
 pub use result::{Content, IntoToolResult, Structured, ToolResult};
 pub use schema::{SchemaError, object_schema};
 pub use server::{BuildError, DEFAULT_PAGE_SIZE, McpServer, McpServerBuilder};

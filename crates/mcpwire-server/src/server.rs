@@ -11,6 +11,7 @@ use crate::catalog::Catalog;
 use crate::prompt::Prompt;
 use crate::request_state::StateKey;
 use crate::resource::Resource;
+use crate::resource_template::ResourceTemplate;
 use crate::schema::SchemaError;
 use crate::session::SessionState;
 use crate::tool::Tool;
@@ -31,10 +32,17 @@ pub enum BuildError {
         /// What is wrong.
         error: SchemaError,
     },
-    /// Two items of the same kind with the same name (or URI).
+    /// Two items of the same kind with the same name (or URI, or URI template).
     Duplicate {
         /// The name or URI.
         name: String,
+    },
+    /// A resource template that is not an RFC 6570 level-1 template.
+    UriTemplate {
+        /// The template.
+        template: String,
+        /// What is wrong.
+        reason: String,
     },
 }
 
@@ -43,6 +51,7 @@ impl std::fmt::Display for BuildError {
         match self {
             BuildError::Schema { item, error } => write!(f, "`{item}`: {error}"),
             BuildError::Duplicate { name } => write!(f, "`{name}` is registered twice"),
+            BuildError::UriTemplate { template, reason } => write!(f, "`{template}`: {reason}"),
         }
     }
 }
@@ -72,6 +81,7 @@ pub(crate) struct Shared {
     pub(crate) offers: Offers,
     pub(crate) tools: RwLock<Catalog<Tool>>,
     pub(crate) resources: RwLock<Catalog<Resource>>,
+    pub(crate) resource_templates: RwLock<Catalog<ResourceTemplate>>,
     pub(crate) prompts: RwLock<Catalog<Prompt>>,
     /// Seals the `requestState` of 2026-07-28 input-required results.
     pub(crate) state_key: StateKey,
@@ -106,6 +116,7 @@ pub struct McpServerBuilder {
     page_size: usize,
     tools: Vec<Tool>,
     resources: Vec<Resource>,
+    resource_templates: Vec<ResourceTemplate>,
     prompts: Vec<Prompt>,
     state_key: Option<StateKey>,
 }
@@ -122,6 +133,7 @@ impl McpServer {
             page_size: DEFAULT_PAGE_SIZE,
             tools: Vec::new(),
             resources: Vec::new(),
+            resource_templates: Vec::new(),
             prompts: Vec::new(),
             state_key: None,
         }
@@ -232,6 +244,31 @@ impl McpServer {
         removed
     }
 
+    /// Adds (or replaces) a resource template while serving
+    /// (`notifications/resources/list_changed`); fails when it is not a level-1 template.
+    pub async fn add_resource_template(
+        &self,
+        template: ResourceTemplate,
+    ) -> Result<(), BuildError> {
+        template_ok(&template)?;
+        let key = template.uri_template().to_owned();
+        write(&self.shared.resource_templates).insert(key, template);
+        self.list_changed("notifications/resources/list_changed")
+            .await;
+        Ok(())
+    }
+
+    /// Removes a resource template (by its URI template) while serving; returns whether it
+    /// was there.
+    pub async fn remove_resource_template(&self, uri_template: &str) -> bool {
+        let removed = write(&self.shared.resource_templates).remove(uri_template);
+        if removed {
+            self.list_changed("notifications/resources/list_changed")
+                .await;
+        }
+        removed
+    }
+
     /// Adds (or replaces) a prompt while serving (`notifications/prompts/list_changed`).
     pub async fn add_prompt(&self, prompt: Prompt) -> Result<(), BuildError> {
         schema_ok(prompt.name(), prompt.schema_error())?;
@@ -307,6 +344,16 @@ fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
     lock.write().unwrap_or_else(PoisonError::into_inner)
 }
 
+fn template_ok(template: &ResourceTemplate) -> Result<(), BuildError> {
+    match template.template_error() {
+        None => Ok(()),
+        Some(reason) => Err(BuildError::UriTemplate {
+            template: template.uri_template().to_owned(),
+            reason: reason.to_owned(),
+        }),
+    }
+}
+
 fn schema_ok(item: &str, error: Option<&SchemaError>) -> Result<(), BuildError> {
     match error {
         None => Ok(()),
@@ -346,6 +393,12 @@ impl McpServerBuilder {
         self
     }
 
+    /// Adds a resource template (see [`ResourceTemplate::new`]).
+    pub fn resource_template(mut self, template: ResourceTemplate) -> Self {
+        self.resource_templates.push(template);
+        self
+    }
+
     /// Adds a prompt.
     pub fn prompt(mut self, prompt: Prompt) -> Self {
         self.prompts.push(prompt);
@@ -379,7 +432,7 @@ impl McpServerBuilder {
     pub fn build(self) -> Result<McpServer, BuildError> {
         let offers = Offers {
             tools: !self.tools.is_empty(),
-            resources: !self.resources.is_empty(),
+            resources: !self.resources.is_empty() || !self.resource_templates.is_empty(),
             prompts: !self.prompts.is_empty(),
         };
         let mut tools = Catalog::default();
@@ -397,6 +450,14 @@ impl McpServerBuilder {
                 return Err(BuildError::Duplicate { name: uri });
             }
         }
+        let mut resource_templates = Catalog::default();
+        for template in self.resource_templates {
+            template_ok(&template)?;
+            let key = template.uri_template().to_owned();
+            if resource_templates.insert(key.clone(), template) {
+                return Err(BuildError::Duplicate { name: key });
+            }
+        }
         let mut prompts = Catalog::default();
         for prompt in self.prompts {
             schema_ok(prompt.name(), prompt.schema_error())?;
@@ -412,6 +473,7 @@ impl McpServerBuilder {
                 offers,
                 tools: RwLock::new(tools),
                 resources: RwLock::new(resources),
+                resource_templates: RwLock::new(resource_templates),
                 prompts: RwLock::new(prompts),
                 state_key: self.state_key.unwrap_or_else(StateKey::random),
                 sessions: Mutex::new(Vec::new()),
