@@ -23,6 +23,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use crate::catalog::Catalog;
+use crate::completion::{Argument, CompletionContext, CompletionRequest, Reference};
 use crate::context::Context;
 use crate::input_round::{InputRound, METHODS_WITH_INPUT};
 use crate::logging::LogLevel;
@@ -51,6 +52,12 @@ struct Params {
     protocol_version: Option<String>,
     #[serde(default)]
     capabilities: Option<Map<String, Value>>,
+    #[serde(rename = "ref", default)]
+    reference: Option<Reference>,
+    #[serde(default)]
+    argument: Option<Argument>,
+    #[serde(default)]
+    context: Option<CompletionContext>,
     #[serde(rename = "inputResponses", default)]
     input_responses: Option<Map<String, Value>>,
     #[serde(rename = "requestState", default)]
@@ -121,6 +128,7 @@ fn offers(shared: &Shared, method: &str) -> bool {
         "tools/list" | "tools/call" => shared.offers.tools,
         "resources/list" | "resources/read" | "resources/templates/list" => shared.offers.resources,
         "prompts/list" | "prompts/get" => shared.offers.prompts,
+        "completion/complete" => shared.offers.completions,
         _ => false,
     }
 }
@@ -240,7 +248,7 @@ fn initialize(
     let shared = &state.shared;
     let mut result = json!({
         "protocolVersion": chosen.as_str(),
-        "capabilities": McpServer::capabilities(shared),
+        "capabilities": McpServer::capabilities(shared, chosen),
         "serverInfo": { "name": shared.info.name, "version": shared.info.version },
     });
     if let Some(instructions) = &shared.info.instructions {
@@ -260,7 +268,7 @@ async fn serve(
     let cursor = fields.cursor.as_deref();
     match method {
         "ping" => Ok(json!({})),
-        "server/discover" => Ok(discover(shared)),
+        "server/discover" => Ok(discover(shared, version)),
         "logging/setLevel" => {
             if let Some(level) = fields.level {
                 state.set_log_level(level);
@@ -288,6 +296,7 @@ async fn serve(
             p.definition(version)
         }),
         "tools/call" => call_tool(shared, fields, ctx).await,
+        "completion/complete" => complete(shared, fields).await,
         "resources/read" => read_resource(shared, fields.uri.unwrap_or_default(), ctx).await,
         "prompts/get" => {
             let name = fields.name.unwrap_or_default();
@@ -324,6 +333,31 @@ async fn call_tool(shared: &Shared, fields: Params, ctx: Context) -> Result<Valu
         }
         Err(error) => Err(invalid_params(&error.pointer, &error.reason)),
     }
+}
+
+/// `completion/complete`: the completer of the referenced prompt's argument or template's
+/// variable. An unknown prompt or template is -32602 naming `/ref/name` or `/ref/uri`.
+async fn complete(shared: &Shared, fields: Params) -> Result<Value, RpcError> {
+    // The version's params type already required `ref` and `argument`.
+    let (Some(reference), Some(argument)) = (fields.reference, fields.argument) else {
+        return Err(invalid_params("/ref", "missing `ref` or `argument`"));
+    };
+    let completers = match reference {
+        Reference::Prompt { name } => read(&shared.prompts)
+            .get(&name)
+            .map(|p| p.completers().clone())
+            .ok_or_else(|| invalid_params("/ref/name", &format!("no prompt named `{name}`")))?,
+        Reference::Resource { uri } => read(&shared.resource_templates)
+            .get(&uri)
+            .map(|t| t.completers().clone())
+            .ok_or_else(|| invalid_params("/ref/uri", &format!("no resource template `{uri}`")))?,
+    };
+    let request = CompletionRequest {
+        argument: argument.name,
+        value: argument.value,
+        context: fields.context.unwrap_or_default().arguments,
+    };
+    Ok(completers.complete(request).await)
 }
 
 /// `resources/read`: the resource at `uri`, else the first template matching it, else
@@ -366,7 +400,7 @@ fn list<T>(
     Ok(Value::Object(result))
 }
 
-fn discover(shared: &Shared) -> Value {
+fn discover(shared: &Shared, version: Version) -> Value {
     let supported: Vec<&str> = Version::ALL
         .into_iter()
         .rev()
@@ -374,7 +408,7 @@ fn discover(shared: &Shared) -> Value {
         .collect();
     let mut result = json!({
         "supportedVersions": supported,
-        "capabilities": McpServer::capabilities(shared),
+        "capabilities": McpServer::capabilities(shared, version),
         "_meta": {
             "io.modelcontextprotocol/serverInfo": {
                 "name": shared.info.name,

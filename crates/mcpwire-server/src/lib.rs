@@ -61,12 +61,18 @@
 //! | tool `title`, `outputSchema`, `structuredContent` | left out | left out | sent | sent | sent |
 //! | arguments that do not decode | -32602, `data.pointer` | -32602 | -32602 | tool result `isError`, text names the pointer | `isError` |
 //! | `elicit`, `sample` | sampling | sampling | both | both | both, through input-required results (`tools/call`, `prompts/get`, `resources/read`) |
+//! | `completion/complete` (a completer registered) | served, no capability to declare | `completions` declared | `completions` | `completions`, `context.arguments` | `completions` |
 //! | results | | | | | `resultType`, `ttlMs: 0`, `cacheScope: "public"` |
 //!
 //! Resources come as plain [`Resource`]s and as [`ResourceTemplate`]s: RFC 6570 level-1
 //! templates (`users://{id}/profile`) listed by `resources/templates/list`, whose reader gets
 //! the variables of any URI they match in `resources/read` (a plain resource at the same URI
 //! comes first).
+//!
+//! [`Prompt::complete`] and [`ResourceTemplate::complete`] register a completer for one
+//! argument or template variable (`completion/complete`, at most [`MAX_COMPLETIONS`] values
+//! per result with `total` and `hasMore`); a completer for an argument that does not exist
+//! is a [`BuildError::Completion`].
 //!
 //! A method the version lacks, or that the server does not offer (no tools registered: no
 //! `tools/*`), is -32601 before its params are read. Params are first decoded as the
@@ -117,6 +123,7 @@
 mod arguments;
 mod catalog;
 mod client;
+mod completion;
 mod context;
 mod describe;
 mod dispatch;
@@ -139,6 +146,7 @@ mod version;
 
 pub use arguments::{ArgumentError, NoArguments};
 pub use client::{ClientError, Elicitation, Sampled};
+pub use completion::{CompletionRequest, MAX_COMPLETIONS};
 pub use context::Context;
 pub use logging::LogLevel;
 pub use prompt::{Prompt, PromptMessage, Role};

@@ -10,6 +10,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::arguments::{ArgumentError, decode_member};
+use crate::completion::{Completers, CompletionRequest};
 use crate::context::Context;
 use crate::resource::{ResourceContents, contents_json};
 use crate::resource_info::{ResourceInfo, resource_info_setters};
@@ -54,6 +55,7 @@ pub struct ResourceTemplate {
     parsed: Result<UriTemplate, String>,
     info: ResourceInfo,
     reader: Arc<ReadFn>,
+    completers: Completers,
 }
 
 impl std::fmt::Debug for ResourceTemplate {
@@ -96,10 +98,34 @@ impl ResourceTemplate {
             template,
             info: ResourceInfo::new(name.into()),
             reader: Arc::new(reader),
+            completers: Completers::default(),
         }
     }
 
     resource_info_setters!();
+
+    /// Suggests values for the template variable `variable` as the user types
+    /// (`completion/complete` with a `ref/resource` reference to this template). The
+    /// variable must be one of the template's (checked when the template is added).
+    pub fn complete<F, Fut>(mut self, variable: impl Into<String>, completer: F) -> Self
+    where
+        F: Fn(CompletionRequest) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Vec<String>> + Send + 'static,
+    {
+        self.completers.insert(variable.into(), completer);
+        self
+    }
+
+    pub(crate) fn completers(&self) -> &Completers {
+        &self.completers
+    }
+
+    /// A variable with a completer that the template does not have.
+    pub(crate) fn unknown_completion(&self) -> Option<&str> {
+        let template = self.parsed.as_ref().ok();
+        self.completers
+            .unknown(|name| template.is_some_and(|t| t.variables().any(|v| v == name)))
+    }
 
     /// The URI template, as given.
     pub fn uri_template(&self) -> &str {

@@ -15,6 +15,7 @@ use crate::resource_template::ResourceTemplate;
 use crate::schema::SchemaError;
 use crate::session::SessionState;
 use crate::tool::Tool;
+use crate::version::{Feature, Version};
 
 /// The default number of items per page of `tools/list`, `resources/list`, `prompts/list`.
 pub const DEFAULT_PAGE_SIZE: usize = 100;
@@ -37,6 +38,14 @@ pub enum BuildError {
         /// The name or URI.
         name: String,
     },
+    /// A completer for an argument (or template variable) the prompt (or template) does not
+    /// have.
+    Completion {
+        /// The prompt's name or the template.
+        item: String,
+        /// The argument.
+        argument: String,
+    },
     /// A resource template that is not an RFC 6570 level-1 template.
     UriTemplate {
         /// The template.
@@ -52,6 +61,9 @@ impl std::fmt::Display for BuildError {
             BuildError::Schema { item, error } => write!(f, "`{item}`: {error}"),
             BuildError::Duplicate { name } => write!(f, "`{name}` is registered twice"),
             BuildError::UriTemplate { template, reason } => write!(f, "`{template}`: {reason}"),
+            BuildError::Completion { item, argument } => {
+                write!(f, "`{item}` has no argument `{argument}` to complete")
+            }
         }
     }
 }
@@ -73,6 +85,8 @@ pub(crate) struct Offers {
     pub(crate) tools: bool,
     pub(crate) resources: bool,
     pub(crate) prompts: bool,
+    /// Some prompt or resource template has a completer.
+    pub(crate) completions: bool,
 }
 
 pub(crate) struct Shared {
@@ -271,7 +285,7 @@ impl McpServer {
 
     /// Adds (or replaces) a prompt while serving (`notifications/prompts/list_changed`).
     pub async fn add_prompt(&self, prompt: Prompt) -> Result<(), BuildError> {
-        schema_ok(prompt.name(), prompt.schema_error())?;
+        prompt_ok(&prompt)?;
         let name = prompt.name().to_owned();
         write(&self.shared.prompts).insert(name, prompt);
         self.list_changed("notifications/prompts/list_changed")
@@ -323,9 +337,12 @@ impl McpServer {
 
     /// The `capabilities` this server declares: only the kinds of items it was built with,
     /// each with `listChanged: true` (items can change while serving), and `logging`.
-    pub(crate) fn capabilities(shared: &Shared) -> Value {
+    pub(crate) fn capabilities(shared: &Shared, version: Version) -> Value {
         let mut capabilities = Map::new();
         capabilities.insert("logging".into(), json!({}));
+        if shared.offers.completions && version.has(Feature::CompletionsCapability) {
+            capabilities.insert("completions".into(), json!({}));
+        }
         let kinds = [
             ("tools", shared.offers.tools),
             ("resources", shared.offers.resources),
@@ -345,11 +362,26 @@ fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
 }
 
 fn template_ok(template: &ResourceTemplate) -> Result<(), BuildError> {
-    match template.template_error() {
-        None => Ok(()),
-        Some(reason) => Err(BuildError::UriTemplate {
+    if let Some(reason) = template.template_error() {
+        return Err(BuildError::UriTemplate {
             template: template.uri_template().to_owned(),
             reason: reason.to_owned(),
+        });
+    }
+    completions_ok(template.uri_template(), template.unknown_completion())
+}
+
+fn prompt_ok(prompt: &Prompt) -> Result<(), BuildError> {
+    schema_ok(prompt.name(), prompt.schema_error())?;
+    completions_ok(prompt.name(), prompt.unknown_completion())
+}
+
+fn completions_ok(item: &str, unknown: Option<&str>) -> Result<(), BuildError> {
+    match unknown {
+        None => Ok(()),
+        Some(argument) => Err(BuildError::Completion {
+            item: item.to_owned(),
+            argument: argument.to_owned(),
         }),
     }
 }
@@ -434,6 +466,11 @@ impl McpServerBuilder {
             tools: !self.tools.is_empty(),
             resources: !self.resources.is_empty() || !self.resource_templates.is_empty(),
             prompts: !self.prompts.is_empty(),
+            completions: self.prompts.iter().any(|p| !p.completers().is_empty())
+                || self
+                    .resource_templates
+                    .iter()
+                    .any(|t| !t.completers().is_empty()),
         };
         let mut tools = Catalog::default();
         for tool in self.tools {
@@ -460,7 +497,7 @@ impl McpServerBuilder {
         }
         let mut prompts = Catalog::default();
         for prompt in self.prompts {
-            schema_ok(prompt.name(), prompt.schema_error())?;
+            prompt_ok(&prompt)?;
             let name = prompt.name().to_owned();
             if prompts.insert(name.clone(), prompt) {
                 return Err(BuildError::Duplicate { name });

@@ -69,6 +69,14 @@ impl UriTemplate {
         Ok(Self { parts })
     }
 
+    /// The variable names, in order.
+    pub(crate) fn variables(&self) -> impl Iterator<Item = &str> {
+        self.parts.iter().filter_map(|part| match part {
+            Part::Variable(name) => Some(name.as_str()),
+            Part::Literal(_) => None,
+        })
+    }
+
     /// The variables of `uri` when it matches, decoded.
     pub(crate) fn matches(&self, uri: &str) -> Option<BTreeMap<String, String>> {
         let mut variables = BTreeMap::new();
@@ -146,6 +154,7 @@ mod tests {
     #[test]
     fn variables_are_recovered_and_decoded() {
         let template = UriTemplate::parse("users://{id}/posts/{post}").unwrap();
+        assert_eq!(template.variables().collect::<Vec<_>>(), ["id", "post"]);
         assert_eq!(
             template.matches("users://42/posts/hello%20world"),
             vars(&[("id", "42"), ("post", "hello world")])

@@ -29,6 +29,7 @@ macro_rules! handshake_version {
             "resources/read" => check::<m::ReadResourceRequestParams>($params, $depth),
             "prompts/get" => check::<m::GetPromptRequestParams>($params, $depth),
             "logging/setLevel" => check::<m::SetLevelRequestParams>($params, $depth),
+            "completion/complete" => check::<m::CompleteRequestParams>($params, $depth),
             _ => Ok(()),
         }
     }};
@@ -57,6 +58,7 @@ pub(crate) fn validate(
                 "tools/call" => check::<m::CallToolRequestParams>(params, depth),
                 "resources/read" => check::<m::ReadResourceRequestParams>(params, depth),
                 "prompts/get" => check::<m::GetPromptRequestParams>(params, depth),
+                "completion/complete" => check::<m::CompleteRequestParams>(params, depth),
                 _ => Ok(()),
             }
         }

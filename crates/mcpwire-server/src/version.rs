@@ -37,6 +37,9 @@ pub(crate) enum Feature {
     /// The server asks the client (elicitation, sampling) through input-required results of
     /// `tools/call`, `prompts/get` and `resources/read`, not by request.
     InputRequests,
+    /// `ServerCapabilities.completions` (`completion/complete` itself exists from
+    /// 2024-11-05).
+    CompletionsCapability,
 }
 
 impl Version {
@@ -97,6 +100,7 @@ impl Version {
     pub(crate) fn has(self, feature: Feature) -> bool {
         match feature {
             Feature::Titles => self >= Version::V2025_06_18,
+            Feature::CompletionsCapability => self >= Version::V2025_03_26,
             Feature::ArgumentErrorsInResult => self >= Version::V2025_11_25,
             Feature::ResultType | Feature::InputRequests => self >= Version::V2026_07_28,
         }

@@ -61,6 +61,7 @@ fn result_definition(method: &str) -> &'static str {
         "resources/templates/list" => "ListResourceTemplatesResult",
         "prompts/list" => "ListPromptsResult",
         "prompts/get" => "GetPromptResult",
+        "completion/complete" => "CompleteResult",
         _ => "EmptyResult",
     }
 }
