@@ -126,7 +126,11 @@ fn offers(shared: &Shared, method: &str) -> bool {
     match method {
         "ping" | "server/discover" | "logging/setLevel" => true,
         "tools/list" | "tools/call" => shared.offers.tools,
-        "resources/list" | "resources/read" | "resources/templates/list" => shared.offers.resources,
+        "resources/list"
+        | "resources/read"
+        | "resources/templates/list"
+        | "resources/subscribe"
+        | "resources/unsubscribe" => shared.offers.resources,
         "prompts/list" | "prompts/get" => shared.offers.prompts,
         "completion/complete" => shared.offers.completions,
         _ => false,
@@ -297,6 +301,15 @@ async fn serve(
         }),
         "tools/call" => call_tool(shared, fields, ctx).await,
         "completion/complete" => complete(shared, fields).await,
+        "resources/subscribe" | "resources/unsubscribe" => {
+            let uri = fields.uri.unwrap_or_default();
+            let subscribe = method == "resources/subscribe";
+            if subscribe && !is_readable(shared, &uri) {
+                return Err(resource_not_found(&uri));
+            }
+            state.subscribe(uri, subscribe);
+            Ok(json!({}))
+        }
         "resources/read" => read_resource(shared, fields.uri.unwrap_or_default(), ctx).await,
         "prompts/get" => {
             let name = fields.name.unwrap_or_default();
@@ -358,6 +371,14 @@ async fn complete(shared: &Shared, fields: Params) -> Result<Value, RpcError> {
         context: fields.context.unwrap_or_default().arguments,
     };
     Ok(completers.complete(request).await)
+}
+
+/// Whether `resources/read` of `uri` would find a resource or a template.
+fn is_readable(shared: &Shared, uri: &str) -> bool {
+    read(&shared.resources).get(uri).is_some()
+        || read(&shared.resource_templates)
+            .iter()
+            .any(|t| t.matches(uri).is_some())
 }
 
 /// `resources/read`: the resource at `uri`, else the first template matching it, else

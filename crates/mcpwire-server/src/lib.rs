@@ -62,12 +62,19 @@
 //! | arguments that do not decode | -32602, `data.pointer` | -32602 | -32602 | tool result `isError`, text names the pointer | `isError` |
 //! | `elicit`, `sample` | sampling | sampling | both | both | both, through input-required results (`tools/call`, `prompts/get`, `resources/read`) |
 //! | `completion/complete` (a completer registered) | served, no capability to declare | `completions` declared | `completions` | `completions`, `context.arguments` | `completions` |
+//! | `resources/subscribe`, `notifications/resources/updated` | yes | yes | yes | yes | -32601 (`subscriptions/listen` not implemented) |
 //! | results | | | | | `resultType`, `ttlMs: 0`, `cacheScope: "public"` |
 //!
 //! Resources come as plain [`Resource`]s and as [`ResourceTemplate`]s: RFC 6570 level-1
 //! templates (`users://{id}/profile`) listed by `resources/templates/list`, whose reader gets
 //! the variables of any URI they match in `resources/read` (a plain resource at the same URI
 //! comes first).
+//!
+//! With resources, `resources/subscribe` is declared (`subscribe: true`) where the version
+//! has it, and [`McpServer::notify_resource_updated`] sends `notifications/resources/updated`
+//! to the sessions subscribed to a URI (a resource's, or one a template matches). MCP
+//! 2026-07-28 replaces subscribing with a long-lived `subscriptions/listen` request, which
+//! this layer does not serve yet.
 //!
 //! [`Prompt::complete`] and [`ResourceTemplate::complete`] register a completer for one
 //! argument or template variable (`completion/complete`, at most [`MAX_COMPLETIONS`] values

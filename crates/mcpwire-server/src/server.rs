@@ -313,26 +313,64 @@ impl McpServer {
     /// Tells every session that agreed a version in `initialize` (the capability says
     /// `listChanged: true` to them) that a list changed.
     async fn list_changed(&self, method: &str) {
+        self.notify_sessions(method, Value::Null, |_| true);
+    }
+
+    /// Sends `notifications/resources/updated` for `uri` to every session subscribed to it
+    /// (`resources/subscribe`, 2024-11-05 to 2025-11-25); returns how many sessions were
+    /// told. Call it when the contents of a resource change.
+    ///
+    /// ```no_run
+    /// # async fn demo(server: mcpwire_server::McpServer) {
+    /// // ... the file behind `file:///log.txt` grew ...
+    /// server.notify_resource_updated("file:///log.txt");
+    /// # }
+    /// ```
+    pub fn notify_resource_updated(&self, uri: &str) -> usize {
+        self.notify_sessions(
+            "notifications/resources/updated",
+            json!({ "uri": uri }),
+            |session| session.is_subscribed(uri),
+        )
+    }
+
+    /// Sends `method` with `params` to every initialized session `to` picks, each on a task
+    /// of the current tokio runtime; returns how many.
+    fn notify_sessions(
+        &self,
+        method: &str,
+        params: Value,
+        to: impl Fn(&SessionState) -> bool,
+    ) -> usize {
         let handles: Vec<PeerHandle> = {
             let mut sessions = self.lock_sessions();
             sessions.retain(|s| s.strong_count() > 0);
             sessions
                 .iter()
                 .filter_map(Weak::upgrade)
+                .filter(|s| to(s))
                 .filter_map(|s| s.notifiable())
                 .collect()
         };
-        let method = method.to_owned();
+        let told = handles.len();
         for handle in handles {
             // Each session is told on its own task, bounded in time: a session whose
             // transport no longer drains its stream (gone, or no GET stream over HTTP) cannot
             // hold up the change or the other sessions.
-            let method = method.clone();
+            let method = method.to_owned();
+            let params = params.clone();
             tokio::spawn(async move {
-                let notify = handle.notify_raw(&method, &());
+                let notify = async {
+                    if params.is_null() {
+                        handle.notify_raw(&method, &()).await
+                    } else {
+                        handle.notify_raw(&method, &params).await
+                    }
+                };
                 let _ = tokio::time::timeout(LIST_CHANGED_TIMEOUT, notify).await;
             });
         }
+        told
     }
 
     /// The `capabilities` this server declares: only the kinds of items it was built with,
@@ -352,6 +390,9 @@ impl McpServer {
             if offered {
                 capabilities.insert(kind.into(), json!({ "listChanged": true }));
             }
+        }
+        if shared.offers.resources && version.has_request("resources/subscribe") {
+            capabilities["resources"]["subscribe"] = true.into();
         }
         Value::Object(capabilities)
     }

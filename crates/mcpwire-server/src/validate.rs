@@ -30,6 +30,8 @@ macro_rules! handshake_version {
             "prompts/get" => check::<m::GetPromptRequestParams>($params, $depth),
             "logging/setLevel" => check::<m::SetLevelRequestParams>($params, $depth),
             "completion/complete" => check::<m::CompleteRequestParams>($params, $depth),
+            "resources/subscribe" => check::<m::SubscribeRequestParams>($params, $depth),
+            "resources/unsubscribe" => check::<m::UnsubscribeRequestParams>($params, $depth),
             _ => Ok(()),
         }
     }};

@@ -79,10 +79,7 @@ async fn client(server: &McpServer, version: Version) -> (Client, Value, Value) 
         (client, json!({}), result["capabilities"].clone())
     } else {
         let base = json!({ "_meta": Client::meta(json!({})) });
-        let discovered = client
-            .request("server/discover", base.clone())
-            .await
-            .unwrap();
+        let discovered = client.discover().await;
         (client, base, discovered["capabilities"].clone())
     }
 }

@@ -172,7 +172,7 @@ async fn templates_alone_declare_resources_and_changes_are_announced() {
     let result = client.initialize(json!({})).await;
     assert_eq!(
         result["capabilities"]["resources"],
-        json!({ "listChanged": true })
+        json!({ "listChanged": true, "subscribe": true })
     );
     // resources/list is served (empty) because the resources capability is declared.
     let listed = client.request("resources/list", json!({})).await.unwrap();

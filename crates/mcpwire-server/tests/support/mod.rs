@@ -193,6 +193,14 @@ impl Client {
         result
     }
 
+    /// `server/discover` of a 2026-07-28 client declaring no capabilities: its result.
+    pub async fn discover(&self) -> Value {
+        let params = json!({ "_meta": Self::meta(json!({})) });
+        self.request("server/discover", params)
+            .await
+            .expect("server/discover succeeds")
+    }
+
     /// The `_meta` a 2026-07-28 request carries.
     pub fn meta(capabilities: Value) -> Value {
         json!({
