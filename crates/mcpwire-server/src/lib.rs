@@ -85,8 +85,9 @@
 //! `tools/*`), is -32601 before its params are read. Params are first decoded as the
 //! version's generated params type (`mcpwire-types`), so a request its schema refuses is
 //! -32602 naming the member. Capabilities name only the kinds of items the server was built
-//! with, each with `listChanged: true`: [`McpServer::add_tool`] and its siblings change them
-//! while serving and notify every initialized session.
+//! with, each with `listChanged: true` (resources also `subscribe: true` where the version
+//! has `resources/subscribe`): [`McpServer::add_tool`] and its siblings change them while
+//! serving and notify every initialized session.
 //!
 //! ## Asking the client under 2026-07-28
 //!
@@ -109,7 +110,10 @@
 //! the handler's asks and what it asks, so a handler that asks twice takes two retries, and
 //! the `requestState` carries the answers of earlier rounds (the client only sends the new
 //! one). Work before an ask runs once per round: keep it free of effects that must not
-//! repeat. See `input_round.rs` for the model in full.
+//! repeat, and let the asks depend only on the arguments and earlier answers so that their
+//! keys stay the same. A handler that races an ask against something else (`select!`) and
+//! finishes without the answer still gets the input-required result: its result would not
+//! be the one it means.
 //!
 //! The `requestState` is sealed with HMAC-SHA256 under a per-server random key (or
 //! [`McpServerBuilder::request_state_secret`], for several processes behind one endpoint),
