@@ -24,14 +24,6 @@ pub enum ClientError {
         /// The version in force.
         version: Version,
     },
-    /// Under 2026-07-28 only `tools/call`, `prompts/get` and `resources/read` can ask the
-    /// client (through an input-required result); this handler serves another request.
-    NotInRequest {
-        /// The method that would have been asked.
-        method: &'static str,
-        /// The request being served.
-        request: String,
-    },
     /// The client answered with an error, did not answer in time, or the connection ended.
     Request(RequestError),
     /// The client's answer is not what the request asked for.
@@ -50,11 +42,6 @@ impl std::fmt::Display for ClientError {
             ClientError::NotInVersion { method, version } => {
                 write!(f, "MCP {version} has no `{method}` request to the client")
             }
-            ClientError::NotInRequest { method, request } => write!(
-                f,
-                "`{request}` cannot ask the client (`{method}`): under MCP 2026-07-28 only \
-                 tools/call, prompts/get and resources/read can"
-            ),
             ClientError::Request(error) => error.fmt(f),
             ClientError::InvalidReply(reason) => write!(f, "invalid reply: {reason}"),
         }

@@ -109,15 +109,14 @@ impl Context {
     /// Whether the client can answer `method` here: the version has a way to ask it during
     /// this request, and the client declared `capability`.
     fn can_ask(&self, method: &'static str, capability: &'static str) -> Result<(), ClientError> {
-        if self.version.has(Feature::InputRequests) {
-            // 2026-07-28 asks through an input-required result, which only some requests have.
-            if self.input.is_none() {
-                return Err(ClientError::NotInRequest {
-                    method,
-                    request: self.request.method().to_owned(),
-                });
-            }
-        } else if !self.version.has_request(method) {
+        // 2026-07-28 asks through the input-required results of the requests whose handlers
+        // get a context (`tools/call`, `prompts/get`, `resources/read`), so through `input`.
+        let reachable = if self.version.has(Feature::InputRequests) {
+            self.input.is_some()
+        } else {
+            self.version.has_request(method)
+        };
+        if !reachable {
             return Err(ClientError::NotInVersion {
                 method,
                 version: self.version,
@@ -173,8 +172,7 @@ impl Context {
     /// ask therefore runs once per round; see the [crate docs](crate#asking-the-client-under-2026-07-28).
     ///
     /// Fails with [`ClientError::NotDeclared`] when the client did not declare
-    /// `elicitation`, [`ClientError::NotInVersion`] under versions without it, and
-    /// [`ClientError::NotInRequest`] under 2026-07-28 in a request that cannot ask.
+    /// `elicitation`, and [`ClientError::NotInVersion`] under versions without it.
     pub async fn elicit<T: DeserializeOwned + schemars::JsonSchema>(
         &self,
         message: &str,
