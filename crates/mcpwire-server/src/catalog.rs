@@ -37,6 +37,11 @@ impl<T> Catalog<T> {
         self.items.get(key)
     }
 
+    /// Every item, in key order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &T> {
+        self.items.values()
+    }
+
     /// One page of at most `size` items after `cursor`, and the cursor of the next page when
     /// more items follow. A cursor this server did not issue is -32602 (pointer `/cursor`).
     ///
@@ -62,11 +67,7 @@ impl<T> Catalog<T> {
 }
 
 fn encode_cursor(key: &str) -> String {
-    let mut cursor = String::from(CURSOR_PREFIX);
-    for byte in key.bytes() {
-        cursor.push_str(&format!("{byte:02x}"));
-    }
-    cursor
+    format!("{CURSOR_PREFIX}{}", crate::hex::encode(key.as_bytes()))
 }
 
 fn decode_cursor(cursor: &str) -> Result<String, RpcError> {
@@ -77,15 +78,7 @@ fn decode_cursor(cursor: &str) -> Result<String, RpcError> {
         }))
     };
     let hex = cursor.strip_prefix(CURSOR_PREFIX).ok_or_else(invalid)?;
-    if hex.len() % 2 != 0 {
-        return Err(invalid());
-    }
-    let bytes = (0..hex.len())
-        .step_by(2)
-        .map(|at| {
-            u8::from_str_radix(hex.get(at..at + 2).ok_or_else(invalid)?, 16).map_err(|_| invalid())
-        })
-        .collect::<Result<Vec<u8>, RpcError>>()?;
+    let bytes = crate::hex::decode(hex).ok_or_else(invalid)?;
     String::from_utf8(bytes).map_err(|_| invalid())
 }
 

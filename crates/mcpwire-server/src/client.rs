@@ -16,9 +16,8 @@ pub enum ClientError {
         /// The capability (`elicitation`, `sampling`).
         capability: &'static str,
     },
-    /// The negotiated version has no such request from server to client (2026-07-28
-    /// asks through an `InputRequiredResult`, which this layer does not implement yet):
-    /// the request was not sent.
+    /// The negotiated version has no such request from server to client (2024-11-05 has no
+    /// elicitation): nothing was asked.
     NotInVersion {
         /// The method.
         method: &'static str,

@@ -1,14 +1,18 @@
 //! What a tool, resource or prompt handler can see and do: report progress, log, notice
 //! cancellation, and ask the client (elicitation, sampling) when the client can answer.
 
+use std::sync::Arc;
+
+use mcpwire::peer::Request;
 use mcpwire::service::{CancellationToken, RequestContext};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
 use crate::client::{ClientError, CreateMessage, ElicitCreate, Elicitation, Sampled};
+use crate::input_round::InputRound;
 use crate::logging::LogLevel;
 use crate::schema::object_schema;
-use crate::version::Version;
+use crate::version::{Feature, Version};
 
 /// The context of one call (see the [crate docs](crate) for an example).
 #[derive(Debug, Clone)]
@@ -17,6 +21,9 @@ pub struct Context {
     version: Version,
     client_capabilities: Map<String, Value>,
     log_threshold: Option<LogLevel>,
+    /// Under 2026-07-28, on a request whose result may be input-required: the answers the
+    /// client gave and the asks of this run.
+    input: Option<Arc<InputRound>>,
 }
 
 impl Context {
@@ -31,7 +38,19 @@ impl Context {
             version,
             client_capabilities,
             log_threshold,
+            input: None,
         }
+    }
+
+    /// The input round of this call, when it can ask the client under 2026-07-28.
+    pub(crate) fn input_round(&self) -> Option<Arc<InputRound>> {
+        self.input.clone()
+    }
+
+    /// This context, asking the client through `round` (2026-07-28).
+    pub(crate) fn with_input(mut self, round: Arc<InputRound>) -> Self {
+        self.input = Some(round);
+        self
     }
 
     /// The MCP version of this call.
@@ -87,11 +106,17 @@ impl Context {
             .is_ok()
     }
 
-    /// Whether the client can answer `method` here: the version lets a server send it
-    /// during a call, and the client declared `capability`.
+    /// Whether the client can answer `method` here: the version has a way to ask it during
+    /// this request, and the client declared `capability`.
     fn can_ask(&self, method: &'static str, capability: &'static str) -> Result<(), ClientError> {
-        // 2026-07-28 asks the client through an `InputRequiredResult`, not by request.
-        if self.version.is_stateless() || !self.version.has_request(method) {
+        // 2026-07-28 asks through the input-required results of the requests whose handlers
+        // get a context (`tools/call`, `prompts/get`, `resources/read`), so through `input`.
+        let reachable = if self.version.has(Feature::InputRequests) {
+            self.input.is_some()
+        } else {
+            self.version.has_request(method)
+        };
+        if !reachable {
             return Err(ClientError::NotInVersion {
                 method,
                 version: self.version,
@@ -101,6 +126,28 @@ impl Context {
             return Err(ClientError::NotDeclared { capability });
         }
         Ok(())
+    }
+
+    /// Asks the client `R` with `params`: a request to the client up to 2025-11-25; under
+    /// 2026-07-28 an ask of this run's [`InputRound`], which ends the handler here when the
+    /// client has not answered yet (see [`elicit`](Self::elicit)).
+    async fn ask<R: Request<Params = Value>>(
+        &self,
+        params: Value,
+    ) -> Result<R::Result, ClientError> {
+        match &self.input {
+            Some(round) => {
+                let answer = round.ask(R::METHOD, params).await;
+                serde_json::from_value(answer).map_err(|e| {
+                    ClientError::InvalidReply(format!("the answer to `{}`: {e}", R::METHOD))
+                })
+            }
+            None => self
+                .request
+                .request::<R>(&params)
+                .await
+                .map_err(ClientError::Request),
+        }
     }
 
     /// Whether [`elicit`](Self::elicit) can ask this client.
@@ -114,8 +161,15 @@ impl Context {
     }
 
     /// Asks the user, through the client, to fill in a form shaped like `T`
-    /// (`elicitation/create`, 2025-06-18 and 2025-11-25). `T`'s fields should be strings,
-    /// numbers, integers, booleans or string enums, as MCP allows in a form.
+    /// (`elicitation/create`, from 2025-06-18). `T`'s fields should be strings, numbers,
+    /// integers, booleans or string enums, as MCP allows in a form.
+    ///
+    /// Up to 2025-11-25 this sends the request and awaits the client's answer. Under
+    /// 2026-07-28 (`tools/call`, `prompts/get`, `resources/read` only) the client answers by
+    /// retrying the request: the first time, this ask ends the handler (its future is
+    /// dropped, the reply is an input-required result carrying the question); on the retry
+    /// the handler runs again from the start and this ask returns the answer. Work before an
+    /// ask therefore runs once per round; see the [crate docs](crate#asking-the-client-under-2026-07-28).
     ///
     /// Fails with [`ClientError::NotDeclared`] when the client did not declare
     /// `elicitation`, and [`ClientError::NotInVersion`] under versions without it.
@@ -130,16 +184,12 @@ impl Context {
             "message": message,
             "requestedSchema": crate::client::form_schema(&schema),
         });
-        let reply = self
-            .request
-            .request::<ElicitCreate>(&params)
-            .await
-            .map_err(ClientError::Request)?;
-        reply.into_elicitation()
+        self.ask::<ElicitCreate>(params).await?.into_elicitation()
     }
 
     /// Asks the client's model for a completion of one user message
-    /// (`sampling/createMessage`, 2024-11-05 to 2025-11-25).
+    /// (`sampling/createMessage`), as [`elicit`](Self::elicit) asks: by request up to
+    /// 2025-11-25, through an input-required result under 2026-07-28.
     ///
     /// Fails with [`ClientError::NotDeclared`] when the client did not declare `sampling`.
     pub async fn sample(&self, prompt: &str, max_tokens: u32) -> Result<Sampled, ClientError> {
@@ -148,10 +198,7 @@ impl Context {
             "messages": [{ "role": "user", "content": { "type": "text", "text": prompt } }],
             "maxTokens": max_tokens,
         });
-        self.request
-            .request::<CreateMessage>(&params)
-            .await
-            .map_err(ClientError::Request)
+        self.ask::<CreateMessage>(params).await
     }
 
     /// The async layer's context of this call, for what this type does not wrap.

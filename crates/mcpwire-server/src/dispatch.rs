@@ -23,8 +23,11 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use crate::catalog::Catalog;
+use crate::completion::{Argument, CompletionContext, CompletionRequest, Reference};
 use crate::context::Context;
+use crate::input_round::{InputRound, METHODS_WITH_INPUT};
 use crate::logging::LogLevel;
+use crate::request_state;
 use crate::server::{McpServer, Shared};
 use crate::session::{Agreed, SessionState};
 use crate::validate::validate;
@@ -49,6 +52,16 @@ struct Params {
     protocol_version: Option<String>,
     #[serde(default)]
     capabilities: Option<Map<String, Value>>,
+    #[serde(rename = "ref", default)]
+    reference: Option<Reference>,
+    #[serde(default)]
+    argument: Option<Argument>,
+    #[serde(default)]
+    context: Option<CompletionContext>,
+    #[serde(rename = "inputResponses", default)]
+    input_responses: Option<Map<String, Value>>,
+    #[serde(rename = "requestState", default)]
+    request_state: Option<String>,
 }
 
 /// `_meta` of a 2026-07-28 request.
@@ -85,8 +98,12 @@ pub(crate) async fn handle(
             return Err(RpcError::method_not_found());
         }
         validate(version, &method, params, depth)?;
-        let fields: Params = decode_params(params, depth)?;
+        let mut fields: Params = decode_params(params, depth)?;
         let ctx = context(&state, version, fields.meta.as_ref(), request)?;
+        let ctx = match input_round(&state.shared, &method, &mut fields, ctx.version())? {
+            Some(round) => ctx.with_input(Arc::new(round)),
+            None => ctx,
+        };
         serve(&state.shared, &method, fields, ctx, &state).await?
     };
     finish(version_after(&method, version, &state), &method, result)
@@ -109,8 +126,13 @@ fn offers(shared: &Shared, method: &str) -> bool {
     match method {
         "ping" | "server/discover" | "logging/setLevel" => true,
         "tools/list" | "tools/call" => shared.offers.tools,
-        "resources/list" | "resources/read" | "resources/templates/list" => shared.offers.resources,
+        "resources/list"
+        | "resources/read"
+        | "resources/templates/list"
+        | "resources/subscribe"
+        | "resources/unsubscribe" => shared.offers.resources,
         "prompts/list" | "prompts/get" => shared.offers.prompts,
+        "completion/complete" => shared.offers.completions,
         _ => false,
     }
 }
@@ -143,6 +165,54 @@ fn context(
         capabilities,
         state.log_level(),
     ))
+}
+
+/// Under a version that asks the client through input-required results, on a request that
+/// may have one: the round its handler runs in, with the answers of `inputResponses` and
+/// those carried by `requestState` (verified first: -32602 at `/requestState` otherwise).
+fn input_round(
+    shared: &Shared,
+    method: &str,
+    fields: &mut Params,
+    version: Version,
+) -> Result<Option<InputRound>, RpcError> {
+    if !version.has(Feature::InputRequests) || !METHODS_WITH_INPUT.contains(&method) {
+        return Ok(None);
+    }
+    let target = fields
+        .name
+        .as_deref()
+        .or(fields.uri.as_deref())
+        .unwrap_or_default();
+    let arguments = fields
+        .arguments
+        .clone()
+        .map(Value::Object)
+        .unwrap_or(Value::Null);
+    let binding = request_state::binding(method, target, &arguments);
+    let carried = match fields.request_state.take() {
+        Some(state) => request_state::open(&shared.state_key, &state, &binding)?,
+        None => Map::new(),
+    };
+    let responses = fields.input_responses.take().unwrap_or_default();
+    Ok(Some(InputRound::new(
+        carried,
+        responses,
+        shared.state_key.clone(),
+        binding,
+    )))
+}
+
+/// Runs a handler's `work` to its result JSON; under 2026-07-28 its asks may end it with an
+/// input-required result instead.
+async fn answered(
+    round: Option<Arc<InputRound>>,
+    work: impl std::future::Future<Output = Value>,
+) -> Result<Value, RpcError> {
+    match round {
+        Some(round) => round.run(work).await,
+        None => Ok(work.await),
+    }
 }
 
 /// -32022: the version a stateless request states is not served statelessly here.
@@ -182,7 +252,7 @@ fn initialize(
     let shared = &state.shared;
     let mut result = json!({
         "protocolVersion": chosen.as_str(),
-        "capabilities": McpServer::capabilities(shared),
+        "capabilities": McpServer::capabilities(shared, chosen),
         "serverInfo": { "name": shared.info.name, "version": shared.info.version },
     });
     if let Some(instructions) = &shared.info.instructions {
@@ -202,7 +272,7 @@ async fn serve(
     let cursor = fields.cursor.as_deref();
     match method {
         "ping" => Ok(json!({})),
-        "server/discover" => Ok(discover(shared)),
+        "server/discover" => Ok(discover(shared, version)),
         "logging/setLevel" => {
             if let Some(level) = fields.level {
                 state.set_log_level(level);
@@ -219,19 +289,28 @@ async fn serve(
             "resources",
             |r| r.definition(version),
         ),
-        "resources/templates/list" => Ok(json!({ "resourceTemplates": [] })),
+        "resources/templates/list" => list(
+            &shared.resource_templates,
+            cursor,
+            shared.page_size,
+            "resourceTemplates",
+            |t| t.definition(version),
+        ),
         "prompts/list" => list(&shared.prompts, cursor, shared.page_size, "prompts", |p| {
             p.definition(version)
         }),
         "tools/call" => call_tool(shared, fields, ctx).await,
-        "resources/read" => {
+        "completion/complete" => complete(shared, fields).await,
+        "resources/subscribe" | "resources/unsubscribe" => {
             let uri = fields.uri.unwrap_or_default();
-            let resource = read(&shared.resources)
-                .get(&uri)
-                .cloned()
-                .ok_or_else(|| resource_not_found(&uri))?;
-            Ok(json!({ "contents": resource.read(ctx).await }))
+            let subscribe = method == "resources/subscribe";
+            if subscribe && !is_readable(shared, &uri) {
+                return Err(resource_not_found(&uri));
+            }
+            state.subscribe(uri, subscribe);
+            Ok(json!({}))
         }
+        "resources/read" => read_resource(shared, fields.uri.unwrap_or_default(), ctx).await,
         "prompts/get" => {
             let name = fields.name.unwrap_or_default();
             let prompt = read(&shared.prompts)
@@ -239,10 +318,11 @@ async fn serve(
                 .cloned()
                 .ok_or_else(|| unknown("prompt", &name))?;
             let arguments = fields.arguments.unwrap_or_default();
+            let round = ctx.input_round();
             let future = prompt
                 .start(arguments, ctx)
                 .map_err(|e| invalid_params(&e.pointer, &e.reason))?;
-            Ok(future.await)
+            answered(round, future).await
         }
         _ => Err(RpcError::method_not_found()),
     }
@@ -256,16 +336,69 @@ async fn call_tool(shared: &Shared, fields: Params, ctx: Context) -> Result<Valu
         .cloned()
         .ok_or_else(|| unknown("tool", &name))?;
     let arguments = fields.arguments.unwrap_or_default();
-    let result = match tool.start(arguments, ctx) {
-        Ok(running) => running.await,
+    let round = ctx.input_round();
+    match tool.start(arguments, ctx) {
+        Ok(running) => answered(round, async move { running.await.to_json(version) }).await,
         // From 2025-11-25 MCP asks for argument errors as tool execution errors, which the
         // model can read and correct; before, they are protocol errors.
         Err(error) if version.has(Feature::ArgumentErrorsInResult) => {
-            crate::ToolResult::error(&error)
+            Ok(crate::ToolResult::error(&error).to_json(version))
         }
-        Err(error) => return Err(invalid_params(&error.pointer, &error.reason)),
+        Err(error) => Err(invalid_params(&error.pointer, &error.reason)),
+    }
+}
+
+/// `completion/complete`: the completer of the referenced prompt's argument or template's
+/// variable. An unknown prompt or template is -32602 naming `/ref/name` or `/ref/uri`.
+async fn complete(shared: &Shared, fields: Params) -> Result<Value, RpcError> {
+    // The version's params type already required `ref` and `argument`.
+    let (Some(reference), Some(argument)) = (fields.reference, fields.argument) else {
+        return Err(invalid_params("/ref", "missing `ref` or `argument`"));
     };
-    Ok(result.to_json(version))
+    let completers = match reference {
+        Reference::Prompt { name } => read(&shared.prompts)
+            .get(&name)
+            .map(|p| p.completers().clone())
+            .ok_or_else(|| invalid_params("/ref/name", &format!("no prompt named `{name}`")))?,
+        Reference::Resource { uri } => read(&shared.resource_templates)
+            .get(&uri)
+            .map(|t| t.completers().clone())
+            .ok_or_else(|| invalid_params("/ref/uri", &format!("no resource template `{uri}`")))?,
+    };
+    let request = CompletionRequest {
+        argument: argument.name,
+        value: argument.value,
+        context: fields.context.unwrap_or_default().arguments,
+    };
+    Ok(completers.complete(request).await)
+}
+
+/// Whether `resources/read` of `uri` would find a resource or a template.
+fn is_readable(shared: &Shared, uri: &str) -> bool {
+    read(&shared.resources).get(uri).is_some()
+        || read(&shared.resource_templates)
+            .iter()
+            .any(|t| t.matches(uri).is_some())
+}
+
+/// `resources/read`: the resource at `uri`, else the first template matching it, else
+/// -32002.
+async fn read_resource(shared: &Shared, uri: String, ctx: Context) -> Result<Value, RpcError> {
+    let round = ctx.input_round();
+    let resource = read(&shared.resources).get(&uri).cloned();
+    let contents = match resource {
+        Some(resource) => Box::pin(async move { resource.read(ctx).await }),
+        None => {
+            let matched = read(&shared.resource_templates)
+                .iter()
+                .find_map(|t| Some((t.clone(), t.matches(&uri)?)));
+            let (template, variables) = matched.ok_or_else(|| resource_not_found(&uri))?;
+            template
+                .start(uri, variables, ctx)
+                .map_err(|e| invalid_params(&e.pointer, &e.reason))?
+        }
+    };
+    answered(round, async move { json!({ "contents": contents.await }) }).await
 }
 
 fn list<T>(
@@ -288,7 +421,7 @@ fn list<T>(
     Ok(Value::Object(result))
 }
 
-fn discover(shared: &Shared) -> Value {
+fn discover(shared: &Shared, version: Version) -> Value {
     let supported: Vec<&str> = Version::ALL
         .into_iter()
         .rev()
@@ -296,7 +429,7 @@ fn discover(shared: &Shared) -> Value {
         .collect();
     let mut result = json!({
         "supportedVersions": supported,
-        "capabilities": McpServer::capabilities(shared),
+        "capabilities": McpServer::capabilities(shared, version),
         "_meta": {
             "io.modelcontextprotocol/serverInfo": {
                 "name": shared.info.name,
@@ -310,15 +443,21 @@ fn discover(shared: &Shared) -> Value {
     result
 }
 
-/// Adds what every result of `version` carries: from 2026-07-28 `resultType`, and on list,
-/// read and discover results `ttlMs` and `cacheScope` (0 ms: lists can change at runtime;
-/// public: nothing here depends on who asks).
+/// Adds what every result of `version` carries: from 2026-07-28 `resultType` (`complete`
+/// unless the result is input-required), and on complete list, read and discover results
+/// `ttlMs` and `cacheScope` (0 ms: lists can change at runtime; public: nothing here depends
+/// on who asks).
 fn finish(version: Version, method: &str, mut result: Value) -> Result<Box<RawValue>, RpcError> {
     if version.has(Feature::ResultType)
         && let Value::Object(members) = &mut result
     {
-        members.insert("resultType".into(), "complete".into());
-        if method.ends_with("/list") || method == "resources/read" || method == "server/discover" {
+        let complete = *members
+            .entry("resultType")
+            .or_insert_with(|| "complete".into())
+            == "complete";
+        let cacheable =
+            method.ends_with("/list") || method == "resources/read" || method == "server/discover";
+        if complete && cacheable {
             members.insert("ttlMs".into(), 0.into());
             members.insert("cacheScope".into(), "public".into());
         }

@@ -60,15 +60,67 @@
 //! | `ping`, `logging/setLevel` | yes | yes | yes | yes | -32601 (not in the version) |
 //! | tool `title`, `outputSchema`, `structuredContent` | left out | left out | sent | sent | sent |
 //! | arguments that do not decode | -32602, `data.pointer` | -32602 | -32602 | tool result `isError`, text names the pointer | `isError` |
-//! | `elicit`, `sample` | sampling | sampling | both | both | [`ClientError::NotInVersion`] (input-required results not implemented) |
+//! | `elicit`, `sample` | sampling | sampling | both | both | both, through input-required results (`tools/call`, `prompts/get`, `resources/read`) |
+//! | `completion/complete` (a completer registered) | served, no capability to declare | `completions` declared | `completions` | `completions`, `context.arguments` | `completions` |
+//! | `resources/subscribe`, `notifications/resources/updated` | yes | yes | yes | yes | -32601 (`subscriptions/listen` not implemented) |
 //! | results | | | | | `resultType`, `ttlMs: 0`, `cacheScope: "public"` |
+//!
+//! Resources come as plain [`Resource`]s and as [`ResourceTemplate`]s: RFC 6570 level-1
+//! templates (`users://{id}/profile`) listed by `resources/templates/list`, whose reader gets
+//! the variables of any URI they match in `resources/read` (a plain resource at the same URI
+//! comes first).
+//!
+//! With resources, `resources/subscribe` is declared (`subscribe: true`) where the version
+//! has it, and [`McpServer::notify_resource_updated`] sends `notifications/resources/updated`
+//! to the sessions subscribed to a URI (a resource's, or one a template matches). MCP
+//! 2026-07-28 replaces subscribing with a long-lived `subscriptions/listen` request, which
+//! this layer does not serve yet.
+//!
+//! [`Prompt::complete`] and [`ResourceTemplate::complete`] register a completer for one
+//! argument or template variable (`completion/complete`, at most [`MAX_COMPLETIONS`] values
+//! per result with `total` and `hasMore`); a completer for an argument that does not exist
+//! is a [`BuildError::Completion`].
 //!
 //! A method the version lacks, or that the server does not offer (no tools registered: no
 //! `tools/*`), is -32601 before its params are read. Params are first decoded as the
 //! version's generated params type (`mcpwire-types`), so a request its schema refuses is
 //! -32602 naming the member. Capabilities name only the kinds of items the server was built
-//! with, each with `listChanged: true`: [`McpServer::add_tool`] and its siblings change them
-//! while serving and notify every initialized session.
+//! with, each with `listChanged: true` (resources also `subscribe: true` where the version
+//! has `resources/subscribe`): [`McpServer::add_tool`] and its siblings change them while
+//! serving and notify every initialized session.
+//!
+//! ## Asking the client under 2026-07-28
+//!
+//! MCP 2026-07-28 has no requests from server to client. [`Context::elicit`] and
+//! [`Context::sample`] keep their signatures and work there when the request's `_meta`
+//! declares the client's `elicitation` / `sampling` capability ([`Context::can_elicit`],
+//! [`Context::can_sample`] say so); otherwise they fail with [`ClientError::NotDeclared`] as
+//! under every version. The first time, the ask ends the handler and the reply is an
+//! `InputRequiredResult`:
+//!
+//! ```json
+//! {"resultType":"input_required",
+//!  "inputRequests":{"elicitation-0-5d41402a":{"method":"elicitation/create","params":{..}}},
+//!  "requestState":"rs1.…"}
+//! ```
+//!
+//! The client retries the same request with `inputResponses` (`{"elicitation-0-5d41402a":
+//! <its ElicitResult>}`) and the `requestState`; **the handler runs again from the start**
+//! and this time the ask returns the answer. Each ask's key comes from its position among
+//! the handler's asks and what it asks, so a handler that asks twice takes two retries, and
+//! the `requestState` carries the answers of earlier rounds (the client only sends the new
+//! one). Work before an ask runs once per round: keep it free of effects that must not
+//! repeat, and let the asks depend only on the arguments and earlier answers so that their
+//! keys stay the same. A handler that races an ask against something else (`select!`) and
+//! finishes without the answer still gets the input-required result: its result would not
+//! be the one it means.
+//!
+//! The `requestState` is sealed with HMAC-SHA256 under a per-server random key (or
+//! [`McpServerBuilder::request_state_secret`], for several processes behind one endpoint),
+//! bound to the method, name or URI and arguments of its request, valid for an hour and at
+//! most [`MAX_REQUEST_STATE`] bytes; one that is malformed, oversized, altered, foreign or
+//! expired is -32602 naming `/requestState`. It is not encrypted: the client can read the
+//! answers it gave.
 //!
 //! ## Transports
 //!
@@ -82,26 +134,36 @@
 mod arguments;
 mod catalog;
 mod client;
+mod completion;
 mod context;
 mod describe;
 mod dispatch;
+mod hex;
+mod input_round;
 mod logging;
 mod prompt;
+mod request_state;
 mod resource;
+mod resource_info;
+mod resource_template;
 mod result;
 mod schema;
 mod server;
 mod session;
 mod tool;
+mod uri_template;
 mod validate;
 mod version;
 
 pub use arguments::{ArgumentError, NoArguments};
 pub use client::{ClientError, Elicitation, Sampled};
+pub use completion::{CompletionRequest, MAX_COMPLETIONS};
 pub use context::Context;
 pub use logging::LogLevel;
 pub use prompt::{Prompt, PromptMessage, Role};
+pub use request_state::MAX_REQUEST_STATE;
 pub use resource::{Resource, ResourceContents};
+pub use resource_template::ResourceTemplate;
 pub use result::{Content, IntoToolResult, Structured, ToolResult};
 pub use schema::{SchemaError, object_schema};
 pub use server::{BuildError, DEFAULT_PAGE_SIZE, McpServer, McpServerBuilder};

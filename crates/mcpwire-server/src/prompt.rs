@@ -8,6 +8,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
 use crate::arguments::{ArgumentError, decode_member};
+use crate::completion::{Completers, CompletionRequest};
 use crate::context::Context;
 use crate::result::Content;
 use crate::schema::{SchemaError, object_schema};
@@ -86,6 +87,7 @@ pub struct Prompt {
     description: String,
     arguments: Result<Vec<Value>, SchemaError>,
     handler: Arc<GetFn>,
+    completers: Completers,
 }
 
 impl std::fmt::Debug for Prompt {
@@ -119,6 +121,7 @@ impl Prompt {
             description: description.into(),
             arguments: object_schema::<A>().map(|schema| prompt_arguments(&schema)),
             handler: Arc::new(handler),
+            completers: Completers::default(),
         }
     }
 
@@ -128,9 +131,51 @@ impl Prompt {
         self
     }
 
+    /// Suggests values for `argument` as the user types (`completion/complete`). The
+    /// argument must be one of the arguments type's properties (checked when the prompt is
+    /// added to a server).
+    ///
+    /// ```
+    /// use mcpwire_server::{CompletionRequest, Context, Prompt, PromptMessage};
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Translate { language: String }
+    ///
+    /// let prompt = Prompt::new("translate", "Translate", |args: Translate, _: Context| async move {
+    ///     vec![PromptMessage::user(format!("Translate into {}", args.language))]
+    /// })
+    /// .complete("language", |request: CompletionRequest| async move {
+    ///     ["English", "French", "German"]
+    ///         .into_iter()
+    ///         .filter(|l| l.to_lowercase().starts_with(&request.value.to_lowercase()))
+    ///         .map(String::from)
+    ///         .collect()
+    /// });
+    /// # let _ = prompt;
+    /// ```
+    pub fn complete<F, Fut>(mut self, argument: impl Into<String>, completer: F) -> Self
+    where
+        F: Fn(CompletionRequest) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Vec<String>> + Send + 'static,
+    {
+        self.completers.insert(argument.into(), completer);
+        self
+    }
+
     /// The prompt's name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    pub(crate) fn completers(&self) -> &Completers {
+        &self.completers
+    }
+
+    /// An argument with a completer that the prompt does not have.
+    pub(crate) fn unknown_completion(&self) -> Option<&str> {
+        let arguments = self.arguments.as_deref().unwrap_or_default();
+        self.completers
+            .unknown(|name| arguments.iter().any(|a| a["name"] == name))
     }
 
     pub(crate) fn schema_error(&self) -> Option<&SchemaError> {

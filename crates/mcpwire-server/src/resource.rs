@@ -6,6 +6,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use crate::context::Context;
+use crate::resource_info::{ResourceInfo, resource_info_setters};
 use crate::tool::BoxFuture;
 use crate::version::Version;
 
@@ -42,10 +43,7 @@ type ReadFn = dyn Fn(Context) -> BoxFuture<ResourceContents> + Send + Sync;
 #[derive(Clone)]
 pub struct Resource {
     uri: String,
-    name: String,
-    title: Option<String>,
-    description: Option<String>,
-    mime_type: Option<String>,
+    info: ResourceInfo,
     reader: Arc<ReadFn>,
 }
 
@@ -53,7 +51,7 @@ impl std::fmt::Debug for Resource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Resource")
             .field("uri", &self.uri)
-            .field("name", &self.name)
+            .field("name", &self.info.name)
             .finish_non_exhaustive()
     }
 }
@@ -67,31 +65,12 @@ impl Resource {
     {
         Self {
             uri: uri.into(),
-            name: name.into(),
-            title: None,
-            description: None,
-            mime_type: None,
+            info: ResourceInfo::new(name.into()),
             reader: Arc::new(move |ctx| Box::pin(reader(ctx))),
         }
     }
 
-    /// Sets the MIME type.
-    pub fn mime_type(mut self, mime_type: impl Into<String>) -> Self {
-        self.mime_type = Some(mime_type.into());
-        self
-    }
-
-    /// Sets the description.
-    pub fn description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-
-    /// Sets the human-readable title (sent from 2025-06-18).
-    pub fn title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
+    resource_info_setters!();
 
     /// The resource's URI.
     pub fn uri(&self) -> &str {
@@ -100,29 +79,30 @@ impl Resource {
 
     /// The `Resource` object of `version`.
     pub(crate) fn definition(&self, version: Version) -> Value {
-        let mut resource = crate::describe::named(&self.name, self.title.as_deref(), version);
-        resource.insert("uri".into(), self.uri.clone().into());
-        if let Some(description) = &self.description {
-            resource.insert("description".into(), description.clone().into());
-        }
-        if let Some(mime_type) = &self.mime_type {
-            resource.insert("mimeType".into(), mime_type.clone().into());
-        }
-        Value::Object(resource)
+        self.info.definition(version, "uri", &self.uri)
     }
 
     /// Reads it: the `contents` array of a `ReadResourceResult`.
     pub(crate) async fn read(&self, ctx: Context) -> Value {
         let contents = (self.reader)(ctx).await;
-        let mut item = Map::new();
-        item.insert("uri".into(), self.uri.clone().into());
-        if let Some(mime_type) = &self.mime_type {
-            item.insert("mimeType".into(), mime_type.clone().into());
-        }
-        match contents {
-            ResourceContents::Text(text) => item.insert("text".into(), text.into()),
-            ResourceContents::Blob(blob) => item.insert("blob".into(), blob.into()),
-        };
-        json!([item])
+        contents_json(&self.uri, self.info.mime_type.as_deref(), contents)
     }
+}
+
+/// The `contents` array of a `ReadResourceResult`: one item for `uri`.
+pub(crate) fn contents_json(
+    uri: &str,
+    mime_type: Option<&str>,
+    contents: ResourceContents,
+) -> Value {
+    let mut item = Map::new();
+    item.insert("uri".into(), uri.into());
+    if let Some(mime_type) = mime_type {
+        item.insert("mimeType".into(), mime_type.into());
+    }
+    match contents {
+        ResourceContents::Text(text) => item.insert("text".into(), text.into()),
+        ResourceContents::Blob(blob) => item.insert("blob".into(), blob.into()),
+    };
+    json!([item])
 }

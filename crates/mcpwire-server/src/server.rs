@@ -9,10 +9,13 @@ use serde_json::{Map, Value, json};
 
 use crate::catalog::Catalog;
 use crate::prompt::Prompt;
+use crate::request_state::StateKey;
 use crate::resource::Resource;
+use crate::resource_template::ResourceTemplate;
 use crate::schema::SchemaError;
 use crate::session::SessionState;
 use crate::tool::Tool;
+use crate::version::{Feature, Version};
 
 /// The default number of items per page of `tools/list`, `resources/list`, `prompts/list`.
 pub const DEFAULT_PAGE_SIZE: usize = 100;
@@ -30,10 +33,25 @@ pub enum BuildError {
         /// What is wrong.
         error: SchemaError,
     },
-    /// Two items of the same kind with the same name (or URI).
+    /// Two items of the same kind with the same name (or URI, or URI template).
     Duplicate {
         /// The name or URI.
         name: String,
+    },
+    /// A completer for an argument (or template variable) the prompt (or template) does not
+    /// have.
+    Completion {
+        /// The prompt's name or the template.
+        item: String,
+        /// The argument.
+        argument: String,
+    },
+    /// A resource template that is not an RFC 6570 level-1 template.
+    UriTemplate {
+        /// The template.
+        template: String,
+        /// What is wrong.
+        reason: String,
     },
 }
 
@@ -42,6 +60,10 @@ impl std::fmt::Display for BuildError {
         match self {
             BuildError::Schema { item, error } => write!(f, "`{item}`: {error}"),
             BuildError::Duplicate { name } => write!(f, "`{name}` is registered twice"),
+            BuildError::UriTemplate { template, reason } => write!(f, "`{template}`: {reason}"),
+            BuildError::Completion { item, argument } => {
+                write!(f, "`{item}` has no argument `{argument}` to complete")
+            }
         }
     }
 }
@@ -63,6 +85,8 @@ pub(crate) struct Offers {
     pub(crate) tools: bool,
     pub(crate) resources: bool,
     pub(crate) prompts: bool,
+    /// Some prompt or resource template has a completer.
+    pub(crate) completions: bool,
 }
 
 pub(crate) struct Shared {
@@ -71,7 +95,10 @@ pub(crate) struct Shared {
     pub(crate) offers: Offers,
     pub(crate) tools: RwLock<Catalog<Tool>>,
     pub(crate) resources: RwLock<Catalog<Resource>>,
+    pub(crate) resource_templates: RwLock<Catalog<ResourceTemplate>>,
     pub(crate) prompts: RwLock<Catalog<Prompt>>,
+    /// Seals the `requestState` of 2026-07-28 input-required results.
+    pub(crate) state_key: StateKey,
     /// The live sessions, told when a list changes.
     sessions: Mutex<Vec<Weak<SessionState>>>,
 }
@@ -103,7 +130,9 @@ pub struct McpServerBuilder {
     page_size: usize,
     tools: Vec<Tool>,
     resources: Vec<Resource>,
+    resource_templates: Vec<ResourceTemplate>,
     prompts: Vec<Prompt>,
+    state_key: Option<StateKey>,
 }
 
 impl McpServer {
@@ -118,7 +147,9 @@ impl McpServer {
             page_size: DEFAULT_PAGE_SIZE,
             tools: Vec::new(),
             resources: Vec::new(),
+            resource_templates: Vec::new(),
             prompts: Vec::new(),
+            state_key: None,
         }
     }
 
@@ -227,9 +258,34 @@ impl McpServer {
         removed
     }
 
+    /// Adds (or replaces) a resource template while serving
+    /// (`notifications/resources/list_changed`); fails when it is not a level-1 template.
+    pub async fn add_resource_template(
+        &self,
+        template: ResourceTemplate,
+    ) -> Result<(), BuildError> {
+        template_ok(&template)?;
+        let key = template.uri_template().to_owned();
+        write(&self.shared.resource_templates).insert(key, template);
+        self.list_changed("notifications/resources/list_changed")
+            .await;
+        Ok(())
+    }
+
+    /// Removes a resource template (by its URI template) while serving; returns whether it
+    /// was there.
+    pub async fn remove_resource_template(&self, uri_template: &str) -> bool {
+        let removed = write(&self.shared.resource_templates).remove(uri_template);
+        if removed {
+            self.list_changed("notifications/resources/list_changed")
+                .await;
+        }
+        removed
+    }
+
     /// Adds (or replaces) a prompt while serving (`notifications/prompts/list_changed`).
     pub async fn add_prompt(&self, prompt: Prompt) -> Result<(), BuildError> {
-        schema_ok(prompt.name(), prompt.schema_error())?;
+        prompt_ok(&prompt)?;
         let name = prompt.name().to_owned();
         write(&self.shared.prompts).insert(name, prompt);
         self.list_changed("notifications/prompts/list_changed")
@@ -257,33 +313,74 @@ impl McpServer {
     /// Tells every session that agreed a version in `initialize` (the capability says
     /// `listChanged: true` to them) that a list changed.
     async fn list_changed(&self, method: &str) {
+        self.notify_sessions(method, Value::Null, |_| true);
+    }
+
+    /// Sends `notifications/resources/updated` for `uri` to every session subscribed to it
+    /// (`resources/subscribe`, 2024-11-05 to 2025-11-25); returns how many sessions were
+    /// told. Call it when the contents of a resource change.
+    ///
+    /// ```no_run
+    /// # async fn demo(server: mcpwire_server::McpServer) {
+    /// // ... the file behind `file:///log.txt` grew ...
+    /// server.notify_resource_updated("file:///log.txt");
+    /// # }
+    /// ```
+    pub fn notify_resource_updated(&self, uri: &str) -> usize {
+        self.notify_sessions(
+            "notifications/resources/updated",
+            json!({ "uri": uri }),
+            |session| session.is_subscribed(uri),
+        )
+    }
+
+    /// Sends `method` with `params` to every initialized session `to` picks, each on a task
+    /// of the current tokio runtime; returns how many.
+    fn notify_sessions(
+        &self,
+        method: &str,
+        params: Value,
+        to: impl Fn(&SessionState) -> bool,
+    ) -> usize {
         let handles: Vec<PeerHandle> = {
             let mut sessions = self.lock_sessions();
             sessions.retain(|s| s.strong_count() > 0);
             sessions
                 .iter()
                 .filter_map(Weak::upgrade)
+                .filter(|s| to(s))
                 .filter_map(|s| s.notifiable())
                 .collect()
         };
-        let method = method.to_owned();
+        let told = handles.len();
         for handle in handles {
             // Each session is told on its own task, bounded in time: a session whose
             // transport no longer drains its stream (gone, or no GET stream over HTTP) cannot
             // hold up the change or the other sessions.
-            let method = method.clone();
+            let method = method.to_owned();
+            let params = params.clone();
             tokio::spawn(async move {
-                let notify = handle.notify_raw(&method, &());
+                let notify = async {
+                    if params.is_null() {
+                        handle.notify_raw(&method, &()).await
+                    } else {
+                        handle.notify_raw(&method, &params).await
+                    }
+                };
                 let _ = tokio::time::timeout(LIST_CHANGED_TIMEOUT, notify).await;
             });
         }
+        told
     }
 
     /// The `capabilities` this server declares: only the kinds of items it was built with,
     /// each with `listChanged: true` (items can change while serving), and `logging`.
-    pub(crate) fn capabilities(shared: &Shared) -> Value {
+    pub(crate) fn capabilities(shared: &Shared, version: Version) -> Value {
         let mut capabilities = Map::new();
         capabilities.insert("logging".into(), json!({}));
+        if shared.offers.completions && version.has(Feature::CompletionsCapability) {
+            capabilities.insert("completions".into(), json!({}));
+        }
         let kinds = [
             ("tools", shared.offers.tools),
             ("resources", shared.offers.resources),
@@ -294,12 +391,40 @@ impl McpServer {
                 capabilities.insert(kind.into(), json!({ "listChanged": true }));
             }
         }
+        if shared.offers.resources && version.has_request("resources/subscribe") {
+            capabilities["resources"]["subscribe"] = true.into();
+        }
         Value::Object(capabilities)
     }
 }
 
 fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
     lock.write().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn template_ok(template: &ResourceTemplate) -> Result<(), BuildError> {
+    if let Some(reason) = template.template_error() {
+        return Err(BuildError::UriTemplate {
+            template: template.uri_template().to_owned(),
+            reason: reason.to_owned(),
+        });
+    }
+    completions_ok(template.uri_template(), template.unknown_completion())
+}
+
+fn prompt_ok(prompt: &Prompt) -> Result<(), BuildError> {
+    schema_ok(prompt.name(), prompt.schema_error())?;
+    completions_ok(prompt.name(), prompt.unknown_completion())
+}
+
+fn completions_ok(item: &str, unknown: Option<&str>) -> Result<(), BuildError> {
+    match unknown {
+        None => Ok(()),
+        Some(argument) => Err(BuildError::Completion {
+            item: item.to_owned(),
+            argument: argument.to_owned(),
+        }),
+    }
 }
 
 fn schema_ok(item: &str, error: Option<&SchemaError>) -> Result<(), BuildError> {
@@ -341,6 +466,12 @@ impl McpServerBuilder {
         self
     }
 
+    /// Adds a resource template (see [`ResourceTemplate::new`]).
+    pub fn resource_template(mut self, template: ResourceTemplate) -> Self {
+        self.resource_templates.push(template);
+        self
+    }
+
     /// Adds a prompt.
     pub fn prompt(mut self, prompt: Prompt) -> Self {
         self.prompts.push(prompt);
@@ -360,12 +491,27 @@ impl McpServerBuilder {
         self
     }
 
+    /// Sets the secret that seals the `requestState` of MCP 2026-07-28 input-required results
+    /// (what [`Context::elicit`](crate::Context::elicit) and
+    /// [`Context::sample`](crate::Context::sample) answer with under that version). Without
+    /// it each server draws a random key, so a state is only good at the process that issued
+    /// it: give every process behind one endpoint the same secret (32 random bytes or more).
+    pub fn request_state_secret(mut self, secret: impl AsRef<[u8]>) -> Self {
+        self.state_key = Some(StateKey::from_secret(secret.as_ref()));
+        self
+    }
+
     /// The server; fails when a schema does not fit MCP or a name is registered twice.
     pub fn build(self) -> Result<McpServer, BuildError> {
         let offers = Offers {
             tools: !self.tools.is_empty(),
-            resources: !self.resources.is_empty(),
+            resources: !self.resources.is_empty() || !self.resource_templates.is_empty(),
             prompts: !self.prompts.is_empty(),
+            completions: self.prompts.iter().any(|p| !p.completers().is_empty())
+                || self
+                    .resource_templates
+                    .iter()
+                    .any(|t| !t.completers().is_empty()),
         };
         let mut tools = Catalog::default();
         for tool in self.tools {
@@ -382,9 +528,17 @@ impl McpServerBuilder {
                 return Err(BuildError::Duplicate { name: uri });
             }
         }
+        let mut resource_templates = Catalog::default();
+        for template in self.resource_templates {
+            template_ok(&template)?;
+            let key = template.uri_template().to_owned();
+            if resource_templates.insert(key.clone(), template) {
+                return Err(BuildError::Duplicate { name: key });
+            }
+        }
         let mut prompts = Catalog::default();
         for prompt in self.prompts {
-            schema_ok(prompt.name(), prompt.schema_error())?;
+            prompt_ok(&prompt)?;
             let name = prompt.name().to_owned();
             if prompts.insert(name.clone(), prompt) {
                 return Err(BuildError::Duplicate { name });
@@ -397,7 +551,9 @@ impl McpServerBuilder {
                 offers,
                 tools: RwLock::new(tools),
                 resources: RwLock::new(resources),
+                resource_templates: RwLock::new(resource_templates),
                 prompts: RwLock::new(prompts),
+                state_key: self.state_key.unwrap_or_else(StateKey::random),
                 sessions: Mutex::new(Vec::new()),
             }),
         })

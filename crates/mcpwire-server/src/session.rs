@@ -1,6 +1,7 @@
 //! What one conversation remembers: the version agreed in `initialize`, the client's
-//! capabilities, the log level it asked for.
+//! capabilities, the log level it asked for, the resources it subscribed to.
 
+use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use mcpwire::service::PeerHandle;
@@ -17,6 +18,8 @@ pub struct SessionState {
     handle: OnceLock<PeerHandle>,
     agreed: Mutex<Option<Agreed>>,
     log_level: Mutex<Option<LogLevel>>,
+    /// The URIs of `resources/subscribe`.
+    subscriptions: Mutex<BTreeSet<String>>,
 }
 
 impl std::fmt::Debug for SessionState {
@@ -41,6 +44,7 @@ impl SessionState {
             handle: OnceLock::new(),
             agreed: Mutex::new(None),
             log_level: Mutex::new(None),
+            subscriptions: Mutex::new(BTreeSet::new()),
         }
     }
 
@@ -78,5 +82,25 @@ impl SessionState {
             .log_level
             .lock()
             .unwrap_or_else(PoisonError::into_inner) = Some(level);
+    }
+
+    /// Subscribes to (or, with `false`, unsubscribes from) updates of `uri`.
+    pub(crate) fn subscribe(&self, uri: String, subscribed: bool) {
+        let mut subscriptions = self
+            .subscriptions
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if subscribed {
+            subscriptions.insert(uri);
+        } else {
+            subscriptions.remove(&uri);
+        }
+    }
+
+    pub(crate) fn is_subscribed(&self, uri: &str) -> bool {
+        self.subscriptions
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains(uri)
     }
 }

@@ -29,6 +29,9 @@ macro_rules! handshake_version {
             "resources/read" => check::<m::ReadResourceRequestParams>($params, $depth),
             "prompts/get" => check::<m::GetPromptRequestParams>($params, $depth),
             "logging/setLevel" => check::<m::SetLevelRequestParams>($params, $depth),
+            "completion/complete" => check::<m::CompleteRequestParams>($params, $depth),
+            "resources/subscribe" => check::<m::SubscribeRequestParams>($params, $depth),
+            "resources/unsubscribe" => check::<m::UnsubscribeRequestParams>($params, $depth),
             _ => Ok(()),
         }
     }};
@@ -57,6 +60,7 @@ pub(crate) fn validate(
                 "tools/call" => check::<m::CallToolRequestParams>(params, depth),
                 "resources/read" => check::<m::ReadResourceRequestParams>(params, depth),
                 "prompts/get" => check::<m::GetPromptRequestParams>(params, depth),
+                "completion/complete" => check::<m::CompleteRequestParams>(params, depth),
                 _ => Ok(()),
             }
         }

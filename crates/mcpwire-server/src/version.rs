@@ -34,6 +34,12 @@ pub(crate) enum Feature {
     ArgumentErrorsInResult,
     /// Results carry `resultType`; list and read results carry `ttlMs` and `cacheScope`.
     ResultType,
+    /// The server asks the client (elicitation, sampling) through input-required results of
+    /// `tools/call`, `prompts/get` and `resources/read`, not by request.
+    InputRequests,
+    /// `ServerCapabilities.completions` (`completion/complete` itself exists from
+    /// 2024-11-05).
+    CompletionsCapability,
 }
 
 impl Version {
@@ -94,8 +100,9 @@ impl Version {
     pub(crate) fn has(self, feature: Feature) -> bool {
         match feature {
             Feature::Titles => self >= Version::V2025_06_18,
+            Feature::CompletionsCapability => self >= Version::V2025_03_26,
             Feature::ArgumentErrorsInResult => self >= Version::V2025_11_25,
-            Feature::ResultType => self >= Version::V2026_07_28,
+            Feature::ResultType | Feature::InputRequests => self >= Version::V2026_07_28,
         }
     }
 

@@ -97,20 +97,7 @@ fn server_with(steps: Steps, page_size: usize) -> McpServer {
                 }
             },
         )
-        .tool(
-            "poem",
-            "Asks the client's model",
-            |_: NoArguments, ctx: Context| async move {
-                match ctx.sample("Write a haiku", 50).await {
-                    Ok(sampled) => ToolResult::text(format!(
-                        "{} by {}",
-                        sampled.text().unwrap_or("(not text)"),
-                        sampled.model
-                    )),
-                    Err(error) => ToolResult::error(error),
-                }
-            },
-        )
+        .tool("poem", "Asks the client's model", support::poem)
         .tool(
             "log",
             "Logs at every level",
@@ -175,7 +162,7 @@ async fn initialize_agrees_on_each_handshake_version_and_declares_what_was_regis
             json!({
                 "logging": {},
                 "tools": { "listChanged": true },
-                "resources": { "listChanged": true },
+                "resources": { "listChanged": true, "subscribe": true },
                 "prompts": { "listChanged": true },
             })
         );
@@ -234,10 +221,7 @@ async fn version_2026_is_served_statelessly_through_discover_and_meta() {
     let server = server();
     let client = connect(&server, Version::V2026_07_28, declines());
     let meta = Client::meta(json!({}));
-    let discovered = client
-        .request("server/discover", json!({ "_meta": meta }))
-        .await
-        .unwrap();
+    let discovered = client.discover().await;
     assert_eq!(
         discovered["supportedVersions"],
         json!([
@@ -353,11 +337,12 @@ async fn ping_and_set_level_exist_where_the_version_has_them() {
             (error.code(), pointer(&error)),
             (-32602, "/level".to_owned())
         );
-        // Not offered by this server (no completions, no subscriptions).
-        for method in ["completion/complete", "resources/subscribe"] {
-            let error = client.request(method, json!({})).await.unwrap_err();
-            assert_eq!(error.code(), -32601, "{method} under {version}");
-        }
+        // Not offered by this server (no completer registered).
+        let error = client
+            .request("completion/complete", json!({}))
+            .await
+            .unwrap_err();
+        assert_eq!(error.code(), -32601, "completion/complete under {version}");
     }
 }
 

@@ -76,9 +76,11 @@ fn the_python_sdk_client_calls_every_tool_by_handshake_and_by_discovery() {
             "countdown": "liftoff",
             "progress": [[1.0, 3.0], [2.0, 3.0], [3.0, 3.0]],
             "greet": "Hello, Py!",
+            "greet_retries": 0,
         })
     );
-    // 2026-07-28: stateless; the example cannot elicit under it and greets plainly.
+    // 2026-07-28: stateless; the elicitation comes as an input-required result, which the
+    // client answers by retrying the call once.
     let discovery = run(Command::new(&python)
         .arg(script("python_client.py"))
         .arg(example())
@@ -86,7 +88,8 @@ fn the_python_sdk_client_calls_every_tool_by_handshake_and_by_discovery() {
     assert_eq!(discovery["version"], "2026-07-28");
     assert_eq!(discovery["add"], json!({ "sum": 5 }));
     assert_eq!(discovery["progress"], handshake["progress"]);
-    assert_eq!(discovery["greet"], "Hello, stranger!");
+    assert_eq!(discovery["greet"], "Hello, Py!");
+    assert_eq!(discovery["greet_retries"], 1);
 }
 
 #[test]

@@ -12,10 +12,31 @@ import sys
 
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp import types
+from mcp_types import InputRequiredResult
 
 
 async def answer_elicitation(context, params):
     return types.ElicitResult(action="accept", content={"name": "Py"})
+
+
+async def call_answering(session, name, arguments):
+    """`call_tool` that, under 2026-07-28, answers the elicitations of an input-required
+    result and retries with them and the request state; returns the final result and how
+    many retries it took."""
+    result = await session.call_tool(name, arguments, allow_input_required=True)
+    retries = 0
+    while isinstance(result, InputRequiredResult):
+        retries += 1
+        requests = result.input_requests or {}
+        answers = {key: await answer_elicitation(None, request.params) for key, request in requests.items()}
+        result = await session.call_tool(
+            name,
+            arguments,
+            input_responses=answers,
+            request_state=result.request_state,
+            allow_input_required=True,
+        )
+    return result, retries
 
 
 async def main(server: str, mode: str) -> None:
@@ -39,8 +60,9 @@ async def main(server: str, mode: str) -> None:
             seen["add"] = added.structured_content
             counted = await session.call_tool("countdown", {"n": 3}, progress_callback=on_progress)
             seen["countdown"] = counted.content[0].text
-            greeted = await session.call_tool("greet", {})
+            greeted, retries = await call_answering(session, "greet", {})
             seen["greet"] = greeted.content[0].text
+            seen["greet_retries"] = retries
             wrong = await session.call_tool("add", {"a": 1, "b": "two"})
             seen["add_wrong_is_error"] = wrong.is_error
     print(json.dumps(seen, sort_keys=True))

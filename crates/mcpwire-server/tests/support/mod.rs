@@ -61,7 +61,24 @@ fn result_definition(method: &str) -> &'static str {
         "resources/templates/list" => "ListResourceTemplatesResult",
         "prompts/list" => "ListPromptsResult",
         "prompts/get" => "GetPromptResult",
+        "completion/complete" => "CompleteResult",
         _ => "EmptyResult",
+    }
+}
+
+/// Asserts `result` is a valid result of `method` under `version`: an `InputRequiredResult`
+/// when it says so, else the method's result; under 2026-07-28 also the method's
+/// `*ResultResponse` (which says whether the method may be input-required at all).
+pub fn assert_valid_result(version: Version, method: &str, result: &Value) {
+    let definition = result_definition(method);
+    if result["resultType"] == "input_required" {
+        assert_valid(version, "InputRequiredResult", result);
+    } else {
+        assert_valid(version, definition, result);
+    }
+    if version >= Version::V2026_07_28 && definition != "EmptyResult" {
+        let response = json!({ "jsonrpc": "2.0", "id": 1, "result": result });
+        assert_valid(version, &format!("{definition}Response"), &response);
     }
 }
 
@@ -148,7 +165,7 @@ impl Client {
         match sent {
             Ok(raw) => {
                 let result: Value = serde_json::from_str(raw.get()).unwrap();
-                assert_valid(self.version, result_definition(method), &result);
+                assert_valid_result(self.version, method, &result);
                 Ok(result)
             }
             Err(RequestError::Rpc(error)) => Err(error),
@@ -174,6 +191,14 @@ impl Client {
             .await
             .unwrap();
         result
+    }
+
+    /// `server/discover` of a 2026-07-28 client declaring no capabilities: its result.
+    pub async fn discover(&self) -> Value {
+        let params = json!({ "_meta": Self::meta(json!({})) });
+        self.request("server/discover", params)
+            .await
+            .expect("server/discover succeeds")
     }
 
     /// The `_meta` a 2026-07-28 request carries.
@@ -227,5 +252,21 @@ pub fn declines() -> ClientAnswers {
             "model": "test-model",
             "content": { "type": "text", "text": "a haiku" },
         }),
+    }
+}
+
+/// A tool handler that asks the client's model for a haiku and says who wrote it.
+pub async fn poem(
+    _: mcpwire_server::NoArguments,
+    ctx: mcpwire_server::Context,
+) -> mcpwire_server::ToolResult {
+    use mcpwire_server::ToolResult;
+    match ctx.sample("Write a haiku", 50).await {
+        Ok(sampled) => ToolResult::text(format!(
+            "{} by {}",
+            sampled.text().unwrap_or("(not text)"),
+            sampled.model
+        )),
+        Err(error) => ToolResult::error(error),
     }
 }

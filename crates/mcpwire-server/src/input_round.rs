@@ -1,0 +1,223 @@
+//! Asking the client under MCP 2026-07-28, where a server sends no requests of its own:
+//! `tools/call`, `prompts/get` and `resources/read` may answer with an input-required result
+//! (`resultType: "input_required"`, the questions in `inputRequests`, a `requestState`), and
+//! the client retries the same request with the answers in `inputResponses` and the state
+//! echoed back.
+//!
+//! # The replay model
+//!
+//! A stateless server cannot keep a handler suspended between the two requests, so the
+//! handler runs again, from the start, on every retry:
+//!
+//! 1. Each ask ([`Context::elicit`](crate::Context::elicit),
+//!    [`Context::sample`](crate::Context::sample)) gets a key from its position among the
+//!    handler's asks, its method and a digest of what it asks (`elicitation-0-1a2b3c4d`),
+//!    so the same handler asking the same things gets the same keys on every run.
+//! 2. An ask whose key has an answer, carried in `requestState` from an earlier round or
+//!    sent in this round's `inputResponses`, returns it at once.
+//! 3. The first ask without an answer ends the run: the handler's future is dropped there
+//!    (it never sees the ask return), and the reply is the input-required result asking it,
+//!    with a `requestState` sealing every answer this run used, so the next retry only has
+//!    to send the new one.
+//!
+//! Everything a handler does before an ask therefore runs once per round: keep it free of
+//! side effects that must not repeat (or make them idempotent), and make the asks depend
+//! only on the arguments and earlier answers, so that their keys stay the same.
+
+use std::future::Future;
+use std::sync::{Mutex, PoisonError};
+
+use mcpwire::RpcError;
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+use tokio::sync::Notify;
+
+use crate::request_state::{self, StateKey};
+
+/// The methods whose results may be input-required.
+pub(crate) const METHODS_WITH_INPUT: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
+
+/// One run of a handler under 2026-07-28: the answers it can use, and the asks it made.
+#[derive(Debug)]
+pub(crate) struct InputRound {
+    /// Answers by key: from the request state, then this round's `inputResponses`.
+    known: Map<String, Value>,
+    /// What the run asked.
+    asks: Mutex<Asks>,
+    /// Woken when an ask finds no answer.
+    unanswered: Notify,
+    /// Seals the next state.
+    key: StateKey,
+    /// The request the state is for.
+    binding: String,
+}
+
+#[derive(Debug, Default)]
+struct Asks {
+    /// How many asks the run made.
+    count: usize,
+    /// The answers the run used, carried into the next state.
+    used: Map<String, Value>,
+    /// The asks without an answer: key → `{method, params}`.
+    missing: Map<String, Value>,
+}
+
+impl InputRound {
+    /// A round whose earlier answers are `carried` (from a verified `requestState`) and whose
+    /// new ones are `responses` (`inputResponses`; a key already carried keeps its carried
+    /// answer).
+    pub(crate) fn new(
+        carried: Map<String, Value>,
+        responses: Map<String, Value>,
+        key: StateKey,
+        binding: String,
+    ) -> Self {
+        let mut known = responses;
+        known.extend(carried);
+        Self {
+            known,
+            asks: Mutex::new(Asks::default()),
+            unanswered: Notify::new(),
+            key,
+            binding,
+        }
+    }
+
+    /// The answer to `method` with `params`, when the client gave it; otherwise records the
+    /// ask and never completes (the run ends here, see the module docs).
+    pub(crate) async fn ask(&self, method: &str, params: Value) -> Value {
+        let answer = {
+            let mut asks = self.asks.lock().unwrap_or_else(PoisonError::into_inner);
+            let key = input_key(asks.count, method, &params);
+            asks.count += 1;
+            match self.known.get(&key) {
+                Some(answer) => {
+                    asks.used.insert(key, answer.clone());
+                    Some(answer.clone())
+                }
+                None => {
+                    asks.missing
+                        .insert(key, json!({ "method": method, "params": params }));
+                    None
+                }
+            }
+        };
+        match answer {
+            Some(answer) => answer,
+            None => {
+                self.unanswered.notify_one();
+                std::future::pending().await
+            }
+        }
+    }
+
+    /// Runs `work` (a handler producing its result JSON) until it completes, or until an ask
+    /// finds no answer: then the result is the input-required one.
+    pub(crate) async fn run(&self, work: impl Future<Output = Value>) -> Result<Value, RpcError> {
+        let done = tokio::select! {
+            biased;
+            () = self.unanswered.notified() => None,
+            done = work => Some(done),
+        };
+        let mut asks = self.asks.lock().unwrap_or_else(PoisonError::into_inner);
+        match done {
+            // A handler that went on without its answer (it raced the ask against something
+            // else) still gets the question asked: its result would not be the one it means.
+            Some(result) if asks.missing.is_empty() => Ok(result),
+            _ => {
+                let state =
+                    request_state::seal(&self.key, &self.binding, std::mem::take(&mut asks.used))?;
+                Ok(json!({
+                    "resultType": "input_required",
+                    "inputRequests": std::mem::take(&mut asks.missing),
+                    "requestState": state,
+                }))
+            }
+        }
+    }
+}
+
+/// The key of the `index`-th ask of a run: its method's family, its position, and a digest
+/// of what it asks.
+fn input_key(index: usize, method: &str, params: &Value) -> String {
+    let family = method.split('/').next().unwrap_or(method);
+    let digest = Sha256::new()
+        .chain_update(method)
+        .chain_update([0])
+        .chain_update(params.to_string())
+        .finalize();
+    format!("{family}-{index}-{}", crate::hex::encode(&digest[..4]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round(responses: Value) -> InputRound {
+        InputRound::new(
+            Map::new(),
+            responses.as_object().unwrap().clone(),
+            StateKey::random(),
+            "b".into(),
+        )
+    }
+
+    #[test]
+    fn keys_follow_the_order_and_the_content_of_asks() {
+        let ask = json!({ "message": "Name?" });
+        let first = input_key(0, "elicitation/create", &ask);
+        assert!(first.starts_with("elicitation-0-"), "{first}");
+        assert_eq!(first, input_key(0, "elicitation/create", &ask));
+        assert_ne!(first, input_key(1, "elicitation/create", &ask));
+        assert_ne!(
+            first,
+            input_key(0, "elicitation/create", &json!({ "message": "Age?" }))
+        );
+    }
+
+    #[tokio::test]
+    async fn the_first_unanswered_ask_ends_the_run() {
+        let ask = json!({ "message": "Name?" });
+        let answered = input_key(0, "elicitation/create", &ask);
+        let round = round(json!({ answered.clone(): { "action": "decline" } }));
+        let reached = Mutex::new(Vec::new());
+        let result = round
+            .run(async {
+                let first = round.ask("elicitation/create", ask.clone()).await;
+                reached.lock().unwrap().push(first);
+                round.ask("sampling/createMessage", json!({})).await;
+                reached.lock().unwrap().push(json!("after the second ask"));
+                json!({ "never": "sent" })
+            })
+            .await
+            .unwrap();
+        assert_eq!(*reached.lock().unwrap(), [json!({ "action": "decline" })]);
+        assert_eq!(result["resultType"], "input_required");
+        let asked: Vec<&String> = result["inputRequests"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect();
+        assert_eq!(asked.len(), 1);
+        assert!(asked[0].starts_with("sampling-1-"), "{asked:?}");
+        assert_eq!(
+            result["inputRequests"][asked[0]],
+            json!({ "method": "sampling/createMessage", "params": {} })
+        );
+        let carried =
+            request_state::open(&round.key, result["requestState"].as_str().unwrap(), "b").unwrap();
+        assert_eq!(
+            carried,
+            *json!({ answered: { "action": "decline" } })
+                .as_object()
+                .unwrap()
+        );
+    }
+
+    #[tokio::test]
+    async fn a_run_that_asks_nothing_or_is_answered_completes() {
+        let round = round(json!({}));
+        let result = round.run(async { json!({ "done": true }) }).await.unwrap();
+        assert_eq!(result, json!({ "done": true }));
+    }
+}

@@ -1,0 +1,291 @@
+//! The `requestState` of an MCP 2026-07-28 input-required result: the answers a handler
+//! already got in earlier rounds, carried by the client from one retry to the next because
+//! a stateless server keeps nothing between requests.
+//!
+//! The state is sealed, not encrypted: `rs1.` + hex(JSON payload) + `.` + hex(HMAC-SHA256 of
+//! the payload under the server's [`StateKey`]). The payload names the request it was issued
+//! for (method, tool/prompt name or resource URI, and a digest of the arguments) and when it
+//! expires. On the way back a state longer than [`MAX_REQUEST_STATE`], not in this shape,
+//! whose seal does not verify, issued for another request, or expired is -32602 naming
+//! `/requestState`, before any handler runs.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use mcpwire::RpcError;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+
+/// The longest `requestState` this server writes or reads back, in bytes.
+pub const MAX_REQUEST_STATE: usize = 64 * 1024;
+
+/// How long a `requestState` stays valid after it was issued: long enough for a user to fill
+/// in a form, short enough to bound a replay.
+pub(crate) const STATE_LIFETIME: Duration = Duration::from_secs(60 * 60);
+
+const PREFIX: &str = "rs1.";
+
+/// The secret that seals `requestState`: random per server unless set with
+/// [`McpServerBuilder::request_state_secret`](crate::McpServerBuilder::request_state_secret)
+/// (needed when several server processes answer the same clients).
+#[derive(Clone)]
+pub(crate) struct StateKey([u8; 32]);
+
+impl std::fmt::Debug for StateKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StateKey(..)")
+    }
+}
+
+impl StateKey {
+    /// 256 bits from the operating system's random source.
+    pub(crate) fn random() -> Self {
+        let mut key = [0u8; 32];
+        if getrandom::fill(&mut key).is_err() {
+            // No OS randomness: fall back to the process's randomly seeded hasher state
+            // and the clock, hashed; still unknown to clients.
+            use std::hash::{BuildHasher, Hasher};
+            let mut seed = Sha256::new();
+            for _ in 0..4 {
+                let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+                hasher.write_u128(now_nanos());
+                seed.update(hasher.finish().to_le_bytes());
+            }
+            key = seed.finalize().into();
+        }
+        StateKey(key)
+    }
+
+    /// The key derived from a secret shared by several server processes.
+    pub(crate) fn from_secret(secret: &[u8]) -> Self {
+        StateKey(Sha256::digest(secret).into())
+    }
+
+    /// HMAC-SHA256 (RFC 2104) of `message`.
+    fn tag(&self, message: &[u8]) -> [u8; 32] {
+        let mut inner_pad = [0x36u8; 64];
+        let mut outer_pad = [0x5cu8; 64];
+        for (at, byte) in self.0.iter().enumerate() {
+            inner_pad[at] ^= byte;
+            outer_pad[at] ^= byte;
+        }
+        let inner = Sha256::new()
+            .chain_update(inner_pad)
+            .chain_update(message)
+            .finalize();
+        Sha256::new()
+            .chain_update(outer_pad)
+            .chain_update(inner)
+            .finalize()
+            .into()
+    }
+}
+
+fn now_nanos() -> u128 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default()
+}
+
+fn now_secs() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or_default()
+}
+
+/// What a state is bound to: a digest of the method, the target (tool or prompt name,
+/// resource URI) and the arguments of the request it was issued for.
+pub(crate) fn binding(method: &str, target: &str, arguments: &Value) -> String {
+    let digest = Sha256::new()
+        .chain_update(method)
+        .chain_update([0])
+        .chain_update(target)
+        .chain_update([0])
+        .chain_update(arguments.to_string())
+        .finalize();
+    crate::hex::encode(&digest[..16])
+}
+
+/// The sealed payload.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Payload {
+    /// [`binding`] of the request.
+    #[serde(rename = "for")]
+    binding: String,
+    /// Unix seconds after which the state is refused.
+    expires: u64,
+    /// The answers so far, by input key.
+    answers: Map<String, Value>,
+}
+
+/// Seals `answers` for the request `binding` names. A state that would be longer than
+/// [`MAX_REQUEST_STATE`] is -32603: the handler asked for more than a state can carry.
+pub(crate) fn seal(
+    key: &StateKey,
+    binding: &str,
+    answers: Map<String, Value>,
+) -> Result<String, RpcError> {
+    seal_at(key, binding, answers, now_secs())
+}
+
+/// [`seal`] as if it were `now` (Unix seconds).
+fn seal_at(
+    key: &StateKey,
+    binding: &str,
+    answers: Map<String, Value>,
+    now: u64,
+) -> Result<String, RpcError> {
+    let payload = Payload {
+        binding: binding.to_owned(),
+        expires: now.saturating_add(STATE_LIFETIME.as_secs()),
+        answers,
+    };
+    let bytes = serde_json::to_vec(&payload).map_err(|e| {
+        RpcError::internal_error().with_data(&format!("requestState does not serialize: {e}"))
+    })?;
+    let state = format!(
+        "{PREFIX}{}.{}",
+        crate::hex::encode(&bytes),
+        crate::hex::encode(&key.tag(&bytes))
+    );
+    if state.len() > MAX_REQUEST_STATE {
+        return Err(RpcError::internal_error().with_data(&json!({
+            "reason": format!(
+                "the answers gathered need a requestState of {} bytes, over the {MAX_REQUEST_STATE}-byte bound",
+                state.len()
+            ),
+        })));
+    }
+    Ok(state)
+}
+
+/// The answers a state carries, after checking its size, shape, seal, binding and expiry.
+pub(crate) fn open(
+    key: &StateKey,
+    state: &str,
+    binding: &str,
+) -> Result<Map<String, Value>, RpcError> {
+    if state.len() > MAX_REQUEST_STATE {
+        return Err(refused(&format!(
+            "{} bytes, over the {MAX_REQUEST_STATE}-byte bound",
+            state.len()
+        )));
+    }
+    let not_issued = || refused("not a requestState this server issued");
+    let (payload, tag) = state
+        .strip_prefix(PREFIX)
+        .and_then(|rest| rest.split_once('.'))
+        .ok_or_else(not_issued)?;
+    let payload = crate::hex::decode(payload).ok_or_else(not_issued)?;
+    let tag = crate::hex::decode(tag).ok_or_else(not_issued)?;
+    if !same(&key.tag(&payload), &tag) {
+        return Err(refused(
+            "its seal does not verify (altered, or from another server)",
+        ));
+    }
+    let payload: Payload = serde_json::from_slice(&payload).map_err(|_| not_issued())?;
+    if payload.binding != binding {
+        return Err(refused(
+            "issued for another request (method, name or arguments differ)",
+        ));
+    }
+    if now_secs() > payload.expires {
+        return Err(refused("expired"));
+    }
+    Ok(payload.answers)
+}
+
+/// Compares two tags in time independent of where they differ.
+fn same(expected: &[u8; 32], given: &[u8]) -> bool {
+    given.len() == expected.len()
+        && expected
+            .iter()
+            .zip(given)
+            .fold(0u8, |diff, (a, b)| diff | (a ^ b))
+            == 0
+}
+
+fn refused(reason: &str) -> RpcError {
+    RpcError::invalid_params().with_data(&json!({
+        "pointer": "/requestState",
+        "reason": format!("requestState refused: {reason}"),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reason(error: &RpcError) -> String {
+        let data: Value = serde_json::from_str(error.data().unwrap().get()).unwrap();
+        assert_eq!(data["pointer"], "/requestState");
+        assert_eq!(error.code(), -32602);
+        data["reason"].as_str().unwrap().to_owned()
+    }
+
+    fn answers() -> Map<String, Value> {
+        json!({ "elicitation-0-ab": { "action": "decline" } })
+            .as_object()
+            .unwrap()
+            .clone()
+    }
+
+    #[test]
+    fn hmac_matches_the_rfc_4231_vector() {
+        // RFC 4231 test case 1: a 20-byte key, which HMAC pads with zeros as ours is.
+        let mut key = [0u8; 32];
+        key[..20].copy_from_slice(&[0x0b; 20]);
+        let tag = StateKey(key).tag(b"Hi There");
+        assert_eq!(
+            crate::hex::encode(&tag),
+            "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"
+        );
+    }
+
+    #[test]
+    fn a_sealed_state_opens_only_for_its_request_and_key() {
+        let key = StateKey::random();
+        let bound = binding("tools/call", "greet", &json!({}));
+        let state = seal(&key, &bound, answers()).unwrap();
+        assert_eq!(open(&key, &state, &bound).unwrap(), answers());
+
+        let other = binding("tools/call", "greet", &json!({ "x": 1 }));
+        assert!(reason(&open(&key, &state, &other).unwrap_err()).contains("another request"));
+        let stranger = StateKey::from_secret(b"another server");
+        assert!(reason(&open(&stranger, &state, &bound).unwrap_err()).contains("does not verify"));
+        for garbage in ["", "rs1.", "rs1.zz.00", "hello", "rs1.00"] {
+            assert!(
+                reason(&open(&key, garbage, &bound).unwrap_err()).contains("not a requestState"),
+                "{garbage}"
+            );
+        }
+        let huge = "a".repeat(MAX_REQUEST_STATE + 1);
+        assert!(reason(&open(&key, &huge, &bound).unwrap_err()).contains("-byte bound"));
+    }
+
+    #[test]
+    fn an_expired_state_is_refused() {
+        let key = StateKey::random();
+        let issued = now_secs() - STATE_LIFETIME.as_secs() - 5;
+        let state = seal_at(&key, "b", answers(), issued).unwrap();
+        assert!(reason(&open(&key, &state, "b").unwrap_err()).contains("expired"));
+    }
+
+    #[test]
+    fn the_same_secret_gives_the_same_key() {
+        let bound = binding("prompts/get", "p", &json!({}));
+        let state = seal(&StateKey::from_secret(b"s"), &bound, answers()).unwrap();
+        assert!(open(&StateKey::from_secret(b"s"), &state, &bound).is_ok());
+    }
+
+    #[test]
+    fn answers_too_large_for_a_state_are_an_internal_error() {
+        let mut big = Map::new();
+        big.insert("k".into(), "x".repeat(MAX_REQUEST_STATE).into());
+        let error = seal(&StateKey::random(), "b", big).unwrap_err();
+        assert_eq!(error.code(), -32603);
+    }
+}

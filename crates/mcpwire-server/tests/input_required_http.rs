@@ -1,0 +1,102 @@
+//! The 2026-07-28 input-required round trip with the `mcp_server` example (its `greet` tool
+//! unchanged) over Streamable HTTP in stateless mode: every POST gets a fresh session, so the retry can only be answered from what it carries
+//! (`inputResponses` and the sealed `requestState`). Raw HTTP/1.1 on a loopback socket; every
+//! result is validated against the 2026-07-28 schema.
+#![cfg(feature = "http")]
+
+#[path = "../../mcpwire/tests/http_support/mod.rs"]
+mod http_support;
+mod support;
+
+use std::io::BufRead;
+use std::io::BufReader;
+use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
+
+use http_support::{ACCEPT, JSON, request};
+use mcpwire_server::Version;
+use serde_json::{Value, json};
+
+/// The `mcp_server` example (built by `cargo test` next to this test) serving stateless
+/// Streamable HTTP on a port the system chose; killed when dropped.
+struct Example {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Example {
+    fn start() -> Self {
+        let exe = std::env::current_exe().expect("the test binary's path");
+        let debug = exe
+            .parent()
+            .and_then(|deps| deps.parent())
+            .expect("target/<profile>");
+        let mut child = Command::new(debug.join("examples").join("mcp_server"))
+            .args(["--http", "127.0.0.1:0", "--stateless"])
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the example starts");
+        let mut line = String::new();
+        BufReader::new(child.stderr.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        // `mcp_server: listening on http://127.0.0.1:PORT/mcp`
+        let addr = line
+            .trim()
+            .strip_prefix("mcp_server: listening on http://")
+            .and_then(|rest| rest.strip_suffix("/mcp"))
+            .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
+            .parse()
+            .unwrap();
+        Example { child, addr }
+    }
+}
+
+impl Drop for Example {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// POSTs one `tools/call` and returns its validated result.
+fn call_tool(addr: SocketAddr, id: u64, params: &Value) -> Value {
+    let body = json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params });
+    let reply = request(addr, "POST", &[JSON, ACCEPT], body.to_string().as_bytes());
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_eq!(reply.header("mcp-session-id"), None);
+    let response = reply.json();
+    assert_eq!(response["id"], id);
+    let result = response["result"].clone();
+    support::assert_valid_result(Version::V2026_07_28, "tools/call", &result);
+    result
+}
+
+#[test]
+fn the_example_greet_asks_and_greets_across_two_independent_posts() {
+    let example = Example::start();
+    let addr = example.addr;
+    let meta = support::Client::meta(json!({ "elicitation": {} }));
+    let first = json!({ "_meta": meta, "name": "greet", "arguments": {} });
+    let asked = call_tool(addr, 1, &first);
+    assert_eq!(asked["resultType"], "input_required");
+    let requests = asked["inputRequests"].as_object().unwrap();
+    assert_eq!(requests.len(), 1);
+    let (key, request) = requests.iter().next().unwrap();
+    assert_eq!(request["method"], "elicitation/create");
+
+    let mut retry = first.clone();
+    retry["inputResponses"] = json!({ key: { "action": "accept", "content": { "name": "Ada" } } });
+    retry["requestState"] = asked["requestState"].clone();
+    let done = call_tool(addr, 2, &retry);
+    assert_eq!(done["resultType"], "complete");
+    assert_eq!(done["content"][0]["text"], "Hello, Ada!");
+
+    // A client without the capability is greeted plainly, with no round trip.
+    let plain =
+        json!({ "_meta": support::Client::meta(json!({})), "name": "greet", "arguments": {} });
+    assert_eq!(
+        call_tool(addr, 3, &plain)["content"][0]["text"],
+        "Hello, stranger!"
+    );
+}
