@@ -13,7 +13,8 @@
 //! - `--report-only`: skip building and running; rebuild the report from the last results.
 //! - `--quick`: half the warm-up and measurement time (for a smoke run).
 //! - `--no-write`: print the report without writing `BENCHMARKS.md`.
-//! - `-- <args>`: passed on to the criterion harness (e.g. a filter such as `decode_ping`).
+//! - `-- <args>`: passed on to the criterion harness (e.g. a filter such as `decode_ping`; the
+//!   end-to-end rows alone: `--no-write -- 'tool_call|notification_stream'`).
 //!
 //! Environment: `CARGO_TARGET_DIR` is honoured for both workspaces; `MCPWIRE_ROOT` names another
 //! checkout to benchmark (default: the workspace this xtask was built from).
