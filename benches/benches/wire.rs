@@ -3,7 +3,12 @@
 //! - `decode_<message>`: every [`Contender`] on the same frame bytes;
 //! - `typed_breakdown`: the pieces of the typed decode of the 100 KB `resources/read` frame;
 //! - `reply_success`, `reply_error`: reply serialization, mcpwire and rmcp;
-//! - `serve_e2e`: messages per second through `mcpwire serve` over pipes (needs `MCPWIRE_BIN`).
+//! - `serve_e2e`: messages per second through `mcpwire serve` over pipes (needs `MCPWIRE_BIN`);
+//! - `tool_call_in_process`, `tool_call_stdio` (issue 13): one `tools/call` of `add` and its
+//!   reply, mcpwire-server against rmcp, in this process over a duplex pipe and as child
+//!   processes over stdio (needs `MCPWIRE_EXAMPLE_BIN` and `RMCP_SERVER_BIN`);
+//! - `notification_stream_in_process`, `notification_stream_stdio` (issue 15): 10,000
+//!   `notifications/roots/list_changed` and a closing `ping`, timed per stream, same servers.
 //!
 //! With `MCPWIRE_BENCH_OUTCOMES=<file>`, it first writes what every contender made of every
 //! frame (tab-separated) so the report can show correctness next to speed.
@@ -17,9 +22,12 @@ use criterion::{
 };
 use mcpwire::{Id, MissingId, RpcError, reply};
 use mcpwire_benches::breakdown::{self, Pieces};
+use mcpwire_benches::child::ChildServer;
 use mcpwire_benches::contenders::Contender;
+use mcpwire_benches::conversation;
+use mcpwire_benches::in_process::InProcess;
+use mcpwire_benches::line_peer::{self, LinePeer};
 use mcpwire_benches::messages::{self, BenchMessage};
-use mcpwire_benches::serve::ServeProcess;
 use mcpwire_types::mcp::v2025_11_25 as generated;
 
 /// The result both reply benchmarks serialize: what the reference `echo` tool returns.
@@ -64,9 +72,12 @@ fn write_outcomes(path: &PathBuf, set: &[BenchMessage]) {
     }
     if let Some(binary) = mcpwire_bin() {
         for (name, frame) in e2e_frames() {
-            let reply = ServeProcess::spawn(&binary, &SERVE_ARGS)
-                .and_then(|mut serve| serve.round_trip(&frame))
-                .map(|line| String::from_utf8_lossy(&line).into_owned())
+            let reply = ChildServer::spawn(&binary, &SERVE_ARGS)
+                .and_then(|mut serve| {
+                    serve
+                        .round_trip(&frame)
+                        .map(|line| String::from_utf8_lossy(line).into_owned())
+                })
                 .unwrap_or_else(|e| format!("error: {e}"));
             out.push_str(&format!(
                 "serve_{name}\tmcpwire_serve\t{}\n",
@@ -149,7 +160,7 @@ fn mcpwire_bin() -> Option<PathBuf> {
 }
 
 /// `mcpwire serve` runs under the profile the decode benchmarks use.
-const SERVE_ARGS: [&str; 2] = ["--profile", "mcp-2025-11-25"];
+const SERVE_ARGS: [&str; 3] = ["serve", "--profile", "mcp-2025-11-25"];
 
 fn e2e_frames() -> [(&'static str, Vec<u8>); 2] {
     [
@@ -168,8 +179,8 @@ fn serve_group(c: &mut Criterion) {
     let mut group = c.benchmark_group("serve_e2e");
     group.throughput(Throughput::Elements(1));
     for (name, frame) in e2e_frames() {
-        let mut serve = ServeProcess::spawn(&binary, &SERVE_ARGS).expect("spawn mcpwire serve");
-        let reply = serve.round_trip(&frame).expect("a reply");
+        let mut serve = ChildServer::spawn(&binary, &SERVE_ARGS).expect("spawn mcpwire serve");
+        let reply = serve.round_trip(&frame).expect("a reply").to_vec();
         assert!(
             reply.starts_with(b"{\"jsonrpc\":\"2.0\",\"id\":")
                 && !reply.windows(8).any(|w| w == b"\"error\":"),
@@ -189,6 +200,128 @@ fn serve_group(c: &mut Criterion) {
     let _ = std::io::stderr().flush();
 }
 
+/// A child-process server binary named by `variable`, or `None` when the variable is unset;
+/// a variable naming no file stops the run, saying which command builds it.
+fn server_binary(variable: &str, build: &str) -> Option<PathBuf> {
+    let path = PathBuf::from(std::env::var_os(variable)?);
+    assert!(
+        path.is_file(),
+        "{variable}={} is not a file: build it with `{build}` (cargo xtask bench builds it and sets {variable})",
+        path.display()
+    );
+    Some(path)
+}
+
+const EXAMPLE_BUILD: &str = "cargo build --release -p mcpwire-server --example mcp_server";
+const RMCP_SERVER_BUILD: &str =
+    "cargo build --release --manifest-path interop/rmcp-server/Cargo.toml";
+
+/// Appends one line to the outcomes file (`MCPWIRE_BENCH_OUTCOMES`, written first by
+/// [`decode_groups`]), if there is one.
+fn append_outcome(frame: &str, decoder: &str, outcome: &str) {
+    let Some(path) = std::env::var_os("MCPWIRE_BENCH_OUTCOMES") else {
+        return;
+    };
+    let text = truncate(&outcome.replace(['\t', '\n'], " "), 200);
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .expect("open the outcomes file");
+    writeln!(file, "{frame}\t{decoder}\t{text}").expect("append to the outcomes file");
+}
+
+/// The two servers of one transport, each initialized once: (function id, connection).
+type Contestants = [(&'static str, Box<dyn LinePeer>); 2];
+
+/// Issue 13: one `tools/call` of `add` and its reply per iteration, after checking the reply
+/// once. Issue 15: one stream of 10,000 notifications and a `ping` per iteration, after
+/// checking that the servers answer the `ping` and nothing else.
+fn end_to_end_rows(c: &mut Criterion, transport: &str, mut contestants: Contestants) {
+    for (name, peer) in &mut contestants {
+        line_peer::initialize(peer.as_mut())
+            .unwrap_or_else(|e| panic!("{name} over {transport}: {e}"));
+        let reply = line_peer::checked_add(peer.as_mut())
+            .unwrap_or_else(|e| panic!("{name} over {transport}: {e}"));
+        append_outcome(&format!("e2e_add_{transport}"), name, &reply);
+        let reply = line_peer::checked_stream(peer.as_mut())
+            .unwrap_or_else(|e| panic!("{name} over {transport}: {e}"));
+        append_outcome(&format!("e2e_stream_{transport}"), name, &reply);
+    }
+
+    let mut group = c.benchmark_group(format!("tool_call_{transport}"));
+    group.throughput(Throughput::Elements(1));
+    let call = conversation::add_call();
+    for (name, peer) in &mut contestants {
+        group.bench_function(*name, |b| {
+            b.iter(|| {
+                let reply = peer.round_trip(&call).expect("a reply to tools/call");
+                std::hint::black_box(reply.len())
+            })
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group(format!("notification_stream_{transport}"));
+    group
+        .throughput(Throughput::Elements(
+            conversation::NOTIFICATIONS_PER_STREAM as u64 + 1,
+        ))
+        .sampling_mode(SamplingMode::Flat)
+        .sample_size(10);
+    let stream = conversation::notification_stream();
+    for (name, peer) in &mut contestants {
+        group.bench_function(*name, |b| {
+            b.iter_custom(|iters| {
+                (0..iters)
+                    .map(|_| {
+                        let (elapsed, before) = peer
+                            .stream(&stream, conversation::is_stream_end)
+                            .expect("the stream's closing ping is answered");
+                        assert_eq!(before, 0, "{name} answered a notification");
+                        elapsed
+                    })
+                    .sum()
+            })
+        });
+    }
+    group.finish();
+}
+
+fn in_process_group(c: &mut Criterion) {
+    end_to_end_rows(
+        c,
+        "in_process",
+        [
+            ("mcpwire", Box::new(InProcess::mcpwire())),
+            ("rmcp", Box::new(InProcess::rmcp())),
+        ],
+    );
+}
+
+fn stdio_group(c: &mut Criterion) {
+    let example = server_binary("MCPWIRE_EXAMPLE_BIN", EXAMPLE_BUILD);
+    let rmcp = server_binary("RMCP_SERVER_BIN", RMCP_SERVER_BUILD);
+    let (Some(example), Some(rmcp)) = (example, rmcp) else {
+        eprintln!(
+            "tool_call_stdio and notification_stream_stdio skipped: set MCPWIRE_EXAMPLE_BIN (`{EXAMPLE_BUILD}`) and RMCP_SERVER_BIN (`{RMCP_SERVER_BUILD}`); cargo xtask bench does"
+        );
+        return;
+    };
+    let spawn = |binary: &PathBuf| {
+        ChildServer::spawn(binary, &[])
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", binary.display()))
+    };
+    end_to_end_rows(
+        c,
+        "stdio",
+        [
+            ("mcpwire", Box::new(spawn(&example))),
+            ("rmcp", Box::new(spawn(&rmcp))),
+        ],
+    );
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_secs(1))
@@ -200,6 +333,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = suite;
     config = config();
-    targets = decode_groups, breakdown_group, reply_groups, serve_group
+    targets = decode_groups, breakdown_group, reply_groups, serve_group, in_process_group, stdio_group
 }
 criterion_main!(suite);

@@ -1,11 +1,19 @@
-//! Support for the mcpwire benchmark suite (issue 6): the message set every contender decodes,
-//! the contenders themselves, and a driver for `mcpwire serve` over pipes.
+//! Support for the mcpwire benchmark suite (issues 6, 13 and 15): the message set every
+//! contender decodes, the contenders themselves, and the end-to-end rows' servers (mcpwire's
+//! and rmcp's `add`), the lines a client sends them and the two ways to reach them (in process
+//! over a duplex pipe, or a child process over stdio).
 //!
 //! The criterion harness is `benches/wire.rs`; `cargo xtask bench` runs it and writes
 //! `BENCHMARKS.md`.
 
 pub mod breakdown;
+pub mod child;
 pub mod contenders;
+pub mod conversation;
+pub mod in_process;
+pub mod line_peer;
+pub mod mcpwire_adder;
 pub mod messages;
-pub mod serve;
+#[path = "../../interop/rmcp-server/src/adder.rs"]
+pub mod rmcp_adder;
 pub mod typed;

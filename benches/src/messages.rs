@@ -38,7 +38,7 @@ pub struct BenchMessage {
 /// Nesting depth of the `deep_params` frame: the envelope must still recover its id.
 pub const DEEP_PARAMS_DEPTH: usize = 100_000;
 
-/// The whole set, in report order: five well-formed frames, then three malformed ones.
+/// The whole set, in report order: six well-formed frames, then three malformed ones.
 pub fn all() -> Vec<BenchMessage> {
     vec![
         message("ping", "ping request", ping(), Direction::ClientToServer),
@@ -52,6 +52,12 @@ pub fn all() -> Vec<BenchMessage> {
             "tools_list_result",
             "tools/list result",
             tools_list_result(),
+            Direction::ServerToClient,
+        ),
+        message(
+            "tools_list_500",
+            "tools/list result, 500 tools",
+            tools_list_500(),
             Direction::ServerToClient,
         ),
         message(
@@ -102,10 +108,11 @@ fn malformed(name: &'static str, description: &'static str, bytes: String) -> Be
 }
 
 /// The method of the request each result frame answers, by the result's id: the pending-request
-/// table of a client that sent `tools/list` as 2, `resources/read` as 3 and `tools/call` as 4.
+/// table of a client that sent `tools/list` as 2 and 5, `resources/read` as 3 and `tools/call`
+/// as 4.
 pub fn pending_method(id: &str) -> Option<&'static str> {
     match id {
-        "2" => Some("tools/list"),
+        "2" | "5" => Some("tools/list"),
         "3" => Some("resources/read"),
         "4" => Some("tools/call"),
         _ => None,
@@ -139,6 +146,73 @@ pub fn tools_list_result() -> String {
         r#"{{"jsonrpc":"2.0","id":2,"result":{{"tools":[{}],"nextCursor":"page-2","resultType":"complete","cacheScope":"public","ttlMs":60000}}}}"#,
         tools.join(",")
     )
+}
+
+/// Number of tools in the `tools_list_500` frame.
+pub const MANY_TOOLS: usize = 500;
+
+/// A `tools/list` result of [`MANY_TOOLS`] tools (about 1 MB), each as a real server would list
+/// it: title, a few sentences of description, an input schema of six to eight properties
+/// (strings with formats, patterns and enums, bounded integers, arrays, a nested object,
+/// `required`, `additionalProperties`), an output schema and annotations.
+pub fn tools_list_500() -> String {
+    let tools: Vec<String> = (0..MANY_TOOLS).map(catalogue_tool).collect();
+    format!(
+        r#"{{"jsonrpc":"2.0","id":5,"result":{{"tools":[{}],"resultType":"complete","cacheScope":"public","ttlMs":60000}}}}"#,
+        tools.join(",")
+    )
+}
+
+/// Tool `i` of [`tools_list_500`]: its shape varies with `i` so no two are identical.
+fn catalogue_tool(i: usize) -> String {
+    let areas = [
+        "invoices",
+        "customers",
+        "shipments",
+        "tickets",
+        "repositories",
+        "calendars",
+        "documents",
+    ];
+    let verbs = ["search", "fetch", "update", "archive", "export"];
+    let area = areas[i % areas.len()];
+    let verb = verbs[i % verbs.len()];
+    let mut properties = vec![
+        format!(
+            r#""query":{{"type":"string","minLength":1,"maxLength":512,"description":"Free-text filter applied to the {area}; quoted phrases match exactly, a leading minus excludes a term."}}"#
+        ),
+        format!(
+            r#""fields":{{"type":"array","items":{{"type":"string","enum":["id","name","owner","status","created","updated","tags","notes"]}},"uniqueItems":true,"description":"Fields of each {area} record to return; all of them when omitted."}}"#
+        ),
+        r#""limit":{"type":"integer","minimum":1,"maximum":500,"default":50,"description":"Most records to return in one page."}"#.to_owned(),
+        r#""cursor":{"type":"string","description":"Opaque cursor from the previous page's nextCursor; omit it for the first page."}"#.to_owned(),
+        r#""since":{"type":"string","format":"date-time","description":"Only records changed at or after this instant (RFC 3339)."}"#.to_owned(),
+        r#""owner":{"type":"object","properties":{"id":{"type":"string","pattern":"^[a-z0-9-]{3,64}$"},"team":{"type":"string"},"includeDelegates":{"type":"boolean","default":false}},"required":["id"],"additionalProperties":false,"description":"Restrict to records owned by this person or team."}"#.to_owned(),
+    ];
+    for extra in 0..(i % 3) {
+        properties.push(format!(
+            r#""label_{extra}":{{"type":["string","null"],"maxLength":64,"description":"Custom label {extra} of the {area} schema, as configured by the workspace administrator."}}"#
+        ));
+    }
+    let read_only = verb == "search" || verb == "fetch" || verb == "export";
+    format!(
+        r#"{{"name":"{area}_{verb}_{i:03}","title":"{Verb} {area} ({i})","description":"{Verb} the {area} of the connected workspace. Results are paginated: pass the returned cursor back to read the next page. Requires the {area}:read scope{scope}; rate limited to 60 calls a minute per user.","inputSchema":{{"type":"object","properties":{{{properties}}},"required":["query"],"additionalProperties":false}},"outputSchema":{{"type":"object","properties":{{"items":{{"type":"array","items":{{"type":"object","properties":{{"id":{{"type":"string"}},"name":{{"type":"string"}},"status":{{"type":"string","enum":["open","closed","pending"]}},"updated":{{"type":"string","format":"date-time"}}}},"required":["id"]}}}},"nextCursor":{{"type":"string"}},"total":{{"type":"integer","minimum":0}}}},"required":["items"]}},"annotations":{{"title":"{Verb} {area}","readOnlyHint":{read_only},"destructiveHint":{destructive},"idempotentHint":{read_only},"openWorldHint":false}}}}"#,
+        Verb = capitalized(verb),
+        scope = if read_only {
+            ""
+        } else {
+            " and the write scope"
+        },
+        properties = properties.join(","),
+        destructive = verb == "archive",
+    )
+}
+
+fn capitalized(word: &str) -> String {
+    let mut chars = word.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_ascii_uppercase().to_string() + chars.as_str()
+    })
 }
 
 /// Deterministic prose with JSON escapes (`\n`, `\"`) every line, about `len` bytes of JSON text.
@@ -250,6 +324,11 @@ mod tests {
             (4_500..=6_000).contains(&size("tools_list_result")),
             "{}",
             size("tools_list_result")
+        );
+        assert!(
+            (950 * 1024..1100 * 1024).contains(&size("tools_list_500")),
+            "{}",
+            size("tools_list_500")
         );
         assert!((100 * 1024..110 * 1024).contains(&size("resources_read_100k")));
         assert!((1024 * 1024..1100 * 1024).contains(&size("result_1m")));

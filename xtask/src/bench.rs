@@ -3,11 +3,18 @@
 //! medians and ratios, also written to `BENCHMARKS.md` with the machine, the crate versions and
 //! the command. It also times `cargo xtask gen --check` (release) for all five MCP versions.
 //!
+//! Before criterion it builds, in release, the three servers the end-to-end rows run as child
+//! processes and hands their paths to the harness: `mcpwire` (`MCPWIRE_BIN`), the
+//! mcpwire-server example `mcp_server` (`MCPWIRE_EXAMPLE_BIN`) and `interop/rmcp-server`
+//! (`RMCP_SERVER_BIN`, its own workspace; its target directory is
+//! `interop/rmcp-server/target` unless `CARGO_TARGET_DIR` is set).
+//!
 //! Flags:
 //! - `--report-only`: skip building and running; rebuild the report from the last results.
 //! - `--quick`: half the warm-up and measurement time (for a smoke run).
 //! - `--no-write`: print the report without writing `BENCHMARKS.md`.
-//! - `-- <args>`: passed on to the criterion harness (e.g. a filter such as `decode_ping`).
+//! - `-- <args>`: passed on to the criterion harness (e.g. a filter such as `decode_ping`; the
+//!   end-to-end rows alone: `--no-write -- 'tool_call|notification_stream'`).
 //!
 //! Environment: `CARGO_TARGET_DIR` is honoured for both workspaces; `MCPWIRE_ROOT` names another
 //! checkout to benchmark (default: the workspace this xtask was built from).
@@ -18,15 +25,18 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+mod end_to_end;
+
 /// Usage text for `cargo xtask bench`.
 pub const USAGE: &str =
     "usage: cargo xtask bench [--report-only] [--quick] [--no-write] [-- <criterion args>]";
 
 /// The frames of the suite, in report order: (criterion group suffix, description, size note).
-const FRAMES: [(&str, &str); 8] = [
+const FRAMES: [(&str, &str); 9] = [
     ("ping", "`ping` request"),
     ("tools_call", "`tools/call` request"),
     ("tools_list_result", "`tools/list` result"),
+    ("tools_list_500", "`tools/list` result, 500 tools"),
     (
         "resources_read_100k",
         "`resources/read` result, 100 KB text",
@@ -104,9 +114,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let dirs = Dirs::new(&root);
     let mut gen_timing = None;
     if !report_only {
-        let binary = build_mcpwire(&root, &dirs)?;
+        let servers = build_servers(&root, &dirs)?;
         gen_timing = Some(time_gen(&root, &dirs)?);
-        run_suite(&root, &dirs, &binary, quick, &criterion_args)?;
+        run_suite(&root, &dirs, &servers, quick, &criterion_args)?;
     }
     let results = read_results(&dirs.criterion_home());
     if results.is_empty() {
@@ -147,10 +157,12 @@ fn workspace_root() -> PathBuf {
     }
 }
 
-/// Target directories of the two workspaces.
+/// Target directories of the three workspaces (the main one, `benches/` and
+/// `interop/rmcp-server/`).
 struct Dirs {
     main_target: PathBuf,
     bench_target: PathBuf,
+    rmcp_target: PathBuf,
 }
 
 impl Dirs {
@@ -165,12 +177,14 @@ impl Dirs {
                 };
                 Self {
                     main_target: dir.clone(),
-                    bench_target: dir,
+                    bench_target: dir.clone(),
+                    rmcp_target: dir,
                 }
             }
             None => Self {
                 main_target: root.join("target"),
                 bench_target: root.join("benches").join("target"),
+                rmcp_target: root.join("interop").join("rmcp-server").join("target"),
             },
         }
     }
@@ -199,31 +213,79 @@ fn status(command: &mut Command, what: &str) -> Result<(), String> {
     }
 }
 
-fn build_mcpwire(root: &Path, dirs: &Dirs) -> Result<PathBuf, String> {
-    eprintln!("bench: building `mcpwire` (release)");
+/// The release binaries the end-to-end rows run as child processes.
+struct Servers {
+    /// `mcpwire` (for `mcpwire serve`).
+    mcpwire: PathBuf,
+    /// The mcpwire-server example `mcp_server`.
+    example: PathBuf,
+    /// `interop/rmcp-server`.
+    rmcp: PathBuf,
+}
+
+/// One release build: what it runs in which directory, and the binary it must leave behind.
+struct ServerBuild<'a> {
+    command: &'a str,
+    args: &'a [&'a str],
+    target: &'a Path,
+    binary: PathBuf,
+}
+
+fn build_servers(root: &Path, dirs: &Dirs) -> Result<Servers, String> {
+    let exe = |name: &str| format!("{name}{}", std::env::consts::EXE_SUFFIX);
+    let release = dirs.main_target.join("release");
+    let mcpwire = build_server(
+        root,
+        ServerBuild {
+            command: "cargo build --release -p mcpwire-cli --bin mcpwire",
+            args: &["-p", "mcpwire-cli", "--bin", "mcpwire"],
+            target: &dirs.main_target,
+            binary: release.join(exe("mcpwire")),
+        },
+    )?;
+    let example = build_server(
+        root,
+        ServerBuild {
+            command: "cargo build --release -p mcpwire-server --example mcp_server",
+            args: &["-p", "mcpwire-server", "--example", "mcp_server"],
+            target: &dirs.main_target,
+            binary: release.join("examples").join(exe("mcp_server")),
+        },
+    )?;
+    let rmcp = build_server(
+        root,
+        ServerBuild {
+            command: "cargo build --release --manifest-path interop/rmcp-server/Cargo.toml",
+            args: &["--manifest-path", "interop/rmcp-server/Cargo.toml"],
+            target: &dirs.rmcp_target,
+            binary: dirs.rmcp_target.join("release").join(exe("rmcp-server")),
+        },
+    )?;
+    Ok(Servers {
+        mcpwire,
+        example,
+        rmcp,
+    })
+}
+
+fn build_server(root: &Path, build: ServerBuild<'_>) -> Result<PathBuf, String> {
+    eprintln!("bench: {}", build.command);
     status(
         cargo()
             .current_dir(root)
-            .args([
-                "build",
-                "--quiet",
-                "--release",
-                "-p",
-                "mcpwire-cli",
-                "--bin",
-                "mcpwire",
-            ])
-            .env("CARGO_TARGET_DIR", &dirs.main_target),
-        "cargo build -p mcpwire-cli",
+            .args(["build", "--quiet", "--release"])
+            .args(build.args)
+            .env("CARGO_TARGET_DIR", build.target),
+        build.command,
     )?;
-    let binary = dirs
-        .main_target
-        .join("release")
-        .join(format!("mcpwire{}", std::env::consts::EXE_SUFFIX));
-    if binary.is_file() {
-        Ok(binary)
+    if build.binary.is_file() {
+        Ok(build.binary)
     } else {
-        Err(format!("{} was not built", binary.display()))
+        Err(format!(
+            "{} is missing after `{}`",
+            build.binary.display(),
+            build.command
+        ))
     }
 }
 
@@ -266,7 +328,7 @@ fn time_gen(root: &Path, dirs: &Dirs) -> Result<GenTiming, String> {
 fn run_suite(
     root: &Path,
     dirs: &Dirs,
-    binary: &Path,
+    servers: &Servers,
     quick: bool,
     extra: &[String],
 ) -> Result<(), String> {
@@ -294,7 +356,9 @@ fn run_suite(
             .args(extra)
             .env("CARGO_TARGET_DIR", &dirs.bench_target)
             .env("CRITERION_HOME", &home)
-            .env("MCPWIRE_BIN", binary)
+            .env("MCPWIRE_BIN", &servers.mcpwire)
+            .env("MCPWIRE_EXAMPLE_BIN", &servers.example)
+            .env("RMCP_SERVER_BIN", &servers.rmcp)
             .env("MCPWIRE_BENCH_OUTCOMES", dirs.outcomes_file()),
         "cargo bench --manifest-path benches/Cargo.toml",
     )
@@ -403,10 +467,13 @@ impl Report<'_> {
              contender on the same bytes. Generated by `cargo xtask bench` (source: `benches/`, \
              `xtask/src/bench.rs`); do not edit by hand. Medians of criterion samples; ratios are \
              medians divided (× floor: how many floors a decode costs; peer ÷ envelope: how many times \
-             faster mcpwire is).\n\n",
+             faster mcpwire is). One rmcp version throughout (3.11, as `interop/rmcp-server` uses): \
+             its message model in the decode rows, its server in the end-to-end rows.\n\n",
         );
         self.render_table(&mut out);
+        self.render_end_to_end(&mut out);
         self.render_targets(&mut out);
+        self.render_new_targets(&mut out);
         self.render_breakdown(&mut out);
         self.render_outcomes(&mut out);
         self.render_setup(&mut out);
@@ -625,6 +692,7 @@ impl Report<'_> {
             "ping",
             "tools_call",
             "tools_list_result",
+            "tools_list_500",
             "resources_read_100k",
             "result_1m",
         ];
@@ -768,7 +836,9 @@ impl Report<'_> {
         if self.outcomes.trim().is_empty() {
             return;
         }
-        out.push_str("## What each decoder made of the malformed frames\n\n");
+        out.push_str(
+            "## What each decoder made of the malformed frames, and what the servers answered\n\n",
+        );
         out.push_str("| frame | decoder | outcome |\n| --- | --- | --- |\n");
         for line in self.outcomes.lines() {
             let mut parts = line.splitn(3, '\t');
@@ -779,7 +849,8 @@ impl Report<'_> {
             };
             let interesting = frame.starts_with("bad_")
                 || frame.starts_with("deep_")
-                || frame.starts_with("serve_");
+                || frame.starts_with("serve_")
+                || frame.starts_with("e2e_");
             if interesting && decoder != "floor_ignored_any" && decoder != "serde_json_value" {
                 let _ = writeln!(
                     out,
@@ -795,7 +866,7 @@ impl Report<'_> {
         out.push_str("## Setup\n\n");
         let _ = writeln!(
             out,
-            "- command: `cargo xtask bench{}` (criterion, warm-up {} s, measurement {} s per benchmark, 30 samples; 20 flat samples for frames over 64 KB)",
+            "- command: `cargo xtask bench{}` (criterion, warm-up {} s, measurement {} s per benchmark, 30 samples; 20 flat samples for frames over 64 KB, 10 for the notification streams)",
             if self.quick { " --quick" } else { "" },
             if self.quick { "0.5" } else { BENCH_WARM_UP },
             if self.quick { "1" } else { BENCH_MEASUREMENT },

@@ -1,4 +1,5 @@
-//! A minimal rmcp server with one tool, `add`, for `mcpwire check`.
+//! A minimal rmcp server with one tool, `add`, for `mcpwire check` and for the end-to-end rows
+//! of `cargo xtask bench` (against the mcpwire-server example's `add`).
 //!
 //! ```text
 //! rmcp-server                       # stdio
@@ -8,40 +9,12 @@
 use std::net::SocketAddr;
 use std::process::ExitCode;
 
-use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{ServerCapabilities, ServerConfig};
+mod adder;
+
+use adder::Adder;
+use rmcp::ServiceExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
-use rmcp::{ServerHandler, ServiceExt, schemars, tool, tool_handler, tool_router};
-
-/// The arguments of `add`.
-#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
-struct AddArgs {
-    /// The first addend.
-    a: i64,
-    /// The second addend.
-    b: i64,
-}
-
-/// The server. `#[tool_handler]` routes calls through `Self::tool_router()`, which
-/// `#[tool_router]` generates from the `#[tool]` methods.
-#[derive(Debug, Clone, Copy)]
-struct Adder;
-
-#[tool_router]
-impl Adder {
-    #[tool(description = "Add two integers")]
-    fn add(&self, Parameters(AddArgs { a, b }): Parameters<AddArgs>) -> String {
-        a.wrapping_add(b).to_string()
-    }
-}
-
-#[tool_handler]
-impl ServerHandler for Adder {
-    fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-    }
-}
 
 /// The transport chosen on the command line.
 enum Transport {
