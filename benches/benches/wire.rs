@@ -2,6 +2,8 @@
 //!
 //! - `decode_<message>`: every [`Contender`] on the same frame bytes;
 //! - `typed_breakdown`: the pieces of the typed decode of the 100 KB `resources/read` frame;
+//! - `client_path_<frame>` (issue 15): a response frame typed by its pending request through
+//!   `Peer::receive` (single pass) and `Peer::receive_two_pass`, and its result text alone;
 //! - `reply_success`, `reply_error`: reply serialization, mcpwire and rmcp;
 //! - `serve_e2e`: messages per second through `mcpwire serve` over pipes (needs `MCPWIRE_BIN`);
 //! - `tool_call_in_process`, `tool_call_stdio` (issue 13): one `tools/call` of `add` and its
@@ -18,11 +20,12 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{
-    BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
+    BatchSize, BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
 };
 use mcpwire::{Id, MissingId, RpcError, reply};
 use mcpwire_benches::breakdown::{self, Pieces};
 use mcpwire_benches::child::ChildServer;
+use mcpwire_benches::client::{self, ClientFrame};
 use mcpwire_benches::contenders::Contender;
 use mcpwire_benches::conversation;
 use mcpwire_benches::in_process::InProcess;
@@ -60,6 +63,32 @@ fn breakdown_group(c: &mut Criterion) {
         group.bench_function(step, |b| b.iter(|| pieces.run(step)));
     }
     group.finish();
+}
+
+/// The client path (issue 15): `client_path_<frame>` groups, one function per way.
+fn client_groups(c: &mut Criterion) {
+    for frame in ClientFrame::all() {
+        let mut group = c.benchmark_group(format!("client_path_{}", frame.name));
+        group.throughput(Throughput::Bytes(frame.frame.len() as u64));
+        if frame.frame.len() > 64 * 1024 {
+            group.sampling_mode(SamplingMode::Flat).sample_size(20);
+        }
+        for way in client::WAYS {
+            assert!(
+                frame.run(way, &mut frame.client()),
+                "client_path {} {way} did not produce the typed result",
+                frame.name
+            );
+            group.bench_function(way, |b| {
+                b.iter_batched_ref(
+                    || frame.client(),
+                    |peer| frame.run(way, peer),
+                    BatchSize::SmallInput,
+                )
+            });
+        }
+        group.finish();
+    }
 }
 
 fn write_outcomes(path: &PathBuf, set: &[BenchMessage]) {
@@ -333,6 +362,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = suite;
     config = config();
-    targets = decode_groups, breakdown_group, reply_groups, serve_group, in_process_group, stdio_group
+    targets = decode_groups, breakdown_group, client_groups, reply_groups, serve_group, in_process_group, stdio_group
 }
 criterion_main!(suite);

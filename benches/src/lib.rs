@@ -8,6 +8,7 @@
 
 pub mod breakdown;
 pub mod child;
+pub mod client;
 pub mod contenders;
 pub mod conversation;
 pub mod in_process;

@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+mod client_path;
 mod end_to_end;
 
 /// Usage text for `cargo xtask bench`.
@@ -474,6 +475,7 @@ impl Report<'_> {
         self.render_end_to_end(&mut out);
         self.render_targets(&mut out);
         self.render_new_targets(&mut out);
+        self.render_client_path(&mut out);
         self.render_breakdown(&mut out);
         self.render_outcomes(&mut out);
         self.render_setup(&mut out);
