@@ -157,7 +157,7 @@ mod tests {
         InputRound::new(
             Map::new(),
             responses.as_object().unwrap().clone(),
-            StateKey::random(),
+            StateKey::random().unwrap(),
             "b".into(),
         )
     }

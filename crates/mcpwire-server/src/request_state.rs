@@ -38,22 +38,13 @@ impl std::fmt::Debug for StateKey {
 }
 
 impl StateKey {
-    /// 256 bits from the operating system's random source.
-    pub(crate) fn random() -> Self {
+    /// 256 bits from the operating system's random source; fails when it has none (the
+    /// builder then asks for [`McpServerBuilder::request_state_secret`](crate::McpServerBuilder::request_state_secret)
+    /// rather than seal with a guessable key).
+    pub(crate) fn random() -> Result<Self, getrandom::Error> {
         let mut key = [0u8; 32];
-        if getrandom::fill(&mut key).is_err() {
-            // No OS randomness: fall back to the process's randomly seeded hasher state
-            // and the clock, hashed; still unknown to clients.
-            use std::hash::{BuildHasher, Hasher};
-            let mut seed = Sha256::new();
-            for _ in 0..4 {
-                let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-                hasher.write_u128(now_nanos());
-                seed.update(hasher.finish().to_le_bytes());
-            }
-            key = seed.finalize().into();
-        }
-        StateKey(key)
+        getrandom::fill(&mut key)?;
+        Ok(StateKey(key))
     }
 
     /// The key derived from a secret shared by several server processes.
@@ -79,13 +70,6 @@ impl StateKey {
             .finalize()
             .into()
     }
-}
-
-fn now_nanos() -> u128 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or_default()
 }
 
 fn now_secs() -> u64 {
@@ -247,7 +231,7 @@ mod tests {
 
     #[test]
     fn a_sealed_state_opens_only_for_its_request_and_key() {
-        let key = StateKey::random();
+        let key = StateKey::random().unwrap();
         let bound = binding("tools/call", "greet", &json!({}));
         let state = seal(&key, &bound, answers()).unwrap();
         assert_eq!(open(&key, &state, &bound).unwrap(), answers());
@@ -268,7 +252,7 @@ mod tests {
 
     #[test]
     fn an_expired_state_is_refused() {
-        let key = StateKey::random();
+        let key = StateKey::random().unwrap();
         let issued = now_secs() - STATE_LIFETIME.as_secs() - 5;
         let state = seal_at(&key, "b", answers(), issued).unwrap();
         assert!(reason(&open(&key, &state, "b").unwrap_err()).contains("expired"));
@@ -285,7 +269,7 @@ mod tests {
     fn answers_too_large_for_a_state_are_an_internal_error() {
         let mut big = Map::new();
         big.insert("k".into(), "x".repeat(MAX_REQUEST_STATE).into());
-        let error = seal(&StateKey::random(), "b", big).unwrap_err();
+        let error = seal(&StateKey::random().unwrap(), "b", big).unwrap_err();
         assert_eq!(error.code(), -32603);
     }
 }

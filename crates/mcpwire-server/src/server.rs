@@ -53,6 +53,9 @@ pub enum BuildError {
         /// What is wrong.
         reason: String,
     },
+    /// The operating system offered no random bytes for the key that seals 2026-07-28's
+    /// `requestState`, and no [`McpServerBuilder::request_state_secret`] was given.
+    NoRandomness(String),
 }
 
 impl std::fmt::Display for BuildError {
@@ -64,6 +67,10 @@ impl std::fmt::Display for BuildError {
             BuildError::Completion { item, argument } => {
                 write!(f, "`{item}` has no argument `{argument}` to complete")
             }
+            BuildError::NoRandomness(why) => write!(
+                f,
+                "no random source for the requestState key ({why}): set request_state_secret"
+            ),
         }
     }
 }
@@ -544,6 +551,10 @@ impl McpServerBuilder {
                 return Err(BuildError::Duplicate { name });
             }
         }
+        let state_key = match self.state_key {
+            Some(key) => key,
+            None => StateKey::random().map_err(|e| BuildError::NoRandomness(e.to_string()))?,
+        };
         Ok(McpServer {
             shared: Arc::new(Shared {
                 info: self.info,
@@ -553,7 +564,7 @@ impl McpServerBuilder {
                 resources: RwLock::new(resources),
                 resource_templates: RwLock::new(resource_templates),
                 prompts: RwLock::new(prompts),
-                state_key: self.state_key.unwrap_or_else(StateKey::random),
+                state_key,
                 sessions: Mutex::new(Vec::new()),
             }),
         })
