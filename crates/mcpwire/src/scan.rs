@@ -383,10 +383,11 @@ fn word_in(block: &[u8], at: usize) -> u64 {
 /// input, spaces (ordinary bytes) stand in; `None` when the input ends before any special
 /// byte.
 ///
-/// Short strings are served by the first word; long runs go 32 bytes per step (four words
-/// tested together, one branch), then 16, then 8. Each step takes one bounds-checked slice
-/// of the input and reads its words at constant offsets, so the words need no further
-/// checks: on escape-free text that costs about 0.6 of the time of word-by-word steps.
+/// Short strings are served by the first two words; long runs go 32 bytes per step (four
+/// words tested together, one branch), and the block holding a special byte is then looked
+/// at word by word. Each step takes one bounds-checked slice of the input and reads its
+/// words at constant offsets, so the words need no further checks: on escape-free text that
+/// costs about 0.6 of the time of word-by-word steps.
 #[inline]
 fn special_word(bytes: &[u8], mut i: usize) -> Option<(usize, u64)> {
     if let Some(first) = bytes.get(i..i + 8) {
@@ -395,6 +396,13 @@ fn special_word(bytes: &[u8], mut i: usize) -> Option<(usize, u64)> {
             return Some((i, special));
         }
         i += 8;
+        if let Some(second) = bytes.get(i..i + 8) {
+            let special = special_bytes(word_in(second, 0));
+            if special != 0 {
+                return Some((i, special));
+            }
+            i += 8;
+        }
         while let Some(block) = bytes.get(i..i + 32) {
             let special = special_bytes(word_in(block, 0))
                 | special_bytes(word_in(block, 8))
@@ -404,12 +412,6 @@ fn special_word(bytes: &[u8], mut i: usize) -> Option<(usize, u64)> {
                 break;
             }
             i += 32;
-        }
-        while let Some(block) = bytes.get(i..i + 16) {
-            if special_bytes(word_in(block, 0)) | special_bytes(word_in(block, 8)) != 0 {
-                break;
-            }
-            i += 16;
         }
         while let Some(word) = bytes.get(i..i + 8) {
             let special = special_bytes(word_in(word, 0));
@@ -456,6 +458,20 @@ pub fn scan_string(bytes: &[u8], pos: usize) -> Result<StringInfo, ScanError> {
     }
     let start = pos;
     let mut i = pos + 1;
+    // Most strings (keys, names, ids) end in their first word, with nothing before the quote.
+    if let Some(first) = bytes.get(i..i + 8) {
+        let special = special_bytes(word_in(first, 0));
+        let p = i + (special.trailing_zeros() / 8) as usize;
+        if special == 0 {
+            i += 8;
+        } else if bytes[p] == b'"' {
+            return Ok(StringInfo {
+                start,
+                end: p + 1,
+                has_escapes: false,
+            });
+        }
+    }
     let mut has_escapes = false;
     'words: loop {
         let Some((word, mut special)) = special_word(bytes, i) else {
