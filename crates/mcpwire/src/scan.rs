@@ -361,15 +361,19 @@ const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
 /// Bit mask with the high bit set in every byte of `word` that is `"`, `\` or below 0x20
-/// (exact for the lowest such byte; higher bytes may be false positives).
+/// (exact for the lowest such byte; a higher byte may be a false positive: `#` above a
+/// special byte, `]` above a backslash).
+///
+/// Two tests instead of three: a byte `b` is `"` or a control character exactly when
+/// `b ^ 0x02` is below 0x21 (the flip maps 0x00–0x1f onto itself and `"` (0x22) onto 0x20,
+/// and nothing else below 0x21), and one has-less-than test covers both.
 #[inline]
 fn special_bytes(word: u64) -> u64 {
-    let quote = word ^ (ONES * b'"' as u64);
-    let backslash = word ^ (ONES * b'\\' as u64);
-    let has_quote = quote.wrapping_sub(ONES) & !quote;
-    let has_backslash = backslash.wrapping_sub(ONES) & !backslash;
-    let has_control = word.wrapping_sub(ONES * 0x20) & !word;
-    (has_quote | has_backslash | has_control) & HIGHS
+    let flipped = word ^ (ONES * 0x02);
+    let backslash = word ^ (ONES * u64::from(b'\\'));
+    let quote_or_control = flipped.wrapping_sub(ONES * 0x21) & !flipped;
+    let is_backslash = backslash.wrapping_sub(ONES) & !backslash;
+    (quote_or_control | is_backslash) & HIGHS
 }
 
 /// The eight bytes of `block` from `at` as a little-endian word.
@@ -1114,8 +1118,8 @@ mod tests {
                 }
             }
         }
-        // Bytes the word test may flag next to a special one (`#` after `"`, `]` after `\`,
-        // a space after a control byte) are ordinary.
+        // Bytes the word test may flag next to a special one (`#` after `"` or a control
+        // byte, `]` after `\`) are ordinary.
         for text in [
             r##""\"#\"#""##,
             r#""\\]\\]]]]]]]]]]]]]]]]]]]""#,
@@ -1210,6 +1214,27 @@ mod tests {
                     Err(err(ScanErrorKind::InvalidUtf8, before + 2)),
                     "{bad:?} after {before}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn the_word_test_flags_exactly_the_special_bytes_of_all_256() {
+        for byte in 0..=255u8 {
+            let special = matches!(byte, b'"' | b'\\' | 0x00..=0x1f);
+            for at in 0..8 {
+                // Every other byte ordinary, and every byte value below it too.
+                for filler in [b'a', b'#', b']', b' ', 0xff] {
+                    let mut word = [filler; 8];
+                    word[at] = byte;
+                    let mask = special_bytes(u64::from_le_bytes(word));
+                    let lowest = (mask != 0).then(|| mask.trailing_zeros() / 8);
+                    assert_eq!(
+                        lowest,
+                        special.then_some(at as u32),
+                        "byte {byte:#04x} at {at} among {filler:#04x}"
+                    );
+                }
             }
         }
     }
