@@ -26,6 +26,8 @@ pub use depth::with_unbounded_depth;
 mod raw;
 pub use raw::RawJson;
 
+mod scan;
+
 mod shape;
 pub use shape::{Items, Members, Shape};
 

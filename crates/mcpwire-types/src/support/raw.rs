@@ -155,7 +155,7 @@ impl<'de> Visitor<'de> for RawVisitor {
 }
 
 /// A string, borrowed from the input when the deserializer lends it.
-pub(crate) struct Text<'de>(pub(crate) Cow<'de, str>);
+struct Text<'de>(Cow<'de, str>);
 
 impl<'de> Deserialize<'de> for Text<'de> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

@@ -2,11 +2,12 @@
 //!
 //! The JSON type comes from the first byte (a number is an `integer` when its text is a whole
 //! number, [`super::is_whole_number_text`]). An object is scanned one level deep: its members
-//! as `(name, raw text)` pairs, each member's value skipped by serde_json without being built
-//! (nor recursed into: serde_json skips a value with an explicit stack, so any depth scans in
-//! constant native stack). Constant members (`method`, `type`, `mode`, `resultType`) are read
-//! from their text, members one level further down (`result.resultType`) by scanning that
-//! member on demand, and an array's first item only when a decision needs it.
+//! as `(name, raw text)` pairs, each member's value skipped without being built or recursed
+//! into (the text was validated when it was captured, so the scan only looks for where each
+//! value ends, jumping over strings from escape to escape). Constant members (`method`,
+//! `type`, `mode`, `resultType`) are read from their text, members one level further down
+//! (`result.resultType`) by scanning that member on demand, and an array's first item only
+//! when a decision needs it.
 //!
 //! ```
 //! use mcpwire_types::support::Shape;
@@ -20,13 +21,11 @@
 //! ```
 
 use std::borrow::Cow;
-use std::fmt;
 
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::value::RawValue;
+use serde::de;
 
 use super::Integer;
-use super::raw::Text;
+use super::scan::{skip_whitespace, string_end, value_end};
 
 /// The JSON type of a value's text and, for an object, its members (see the module
 /// documentation).
@@ -53,7 +52,9 @@ impl<'a> Shape<'a> {
     pub fn of<E: de::Error>(text: &'a str) -> Result<Self, E> {
         let text = text.trim_start_matches([' ', '\t', '\n', '\r']);
         Ok(match text.as_bytes().first() {
-            Some(b'{') => Shape::Object(Members::scan(text).map_err(E::custom)?),
+            Some(b'{') => Shape::Object(
+                Members::scan(text).ok_or_else(|| E::custom("an object that does not scan"))?,
+            ),
             Some(b'[') => Shape::Array(Items(text)),
             Some(b'"') => Shape::String,
             Some(b't' | b'f') => Shape::Bool,
@@ -80,32 +81,47 @@ impl<'a> Shape<'a> {
 
 /// An object's members: names and raw values, in order.
 #[derive(Debug, Default)]
-pub struct Members<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
+pub struct Members<'a>(Vec<(Cow<'a, str>, &'a str)>);
 
 impl<'a> Members<'a> {
-    /// Scans an object's text one level deep.
-    fn scan(text: &'a str) -> Result<Self, serde_json::Error> {
-        struct MembersVisitor;
-        impl<'de> Visitor<'de> for MembersVisitor {
-            type Value = Members<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object")
+    /// Scans an object's (valid) text one level deep; `None` if it is not an object.
+    fn scan(text: &'a str) -> Option<Self> {
+        let bytes = text.as_bytes();
+        let mut at = skip_whitespace(bytes, 0);
+        if bytes.get(at) != Some(&b'{') {
+            return None;
+        }
+        let mut members = Vec::with_capacity(8);
+        at = skip_whitespace(bytes, at + 1);
+        if bytes.get(at) == Some(&b'}') {
+            return Some(Members(members));
+        }
+        loop {
+            let key_end = string_end(bytes, at)?;
+            let quoted = text.get(at..key_end)?;
+            let name = match quoted.get(1..quoted.len() - 1)? {
+                plain if !plain.contains('\\') => Cow::Borrowed(plain),
+                _ => Cow::Owned(serde_json::from_str::<String>(quoted).ok()?),
+            };
+            at = skip_whitespace(bytes, key_end);
+            if bytes.get(at) != Some(&b':') {
+                return None;
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Members<'de>, A::Error> {
-                let mut members = Vec::with_capacity(map.size_hint().unwrap_or(8).min(32));
-                while let Some((name, value)) = map.next_entry::<Text<'de>, &'de RawValue>()? {
-                    members.push((name.0, value));
-                }
-                Ok(Members(members))
+            let start = skip_whitespace(bytes, at + 1);
+            let end = value_end(bytes, start)?;
+            members.push((name, text.get(start..end)?));
+            at = skip_whitespace(bytes, end);
+            match bytes.get(at)? {
+                b',' => at = skip_whitespace(bytes, at + 1),
+                b'}' => return Some(Members(members)),
+                _ => return None,
             }
         }
-        let mut deserializer = serde_json::Deserializer::from_str(text);
-        deserializer.deserialize_map(MembersVisitor)
     }
 
-    /// The raw value of member `name` (the last one, should the name repeat, as
+    /// The raw text of member `name` (the last one, should the name repeat, as
     /// `serde_json::Value` keeps it).
-    pub fn get(&self, name: &str) -> Option<&'a RawValue> {
+    pub fn get(&self, name: &str) -> Option<&'a str> {
         self.0
             .iter()
             .rev()
@@ -121,14 +137,13 @@ impl<'a> Members<'a> {
     /// Whether member `outer` is an object with a member `inner`.
     pub fn has_nested(&self, outer: &str, inner: &str) -> bool {
         self.get(outer)
-            .filter(|raw| raw.get().starts_with('{'))
-            .and_then(|raw| Members::scan(raw.get()).ok())
+            .and_then(Members::scan)
             .is_some_and(|members| members.contains_key(inner))
     }
 
     /// Member `name` when it is a string.
     pub fn str_member(&self, name: &str) -> Option<Cow<'a, str>> {
-        let raw = self.get(name)?.get();
+        let raw = self.get(name)?;
         let quoted = raw.strip_prefix('"')?.strip_suffix('"')?;
         if quoted.contains('\\') {
             serde_json::from_str::<String>(raw).ok().map(Cow::Owned)
@@ -140,9 +155,7 @@ impl<'a> Members<'a> {
     /// Member `name` when it is a whole number in the `i64` range, in any spelling exact in
     /// an `f64` (`2`, `2.0`, `2e0`); for integer constant members.
     pub fn int_member(&self, name: &str) -> Option<i64> {
-        Integer::from_json_text(self.get(name)?.get())
-            .ok()?
-            .as_i64()
+        Integer::from_json_text(self.get(name)?).ok()?.as_i64()
     }
 
     /// Whether member `name`, when present, is one of the string constants `values`.
@@ -174,25 +187,13 @@ pub struct Items<'a>(&'a str);
 impl<'a> Items<'a> {
     /// The members of the first item, when there is one and it is an object.
     pub fn first_object(&self) -> Option<Members<'a>> {
-        struct FirstVisitor;
-        impl<'de> Visitor<'de> for FirstVisitor {
-            type Value = Option<&'de RawValue>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an array")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let first = seq.next_element::<&'de RawValue>()?;
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(first)
-            }
+        let bytes = self.0.as_bytes();
+        let start = skip_whitespace(bytes, skip_whitespace(bytes, 0) + 1);
+        if bytes.get(start) != Some(&b'{') {
+            return None;
         }
-        let mut deserializer = serde_json::Deserializer::from_str(self.0);
-        let first = deserializer.deserialize_seq(FirstVisitor).ok()??;
-        first
-            .get()
-            .starts_with('{')
-            .then(|| Members::scan(first.get()).ok())
-            .flatten()
+        let end = value_end(bytes, start)?;
+        Members::scan(self.0.get(start..end)?)
     }
 }
 
@@ -234,7 +235,7 @@ mod tests {
         assert_eq!(members.str_member("method").as_deref(), Some("tools/call"));
         assert_eq!(members.str_member("me").as_deref(), Some("x\ny"));
         assert_eq!(members.str_member("v"), None);
-        assert_eq!(members.get("deep").unwrap().get(), "[[[[{\"a\":1}]]]]");
+        assert_eq!(members.get("deep"), Some("[[[[{\"a\":1}]]]]"));
         // The last of a repeated member, as `serde_json::Value` keeps it.
         assert_eq!(members.int_member("v"), Some(3));
         assert_eq!(members.int_member("w"), None);
@@ -268,7 +269,7 @@ mod tests {
         let outcome = std::thread::Builder::new()
             .stack_size(128 * 1024)
             .spawn(move || match Shape::of::<serde_json::Error>(&deep) {
-                Ok(Shape::Object(members)) => members.get("a").map(|raw| raw.get().len()),
+                Ok(Shape::Object(members)) => members.get("a").map(str::len),
                 _ => None,
             })
             .unwrap()

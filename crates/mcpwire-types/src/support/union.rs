@@ -232,9 +232,8 @@ pub fn decode_variant<T: DeserializeOwned, E: serde::de::Error>(
     variant: &str,
     reason: &str,
 ) -> Result<T, E> {
-    super::depth::decode_text::<T>(text).map_err(|e| {
-        let pointer = super::json_pointer(e.path());
-        let inner = super::depth::message_without_position(e.inner());
+    super::depth::decode_text::<T>(text).map_err(|(pointer, error)| {
+        let inner = super::depth::message_without_position(&error);
         if pointer.is_empty() {
             E::custom(format_args!(
                 "{union}: decoding as variant `{variant}` (chosen because {reason}) failed: {inner}"
