@@ -203,8 +203,8 @@ pub fn emit_method_kind(ctx: &Context<'_>) -> TokenStream {
     }
 }
 
-/// Emits `DEFINITIONS`, `roundtrip` (decode a value as a definition named at run time and
-/// encode it back) and, behind `schemars`, `json_schema`.
+/// Emits `DEFINITIONS`, `roundtrip` and `roundtrip_text` (decode a value or a text as a
+/// definition named at run time and encode it back) and, behind `schemars`, `json_schema`.
 pub fn emit_registry(ctx: &Context<'_>) -> TokenStream {
     let support = support();
     let defs: Vec<&String> = ctx
@@ -231,6 +231,16 @@ pub fn emit_registry(ctx: &Context<'_>) -> TokenStream {
         pub fn roundtrip(name: &str, value: ::serde_json::Value) -> ::core::option::Option<::core::result::Result<::serde_json::Value, ::std::string::String>> {
             ::core::option::Option::Some(match name {
                 #( #defs => #support::roundtrip::<#decoded>(value), )*
+                _ => return ::core::option::Option::None,
+            })
+        }
+
+        /// Decodes JSON `text` as the definition named `name` with serde_json (so every
+        /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
+        /// there is no such definition; `Some(Err(message))` when it does not decode.
+        pub fn roundtrip_text(name: &str, text: &str) -> ::core::option::Option<::core::result::Result<::std::string::String, ::std::string::String>> {
+            ::core::option::Option::Some(match name {
+                #( #defs => #support::roundtrip_text::<#decoded>(text), )*
                 _ => return ::core::option::Option::None,
             })
         }

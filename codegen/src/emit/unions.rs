@@ -1,5 +1,7 @@
-//! Unions: an enum whose `Deserialize` picks the variant by the precomputed [`Dispatch`]
-//! (no trial decoding on the common path), then hands over to `support::decode_union`, which
+//! Unions: an enum whose `Deserialize` captures the value's raw text (`support::RawJson`),
+//! picks the variant by the precomputed [`Dispatch`] looking at that text through a
+//! `support::Shape` (no `serde_json::Value` is built, no trial decoding on the common path),
+//! then hands over to `support::decode_union`, which
 //! tries the alternatives the JSON Schema meaning of `anyOf` / `oneOf` calls for when the
 //! chosen variant cannot match (see `crates/mcpwire-types/src/support/union.rs`).
 //!
@@ -36,7 +38,7 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
         if v.ty == Ty::Null {
             variants.push(quote! { #[doc = #doc] #vname, });
             name_arms.push(quote! { Self::#vname => #vname_str, });
-            decode_arms.push(quote! { #support::decode_null::<D::Error>(input, #name_str, #vname_str, reason).map(|()| Self::#vname) });
+            decode_arms.push(quote! { #support::decode_null::<D::Error>(text, #name_str, #vname_str, reason).map(|()| Self::#vname) });
             schema_parts.push(quote! { ::schemars::json_schema!({ "type": "null" }) });
             continue;
         }
@@ -52,7 +54,7 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
         variants.push(quote! { #[doc = #doc] #vname(#field_ty), });
         name_arms.push(quote! { Self::#vname(_) => #vname_str, });
         decode_arms.push(quote! {
-            #support::decode_variant::<#inner, D::Error>(input, #name_str, #vname_str, reason).map(#wrap)
+            #support::decode_variant::<#inner, D::Error>(text, #name_str, #vname_str, reason).map(#wrap)
         });
         schema_parts.push(quote! { generator.subschema_for::<#inner>() });
     }
@@ -63,7 +65,7 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
             Unknown(#support::UnknownMethod),
         });
         decode_arms.push(quote! {
-            #support::decode_variant::<#support::UnknownMethod, D::Error>(input, #name_str, "Unknown", reason).map(Self::Unknown)
+            #support::decode_variant::<#support::UnknownMethod, D::Error>(text, #name_str, "Unknown", reason).map(Self::Unknown)
         });
         schema_parts.push(quote! { generator.subschema_for::<#support::UnknownMethod>() });
     }
@@ -90,10 +92,10 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
     let choose = plan.choose(dispatch);
     let viable = plan.viable_arms();
     let viable_fn = if viable.is_empty() {
-        quote! { |_: usize, _: &::serde_json::Value| true }
+        quote! { |_: usize, _: &#support::Shape<'_>| true }
     } else {
         quote! {
-            |index: usize, value: &::serde_json::Value| match (index, value) {
+            |index: usize, shape: &#support::Shape<'_>| match (index, shape) {
                 #(#viable)*
                 _ => true,
             }
@@ -138,14 +140,17 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
                     one_of: #one_of,
                     variants: &[#(#variant_names),*],
                 };
-                let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+                let raw = <#support::RawJson<'de> as ::serde::Deserialize>::deserialize(deserializer)?;
+                let text = raw.text();
+                let shape = #support::Shape::of::<D::Error>(text)?;
                 let choice: #support::Choice = #choose;
                 #support::decode_union(
-                    value,
+                    text,
+                    &shape,
                     &UNION,
                     choice,
                     #viable_fn,
-                    |index: usize, input: #support::Input<'_>, reason: &str| match index {
+                    |index: usize, text: &str, reason: &str| match index {
                         #(#decode_arms)*
                     },
                 )
@@ -236,31 +241,36 @@ impl Plan<'_> {
         };
         let mut arms = Vec::new();
         let mut admitted_names = Vec::new();
+        let has_integer = cases.iter().any(|(t, _)| *t == Token::Integer);
         for (token, d) in cases {
             let uses_binding = !matches!(d, Dispatch::Variant(_));
             let admitted = self.admitted(*token);
             let expr = self.decision(d, &admitted, &[]);
             admitted_names.push(token_name(*token));
             arms.push(match token {
-                Token::Object if uses_binding => quote! { ::serde_json::Value::Object(map) => #expr, },
-                Token::Object => quote! { ::serde_json::Value::Object(_) => #expr, },
-                Token::Array if uses_binding => quote! { ::serde_json::Value::Array(items) => #expr, },
-                Token::Array => quote! { ::serde_json::Value::Array(_) => #expr, },
-                Token::String => quote! { ::serde_json::Value::String(_) => #expr, },
-                Token::Integer => quote! { ::serde_json::Value::Number(number) if #support::is_whole(number) => #expr, },
-                Token::Number => quote! { ::serde_json::Value::Number(_) => #expr, },
-                Token::Bool => quote! { ::serde_json::Value::Bool(_) => #expr, },
-                Token::Null => quote! { ::serde_json::Value::Null => #expr, },
+                Token::Object if uses_binding => quote! { #support::Shape::Object(map) => #expr, },
+                Token::Object => quote! { #support::Shape::Object(_) => #expr, },
+                Token::Array if uses_binding => quote! { #support::Shape::Array(items) => #expr, },
+                Token::Array => quote! { #support::Shape::Array(_) => #expr, },
+                Token::String => quote! { #support::Shape::String => #expr, },
+                Token::Integer => quote! { #support::Shape::Integer => #expr, },
+                // Without an integer case of its own, an integer is a number too.
+                Token::Number if has_integer => quote! { #support::Shape::Number => #expr, },
+                Token::Number => {
+                    quote! { #support::Shape::Number | #support::Shape::Integer => #expr, }
+                }
+                Token::Bool => quote! { #support::Shape::Bool => #expr, },
+                Token::Null => quote! { #support::Shape::Null => #expr, },
             });
         }
         if cases.len() < 7 {
             let expected = format!("expected {}", admitted_names.join(" or "));
             let union = self.name;
             arms.push(quote! {
-                other => return ::core::result::Result::Err(#support::no_variant::<D::Error>(#union, &::std::format!("{}, found {}", #expected, #support::token_name(other)))),
+                other => return ::core::result::Result::Err(#support::no_variant::<D::Error>(#union, &::std::format!("{}, found {}", #expected, other.token_name()))),
             });
         }
-        quote! { match &value { #(#arms)* } }
+        quote! { match &shape { #(#arms)* } }
     }
 
     /// Every variant admitting `token`, in schema order.
@@ -361,10 +371,9 @@ impl Plan<'_> {
                 missing_facts.push(Fact::Missing(member.clone()));
                 let missing = self.none(quote! { #missing }, admitted, &missing_facts);
                 let get = if is_str {
-                    quote! { map.get(#member).and_then(::serde_json::Value::as_str) }
+                    quote! { map.str_member(#member).as_deref() }
                 } else {
-                    let support = support();
-                    quote! { map.get(#member).and_then(#support::whole_i64) }
+                    quote! { map.int_member(#member) }
                 };
                 let found_binding = if otherwise.is_some() {
                     quote! { _ }
@@ -431,9 +440,9 @@ impl Plan<'_> {
                     facts,
                 );
                 quote! {
-                    match items.first() {
-                        ::core::option::Option::Some(::serde_json::Value::Object(map)) => #inner,
-                        _ => #empty,
+                    match items.first_object() {
+                        ::core::option::Option::Some(map) => #inner,
+                        ::core::option::Option::None => #empty,
                     }
                 }
             }
@@ -464,13 +473,13 @@ impl Plan<'_> {
                     })
                     .collect();
                 if ints.is_empty() {
-                    conds.push(quote! { #support::member_str_in(map, #member, &[#(#strs),*]) });
+                    conds.push(quote! { map.str_in(#member, &[#(#strs),*]) });
                 } else if strs.is_empty() {
-                    conds.push(quote! { #support::member_int_in(map, #member, &[#(#ints),*]) });
+                    conds.push(quote! { map.int_in(#member, &[#(#ints),*]) });
                 }
             }
             if !conds.is_empty() {
-                arms.push(quote! { (#i, ::serde_json::Value::Object(map)) => #(#conds)&&*, });
+                arms.push(quote! { (#i, #support::Shape::Object(map)) => #(#conds)&&*, });
             }
         }
         arms
@@ -481,9 +490,7 @@ impl Plan<'_> {
 fn has_member(path: &str) -> TokenStream {
     match path.split_once(PATH_SEP) {
         None => quote! { map.contains_key(#path) },
-        Some((outer, inner)) => quote! {
-            map.get(#outer).and_then(::serde_json::Value::as_object).is_some_and(|inner| inner.contains_key(#inner))
-        },
+        Some((outer, inner)) => quote! { map.has_nested(#outer, #inner) },
     }
 }
 

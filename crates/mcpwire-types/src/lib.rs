@@ -34,8 +34,9 @@
 //!   `Unknown(String)` variant.
 //! - `allOf` is merged into one struct (references resolved, sibling keys such as
 //!   `description` allowed).
-//! - `anyOf` / `oneOf` / type arrays are enums whose `Deserialize` is hand-generated: the value
-//!   is buffered once, a variant is chosen without trial decoding (JSON token type, a constant
+//! - `anyOf` / `oneOf` / type arrays are enums whose `Deserialize` is hand-generated: the
+//!   value's raw text is captured ([`support::RawJson`], never a `serde_json::Value`), a variant
+//!   is chosen from that text ([`support::Shape`]) without trial decoding (JSON token type, a constant
 //!   member such as `method` or `type`, a required member unique to one variant, the most
 //!   specific set of required members), then [`support::decode_union`] applies the JSON Schema
 //!   meaning: when other variants admitting the value's JSON type remain (none is ruled out by a
@@ -48,7 +49,7 @@
 //!   by name rather than with a glob, which would shadow the prelude's `Result`.
 //! - Each MCP module also has `ErrorCode` (JSON-RPC codes plus the version's `code`
 //!   constants, and `Other(i64)`), `method_kind`, `REQUEST_METHODS`, `NOTIFICATION_METHODS`,
-//!   `DEFINITIONS`, `roundtrip` (decode/encode by definition name) and, with the `schemars`
+//!   `DEFINITIONS`, `roundtrip` / `roundtrip_text` (decode/encode by definition name) and, with the `schemars`
 //!   feature, `json_schema`.
 //! - With the `proptest` feature (off by default; never enabled by the runtime crate), every
 //!   generated module has a `strategies` submodule: one function per type returning a

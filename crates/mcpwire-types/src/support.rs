@@ -20,14 +20,24 @@ pub use object::{Member, MemberName};
 
 mod schema_decode;
 
+mod depth;
+pub use depth::with_unbounded_depth;
+
+mod raw;
+pub use raw::RawJson;
+
+mod scan;
+
+mod shape;
+pub use shape::{Items, Members, Shape};
+
 mod union;
 pub use schema_decode::{
     BySchema, SchemaDecode, by_schema, double_option_by_schema, is_integer, non_null_by_schema,
     nullable_by_schema,
 };
 pub use union::{
-    Choice, Input, NO_VARIANT, UNKNOWN_METHOD, UnionInfo, decode_null, decode_union,
-    decode_variant, member_int_in, member_str_in, whole_i64,
+    Choice, NO_VARIANT, UNKNOWN_METHOD, UnionInfo, decode_null, decode_union, decode_variant,
 };
 
 /// Whether a method name is a request, a notification, or neither in a given version.
@@ -132,25 +142,6 @@ pub fn no_variant<E: serde::de::Error>(union: &str, detail: &str) -> E {
     E::custom(format_args!("{union}: no variant matches: {detail}"))
 }
 
-/// Whether a JSON number is whole, of any size: a JSON Schema `integer` ([`Integer`] decodes
-/// it). `7`, `7.0`, `1e300` are; `7.5` is not.
-pub fn is_whole(number: &serde_json::Number) -> bool {
-    number.is_i64() || number.is_u64() || number.as_f64().is_some_and(|f| f.fract() == 0.0)
-}
-
-/// A short name of a JSON value's type, for messages.
-pub fn token_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(n) if is_whole(n) => "an integer",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 /// `{"anyOf": [...]}` of the given subschemas.
 #[cfg(feature = "schemars")]
 pub fn any_of_schema(parts: Vec<schemars::Schema>) -> schemars::Schema {
@@ -169,6 +160,34 @@ pub fn roundtrip<T: DeserializeOwned + Serialize>(value: Value) -> Result<Value,
         }
     })?;
     serde_json::to_value(&decoded).map_err(|e| e.to_string())
+}
+
+/// Decodes JSON `text` as `T` with serde_json (every integer keeps its spelling, see
+/// [`Integer`]) and encodes it back as text. The error says where, as ``at `/pointer`: …``
+/// (see [`error_pointer`]).
+///
+/// ```
+/// use mcpwire_types::mcp::v2026_07_28::JSONRPCMessage;
+/// use mcpwire_types::support::roundtrip_text;
+///
+/// let text = r#"{"id":1e3,"jsonrpc":"2.0","method":"ping"}"#;
+/// assert_eq!(roundtrip_text::<JSONRPCMessage>(text).unwrap(), text);
+/// ```
+pub fn roundtrip_text<T: DeserializeOwned + Serialize>(text: &str) -> Result<String, String> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let decoded: T = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
+        let pointer = json_pointer(e.path());
+        let message = depth::message_without_position(e.inner());
+        if pointer.is_empty() {
+            message
+        } else {
+            format!("at `{pointer}`: {message}")
+        }
+    })?;
+    deserializer
+        .end()
+        .map_err(|e| depth::message_without_position(&e))?;
+    serde_json::to_string(&decoded).map_err(|e| e.to_string())
 }
 
 /// Renders a serde path as an RFC 6901 JSON pointer (`""` for the whole value).

@@ -236,26 +236,6 @@ fn lenient(schema: &Value) -> Value {
     }
 }
 
-/// JSON pointers of every object (and, with `numbers`, every integer) inside `value`.
-fn positions(value: &Value, pointer: &str, out: &mut Vec<(String, bool)>) {
-    match value {
-        Value::Object(map) => {
-            out.push((pointer.to_owned(), true));
-            for (k, v) in map {
-                let token = k.replace('~', "~0").replace('/', "~1");
-                positions(v, &format!("{pointer}/{token}"), out);
-            }
-        }
-        Value::Array(items) => {
-            for (i, v) in items.iter().enumerate() {
-                positions(v, &format!("{pointer}/{i}"), out);
-            }
-        }
-        Value::Number(n) if n.is_i64() || n.is_u64() => out.push((pointer.to_owned(), false)),
-        _ => {}
-    }
-}
-
 /// The mutations of one example: an undeclared member at each object position; each integer
 /// written as `n.0`, as `1e3`, as 2^63 and as 2^64; the discriminating constants (`type`,
 /// `mode`, `resultType`) swapped for the other values the corpus uses. With `full`, also each
@@ -266,7 +246,7 @@ fn mutations(
     full: bool,
 ) -> Vec<(String, Value)> {
     let mut spots = Vec::new();
-    positions(value, "", &mut spots);
+    common::positions(value, "", &mut spots);
     let mut out = Vec::new();
     let edit = |pointer: &str, f: &dyn Fn(&mut Value)| {
         let mut copy = value.clone();

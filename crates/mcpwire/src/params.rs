@@ -18,7 +18,9 @@
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use mcpwire_types::support::{json_pointer, missing_member, push_pointer_token};
+use mcpwire_types::support::{
+    json_pointer, missing_member, push_pointer_token, with_unbounded_depth,
+};
 
 use crate::reply::RpcError;
 use crate::scan;
@@ -138,7 +140,10 @@ pub(crate) fn decode_text<T: DeserializeOwned>(text: &str) -> Result<T, ParamsFa
     // The caller bounded the depth already (the scanner measured it without recursing).
     deserializer.disable_recursion_limit();
     let growing = serde_stacker::Deserializer::new(&mut deserializer);
-    let value = serde_path_to_error::deserialize(growing).map_err(|error| {
+    // The generated unions decode their captured text with a deserializer of their own: they
+    // lift the limit and grow the stack too.
+    let decoded = with_unbounded_depth(|| serde_path_to_error::deserialize(growing));
+    let value = decoded.map_err(|error| {
         let reason = reason_without_position(error.inner());
         let mut pointer = json_pointer(error.path());
         if let Some(member) = missing_member(&reason) {
@@ -256,6 +261,21 @@ mod tests {
             .join()
             .unwrap();
         assert_eq!(outcome, Some("/0".len() * 100_000));
+    }
+
+    #[test]
+    fn generated_unions_decode_past_serde_jsons_limit_too() {
+        // A generated union decodes its captured text with a deserializer of its own: under
+        // `decode_params` that one lifts serde_json's 128-level limit as well.
+        use mcpwire_types::jsonrpc::Message;
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let text = format!(r#"{{"jsonrpc":"2.0","id":7,"method":"m","params":{deep}}}"#);
+        let raw = RawParams::parse(&text).unwrap();
+        let message = raw.deserialize::<Message>(256).unwrap();
+        let back = serde_json::to_string(&message).unwrap();
+        assert!(back.contains(&deep), "{back}");
+        // A plain serde_json decode keeps its limit.
+        assert!(serde_json::from_str::<Message>(&text).is_err());
     }
 
     /// Arrays of arrays: recursion as deep as the input, refusing any other value.

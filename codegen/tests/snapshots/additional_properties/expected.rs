@@ -352,6 +352,25 @@ pub fn roundtrip(
         },
     )
 }
+/// Decodes JSON `text` as the definition named `name` with serde_json (so every
+/// integer keeps its spelling) and encodes the result back to JSON text. `None` when
+/// there is no such definition; `Some(Err(message))` when it does not decode.
+pub fn roundtrip_text(
+    name: &str,
+    text: &str,
+) -> ::core::option::Option<
+    ::core::result::Result<::std::string::String, ::std::string::String>,
+> {
+    ::core::option::Option::Some(
+        match name {
+            "Closed" => ::mcpwire_types::support::roundtrip_text::<Closed>(text),
+            "Ignored" => ::mcpwire_types::support::roundtrip_text::<Ignored>(text),
+            "Labels" => ::mcpwire_types::support::roundtrip_text::<Labels>(text),
+            "Open" => ::mcpwire_types::support::roundtrip_text::<Open>(text),
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
 /// The `schemars` JSON Schema of the definition named `name`.
 #[cfg(feature = "schemars")]
 pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {

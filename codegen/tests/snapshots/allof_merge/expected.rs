@@ -466,6 +466,25 @@ pub fn roundtrip(
         },
     )
 }
+/// Decodes JSON `text` as the definition named `name` with serde_json (so every
+/// integer keeps its spelling) and encodes the result back to JSON text. `None` when
+/// there is no such definition; `Some(Err(message))` when it does not decode.
+pub fn roundtrip_text(
+    name: &str,
+    text: &str,
+) -> ::core::option::Option<
+    ::core::result::Result<::std::string::String, ::std::string::String>,
+> {
+    ::core::option::Option::Some(
+        match name {
+            "ElicitationRequired" => {
+                ::mcpwire_types::support::roundtrip_text::<ElicitationRequired>(text)
+            }
+            "Error" => ::mcpwire_types::support::roundtrip_text::<Error>(text),
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
 /// The `schemars` JSON Schema of the definition named `name`.
 #[cfg(feature = "schemars")]
 pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {

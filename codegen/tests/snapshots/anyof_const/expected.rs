@@ -42,12 +42,14 @@ impl<'de> ::serde::Deserialize<'de> for Content {
             one_of: false,
             variants: &["TextContent", "ImageContent"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("type").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("type").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "text" => {
@@ -89,49 +91,44 @@ impl<'de> ::serde::Deserialize<'de> for Content {
                     >(
                         "Content",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("text") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["text"],
-                        )
+                        && map.str_in("type", &["text"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("data") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["image"],
-                        )
+                        && map.str_in("type", &["image"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TextContent,
                         D::Error,
-                    >(input, "Content", "TextContent", reason)
+                    >(text, "Content", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ImageContent,
                         D::Error,
-                    >(input, "Content", "ImageContent", reason)
+                    >(text, "Content", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
             },
@@ -517,6 +514,28 @@ pub fn roundtrip(
             "Content" => ::mcpwire_types::support::roundtrip::<Content>(value),
             "ImageContent" => ::mcpwire_types::support::roundtrip::<ImageContent>(value),
             "TextContent" => ::mcpwire_types::support::roundtrip::<TextContent>(value),
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
+/// Decodes JSON `text` as the definition named `name` with serde_json (so every
+/// integer keeps its spelling) and encodes the result back to JSON text. `None` when
+/// there is no such definition; `Some(Err(message))` when it does not decode.
+pub fn roundtrip_text(
+    name: &str,
+    text: &str,
+) -> ::core::option::Option<
+    ::core::result::Result<::std::string::String, ::std::string::String>,
+> {
+    ::core::option::Option::Some(
+        match name {
+            "Content" => ::mcpwire_types::support::roundtrip_text::<Content>(text),
+            "ImageContent" => {
+                ::mcpwire_types::support::roundtrip_text::<ImageContent>(text)
+            }
+            "TextContent" => {
+                ::mcpwire_types::support::roundtrip_text::<TextContent>(text)
+            }
             _ => return ::core::option::Option::None,
         },
     )

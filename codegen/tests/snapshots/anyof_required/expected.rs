@@ -53,11 +53,13 @@ impl<'de> ::serde::Deserialize<'de> for AnyResult {
             one_of: false,
             variants: &["Result", "ListResult", "CountResult"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("items") {
                     ::mcpwire_types::support::Choice::variant(
                         1usize,
@@ -85,42 +87,49 @@ impl<'de> ::serde::Deserialize<'de> for AnyResult {
                     >(
                         "AnyResult",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (1usize, ::serde_json::Value::Object(map)) => map.contains_key("items"),
-                (2usize, ::serde_json::Value::Object(map)) => map.contains_key("total"),
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("items")
+                }
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("total")
+                }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         Result,
                         D::Error,
-                    >(input, "AnyResult", "Result", reason)
+                    >(text, "AnyResult", "Result", reason)
                         .map(Self::Result)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListResult,
                         D::Error,
-                    >(input, "AnyResult", "ListResult", reason)
+                    >(text, "AnyResult", "ListResult", reason)
                         .map(Self::ListResult)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         CountResult,
                         D::Error,
-                    >(input, "AnyResult", "CountResult", reason)
+                    >(text, "AnyResult", "CountResult", reason)
                         .map(Self::CountResult)
                 }
             },
@@ -392,11 +401,13 @@ impl<'de> ::serde::Deserialize<'de> for OneResult {
             one_of: true,
             variants: &["Result", "ListResult", "CountResult"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("items") {
                     ::mcpwire_types::support::Choice::variant(
                         1usize,
@@ -424,42 +435,49 @@ impl<'de> ::serde::Deserialize<'de> for OneResult {
                     >(
                         "OneResult",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (1usize, ::serde_json::Value::Object(map)) => map.contains_key("items"),
-                (2usize, ::serde_json::Value::Object(map)) => map.contains_key("total"),
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("items")
+                }
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("total")
+                }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         Result,
                         D::Error,
-                    >(input, "OneResult", "Result", reason)
+                    >(text, "OneResult", "Result", reason)
                         .map(Self::Result)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListResult,
                         D::Error,
-                    >(input, "OneResult", "ListResult", reason)
+                    >(text, "OneResult", "ListResult", reason)
                         .map(Self::ListResult)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         CountResult,
                         D::Error,
-                    >(input, "OneResult", "CountResult", reason)
+                    >(text, "OneResult", "CountResult", reason)
                         .map(Self::CountResult)
                 }
             },
@@ -680,6 +698,28 @@ pub fn roundtrip(
             "ListResult" => ::mcpwire_types::support::roundtrip::<ListResult>(value),
             "OneResult" => ::mcpwire_types::support::roundtrip::<OneResult>(value),
             "Result" => ::mcpwire_types::support::roundtrip::<Result>(value),
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
+/// Decodes JSON `text` as the definition named `name` with serde_json (so every
+/// integer keeps its spelling) and encodes the result back to JSON text. `None` when
+/// there is no such definition; `Some(Err(message))` when it does not decode.
+pub fn roundtrip_text(
+    name: &str,
+    text: &str,
+) -> ::core::option::Option<
+    ::core::result::Result<::std::string::String, ::std::string::String>,
+> {
+    ::core::option::Option::Some(
+        match name {
+            "AnyResult" => ::mcpwire_types::support::roundtrip_text::<AnyResult>(text),
+            "CountResult" => {
+                ::mcpwire_types::support::roundtrip_text::<CountResult>(text)
+            }
+            "ListResult" => ::mcpwire_types::support::roundtrip_text::<ListResult>(text),
+            "OneResult" => ::mcpwire_types::support::roundtrip_text::<OneResult>(text),
+            "Result" => ::mcpwire_types::support::roundtrip_text::<Result>(text),
             _ => return ::core::option::Option::None,
         },
     )

@@ -170,11 +170,13 @@ impl<'de> ::serde::Deserialize<'de> for Message {
             one_of: false,
             variants: &["Call", "Reply", "Array", "Array2"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("method") {
                     ::mcpwire_types::support::Choice::variant(
                         0usize,
@@ -194,9 +196,9 @@ impl<'de> ::serde::Deserialize<'de> for Message {
                     )
                 }
             }
-            ::serde_json::Value::Array(items) => {
-                match items.first() {
-                    ::core::option::Option::Some(::serde_json::Value::Object(map)) => {
+            ::mcpwire_types::support::Shape::Array(items) => {
+                match items.first_object() {
+                    ::core::option::Option::Some(map) => {
                         if map.contains_key("method") {
                             ::mcpwire_types::support::Choice::variant(
                                 2usize,
@@ -216,7 +218,7 @@ impl<'de> ::serde::Deserialize<'de> for Message {
                             )
                         }
                     }
-                    _ => {
+                    ::core::option::Option::None => {
                         ::mcpwire_types::support::Choice::variant(
                             2usize,
                             "an empty array or a non-object first item takes the first array variant",
@@ -232,51 +234,57 @@ impl<'de> ::serde::Deserialize<'de> for Message {
                     >(
                         "Message",
                         &::std::format!(
-                            "{}, found {}", "expected an object or an array",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object or an array", other
+                            .token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => map.contains_key("method"),
-                (1usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("method")
+                }
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("result")
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         Call,
                         D::Error,
-                    >(input, "Message", "Call", reason)
+                    >(text, "Message", "Call", reason)
                         .map(Self::Call)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         Reply,
                         D::Error,
-                    >(input, "Message", "Reply", reason)
+                    >(text, "Message", "Reply", reason)
                         .map(Self::Reply)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::vec::Vec<Call>,
                         D::Error,
-                    >(input, "Message", "Array", reason)
+                    >(text, "Message", "Array", reason)
                         .map(Self::Array)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::vec::Vec<Reply>,
                         D::Error,
-                    >(input, "Message", "Array2", reason)
+                    >(text, "Message", "Array2", reason)
                         .map(Self::Array2)
                 }
             },
@@ -487,6 +495,24 @@ pub fn roundtrip(
             "Call" => ::mcpwire_types::support::roundtrip::<Call>(value),
             "Message" => ::mcpwire_types::support::roundtrip::<Message>(value),
             "Reply" => ::mcpwire_types::support::roundtrip::<Reply>(value),
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
+/// Decodes JSON `text` as the definition named `name` with serde_json (so every
+/// integer keeps its spelling) and encodes the result back to JSON text. `None` when
+/// there is no such definition; `Some(Err(message))` when it does not decode.
+pub fn roundtrip_text(
+    name: &str,
+    text: &str,
+) -> ::core::option::Option<
+    ::core::result::Result<::std::string::String, ::std::string::String>,
+> {
+    ::core::option::Option::Some(
+        match name {
+            "Call" => ::mcpwire_types::support::roundtrip_text::<Call>(text),
+            "Message" => ::mcpwire_types::support::roundtrip_text::<Message>(text),
+            "Reply" => ::mcpwire_types::support::roundtrip_text::<Reply>(text),
             _ => return ::core::option::Option::None,
         },
     )

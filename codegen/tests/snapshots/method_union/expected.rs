@@ -45,12 +45,14 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
             one_of: false,
             variants: &["PingRequest", "ListToolsRequest"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("method").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("method").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "ping" => {
@@ -91,56 +93,49 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                     >(
                         "ClientRequest",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["ping"],
-                        )
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("method") && map.str_in("method", &["ping"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["tools/list"],
-                        )
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("method") && map.str_in("method", &["tools/list"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         PingRequest,
                         D::Error,
-                    >(input, "ClientRequest", "PingRequest", reason)
+                    >(text, "ClientRequest", "PingRequest", reason)
                         .map(Self::PingRequest)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListToolsRequest,
                         D::Error,
-                    >(input, "ClientRequest", "ListToolsRequest", reason)
+                    >(text, "ClientRequest", "ListToolsRequest", reason)
                         .map(Self::ListToolsRequest)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(input, "ClientRequest", "Unknown", reason)
+                    >(text, "ClientRequest", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -617,6 +612,30 @@ pub fn roundtrip(
                 ::mcpwire_types::support::roundtrip::<ListToolsRequest>(value)
             }
             "PingRequest" => ::mcpwire_types::support::roundtrip::<PingRequest>(value),
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
+/// Decodes JSON `text` as the definition named `name` with serde_json (so every
+/// integer keeps its spelling) and encodes the result back to JSON text. `None` when
+/// there is no such definition; `Some(Err(message))` when it does not decode.
+pub fn roundtrip_text(
+    name: &str,
+    text: &str,
+) -> ::core::option::Option<
+    ::core::result::Result<::std::string::String, ::std::string::String>,
+> {
+    ::core::option::Option::Some(
+        match name {
+            "ClientRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<ClientRequest>(text)
+            }
+            "ListToolsRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<ListToolsRequest>(text)
+            }
+            "PingRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<PingRequest>(text)
+            }
             _ => return ::core::option::Option::None,
         },
     )

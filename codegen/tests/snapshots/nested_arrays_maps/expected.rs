@@ -453,6 +453,23 @@ pub fn roundtrip(
         },
     )
 }
+/// Decodes JSON `text` as the definition named `name` with serde_json (so every
+/// integer keeps its spelling) and encodes the result back to JSON text. `None` when
+/// there is no such definition; `Some(Err(message))` when it does not decode.
+pub fn roundtrip_text(
+    name: &str,
+    text: &str,
+) -> ::core::option::Option<
+    ::core::result::Result<::std::string::String, ::std::string::String>,
+> {
+    ::core::option::Option::Some(
+        match name {
+            "Grid" => ::mcpwire_types::support::roundtrip_text::<Grid>(text),
+            "Point" => ::mcpwire_types::support::roundtrip_text::<Point>(text),
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
 /// The `schemars` JSON Schema of the definition named `name`.
 #[cfg(feature = "schemars")]
 pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {

@@ -387,18 +387,20 @@ impl<'de> ::serde::Deserialize<'de> for SelfValue {
             one_of: false,
             variants: &["MyType2", "String"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(_) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(_) => {
                 ::mcpwire_types::support::Choice::variant(
                     0usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::String(_) => {
+            ::mcpwire_types::support::Shape::String => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
@@ -412,41 +414,41 @@ impl<'de> ::serde::Deserialize<'de> for SelfValue {
                     >(
                         "SelfValue",
                         &::std::format!(
-                            "{}, found {}", "expected an object or a string",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object or a string", other
+                            .token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("self")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "mode",
-                            &["Self", "self", "a-b", "A B"],
-                        )
+                        && map.str_in("mode", &["Self", "self", "a-b", "A B"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         MyType2,
                         D::Error,
-                    >(input, "SelfValue", "MyType2", reason)
+                    >(text, "SelfValue", "MyType2", reason)
                         .map(Self::MyType2)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(input, "SelfValue", "String", reason)
+                    >(text, "SelfValue", "String", reason)
                         .map(Self::String)
                 }
             },
@@ -558,6 +560,26 @@ pub fn roundtrip(
             "Self" => ::mcpwire_types::support::roundtrip::<SelfValue>(value),
             "my-type" => ::mcpwire_types::support::roundtrip::<MyType2>(value),
             "ünïcode" => ::mcpwire_types::support::roundtrip::<NCode>(value),
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
+/// Decodes JSON `text` as the definition named `name` with serde_json (so every
+/// integer keeps its spelling) and encodes the result back to JSON text. `None` when
+/// there is no such definition; `Some(Err(message))` when it does not decode.
+pub fn roundtrip_text(
+    name: &str,
+    text: &str,
+) -> ::core::option::Option<
+    ::core::result::Result<::std::string::String, ::std::string::String>,
+> {
+    ::core::option::Option::Some(
+        match name {
+            "2fa" => ::mcpwire_types::support::roundtrip_text::<V2Fa>(text),
+            "MyType" => ::mcpwire_types::support::roundtrip_text::<MyType>(text),
+            "Self" => ::mcpwire_types::support::roundtrip_text::<SelfValue>(text),
+            "my-type" => ::mcpwire_types::support::roundtrip_text::<MyType2>(text),
+            "ünïcode" => ::mcpwire_types::support::roundtrip_text::<NCode>(text),
             _ => return ::core::option::Option::None,
         },
     )

@@ -73,41 +73,41 @@ impl<'de> ::serde::Deserialize<'de> for JSONValue {
             one_of: false,
             variants: &["JSONObject", "Array", "String", "Integer", "Boolean"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(_) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(_) => {
                 ::mcpwire_types::support::Choice::variant(
                     0usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::Array(_) => {
+            ::mcpwire_types::support::Shape::Array(_) => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::String(_) => {
+            ::mcpwire_types::support::Shape::String => {
                 ::mcpwire_types::support::Choice::variant(
                     2usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::Number(
-                number,
-            ) if ::mcpwire_types::support::is_whole(number) => {
+            ::mcpwire_types::support::Shape::Integer => {
                 ::mcpwire_types::support::Choice::variant(
                     3usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::Bool(_) => {
+            ::mcpwire_types::support::Shape::Bool => {
                 ::mcpwire_types::support::Choice::variant(
                     4usize,
                     "it is the only variant admitting this JSON type",
@@ -123,51 +123,52 @@ impl<'de> ::serde::Deserialize<'de> for JSONValue {
                         &::std::format!(
                             "{}, found {}",
                             "expected an object or an array or a string or an integer or a boolean",
-                            ::mcpwire_types::support::token_name(other)
+                            other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |_: usize, _: &::serde_json::Value| true,
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONObject,
                         D::Error,
-                    >(input, "JSONValue", "JSONObject", reason)
+                    >(text, "JSONValue", "JSONObject", reason)
                         .map(Self::JSONObject)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::vec::Vec<JSONValue>,
                         D::Error,
-                    >(input, "JSONValue", "Array", reason)
+                    >(text, "JSONValue", "Array", reason)
                         .map(Self::Array)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(input, "JSONValue", "String", reason)
+                    >(text, "JSONValue", "String", reason)
                         .map(Self::String)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(input, "JSONValue", "Integer", reason)
+                    >(text, "JSONValue", "Integer", reason)
                         .map(Self::Integer)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         bool,
                         D::Error,
-                    >(input, "JSONValue", "Boolean", reason)
+                    >(text, "JSONValue", "Boolean", reason)
                         .map(Self::Boolean)
                 }
             },
@@ -383,6 +384,24 @@ pub fn roundtrip(
             "JSONObject" => ::mcpwire_types::support::roundtrip::<JSONObject>(value),
             "JSONValue" => ::mcpwire_types::support::roundtrip::<JSONValue>(value),
             "Node" => ::mcpwire_types::support::roundtrip::<Node>(value),
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
+/// Decodes JSON `text` as the definition named `name` with serde_json (so every
+/// integer keeps its spelling) and encodes the result back to JSON text. `None` when
+/// there is no such definition; `Some(Err(message))` when it does not decode.
+pub fn roundtrip_text(
+    name: &str,
+    text: &str,
+) -> ::core::option::Option<
+    ::core::result::Result<::std::string::String, ::std::string::String>,
+> {
+    ::core::option::Option::Some(
+        match name {
+            "JSONObject" => ::mcpwire_types::support::roundtrip_text::<JSONObject>(text),
+            "JSONValue" => ::mcpwire_types::support::roundtrip_text::<JSONValue>(text),
+            "Node" => ::mcpwire_types::support::roundtrip_text::<Node>(text),
             _ => return ::core::option::Option::None,
         },
     )

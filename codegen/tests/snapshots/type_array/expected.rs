@@ -54,41 +54,41 @@ impl<'de> ::serde::Deserialize<'de> for Scalar {
             one_of: false,
             variants: &["String", "Number", "Boolean", "Null"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::String(_) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::String => {
                 ::mcpwire_types::support::Choice::variant(
                     0usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::Number(
-                number,
-            ) if ::mcpwire_types::support::is_whole(number) => {
+            ::mcpwire_types::support::Shape::Integer => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::Number(_) => {
+            ::mcpwire_types::support::Shape::Number => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::Bool(_) => {
+            ::mcpwire_types::support::Shape::Bool => {
                 ::mcpwire_types::support::Choice::variant(
                     2usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::Null => {
+            ::mcpwire_types::support::Shape::Null => {
                 ::mcpwire_types::support::Choice::variant(
                     3usize,
                     "it is the only variant admitting this JSON type",
@@ -104,43 +104,44 @@ impl<'de> ::serde::Deserialize<'de> for Scalar {
                         &::std::format!(
                             "{}, found {}",
                             "expected a string or an integer or a number or a boolean or null",
-                            ::mcpwire_types::support::token_name(other)
+                            other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |_: usize, _: &::serde_json::Value| true,
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(input, "Scalar", "String", reason)
+                    >(text, "Scalar", "String", reason)
                         .map(Self::String)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::serde_json::Number,
                         D::Error,
-                    >(input, "Scalar", "Number", reason)
+                    >(text, "Scalar", "Number", reason)
                         .map(Self::Number)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         bool,
                         D::Error,
-                    >(input, "Scalar", "Boolean", reason)
+                    >(text, "Scalar", "Boolean", reason)
                         .map(Self::Boolean)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_null::<
                         D::Error,
-                    >(input, "Scalar", "Null", reason)
+                    >(text, "Scalar", "Null", reason)
                         .map(|()| Self::Null)
                 }
             },
@@ -207,20 +208,20 @@ impl<'de> ::serde::Deserialize<'de> for Token {
             one_of: false,
             variants: &["String", "Integer"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::String(_) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::String => {
                 ::mcpwire_types::support::Choice::variant(
                     0usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::Number(
-                number,
-            ) if ::mcpwire_types::support::is_whole(number) => {
+            ::mcpwire_types::support::Shape::Integer => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
@@ -234,31 +235,32 @@ impl<'de> ::serde::Deserialize<'de> for Token {
                     >(
                         "Token",
                         &::std::format!(
-                            "{}, found {}", "expected a string or an integer",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected a string or an integer", other
+                            .token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |_: usize, _: &::serde_json::Value| true,
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(input, "Token", "String", reason)
+                    >(text, "Token", "String", reason)
                         .map(Self::String)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(input, "Token", "Integer", reason)
+                    >(text, "Token", "Integer", reason)
                         .map(Self::Integer)
                 }
             },
@@ -363,6 +365,23 @@ pub fn roundtrip(
         match name {
             "Scalar" => ::mcpwire_types::support::roundtrip::<Scalar>(value),
             "Token" => ::mcpwire_types::support::roundtrip::<Token>(value),
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
+/// Decodes JSON `text` as the definition named `name` with serde_json (so every
+/// integer keeps its spelling) and encodes the result back to JSON text. `None` when
+/// there is no such definition; `Some(Err(message))` when it does not decode.
+pub fn roundtrip_text(
+    name: &str,
+    text: &str,
+) -> ::core::option::Option<
+    ::core::result::Result<::std::string::String, ::std::string::String>,
+> {
+    ::core::option::Option::Some(
+        match name {
+            "Scalar" => ::mcpwire_types::support::roundtrip_text::<Scalar>(text),
+            "Token" => ::mcpwire_types::support::roundtrip_text::<Token>(text),
             _ => return ::core::option::Option::None,
         },
     )

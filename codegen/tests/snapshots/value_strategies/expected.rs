@@ -449,12 +449,14 @@ impl<'de> ::serde::Deserialize<'de> for Shape {
             one_of: false,
             variants: &["ShapeVariant0", "ShapeVariant1"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("kind").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("kind").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "circle" => {
@@ -496,49 +498,43 @@ impl<'de> ::serde::Deserialize<'de> for Shape {
                     >(
                         "Shape",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("kind") && map.contains_key("radius")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "kind",
-                            &["circle"],
-                        )
+                        && map.str_in("kind", &["circle"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("kind")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "kind",
-                            &["square"],
-                        )
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("kind") && map.str_in("kind", &["square"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ShapeVariant0,
                         D::Error,
-                    >(input, "Shape", "ShapeVariant0", reason)
+                    >(text, "Shape", "ShapeVariant0", reason)
                         .map(Self::ShapeVariant0)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ShapeVariant1,
                         D::Error,
-                    >(input, "Shape", "ShapeVariant1", reason)
+                    >(text, "Shape", "ShapeVariant1", reason)
                         .map(Self::ShapeVariant1)
                 }
             },
@@ -857,6 +853,25 @@ pub fn roundtrip(
             "Color" => ::mcpwire_types::support::roundtrip::<Color>(value),
             "Item" => ::mcpwire_types::support::roundtrip::<Item>(value),
             "Shape" => ::mcpwire_types::support::roundtrip::<Shape>(value),
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
+/// Decodes JSON `text` as the definition named `name` with serde_json (so every
+/// integer keeps its spelling) and encodes the result back to JSON text. `None` when
+/// there is no such definition; `Some(Err(message))` when it does not decode.
+pub fn roundtrip_text(
+    name: &str,
+    text: &str,
+) -> ::core::option::Option<
+    ::core::result::Result<::std::string::String, ::std::string::String>,
+> {
+    ::core::option::Option::Some(
+        match name {
+            "Batch" => ::mcpwire_types::support::roundtrip_text::<Batch>(text),
+            "Color" => ::mcpwire_types::support::roundtrip_text::<Color>(text),
+            "Item" => ::mcpwire_types::support::roundtrip_text::<Item>(text),
+            "Shape" => ::mcpwire_types::support::roundtrip_text::<Shape>(text),
             _ => return ::core::option::Option::None,
         },
     )

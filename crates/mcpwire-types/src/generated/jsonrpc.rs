@@ -46,11 +46,13 @@ impl<'de> ::serde::Deserialize<'de> for BatchRequestItem {
             one_of: false,
             variants: &["Request", "Notification"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("id") {
                     ::mcpwire_types::support::Choice::variant(
                         0usize,
@@ -72,50 +74,44 @@ impl<'de> ::serde::Deserialize<'de> for BatchRequestItem {
                     >(
                         "BatchRequestItem",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
-                        && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
+                        && map.contains_key("method") && map.str_in("jsonrpc", &["2.0"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("jsonrpc") && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
+                        && map.str_in("jsonrpc", &["2.0"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         Request,
                         D::Error,
-                    >(input, "BatchRequestItem", "Request", reason)
+                    >(text, "BatchRequestItem", "Request", reason)
                         .map(Self::Request)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         Notification,
                         D::Error,
-                    >(input, "BatchRequestItem", "Notification", reason)
+                    >(text, "BatchRequestItem", "Notification", reason)
                         .map(Self::Notification)
                 }
             },
@@ -1089,11 +1085,13 @@ impl<'de> ::serde::Deserialize<'de> for Message {
                 "BatchResponse",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("id") && map.contains_key("method") {
                     ::mcpwire_types::support::Choice::variant(
                         0usize,
@@ -1119,9 +1117,9 @@ impl<'de> ::serde::Deserialize<'de> for Message {
                     )
                 }
             }
-            ::serde_json::Value::Array(items) => {
-                match items.first() {
-                    ::core::option::Option::Some(::serde_json::Value::Object(map)) => {
+            ::mcpwire_types::support::Shape::Array(items) => {
+                match items.first_object() {
+                    ::core::option::Option::Some(map) => {
                         if map.contains_key("method") {
                             ::mcpwire_types::support::Choice::variant(
                                 2usize,
@@ -1136,7 +1134,7 @@ impl<'de> ::serde::Deserialize<'de> for Message {
                             )
                         }
                     }
-                    _ => {
+                    ::core::option::Option::None => {
                         ::mcpwire_types::support::Choice::variant(
                             2usize,
                             "an empty array or a non-object first item takes the first array variant",
@@ -1152,79 +1150,70 @@ impl<'de> ::serde::Deserialize<'de> for Message {
                     >(
                         "Message",
                         &::std::format!(
-                            "{}, found {}", "expected an object or an array",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object or an array", other
+                            .token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
-                        && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
+                        && map.contains_key("method") && map.str_in("jsonrpc", &["2.0"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("jsonrpc") && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
+                        && map.str_in("jsonrpc", &["2.0"])
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
+                        && map.str_in("jsonrpc", &["2.0"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         Request,
                         D::Error,
-                    >(input, "Message", "Request", reason)
+                    >(text, "Message", "Request", reason)
                         .map(Self::Request)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         Notification,
                         D::Error,
-                    >(input, "Message", "Notification", reason)
+                    >(text, "Message", "Notification", reason)
                         .map(Self::Notification)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         BatchRequest,
                         D::Error,
-                    >(input, "Message", "BatchRequest", reason)
+                    >(text, "Message", "BatchRequest", reason)
                         .map(Self::BatchRequest)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         Response,
                         D::Error,
-                    >(input, "Message", "Response", reason)
+                    >(text, "Message", "Response", reason)
                         .map(Self::Response)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         BatchResponse,
                         D::Error,
-                    >(input, "Message", "BatchResponse", reason)
+                    >(text, "Message", "BatchResponse", reason)
                         .map(Self::BatchResponse)
                 }
             },
@@ -1547,18 +1536,20 @@ impl<'de> ::serde::Deserialize<'de> for Params {
             one_of: false,
             variants: &["Object", "Array"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(_) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(_) => {
                 ::mcpwire_types::support::Choice::variant(
                     0usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::Array(_) => {
+            ::mcpwire_types::support::Shape::Array(_) => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
@@ -1572,19 +1563,20 @@ impl<'de> ::serde::Deserialize<'de> for Params {
                     >(
                         "Params",
                         &::std::format!(
-                            "{}, found {}", "expected an object or an array",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object or an array", other
+                            .token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |_: usize, _: &::serde_json::Value| true,
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::collections::BTreeMap<
@@ -1592,14 +1584,14 @@ impl<'de> ::serde::Deserialize<'de> for Params {
                             ::serde_json::Value,
                         >,
                         D::Error,
-                    >(input, "Params", "Object", reason)
+                    >(text, "Params", "Object", reason)
                         .map(Self::Object)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::vec::Vec<::serde_json::Value>,
                         D::Error,
-                    >(input, "Params", "Array", reason)
+                    >(text, "Params", "Array", reason)
                         .map(Self::Array)
                 }
             },
@@ -1941,34 +1933,34 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             one_of: false,
             variants: &["String", "Number", "Null"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::String(_) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::String => {
                 ::mcpwire_types::support::Choice::variant(
                     0usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::Number(
-                number,
-            ) if ::mcpwire_types::support::is_whole(number) => {
+            ::mcpwire_types::support::Shape::Integer => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::Number(_) => {
+            ::mcpwire_types::support::Shape::Number => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::Null => {
+            ::mcpwire_types::support::Shape::Null => {
                 ::mcpwire_types::support::Choice::variant(
                     2usize,
                     "it is the only variant admitting this JSON type",
@@ -1983,37 +1975,38 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
                         "RequestId",
                         &::std::format!(
                             "{}, found {}",
-                            "expected a string or an integer or a number or null",
-                            ::mcpwire_types::support::token_name(other)
+                            "expected a string or an integer or a number or null", other
+                            .token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |_: usize, _: &::serde_json::Value| true,
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(input, "RequestId", "String", reason)
+                    >(text, "RequestId", "String", reason)
                         .map(Self::String)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::serde_json::Number,
                         D::Error,
-                    >(input, "RequestId", "Number", reason)
+                    >(text, "RequestId", "Number", reason)
                         .map(Self::Number)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_null::<
                         D::Error,
-                    >(input, "RequestId", "Null", reason)
+                    >(text, "RequestId", "Null", reason)
                         .map(|()| Self::Null)
                 }
             },
@@ -2080,26 +2073,21 @@ impl<'de> ::serde::Deserialize<'de> for Response {
             one_of: false,
             variants: &["ResultResponse", "ErrorResponse"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("result") {
                     ::mcpwire_types::support::Choice::variant(
                         0usize,
                         "member `result` is present",
                         &[1usize],
                     )
-                } else if map.contains_key("error")
-                    || map
-                        .get("error")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("code"))
-                    || map
-                        .get("error")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("message"))
+                } else if map.contains_key("error") || map.has_nested("error", "code")
+                    || map.has_nested("error", "message")
                 {
                     ::mcpwire_types::support::Choice::variant(
                         1usize,
@@ -2120,59 +2108,45 @@ impl<'de> ::serde::Deserialize<'de> for Response {
                     >(
                         "Response",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
-                        && map.contains_key("result")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
+                        && map.contains_key("result") && map.str_in("jsonrpc", &["2.0"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("error")
-                        && map
-                            .get("error")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("code"))
-                        && map
-                            .get("error")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("message"))
-                        && map.contains_key("id") && map.contains_key("jsonrpc")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("error") && map.has_nested("error", "code")
+                        && map.has_nested("error", "message") && map.contains_key("id")
+                        && map.contains_key("jsonrpc") && map.str_in("jsonrpc", &["2.0"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ResultResponse,
                         D::Error,
-                    >(input, "Response", "ResultResponse", reason)
+                    >(text, "Response", "ResultResponse", reason)
                         .map(Self::ResultResponse)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ErrorResponse,
                         D::Error,
-                    >(input, "Response", "ErrorResponse", reason)
+                    >(text, "Response", "ErrorResponse", reason)
                         .map(Self::ErrorResponse)
                 }
             },
@@ -2443,6 +2417,55 @@ pub fn roundtrip(
             "Response" => ::mcpwire_types::support::roundtrip::<Response>(value),
             "ResultResponse" => {
                 ::mcpwire_types::support::roundtrip::<ResultResponse>(value)
+            }
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
+/// Decodes JSON `text` as the definition named `name` with serde_json (so every
+/// integer keeps its spelling) and encodes the result back to JSON text. `None` when
+/// there is no such definition; `Some(Err(message))` when it does not decode.
+pub fn roundtrip_text(
+    name: &str,
+    text: &str,
+) -> ::core::option::Option<
+    ::core::result::Result<::std::string::String, ::std::string::String>,
+> {
+    ::core::option::Option::Some(
+        match name {
+            "BatchRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<BatchRequest>(text)
+            }
+            "BatchResponse" => {
+                ::mcpwire_types::support::roundtrip_text::<BatchResponse>(text)
+            }
+            "Error" => ::mcpwire_types::support::roundtrip_text::<Error>(text),
+            "ErrorResponse" => {
+                ::mcpwire_types::support::roundtrip_text::<ErrorResponse>(text)
+            }
+            "InternalError" => {
+                ::mcpwire_types::support::roundtrip_text::<InternalError>(text)
+            }
+            "InvalidParamsError" => {
+                ::mcpwire_types::support::roundtrip_text::<InvalidParamsError>(text)
+            }
+            "InvalidRequestError" => {
+                ::mcpwire_types::support::roundtrip_text::<InvalidRequestError>(text)
+            }
+            "Message" => ::mcpwire_types::support::roundtrip_text::<Message>(text),
+            "MethodNotFoundError" => {
+                ::mcpwire_types::support::roundtrip_text::<MethodNotFoundError>(text)
+            }
+            "Notification" => {
+                ::mcpwire_types::support::roundtrip_text::<Notification>(text)
+            }
+            "Params" => ::mcpwire_types::support::roundtrip_text::<Params>(text),
+            "ParseError" => ::mcpwire_types::support::roundtrip_text::<ParseError>(text),
+            "Request" => ::mcpwire_types::support::roundtrip_text::<Request>(text),
+            "RequestId" => ::mcpwire_types::support::roundtrip_text::<RequestId>(text),
+            "Response" => ::mcpwire_types::support::roundtrip_text::<Response>(text),
+            "ResultResponse" => {
+                ::mcpwire_types::support::roundtrip_text::<ResultResponse>(text)
             }
             _ => return ::core::option::Option::None,
         },

@@ -6,12 +6,16 @@
 //! what is encoded back:
 //!
 //! - plain digits in the `i64` or `u64` range are held as those (no allocation);
-//! - any other spelling is held as its JSON text: built with [`Integer::from_json_text`] (from
-//!   the runtime's `Id::raw()`, say) the text is kept byte for byte (`1e3` stays `1e3`);
-//!   decoded with serde_json it is the text of the number serde_json hands over — serde_json
-//!   (without `arbitrary_precision`, which this workspace never enables) reads a number with a
-//!   fraction or an exponent, or beyond `u64`, as an `f64`, so `1e3` comes back as `1000.0`:
-//!   the same JSON value, another spelling.
+//! - any other spelling is held as its JSON text, byte for byte (`1e3` stays `1e3`,
+//!   `18446744073709551616` and `1e400` stay as written), whether built with
+//!   [`Integer::from_json_text`] (from the runtime's `Id::raw()`, say) or decoded by
+//!   serde_json from text (`from_str`, `from_slice`, `from_reader`): the decoder reads the
+//!   number's text itself ([`super::RawJson`]), not the `f64` serde_json would make of it.
+//!
+//! Decoded from a `serde_json::Value` (`from_value`), the number was parsed before this type
+//! saw it: a number written with a fraction or an exponent, or beyond `u64`, is an `f64`
+//! there, so `1e3` comes back as `1000.0` (the same JSON value, another spelling). The same
+//! holds for any deserializer other than serde_json's (see [`super::RawJson`]).
 //!
 //! ```
 //! use mcpwire_types::support::Integer;
@@ -20,9 +24,12 @@
 //! assert_eq!(n.as_u64(), Some(9_223_372_036_854_775_808));
 //! assert_eq!(serde_json::to_string(&n).unwrap(), "9223372036854775808");
 //!
-//! let id = Integer::from_json_text("1e3").unwrap();
+//! let id: Integer = serde_json::from_str("1e3").unwrap();
 //! assert_eq!(serde_json::to_string(&id).unwrap(), "1e3");
 //! assert_eq!(id.as_i64(), Some(1000));
+//!
+//! let lossy: Integer = serde_json::from_value(serde_json::json!(1e3)).unwrap();
+//! assert_eq!(serde_json::to_string(&lossy).unwrap(), "1000.0");
 //!
 //! assert!(serde_json::from_str::<Integer>("3.5").is_err());
 //! assert!(Integer::from_json_text("1.5e0").is_err());
@@ -31,8 +38,10 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use serde::de::{Deserializer, Unexpected, Visitor};
+use serde::de::{Deserializer, Error as _, Unexpected};
 use serde::{Deserialize, Serialize, Serializer};
+
+use super::RawJson;
 
 /// A JSON Schema `integer`: any whole JSON number, kept as it was sent (see the module
 /// documentation).
@@ -64,15 +73,18 @@ impl Integer {
     /// `123456789012345678901234567890`. An error when the text is not a JSON number or its
     /// value is not whole.
     pub fn from_json_text(text: &str) -> Result<Self, NotAnInteger> {
+        if is_plain_digits(text) && text != "-0" {
+            if let Ok(i) = text.parse::<i64>() {
+                return Ok(Self(Repr::Signed(i)));
+            }
+            if let Ok(u) = text.parse::<u64>() {
+                return Ok(Self(Repr::Unsigned(u)));
+            }
+        }
         if !is_whole_number_text(text) {
             return Err(NotAnInteger(text.to_owned()));
         }
-        let plain = !text.contains(['.', 'e', 'E']) && text != "-0";
-        Ok(match (plain, text.parse::<i64>(), text.parse::<u64>()) {
-            (true, Ok(i), _) => Self(Repr::Signed(i)),
-            (true, _, Ok(u)) => Self(Repr::Unsigned(u)),
-            _ => Self(Repr::Text(text.into())),
-        })
+        Ok(Self(Repr::Text(text.into())))
     }
 
     /// The JSON text this integer is encoded as.
@@ -171,7 +183,25 @@ impl Serialize for Integer {
 
 impl<'de> Deserialize<'de> for Integer {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(IntegerVisitor)
+        let raw = RawJson::deserialize(deserializer)?;
+        Integer::from_json_text(raw.text())
+            .map_err(|_| D::Error::invalid_type(unexpected(raw.text()), &"an integer"))
+    }
+}
+
+/// What a JSON text that is not an integer is, for the error.
+fn unexpected(text: &str) -> Unexpected<'_> {
+    match text.as_bytes().first() {
+        Some(b'"') => Unexpected::Other("a string"),
+        Some(b'{') => Unexpected::Map,
+        Some(b'[') => Unexpected::Seq,
+        Some(b't') => Unexpected::Bool(true),
+        Some(b'f') => Unexpected::Bool(false),
+        Some(b'n') => Unexpected::Unit,
+        _ => match text.parse::<f64>() {
+            Ok(f) => Unexpected::Float(f),
+            Err(_) => Unexpected::Other(text),
+        },
     }
 }
 
@@ -190,30 +220,15 @@ impl schemars::JsonSchema for Integer {
     }
 }
 
-struct IntegerVisitor;
-
-impl Visitor<'_> for IntegerVisitor {
-    type Value = Integer;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an integer")
-    }
-
-    fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<Integer, E> {
-        Ok(Integer::from(value))
-    }
-
-    fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<Integer, E> {
-        Ok(Integer::from(value))
-    }
-
-    fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<Integer, E> {
-        match serde_json::Number::from_f64(value) {
-            Some(number) if value.fract() == 0.0 => {
-                Ok(Integer(Repr::Text(number.to_string().into())))
-            }
-            _ => Err(E::invalid_type(Unexpected::Float(value), &self)),
-        }
+/// Whether `text` is a JSON integer in plain digits: an optional `-`, then `0` or digits
+/// without a leading zero.
+fn is_plain_digits(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text).as_bytes();
+    match digits {
+        [] => false,
+        [b'0'] => true,
+        [b'0', ..] => false,
+        _ => digits.iter().all(u8::is_ascii_digit),
     }
 }
 
@@ -255,10 +270,12 @@ pub fn is_whole_number_text(text: &str) -> bool {
     };
     // Digits of the mantissa without the point; the value's point sits after `int.len() +
     // shift` of them. Whole iff every digit after that point is `0`.
-    let all: Vec<u8> = int.bytes().chain(frac.unwrap_or("").bytes()).collect();
     let point = (int.len() as i64).saturating_add(shift);
     let first_fraction = usize::try_from(point.max(0)).unwrap_or(usize::MAX);
-    all.iter().skip(first_fraction).all(|&b| b == b'0')
+    int.bytes()
+        .chain(frac.unwrap_or("").bytes())
+        .skip(first_fraction)
+        .all(|b| b == b'0')
 }
 
 #[cfg(test)]
@@ -310,17 +327,29 @@ mod tests {
     }
 
     #[test]
-    fn decoding_keeps_the_value_serde_json_hands_over() {
-        let round = |text: &str| {
-            let n: Integer = serde_json::from_str(text).unwrap();
-            serde_json::to_string(&n).unwrap()
-        };
-        assert_eq!(round("9223372036854775808"), "9223372036854775808");
-        assert_eq!(round("18446744073709551615"), "18446744073709551615");
-        assert_eq!(round("-5"), "-5");
-        assert_eq!(round("1e3"), "1000.0");
+    fn decoding_text_keeps_the_spelling_and_values_keep_the_value() {
+        for text in [
+            "9223372036854775808",
+            "18446744073709551615",
+            "-5",
+            "-0",
+            "1e3",
+            "2.0",
+            "18446744073709551616",
+            "1180591620717411303424",
+            "1e30",
+            "-1E+400",
+        ] {
+            let from_str: Integer = serde_json::from_str(text).unwrap();
+            let from_reader: Integer = serde_json::from_reader(text.as_bytes()).unwrap();
+            assert_eq!(serde_json::to_string(&from_str).unwrap(), text);
+            assert_eq!(from_reader, from_str, "{text}");
+        }
+        let plain: Integer = serde_json::from_str(" 42 ").unwrap();
+        assert!(matches!(plain.0, Repr::Signed(42)));
         let value: serde_json::Value = serde_json::from_str("1e3").unwrap();
         let n: Integer = serde_json::from_value(value.clone()).unwrap();
+        assert_eq!(serde_json::to_string(&n).unwrap(), "1000.0");
         assert_eq!(serde_json::to_value(&n).unwrap(), value);
         for text in ["3.5", "\"3\"", "null", "true"] {
             let err = serde_json::from_str::<Integer>(text).unwrap_err();

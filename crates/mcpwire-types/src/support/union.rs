@@ -1,28 +1,34 @@
 //! Decoding a generated union by the JSON Schema meaning of `anyOf` and `oneOf`.
 //!
-//! The generated dispatch (JSON token type, a constant member, the members present) picks
-//! one variant without trying any: the [`Choice`]. It also lists, per decision, the other
+//! A union captures its value's raw text ([`super::RawJson`]), never a `serde_json::Value`.
+//! The generated dispatch looks at that text through a [`Shape`] (JSON token type, a constant
+//! member, the members present, read from a one-level scan of the object) and picks one
+//! variant without trying any: the [`Choice`]. It also lists, per decision, the other
 //! variants that admit the same JSON type and that no constant seen on the way rules out: the
 //! alternatives, in schema order. [`decode_union`] then:
 //!
 //! 1. drops every alternative the object cannot match: a required member missing, or a
 //!    constant member (required or optional) present with another value;
-//! 2. **fast path** — no alternative left: decodes the chosen variant from the owned value,
-//!    moving its strings, exactly as a single-variant decode would (so a method union keyed
-//!    on `method`, or content keyed on `type`, costs nothing extra). The same when the chosen
-//!    variant is ruled out and exactly one alternative remains;
-//! 3. otherwise decodes from a borrowed value: `anyOf` takes the first variant that decodes
-//!    (the chosen one, then the alternatives in schema order); `oneOf` decodes every remaining
-//!    variant and requires exactly one to match, naming the matches when several do.
+//! 2. **fast path** — no alternative left: decodes the chosen variant from the text, exactly
+//!    as a single-variant decode would (so a method union keyed on `method`, or content keyed
+//!    on `type`, decodes once). The same when the chosen variant is ruled out and exactly one
+//!    alternative remains;
+//! 3. otherwise `anyOf` takes the first variant that decodes from the text (the chosen one,
+//!    then the alternatives in schema order); `oneOf` decodes every remaining variant and
+//!    requires exactly one to match, naming the matches when several do.
 //!
-//! When nothing matches, the error leads with the chosen variant's failure (its JSON pointer
-//! written as ``at `/x` `` for [`super::error_pointer`]) and then names why each other variant
-//! failed, without pointers of their own.
+//! Decoding from the text keeps what the text says: an `integer` anywhere inside keeps its
+//! spelling ([`super::Integer`]), a nested union captures its own text in turn.
+//!
+//! When nothing matches, the error leads with the chosen variant's failure (its JSON pointer,
+//! relative to the union's value, written as ``at `/x` `` for [`super::error_pointer`]) and
+//! then names why each other variant failed, without pointers of their own.
 
 use std::borrow::Cow;
 
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
+
+use super::Shape;
 
 /// The index standing for the `Unknown` variant of a method union.
 pub const UNKNOWN_METHOD: usize = usize::MAX;
@@ -85,25 +91,6 @@ impl UnionInfo {
     }
 }
 
-/// The value a variant decodes from: owned (strings are moved) or borrowed (kept for the next
-/// variant).
-#[derive(Debug)]
-pub enum Input<'a> {
-    /// The last or only variant tried.
-    Owned(Value),
-    /// A variant after which another may be tried.
-    Borrowed(&'a Value),
-}
-
-impl Input<'_> {
-    fn value(&self) -> &Value {
-        match self {
-            Self::Owned(v) => v,
-            Self::Borrowed(v) => v,
-        }
-    }
-}
-
 /// The reason given for a variant tried after the chosen one.
 const FALLBACK: &str = "the variant chosen first does not match and this one admits the value";
 
@@ -113,31 +100,33 @@ const ONLY_ONE_LEFT: &str =
 
 /// Decodes a union value by `anyOf` / `oneOf` meaning; see the module documentation.
 ///
-/// `viable(index, value)` says whether a variant can still match; `decode(index, input,
-/// reason)` decodes one variant.
-pub fn decode_union<T, E: serde::de::Error>(
-    value: Value,
+/// `text` is the value's raw text and `shape` what [`Shape::of`] makes of it;
+/// `viable(index, shape)` says whether a variant can still match; `decode(index, text,
+/// reason)` decodes one variant from the text.
+pub fn decode_union<'a, T, E: serde::de::Error>(
+    text: &'a str,
+    shape: &Shape<'a>,
     union: &UnionInfo,
     choice: Choice,
-    viable: impl Fn(usize, &Value) -> bool,
-    decode: impl Fn(usize, Input<'_>, &str) -> Result<T, E>,
+    viable: impl Fn(usize, &Shape<'a>) -> bool,
+    decode: impl Fn(usize, &'a str, &str) -> Result<T, E>,
 ) -> Result<T, E> {
     let mut others = choice
         .alternatives
         .iter()
         .copied()
-        .filter(|&i| viable(i, &value));
+        .filter(|&i| viable(i, shape));
     let Some(first_other) = others.next() else {
         if choice.index == NO_VARIANT {
             return Err(super::no_variant(union.name, &choice.reason));
         }
         // The fast path: nothing else can match, so the chosen variant's error is the answer.
-        return decode(choice.index, Input::Owned(value), &choice.reason);
+        return decode(choice.index, text, &choice.reason);
     };
     let second_other = others.next();
-    let chosen = choice.index != NO_VARIANT && viable(choice.index, &value);
+    let chosen = choice.index != NO_VARIANT && viable(choice.index, shape);
     if !chosen && second_other.is_none() {
-        return decode(first_other, Input::Owned(value), ONLY_ONE_LEFT);
+        return decode(first_other, text, ONLY_ONE_LEFT);
     }
     let order = chosen
         .then_some((choice.index, choice.reason.as_ref()))
@@ -147,14 +136,14 @@ pub fn decode_union<T, E: serde::de::Error>(
                 .alternatives
                 .iter()
                 .copied()
-                .filter(|&i| viable(i, &value))
+                .filter(|&i| viable(i, shape))
                 .map(|i| (i, FALLBACK)),
         );
     let mut failures = Vec::new();
     let mut matched: Option<T> = None;
     let mut matches = Vec::new();
     for (index, reason) in order {
-        match decode(index, Input::Borrowed(&value), reason) {
+        match decode(index, text, reason) {
             Ok(decoded) if !union.one_of => return Ok(decoded),
             Ok(decoded) => {
                 matches.push(union.variant(index));
@@ -230,23 +219,21 @@ fn without_pointers(failure: &str) -> String {
     out.replace("missing field `", "missing member `")
 }
 
-/// Decodes `input` as the variant chosen for a union; the error names the union, the
+/// Decodes `text` as the variant chosen for a union; the error names the union, the
 /// variant, why it was chosen, and the JSON pointer (relative to the union's value) of the
 /// member that failed, written as ``failed at `/params/name` `` so that
 /// [`super::error_pointer`] can find it.
+///
+/// The text is decoded by a serde_json deserializer of its own, under the depth rules of
+/// [`super::with_unbounded_depth`].
 pub fn decode_variant<T: DeserializeOwned, E: serde::de::Error>(
-    input: Input<'_>,
+    text: &str,
     union: &str,
     variant: &str,
     reason: &str,
 ) -> Result<T, E> {
-    let result = match input {
-        Input::Owned(value) => serde_path_to_error::deserialize(value),
-        Input::Borrowed(value) => serde_path_to_error::deserialize(value),
-    };
-    result.map_err(|e| {
-        let pointer = super::json_pointer(e.path());
-        let inner = e.into_inner();
+    super::depth::decode_text::<T>(text).map_err(|(pointer, error)| {
+        let inner = super::depth::message_without_position(&error);
         if pointer.is_empty() {
             E::custom(format_args!(
                 "{union}: decoding as variant `{variant}` (chosen because {reason}) failed: {inner}"
@@ -261,12 +248,12 @@ pub fn decode_variant<T: DeserializeOwned, E: serde::de::Error>(
 
 /// Decodes the `null` variant of a union.
 pub fn decode_null<E: serde::de::Error>(
-    input: Input<'_>,
+    text: &str,
     union: &str,
     variant: &str,
     reason: &str,
 ) -> Result<(), E> {
-    if input.value().is_null() {
+    if text.trim() == "null" {
         Ok(())
     } else {
         Err(E::custom(format_args!(
@@ -275,45 +262,12 @@ pub fn decode_null<E: serde::de::Error>(
     }
 }
 
-/// Whether member `name` of `map`, when present, is one of the string constants `values`.
-pub fn member_str_in(map: &Map<String, Value>, name: &str, values: &[&str]) -> bool {
-    match map.get(name) {
-        None => true,
-        Some(Value::String(s)) => values.contains(&s.as_str()),
-        Some(_) => false,
-    }
-}
-
-/// Whether member `name` of `map`, when present, is one of the integer constants `values`
-/// (in any whole spelling: `2`, `2.0`).
-pub fn member_int_in(map: &Map<String, Value>, name: &str, values: &[i64]) -> bool {
-    match map.get(name) {
-        None => true,
-        Some(Value::Number(n)) => match n.as_i64() {
-            Some(i) => values.contains(&i),
-            None => n
-                .as_f64()
-                .is_some_and(|f| values.iter().any(|&v| v as f64 == f)),
-        },
-        Some(_) => false,
-    }
-}
-
-/// The `i64` a JSON value stands for when it is a whole number in any spelling (`2`, `2.0`,
-/// `2e0`) that [`super::is_integer`] reads exactly; for integer constant members.
-pub fn whole_i64(value: &Value) -> Option<i64> {
-    let Value::Number(n) = value else { return None };
-    n.as_i64().or_else(|| {
-        let f = n.as_f64()?;
-        // Whole and within ±2^53 (`is_integer`), so the conversion is exact.
-        (super::is_integer(n) && !n.is_u64()).then_some(f as i64)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    use serde_json::Value;
 
     #[derive(Debug, PartialEq)]
     enum Two {
@@ -328,14 +282,17 @@ mod tests {
     };
 
     fn decode(value: Value, info: &UnionInfo, choice: Choice) -> Result<Two, serde_json::Error> {
+        let text = value.to_string();
+        let shape = Shape::of::<serde_json::Error>(&text)?;
         decode_union(
-            value,
+            &text,
+            &shape,
             info,
             choice,
             |_, _| true,
-            |i, input, reason| match i {
-                0 => decode_variant::<String, _>(input, "Two", "Text", reason).map(Two::Text),
-                _ => decode_variant::<Value, _>(input, "Two", "Any", reason).map(Two::Any),
+            |i, text, reason| match i {
+                0 => decode_variant::<String, _>(text, "Two", "Text", reason).map(Two::Text),
+                _ => decode_variant::<Value, _>(text, "Two", "Any", reason).map(Two::Any),
             },
         )
     }
@@ -401,30 +358,5 @@ mod tests {
             ])),
             "/a/b"
         );
-    }
-
-    #[test]
-    fn constant_members_rule_out_only_when_present_with_another_value() {
-        let map = |v: Value| v.as_object().unwrap().clone();
-        assert!(member_str_in(&map(json!({})), "mode", &["url"]));
-        assert!(member_str_in(
-            &map(json!({"mode": "url"})),
-            "mode",
-            &["url"]
-        ));
-        assert!(!member_str_in(
-            &map(json!({"mode": "form"})),
-            "mode",
-            &["url"]
-        ));
-        assert!(!member_str_in(&map(json!({"mode": 1})), "mode", &["url"]));
-        assert!(member_int_in(&map(json!({"v": 2.0})), "v", &[2]));
-        assert!(!member_int_in(&map(json!({"v": 3})), "v", &[2]));
-        assert!(!member_int_in(&map(json!({"v": "2"})), "v", &[2]));
-        assert_eq!(whole_i64(&json!(2.0)), Some(2));
-        assert_eq!(whole_i64(&json!(-3)), Some(-3));
-        assert_eq!(whole_i64(&json!(2.5)), None);
-        assert_eq!(whole_i64(&json!(u64::MAX)), None);
-        assert_eq!(whole_i64(&json!("2")), None);
     }
 }

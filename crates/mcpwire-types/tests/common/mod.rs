@@ -86,3 +86,23 @@ pub fn examples_2026() -> Vec<(String, String, Value)> {
     }
     out
 }
+
+/// JSON pointers of every object (`true`) and every integer (`false`) inside `value`.
+pub fn positions(value: &Value, pointer: &str, out: &mut Vec<(String, bool)>) {
+    match value {
+        Value::Object(map) => {
+            out.push((pointer.to_owned(), true));
+            for (k, v) in map {
+                let token = k.replace('~', "~0").replace('/', "~1");
+                positions(v, &format!("{pointer}/{token}"), out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                positions(v, &format!("{pointer}/{i}"), out);
+            }
+        }
+        Value::Number(n) if n.is_i64() || n.is_u64() => out.push((pointer.to_owned(), false)),
+        _ => {}
+    }
+}

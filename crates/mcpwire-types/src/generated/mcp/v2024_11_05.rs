@@ -792,12 +792,14 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultContentItem {
             one_of: false,
             variants: &["TextContent", "ImageContent", "EmbeddedResource"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("type").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("type").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "text" => {
@@ -846,65 +848,55 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultContentItem {
                     >(
                         "CallToolResultContentItem",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("text") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["text"],
-                        )
+                        && map.str_in("type", &["text"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("data") && map.contains_key("mimeType")
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["image"],
-                        )
+                        && map.contains_key("type") && map.str_in("type", &["image"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("resource") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["resource"],
-                        )
+                        && map.str_in("type", &["resource"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TextContent,
                         D::Error,
-                    >(input, "CallToolResultContentItem", "TextContent", reason)
+                    >(text, "CallToolResultContentItem", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ImageContent,
                         D::Error,
-                    >(input, "CallToolResultContentItem", "ImageContent", reason)
+                    >(text, "CallToolResultContentItem", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         EmbeddedResource,
                         D::Error,
-                    >(input, "CallToolResultContentItem", "EmbeddedResource", reason)
+                    >(text, "CallToolResultContentItem", "EmbeddedResource", reason)
                         .map(Self::EmbeddedResource)
                 }
             },
@@ -1492,12 +1484,14 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
                 "RootsListChangedNotification",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("method").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("method").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "notifications/cancelled" => {
@@ -1552,103 +1546,76 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
                     >(
                         "ClientNotification",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("requestId"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/cancelled"],
-                        )
+                        && map.has_nested("params", "requestId")
+                        && map.str_in("method", &["notifications/cancelled"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/initialized"],
-                        )
+                        && map.str_in("method", &["notifications/initialized"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("progress"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("progressToken"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/progress"],
-                        )
+                        && map.has_nested("params", "progress")
+                        && map.has_nested("params", "progressToken")
+                        && map.str_in("method", &["notifications/progress"])
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/roots/list_changed"],
-                        )
+                        && map.str_in("method", &["notifications/roots/list_changed"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         CancelledNotification,
                         D::Error,
-                    >(input, "ClientNotification", "CancelledNotification", reason)
+                    >(text, "ClientNotification", "CancelledNotification", reason)
                         .map(Self::CancelledNotification)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         InitializedNotification,
                         D::Error,
-                    >(input, "ClientNotification", "InitializedNotification", reason)
+                    >(text, "ClientNotification", "InitializedNotification", reason)
                         .map(Self::InitializedNotification)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ProgressNotification,
                         D::Error,
-                    >(input, "ClientNotification", "ProgressNotification", reason)
+                    >(text, "ClientNotification", "ProgressNotification", reason)
                         .map(Self::ProgressNotification)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         RootsListChangedNotification,
                         D::Error,
-                    >(
-                            input,
-                            "ClientNotification",
-                            "RootsListChangedNotification",
-                            reason,
-                        )
+                    >(text, "ClientNotification", "RootsListChangedNotification", reason)
                         .map(Self::RootsListChangedNotification)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(input, "ClientNotification", "Unknown", reason)
+                    >(text, "ClientNotification", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -1834,12 +1801,14 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                 "CompleteRequest",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("method").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("method").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "initialize" => {
@@ -1957,265 +1926,180 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                     >(
                         "ClientRequest",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("capabilities"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("clientInfo"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("protocolVersion"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["initialize"],
-                        )
+                        && map.has_nested("params", "capabilities")
+                        && map.has_nested("params", "clientInfo")
+                        && map.has_nested("params", "protocolVersion")
+                        && map.str_in("method", &["initialize"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("method") && map.str_in("method", &["ping"])
+                }
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["ping"],
-                        )
+                        && map.str_in("method", &["resources/list"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["resources/list"],
-                        )
+                        && map.str_in("method", &["resources/templates/list"])
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["resources/templates/list"],
-                        )
-                }
-                (4usize, ::serde_json::Value::Object(map)) => {
+                (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("uri"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["resources/read"],
-                        )
+                        && map.has_nested("params", "uri")
+                        && map.str_in("method", &["resources/read"])
                 }
-                (5usize, ::serde_json::Value::Object(map)) => {
+                (5usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("uri"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["resources/subscribe"],
-                        )
+                        && map.has_nested("params", "uri")
+                        && map.str_in("method", &["resources/subscribe"])
                 }
-                (6usize, ::serde_json::Value::Object(map)) => {
+                (6usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("uri"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["resources/unsubscribe"],
-                        )
+                        && map.has_nested("params", "uri")
+                        && map.str_in("method", &["resources/unsubscribe"])
                 }
-                (7usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["prompts/list"],
-                        )
+                (7usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("method") && map.str_in("method", &["prompts/list"])
                 }
-                (8usize, ::serde_json::Value::Object(map)) => {
+                (8usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("name"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["prompts/get"],
-                        )
+                        && map.has_nested("params", "name")
+                        && map.str_in("method", &["prompts/get"])
                 }
-                (9usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["tools/list"],
-                        )
+                (9usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("method") && map.str_in("method", &["tools/list"])
                 }
-                (10usize, ::serde_json::Value::Object(map)) => {
+                (10usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("name"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["tools/call"],
-                        )
+                        && map.has_nested("params", "name")
+                        && map.str_in("method", &["tools/call"])
                 }
-                (11usize, ::serde_json::Value::Object(map)) => {
+                (11usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("level"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["logging/setLevel"],
-                        )
+                        && map.has_nested("params", "level")
+                        && map.str_in("method", &["logging/setLevel"])
                 }
-                (12usize, ::serde_json::Value::Object(map)) => {
+                (12usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("argument"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("ref"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["completion/complete"],
-                        )
+                        && map.has_nested("params", "argument")
+                        && map.has_nested("params", "ref")
+                        && map.str_in("method", &["completion/complete"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         InitializeRequest,
                         D::Error,
-                    >(input, "ClientRequest", "InitializeRequest", reason)
+                    >(text, "ClientRequest", "InitializeRequest", reason)
                         .map(Self::InitializeRequest)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         PingRequest,
                         D::Error,
-                    >(input, "ClientRequest", "PingRequest", reason)
+                    >(text, "ClientRequest", "PingRequest", reason)
                         .map(Self::PingRequest)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListResourcesRequest,
                         D::Error,
-                    >(input, "ClientRequest", "ListResourcesRequest", reason)
+                    >(text, "ClientRequest", "ListResourcesRequest", reason)
                         .map(Self::ListResourcesRequest)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListResourceTemplatesRequest,
                         D::Error,
-                    >(input, "ClientRequest", "ListResourceTemplatesRequest", reason)
+                    >(text, "ClientRequest", "ListResourceTemplatesRequest", reason)
                         .map(Self::ListResourceTemplatesRequest)
                 }
                 4usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ReadResourceRequest,
                         D::Error,
-                    >(input, "ClientRequest", "ReadResourceRequest", reason)
+                    >(text, "ClientRequest", "ReadResourceRequest", reason)
                         .map(Self::ReadResourceRequest)
                 }
                 5usize => {
                     ::mcpwire_types::support::decode_variant::<
                         SubscribeRequest,
                         D::Error,
-                    >(input, "ClientRequest", "SubscribeRequest", reason)
+                    >(text, "ClientRequest", "SubscribeRequest", reason)
                         .map(Self::SubscribeRequest)
                 }
                 6usize => {
                     ::mcpwire_types::support::decode_variant::<
                         UnsubscribeRequest,
                         D::Error,
-                    >(input, "ClientRequest", "UnsubscribeRequest", reason)
+                    >(text, "ClientRequest", "UnsubscribeRequest", reason)
                         .map(Self::UnsubscribeRequest)
                 }
                 7usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListPromptsRequest,
                         D::Error,
-                    >(input, "ClientRequest", "ListPromptsRequest", reason)
+                    >(text, "ClientRequest", "ListPromptsRequest", reason)
                         .map(Self::ListPromptsRequest)
                 }
                 8usize => {
                     ::mcpwire_types::support::decode_variant::<
                         GetPromptRequest,
                         D::Error,
-                    >(input, "ClientRequest", "GetPromptRequest", reason)
+                    >(text, "ClientRequest", "GetPromptRequest", reason)
                         .map(Self::GetPromptRequest)
                 }
                 9usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListToolsRequest,
                         D::Error,
-                    >(input, "ClientRequest", "ListToolsRequest", reason)
+                    >(text, "ClientRequest", "ListToolsRequest", reason)
                         .map(Self::ListToolsRequest)
                 }
                 10usize => {
                     ::mcpwire_types::support::decode_variant::<
                         CallToolRequest,
                         D::Error,
-                    >(input, "ClientRequest", "CallToolRequest", reason)
+                    >(text, "ClientRequest", "CallToolRequest", reason)
                         .map(Self::CallToolRequest)
                 }
                 11usize => {
                     ::mcpwire_types::support::decode_variant::<
                         SetLevelRequest,
                         D::Error,
-                    >(input, "ClientRequest", "SetLevelRequest", reason)
+                    >(text, "ClientRequest", "SetLevelRequest", reason)
                         .map(Self::SetLevelRequest)
                 }
                 12usize => {
                     ::mcpwire_types::support::decode_variant::<
                         CompleteRequest,
                         D::Error,
-                    >(input, "ClientRequest", "CompleteRequest", reason)
+                    >(text, "ClientRequest", "CompleteRequest", reason)
                         .map(Self::CompleteRequest)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(input, "ClientRequest", "Unknown", reason)
+                    >(text, "ClientRequest", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -2301,11 +2185,13 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
             one_of: false,
             variants: &["Result", "CreateMessageResult", "ListRootsResult"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("content") || map.contains_key("model")
                     || map.contains_key("role")
                 {
@@ -2335,50 +2221,51 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
                     >(
                         "ClientResult",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (1usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("content") && map.contains_key("model")
                         && map.contains_key("role")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "role",
-                            &["assistant", "user"],
-                        )
+                        && map.str_in("role", &["assistant", "user"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => map.contains_key("roots"),
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("roots")
+                }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         Result,
                         D::Error,
-                    >(input, "ClientResult", "Result", reason)
+                    >(text, "ClientResult", "Result", reason)
                         .map(Self::Result)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         CreateMessageResult,
                         D::Error,
-                    >(input, "ClientResult", "CreateMessageResult", reason)
+                    >(text, "ClientResult", "CreateMessageResult", reason)
                         .map(Self::CreateMessageResult)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ListRootsResult,
                         D::Error,
-                    >(input, "ClientResult", "ListRootsResult", reason)
+                    >(text, "ClientResult", "ListRootsResult", reason)
                         .map(Self::ListRootsResult)
                 }
             },
@@ -2760,12 +2647,14 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
             one_of: false,
             variants: &["PromptReference", "ResourceReference"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("type").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("type").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "ref/prompt" => {
@@ -2807,49 +2696,44 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
                     >(
                         "CompleteRequestParamsRef",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("name") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["ref/prompt"],
-                        )
+                        && map.str_in("type", &["ref/prompt"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("type") && map.contains_key("uri")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["ref/resource"],
-                        )
+                        && map.str_in("type", &["ref/resource"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         PromptReference,
                         D::Error,
-                    >(input, "CompleteRequestParamsRef", "PromptReference", reason)
+                    >(text, "CompleteRequestParamsRef", "PromptReference", reason)
                         .map(Self::PromptReference)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ResourceReference,
                         D::Error,
-                    >(input, "CompleteRequestParamsRef", "ResourceReference", reason)
+                    >(text, "CompleteRequestParamsRef", "ResourceReference", reason)
                         .map(Self::ResourceReference)
                 }
             },
@@ -3836,12 +3720,14 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
             one_of: false,
             variants: &["TextContent", "ImageContent"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("type").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("type").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "text" => {
@@ -3883,50 +3769,44 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
                     >(
                         "CreateMessageResultContent",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("text") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["text"],
-                        )
+                        && map.str_in("type", &["text"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("data") && map.contains_key("mimeType")
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["image"],
-                        )
+                        && map.contains_key("type") && map.str_in("type", &["image"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TextContent,
                         D::Error,
-                    >(input, "CreateMessageResultContent", "TextContent", reason)
+                    >(text, "CreateMessageResultContent", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ImageContent,
                         D::Error,
-                    >(input, "CreateMessageResultContent", "ImageContent", reason)
+                    >(text, "CreateMessageResultContent", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
             },
@@ -4257,11 +4137,13 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
             one_of: false,
             variants: &["TextResourceContents", "BlobResourceContents"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("text") {
                     ::mcpwire_types::support::Choice::variant(
                         0usize,
@@ -4288,39 +4170,42 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
                     >(
                         "EmbeddedResourceResource",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("text") && map.contains_key("uri")
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("blob") && map.contains_key("uri")
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TextResourceContents,
                         D::Error,
-                    >(input, "EmbeddedResourceResource", "TextResourceContents", reason)
+                    >(text, "EmbeddedResourceResource", "TextResourceContents", reason)
                         .map(Self::TextResourceContents)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         BlobResourceContents,
                         D::Error,
-                    >(input, "EmbeddedResourceResource", "BlobResourceContents", reason)
+                    >(text, "EmbeddedResourceResource", "BlobResourceContents", reason)
                         .map(Self::BlobResourceContents)
                 }
             },
@@ -6100,26 +5985,21 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
                 "JSONRPCError",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("result") {
                     ::mcpwire_types::support::Choice::variant(
                         2usize,
                         "member `result` is present",
                         &[0usize, 1usize, 3usize],
                     )
-                } else if map.contains_key("error")
-                    || map
-                        .get("error")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("code"))
-                    || map
-                        .get("error")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("message"))
+                } else if map.contains_key("error") || map.has_nested("error", "code")
+                    || map.has_nested("error", "message")
                 {
                     ::mcpwire_types::support::Choice::variant(
                         3usize,
@@ -6147,90 +6027,67 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
                     >(
                         "JSONRPCMessage",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
-                        && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
+                        && map.contains_key("method") && map.str_in("jsonrpc", &["2.0"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("jsonrpc") && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
+                        && map.str_in("jsonrpc", &["2.0"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
-                        && map.contains_key("result")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
+                        && map.contains_key("result") && map.str_in("jsonrpc", &["2.0"])
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("error")
-                        && map
-                            .get("error")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("code"))
-                        && map
-                            .get("error")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("message"))
-                        && map.contains_key("id") && map.contains_key("jsonrpc")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("error") && map.has_nested("error", "code")
+                        && map.has_nested("error", "message") && map.contains_key("id")
+                        && map.contains_key("jsonrpc") && map.str_in("jsonrpc", &["2.0"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONRPCRequest,
                         D::Error,
-                    >(input, "JSONRPCMessage", "JSONRPCRequest", reason)
+                    >(text, "JSONRPCMessage", "JSONRPCRequest", reason)
                         .map(Self::JSONRPCRequest)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONRPCNotification,
                         D::Error,
-                    >(input, "JSONRPCMessage", "JSONRPCNotification", reason)
+                    >(text, "JSONRPCMessage", "JSONRPCNotification", reason)
                         .map(Self::JSONRPCNotification)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONRPCResponse,
                         D::Error,
-                    >(input, "JSONRPCMessage", "JSONRPCResponse", reason)
+                    >(text, "JSONRPCMessage", "JSONRPCResponse", reason)
                         .map(Self::JSONRPCResponse)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONRPCError,
                         D::Error,
-                    >(input, "JSONRPCMessage", "JSONRPCError", reason)
+                    >(text, "JSONRPCMessage", "JSONRPCError", reason)
                         .map(Self::JSONRPCError)
                 }
             },
@@ -11620,20 +11477,20 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
             one_of: false,
             variants: &["String", "Integer"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::String(_) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::String => {
                 ::mcpwire_types::support::Choice::variant(
                     0usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::Number(
-                number,
-            ) if ::mcpwire_types::support::is_whole(number) => {
+            ::mcpwire_types::support::Shape::Integer => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
@@ -11647,31 +11504,32 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
                     >(
                         "ProgressToken",
                         &::std::format!(
-                            "{}, found {}", "expected a string or an integer",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected a string or an integer", other
+                            .token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |_: usize, _: &::serde_json::Value| true,
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(input, "ProgressToken", "String", reason)
+                    >(text, "ProgressToken", "String", reason)
                         .map(Self::String)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(input, "ProgressToken", "Integer", reason)
+                    >(text, "ProgressToken", "Integer", reason)
                         .map(Self::Integer)
                 }
             },
@@ -12349,12 +12207,14 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessageContent {
             one_of: false,
             variants: &["TextContent", "ImageContent", "EmbeddedResource"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("type").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("type").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "text" => {
@@ -12403,65 +12263,55 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessageContent {
                     >(
                         "PromptMessageContent",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("text") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["text"],
-                        )
+                        && map.str_in("type", &["text"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("data") && map.contains_key("mimeType")
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["image"],
-                        )
+                        && map.contains_key("type") && map.str_in("type", &["image"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("resource") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["resource"],
-                        )
+                        && map.str_in("type", &["resource"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TextContent,
                         D::Error,
-                    >(input, "PromptMessageContent", "TextContent", reason)
+                    >(text, "PromptMessageContent", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ImageContent,
                         D::Error,
-                    >(input, "PromptMessageContent", "ImageContent", reason)
+                    >(text, "PromptMessageContent", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         EmbeddedResource,
                         D::Error,
-                    >(input, "PromptMessageContent", "EmbeddedResource", reason)
+                    >(text, "PromptMessageContent", "EmbeddedResource", reason)
                         .map(Self::EmbeddedResource)
                 }
             },
@@ -12950,11 +12800,13 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
             one_of: false,
             variants: &["TextResourceContents", "BlobResourceContents"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("text") {
                     ::mcpwire_types::support::Choice::variant(
                         0usize,
@@ -12981,33 +12833,36 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                     >(
                         "ReadResourceResultContentsItem",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("text") && map.contains_key("uri")
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("blob") && map.contains_key("uri")
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TextResourceContents,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "ReadResourceResultContentsItem",
                             "TextResourceContents",
                             reason,
@@ -13019,7 +12874,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                         BlobResourceContents,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "ReadResourceResultContentsItem",
                             "BlobResourceContents",
                             reason,
@@ -13202,20 +13057,20 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             one_of: false,
             variants: &["String", "Integer"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::String(_) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::String => {
                 ::mcpwire_types::support::Choice::variant(
                     0usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::Number(
-                number,
-            ) if ::mcpwire_types::support::is_whole(number) => {
+            ::mcpwire_types::support::Shape::Integer => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
@@ -13229,31 +13084,32 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
                     >(
                         "RequestId",
                         &::std::format!(
-                            "{}, found {}", "expected a string or an integer",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected a string or an integer", other
+                            .token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |_: usize, _: &::serde_json::Value| true,
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(input, "RequestId", "String", reason)
+                    >(text, "RequestId", "String", reason)
                         .map(Self::String)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(input, "RequestId", "Integer", reason)
+                    >(text, "RequestId", "Integer", reason)
                         .map(Self::Integer)
                 }
             },
@@ -15399,12 +15255,14 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
             one_of: false,
             variants: &["TextContent", "ImageContent"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("type").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("type").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "text" => {
@@ -15446,50 +15304,44 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
                     >(
                         "SamplingMessageContent",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("text") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["text"],
-                        )
+                        && map.str_in("type", &["text"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("data") && map.contains_key("mimeType")
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["image"],
-                        )
+                        && map.contains_key("type") && map.str_in("type", &["image"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TextContent,
                         D::Error,
-                    >(input, "SamplingMessageContent", "TextContent", reason)
+                    >(text, "SamplingMessageContent", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ImageContent,
                         D::Error,
-                    >(input, "SamplingMessageContent", "ImageContent", reason)
+                    >(text, "SamplingMessageContent", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
             },
@@ -16174,12 +16026,14 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                 "LoggingMessageNotification",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("method").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("method").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "notifications/cancelled" => {
@@ -16255,113 +16109,71 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                     >(
                         "ServerNotification",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("requestId"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/cancelled"],
-                        )
+                        && map.has_nested("params", "requestId")
+                        && map.str_in("method", &["notifications/cancelled"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("progress"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("progressToken"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/progress"],
-                        )
+                        && map.has_nested("params", "progress")
+                        && map.has_nested("params", "progressToken")
+                        && map.str_in("method", &["notifications/progress"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/resources/list_changed"],
-                        )
+                        && map
+                            .str_in("method", &["notifications/resources/list_changed"])
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("uri"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/resources/updated"],
-                        )
+                        && map.has_nested("params", "uri")
+                        && map.str_in("method", &["notifications/resources/updated"])
                 }
-                (4usize, ::serde_json::Value::Object(map)) => {
+                (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/prompts/list_changed"],
-                        )
+                        && map.str_in("method", &["notifications/prompts/list_changed"])
                 }
-                (5usize, ::serde_json::Value::Object(map)) => {
+                (5usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/tools/list_changed"],
-                        )
+                        && map.str_in("method", &["notifications/tools/list_changed"])
                 }
-                (6usize, ::serde_json::Value::Object(map)) => {
+                (6usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("data"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("level"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/message"],
-                        )
+                        && map.has_nested("params", "data")
+                        && map.has_nested("params", "level")
+                        && map.str_in("method", &["notifications/message"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         CancelledNotification,
                         D::Error,
-                    >(input, "ServerNotification", "CancelledNotification", reason)
+                    >(text, "ServerNotification", "CancelledNotification", reason)
                         .map(Self::CancelledNotification)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ProgressNotification,
                         D::Error,
-                    >(input, "ServerNotification", "ProgressNotification", reason)
+                    >(text, "ServerNotification", "ProgressNotification", reason)
                         .map(Self::ProgressNotification)
                 }
                 2usize => {
@@ -16369,7 +16181,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                         ResourceListChangedNotification,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "ServerNotification",
                             "ResourceListChangedNotification",
                             reason,
@@ -16380,7 +16192,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                     ::mcpwire_types::support::decode_variant::<
                         ResourceUpdatedNotification,
                         D::Error,
-                    >(input, "ServerNotification", "ResourceUpdatedNotification", reason)
+                    >(text, "ServerNotification", "ResourceUpdatedNotification", reason)
                         .map(Self::ResourceUpdatedNotification)
                 }
                 4usize => {
@@ -16388,7 +16200,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                         PromptListChangedNotification,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "ServerNotification",
                             "PromptListChangedNotification",
                             reason,
@@ -16399,21 +16211,21 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                     ::mcpwire_types::support::decode_variant::<
                         ToolListChangedNotification,
                         D::Error,
-                    >(input, "ServerNotification", "ToolListChangedNotification", reason)
+                    >(text, "ServerNotification", "ToolListChangedNotification", reason)
                         .map(Self::ToolListChangedNotification)
                 }
                 6usize => {
                     ::mcpwire_types::support::decode_variant::<
                         LoggingMessageNotification,
                         D::Error,
-                    >(input, "ServerNotification", "LoggingMessageNotification", reason)
+                    >(text, "ServerNotification", "LoggingMessageNotification", reason)
                         .map(Self::LoggingMessageNotification)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(input, "ServerNotification", "Unknown", reason)
+                    >(text, "ServerNotification", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -16498,12 +16310,14 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
             one_of: false,
             variants: &["PingRequest", "CreateMessageRequest", "ListRootsRequest"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("method").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("method").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "ping" => {
@@ -16551,79 +16365,62 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
                     >(
                         "ServerRequest",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["ping"],
-                        )
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("method") && map.str_in("method", &["ping"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("maxTokens"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("messages"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["sampling/createMessage"],
-                        )
+                        && map.has_nested("params", "maxTokens")
+                        && map.has_nested("params", "messages")
+                        && map.str_in("method", &["sampling/createMessage"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["roots/list"],
-                        )
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("method") && map.str_in("method", &["roots/list"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         PingRequest,
                         D::Error,
-                    >(input, "ServerRequest", "PingRequest", reason)
+                    >(text, "ServerRequest", "PingRequest", reason)
                         .map(Self::PingRequest)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         CreateMessageRequest,
                         D::Error,
-                    >(input, "ServerRequest", "CreateMessageRequest", reason)
+                    >(text, "ServerRequest", "CreateMessageRequest", reason)
                         .map(Self::CreateMessageRequest)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListRootsRequest,
                         D::Error,
-                    >(input, "ServerRequest", "ListRootsRequest", reason)
+                    >(text, "ServerRequest", "ListRootsRequest", reason)
                         .map(Self::ListRootsRequest)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(input, "ServerRequest", "Unknown", reason)
+                    >(text, "ServerRequest", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -16775,22 +16572,18 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                 "CompleteResult",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("capabilities")
                     || map.contains_key("protocolVersion")
                     || map.contains_key("serverInfo")
-                    || map
-                        .get("serverInfo")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("name"))
-                    || map
-                        .get("serverInfo")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("version"))
+                    || map.has_nested("serverInfo", "name")
+                    || map.has_nested("serverInfo", "version")
                 {
                     ::mcpwire_types::support::Choice::variant(
                         1usize,
@@ -16864,10 +16657,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                         ],
                     )
                 } else if map.contains_key("completion")
-                    || map
-                        .get("completion")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("values"))
+                    || map.has_nested("completion", "values")
                 {
                     ::mcpwire_types::support::Choice::variant(
                         9usize,
@@ -16895,124 +16685,124 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                     >(
                         "ServerResult",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (1usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("capabilities")
                         && map.contains_key("protocolVersion")
                         && map.contains_key("serverInfo")
-                        && map
-                            .get("serverInfo")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("name"))
-                        && map
-                            .get("serverInfo")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("version"))
+                        && map.has_nested("serverInfo", "name")
+                        && map.has_nested("serverInfo", "version")
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("resources")
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("resourceTemplates")
                 }
-                (4usize, ::serde_json::Value::Object(map)) => {
+                (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("contents")
                 }
-                (5usize, ::serde_json::Value::Object(map)) => map.contains_key("prompts"),
-                (6usize, ::serde_json::Value::Object(map)) => {
+                (5usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("prompts")
+                }
+                (6usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("messages")
                 }
-                (7usize, ::serde_json::Value::Object(map)) => map.contains_key("tools"),
-                (8usize, ::serde_json::Value::Object(map)) => map.contains_key("content"),
-                (9usize, ::serde_json::Value::Object(map)) => {
+                (7usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("tools")
+                }
+                (8usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("content")
+                }
+                (9usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("completion")
-                        && map
-                            .get("completion")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("values"))
+                        && map.has_nested("completion", "values")
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         Result,
                         D::Error,
-                    >(input, "ServerResult", "Result", reason)
+                    >(text, "ServerResult", "Result", reason)
                         .map(Self::Result)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         InitializeResult,
                         D::Error,
-                    >(input, "ServerResult", "InitializeResult", reason)
+                    >(text, "ServerResult", "InitializeResult", reason)
                         .map(Self::InitializeResult)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListResourcesResult,
                         D::Error,
-                    >(input, "ServerResult", "ListResourcesResult", reason)
+                    >(text, "ServerResult", "ListResourcesResult", reason)
                         .map(Self::ListResourcesResult)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListResourceTemplatesResult,
                         D::Error,
-                    >(input, "ServerResult", "ListResourceTemplatesResult", reason)
+                    >(text, "ServerResult", "ListResourceTemplatesResult", reason)
                         .map(Self::ListResourceTemplatesResult)
                 }
                 4usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ReadResourceResult,
                         D::Error,
-                    >(input, "ServerResult", "ReadResourceResult", reason)
+                    >(text, "ServerResult", "ReadResourceResult", reason)
                         .map(Self::ReadResourceResult)
                 }
                 5usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListPromptsResult,
                         D::Error,
-                    >(input, "ServerResult", "ListPromptsResult", reason)
+                    >(text, "ServerResult", "ListPromptsResult", reason)
                         .map(Self::ListPromptsResult)
                 }
                 6usize => {
                     ::mcpwire_types::support::decode_variant::<
                         GetPromptResult,
                         D::Error,
-                    >(input, "ServerResult", "GetPromptResult", reason)
+                    >(text, "ServerResult", "GetPromptResult", reason)
                         .map(Self::GetPromptResult)
                 }
                 7usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListToolsResult,
                         D::Error,
-                    >(input, "ServerResult", "ListToolsResult", reason)
+                    >(text, "ServerResult", "ListToolsResult", reason)
                         .map(Self::ListToolsResult)
                 }
                 8usize => {
                     ::mcpwire_types::support::decode_variant::<
                         CallToolResult,
                         D::Error,
-                    >(input, "ServerResult", "CallToolResult", reason)
+                    >(text, "ServerResult", "CallToolResult", reason)
                         .map(Self::CallToolResult)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         CompleteResult,
                         D::Error,
-                    >(input, "ServerResult", "CompleteResult", reason)
+                    >(text, "ServerResult", "CompleteResult", reason)
                         .map(Self::CompleteResult)
                 }
             },
@@ -19175,6 +18965,252 @@ pub fn roundtrip(
             }
             "UnsubscribeRequest" => {
                 ::mcpwire_types::support::roundtrip::<UnsubscribeRequest>(value)
+            }
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
+/// Decodes JSON `text` as the definition named `name` with serde_json (so every
+/// integer keeps its spelling) and encodes the result back to JSON text. `None` when
+/// there is no such definition; `Some(Err(message))` when it does not decode.
+pub fn roundtrip_text(
+    name: &str,
+    text: &str,
+) -> ::core::option::Option<
+    ::core::result::Result<::std::string::String, ::std::string::String>,
+> {
+    ::core::option::Option::Some(
+        match name {
+            "Annotated" => ::mcpwire_types::support::roundtrip_text::<Annotated>(text),
+            "BlobResourceContents" => {
+                ::mcpwire_types::support::roundtrip_text::<BlobResourceContents>(text)
+            }
+            "CallToolRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<CallToolRequest>(text)
+            }
+            "CallToolResult" => {
+                ::mcpwire_types::support::roundtrip_text::<CallToolResult>(text)
+            }
+            "CancelledNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<CancelledNotification>(text)
+            }
+            "ClientCapabilities" => {
+                ::mcpwire_types::support::roundtrip_text::<ClientCapabilities>(text)
+            }
+            "ClientNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<ClientNotification>(text)
+            }
+            "ClientRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<ClientRequest>(text)
+            }
+            "ClientResult" => {
+                ::mcpwire_types::support::roundtrip_text::<ClientResult>(text)
+            }
+            "CompleteRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<CompleteRequest>(text)
+            }
+            "CompleteResult" => {
+                ::mcpwire_types::support::roundtrip_text::<CompleteResult>(text)
+            }
+            "CreateMessageRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<CreateMessageRequest>(text)
+            }
+            "CreateMessageResult" => {
+                ::mcpwire_types::support::roundtrip_text::<CreateMessageResult>(text)
+            }
+            "Cursor" => ::mcpwire_types::support::roundtrip_text::<Cursor>(text),
+            "EmbeddedResource" => {
+                ::mcpwire_types::support::roundtrip_text::<EmbeddedResource>(text)
+            }
+            "EmptyResult" => {
+                ::mcpwire_types::support::roundtrip_text::<EmptyResult>(text)
+            }
+            "GetPromptRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<GetPromptRequest>(text)
+            }
+            "GetPromptResult" => {
+                ::mcpwire_types::support::roundtrip_text::<GetPromptResult>(text)
+            }
+            "ImageContent" => {
+                ::mcpwire_types::support::roundtrip_text::<ImageContent>(text)
+            }
+            "Implementation" => {
+                ::mcpwire_types::support::roundtrip_text::<Implementation>(text)
+            }
+            "InitializeRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<InitializeRequest>(text)
+            }
+            "InitializeResult" => {
+                ::mcpwire_types::support::roundtrip_text::<InitializeResult>(text)
+            }
+            "InitializedNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<InitializedNotification>(text)
+            }
+            "JSONRPCError" => {
+                ::mcpwire_types::support::roundtrip_text::<JSONRPCError>(text)
+            }
+            "JSONRPCMessage" => {
+                ::mcpwire_types::support::roundtrip_text::<JSONRPCMessage>(text)
+            }
+            "JSONRPCNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<JSONRPCNotification>(text)
+            }
+            "JSONRPCRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<JSONRPCRequest>(text)
+            }
+            "JSONRPCResponse" => {
+                ::mcpwire_types::support::roundtrip_text::<JSONRPCResponse>(text)
+            }
+            "ListPromptsRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<ListPromptsRequest>(text)
+            }
+            "ListPromptsResult" => {
+                ::mcpwire_types::support::roundtrip_text::<ListPromptsResult>(text)
+            }
+            "ListResourceTemplatesRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ListResourceTemplatesRequest,
+                >(text)
+            }
+            "ListResourceTemplatesResult" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ListResourceTemplatesResult,
+                >(text)
+            }
+            "ListResourcesRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<ListResourcesRequest>(text)
+            }
+            "ListResourcesResult" => {
+                ::mcpwire_types::support::roundtrip_text::<ListResourcesResult>(text)
+            }
+            "ListRootsRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<ListRootsRequest>(text)
+            }
+            "ListRootsResult" => {
+                ::mcpwire_types::support::roundtrip_text::<ListRootsResult>(text)
+            }
+            "ListToolsRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<ListToolsRequest>(text)
+            }
+            "ListToolsResult" => {
+                ::mcpwire_types::support::roundtrip_text::<ListToolsResult>(text)
+            }
+            "LoggingLevel" => {
+                ::mcpwire_types::support::roundtrip_text::<LoggingLevel>(text)
+            }
+            "LoggingMessageNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    LoggingMessageNotification,
+                >(text)
+            }
+            "ModelHint" => ::mcpwire_types::support::roundtrip_text::<ModelHint>(text),
+            "ModelPreferences" => {
+                ::mcpwire_types::support::roundtrip_text::<ModelPreferences>(text)
+            }
+            "Notification" => {
+                ::mcpwire_types::support::roundtrip_text::<Notification>(text)
+            }
+            "PaginatedRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<PaginatedRequest>(text)
+            }
+            "PaginatedResult" => {
+                ::mcpwire_types::support::roundtrip_text::<PaginatedResult>(text)
+            }
+            "PingRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<PingRequest>(text)
+            }
+            "ProgressNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<ProgressNotification>(text)
+            }
+            "ProgressToken" => {
+                ::mcpwire_types::support::roundtrip_text::<ProgressToken>(text)
+            }
+            "Prompt" => ::mcpwire_types::support::roundtrip_text::<Prompt>(text),
+            "PromptArgument" => {
+                ::mcpwire_types::support::roundtrip_text::<PromptArgument>(text)
+            }
+            "PromptListChangedNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    PromptListChangedNotification,
+                >(text)
+            }
+            "PromptMessage" => {
+                ::mcpwire_types::support::roundtrip_text::<PromptMessage>(text)
+            }
+            "PromptReference" => {
+                ::mcpwire_types::support::roundtrip_text::<PromptReference>(text)
+            }
+            "ReadResourceRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<ReadResourceRequest>(text)
+            }
+            "ReadResourceResult" => {
+                ::mcpwire_types::support::roundtrip_text::<ReadResourceResult>(text)
+            }
+            "Request" => ::mcpwire_types::support::roundtrip_text::<Request>(text),
+            "RequestId" => ::mcpwire_types::support::roundtrip_text::<RequestId>(text),
+            "Resource" => ::mcpwire_types::support::roundtrip_text::<Resource>(text),
+            "ResourceContents" => {
+                ::mcpwire_types::support::roundtrip_text::<ResourceContents>(text)
+            }
+            "ResourceListChangedNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ResourceListChangedNotification,
+                >(text)
+            }
+            "ResourceReference" => {
+                ::mcpwire_types::support::roundtrip_text::<ResourceReference>(text)
+            }
+            "ResourceTemplate" => {
+                ::mcpwire_types::support::roundtrip_text::<ResourceTemplate>(text)
+            }
+            "ResourceUpdatedNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ResourceUpdatedNotification,
+                >(text)
+            }
+            "Result" => ::mcpwire_types::support::roundtrip_text::<Result>(text),
+            "Role" => ::mcpwire_types::support::roundtrip_text::<Role>(text),
+            "Root" => ::mcpwire_types::support::roundtrip_text::<Root>(text),
+            "RootsListChangedNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    RootsListChangedNotification,
+                >(text)
+            }
+            "SamplingMessage" => {
+                ::mcpwire_types::support::roundtrip_text::<SamplingMessage>(text)
+            }
+            "ServerCapabilities" => {
+                ::mcpwire_types::support::roundtrip_text::<ServerCapabilities>(text)
+            }
+            "ServerNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<ServerNotification>(text)
+            }
+            "ServerRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<ServerRequest>(text)
+            }
+            "ServerResult" => {
+                ::mcpwire_types::support::roundtrip_text::<ServerResult>(text)
+            }
+            "SetLevelRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<SetLevelRequest>(text)
+            }
+            "SubscribeRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<SubscribeRequest>(text)
+            }
+            "TextContent" => {
+                ::mcpwire_types::support::roundtrip_text::<TextContent>(text)
+            }
+            "TextResourceContents" => {
+                ::mcpwire_types::support::roundtrip_text::<TextResourceContents>(text)
+            }
+            "Tool" => ::mcpwire_types::support::roundtrip_text::<Tool>(text),
+            "ToolListChangedNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ToolListChangedNotification,
+                >(text)
+            }
+            "UnsubscribeRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<UnsubscribeRequest>(text)
             }
             _ => return ::core::option::Option::None,
         },

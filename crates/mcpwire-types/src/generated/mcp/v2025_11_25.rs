@@ -3436,12 +3436,14 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
                 "RootsListChangedNotification",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("method").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("method").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "notifications/cancelled" => {
@@ -3503,162 +3505,98 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
                     >(
                         "ClientNotification",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("jsonrpc") && map.contains_key("method")
+                        && map.contains_key("params") && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["notifications/cancelled"])
+                }
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("jsonrpc") && map.contains_key("method")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["notifications/initialized"])
+                }
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("jsonrpc") && map.contains_key("method")
                         && map.contains_key("params")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/cancelled"],
-                        )
+                        && map.has_nested("params", "progress")
+                        && map.has_nested("params", "progressToken")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["notifications/progress"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("jsonrpc") && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/initialized"],
-                        )
-                }
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("jsonrpc") && map.contains_key("method")
                         && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("progress"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("progressToken"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/progress"],
-                        )
+                        && map.has_nested("params", "createdAt")
+                        && map.has_nested("params", "lastUpdatedAt")
+                        && map.has_nested("params", "status")
+                        && map.has_nested("params", "taskId")
+                        && map.has_nested("params", "ttl")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["notifications/tasks/status"])
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
+                (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("jsonrpc") && map.contains_key("method")
-                        && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("createdAt"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("lastUpdatedAt"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("status"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("taskId"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("ttl"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/tasks/status"],
-                        )
-                }
-                (4usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("jsonrpc") && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/roots/list_changed"],
-                        )
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["notifications/roots/list_changed"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         CancelledNotification,
                         D::Error,
-                    >(input, "ClientNotification", "CancelledNotification", reason)
+                    >(text, "ClientNotification", "CancelledNotification", reason)
                         .map(Self::CancelledNotification)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         InitializedNotification,
                         D::Error,
-                    >(input, "ClientNotification", "InitializedNotification", reason)
+                    >(text, "ClientNotification", "InitializedNotification", reason)
                         .map(Self::InitializedNotification)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ProgressNotification,
                         D::Error,
-                    >(input, "ClientNotification", "ProgressNotification", reason)
+                    >(text, "ClientNotification", "ProgressNotification", reason)
                         .map(Self::ProgressNotification)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TaskStatusNotification,
                         D::Error,
-                    >(input, "ClientNotification", "TaskStatusNotification", reason)
+                    >(text, "ClientNotification", "TaskStatusNotification", reason)
                         .map(Self::TaskStatusNotification)
                 }
                 4usize => {
                     ::mcpwire_types::support::decode_variant::<
                         RootsListChangedNotification,
                         D::Error,
-                    >(
-                            input,
-                            "ClientNotification",
-                            "RootsListChangedNotification",
-                            reason,
-                        )
+                    >(text, "ClientNotification", "RootsListChangedNotification", reason)
                         .map(Self::RootsListChangedNotification)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(input, "ClientNotification", "Unknown", reason)
+                    >(text, "ClientNotification", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -3885,12 +3823,14 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                 "CompleteRequest",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("method").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("method").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "initialize" => {
@@ -4036,439 +3976,258 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                     >(
                         "ClientRequest",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("capabilities"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("clientInfo"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("protocolVersion"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["initialize"],
-                        )
+                        && map.has_nested("params", "capabilities")
+                        && map.has_nested("params", "clientInfo")
+                        && map.has_nested("params", "protocolVersion")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["initialize"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
-                        && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["ping"],
-                        )
+                        && map.contains_key("method") && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["ping"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
-                        && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["resources/list"],
-                        )
+                        && map.contains_key("method") && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["resources/list"])
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
-                        && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["resources/templates/list"],
-                        )
+                        && map.contains_key("method") && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["resources/templates/list"])
                 }
-                (4usize, ::serde_json::Value::Object(map)) => {
+                (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("uri"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["resources/read"],
-                        )
+                        && map.has_nested("params", "uri")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["resources/read"])
                 }
-                (5usize, ::serde_json::Value::Object(map)) => {
+                (5usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("uri"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["resources/subscribe"],
-                        )
+                        && map.has_nested("params", "uri")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["resources/subscribe"])
                 }
-                (6usize, ::serde_json::Value::Object(map)) => {
+                (6usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("uri"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["resources/unsubscribe"],
-                        )
+                        && map.has_nested("params", "uri")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["resources/unsubscribe"])
                 }
-                (7usize, ::serde_json::Value::Object(map)) => {
+                (7usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
-                        && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["prompts/list"],
-                        )
+                        && map.contains_key("method") && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["prompts/list"])
                 }
-                (8usize, ::serde_json::Value::Object(map)) => {
+                (8usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("name"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["prompts/get"],
-                        )
+                        && map.has_nested("params", "name")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["prompts/get"])
                 }
-                (9usize, ::serde_json::Value::Object(map)) => {
+                (9usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
-                        && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["tools/list"],
-                        )
+                        && map.contains_key("method") && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["tools/list"])
                 }
-                (10usize, ::serde_json::Value::Object(map)) => {
+                (10usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("name"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["tools/call"],
-                        )
+                        && map.has_nested("params", "name")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["tools/call"])
                 }
-                (11usize, ::serde_json::Value::Object(map)) => {
+                (11usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("taskId"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["tasks/get"],
-                        )
+                        && map.has_nested("params", "taskId")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["tasks/get"])
                 }
-                (12usize, ::serde_json::Value::Object(map)) => {
+                (12usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("taskId"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["tasks/result"],
-                        )
+                        && map.has_nested("params", "taskId")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["tasks/result"])
                 }
-                (13usize, ::serde_json::Value::Object(map)) => {
+                (13usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("taskId"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["tasks/cancel"],
-                        )
+                        && map.has_nested("params", "taskId")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["tasks/cancel"])
                 }
-                (14usize, ::serde_json::Value::Object(map)) => {
+                (14usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
-                        && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["tasks/list"],
-                        )
+                        && map.contains_key("method") && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["tasks/list"])
                 }
-                (15usize, ::serde_json::Value::Object(map)) => {
+                (15usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("level"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["logging/setLevel"],
-                        )
+                        && map.has_nested("params", "level")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["logging/setLevel"])
                 }
-                (16usize, ::serde_json::Value::Object(map)) => {
+                (16usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("argument"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("ref"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["completion/complete"],
-                        )
+                        && map.has_nested("params", "argument")
+                        && map.has_nested("params", "ref")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["completion/complete"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         InitializeRequest,
                         D::Error,
-                    >(input, "ClientRequest", "InitializeRequest", reason)
+                    >(text, "ClientRequest", "InitializeRequest", reason)
                         .map(Self::InitializeRequest)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         PingRequest,
                         D::Error,
-                    >(input, "ClientRequest", "PingRequest", reason)
+                    >(text, "ClientRequest", "PingRequest", reason)
                         .map(Self::PingRequest)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListResourcesRequest,
                         D::Error,
-                    >(input, "ClientRequest", "ListResourcesRequest", reason)
+                    >(text, "ClientRequest", "ListResourcesRequest", reason)
                         .map(Self::ListResourcesRequest)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListResourceTemplatesRequest,
                         D::Error,
-                    >(input, "ClientRequest", "ListResourceTemplatesRequest", reason)
+                    >(text, "ClientRequest", "ListResourceTemplatesRequest", reason)
                         .map(Self::ListResourceTemplatesRequest)
                 }
                 4usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ReadResourceRequest,
                         D::Error,
-                    >(input, "ClientRequest", "ReadResourceRequest", reason)
+                    >(text, "ClientRequest", "ReadResourceRequest", reason)
                         .map(Self::ReadResourceRequest)
                 }
                 5usize => {
                     ::mcpwire_types::support::decode_variant::<
                         SubscribeRequest,
                         D::Error,
-                    >(input, "ClientRequest", "SubscribeRequest", reason)
+                    >(text, "ClientRequest", "SubscribeRequest", reason)
                         .map(Self::SubscribeRequest)
                 }
                 6usize => {
                     ::mcpwire_types::support::decode_variant::<
                         UnsubscribeRequest,
                         D::Error,
-                    >(input, "ClientRequest", "UnsubscribeRequest", reason)
+                    >(text, "ClientRequest", "UnsubscribeRequest", reason)
                         .map(Self::UnsubscribeRequest)
                 }
                 7usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListPromptsRequest,
                         D::Error,
-                    >(input, "ClientRequest", "ListPromptsRequest", reason)
+                    >(text, "ClientRequest", "ListPromptsRequest", reason)
                         .map(Self::ListPromptsRequest)
                 }
                 8usize => {
                     ::mcpwire_types::support::decode_variant::<
                         GetPromptRequest,
                         D::Error,
-                    >(input, "ClientRequest", "GetPromptRequest", reason)
+                    >(text, "ClientRequest", "GetPromptRequest", reason)
                         .map(Self::GetPromptRequest)
                 }
                 9usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListToolsRequest,
                         D::Error,
-                    >(input, "ClientRequest", "ListToolsRequest", reason)
+                    >(text, "ClientRequest", "ListToolsRequest", reason)
                         .map(Self::ListToolsRequest)
                 }
                 10usize => {
                     ::mcpwire_types::support::decode_variant::<
                         CallToolRequest,
                         D::Error,
-                    >(input, "ClientRequest", "CallToolRequest", reason)
+                    >(text, "ClientRequest", "CallToolRequest", reason)
                         .map(Self::CallToolRequest)
                 }
                 11usize => {
                     ::mcpwire_types::support::decode_variant::<
                         GetTaskRequest,
                         D::Error,
-                    >(input, "ClientRequest", "GetTaskRequest", reason)
+                    >(text, "ClientRequest", "GetTaskRequest", reason)
                         .map(Self::GetTaskRequest)
                 }
                 12usize => {
                     ::mcpwire_types::support::decode_variant::<
                         GetTaskPayloadRequest,
                         D::Error,
-                    >(input, "ClientRequest", "GetTaskPayloadRequest", reason)
+                    >(text, "ClientRequest", "GetTaskPayloadRequest", reason)
                         .map(Self::GetTaskPayloadRequest)
                 }
                 13usize => {
                     ::mcpwire_types::support::decode_variant::<
                         CancelTaskRequest,
                         D::Error,
-                    >(input, "ClientRequest", "CancelTaskRequest", reason)
+                    >(text, "ClientRequest", "CancelTaskRequest", reason)
                         .map(Self::CancelTaskRequest)
                 }
                 14usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListTasksRequest,
                         D::Error,
-                    >(input, "ClientRequest", "ListTasksRequest", reason)
+                    >(text, "ClientRequest", "ListTasksRequest", reason)
                         .map(Self::ListTasksRequest)
                 }
                 15usize => {
                     ::mcpwire_types::support::decode_variant::<
                         SetLevelRequest,
                         D::Error,
-                    >(input, "ClientRequest", "SetLevelRequest", reason)
+                    >(text, "ClientRequest", "SetLevelRequest", reason)
                         .map(Self::SetLevelRequest)
                 }
                 16usize => {
                     ::mcpwire_types::support::decode_variant::<
                         CompleteRequest,
                         D::Error,
-                    >(input, "ClientRequest", "CompleteRequest", reason)
+                    >(text, "ClientRequest", "CompleteRequest", reason)
                         .map(Self::CompleteRequest)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(input, "ClientRequest", "Unknown", reason)
+                    >(text, "ClientRequest", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -4611,11 +4370,13 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
                 "ElicitResult",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("tasks") {
                     ::mcpwire_types::support::Choice::variant(
                         4usize,
@@ -4673,126 +4434,125 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
                     >(
                         "ClientResult",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (1usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("createdAt") && map.contains_key("lastUpdatedAt")
                         && map.contains_key("status") && map.contains_key("taskId")
                         && map.contains_key("ttl")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "status",
-                            &[
-                                "cancelled",
-                                "completed",
-                                "failed",
-                                "input_required",
-                                "working",
-                            ],
-                        )
+                        && map
+                            .str_in(
+                                "status",
+                                &[
+                                    "cancelled",
+                                    "completed",
+                                    "failed",
+                                    "input_required",
+                                    "working",
+                                ],
+                            )
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("createdAt") && map.contains_key("lastUpdatedAt")
                         && map.contains_key("status") && map.contains_key("taskId")
                         && map.contains_key("ttl")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "status",
-                            &[
-                                "cancelled",
-                                "completed",
-                                "failed",
-                                "input_required",
-                                "working",
-                            ],
-                        )
+                        && map
+                            .str_in(
+                                "status",
+                                &[
+                                    "cancelled",
+                                    "completed",
+                                    "failed",
+                                    "input_required",
+                                    "working",
+                                ],
+                            )
                 }
-                (4usize, ::serde_json::Value::Object(map)) => map.contains_key("tasks"),
-                (5usize, ::serde_json::Value::Object(map)) => {
+                (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("tasks")
+                }
+                (5usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("content") && map.contains_key("model")
                         && map.contains_key("role")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "role",
-                            &["assistant", "user"],
-                        )
+                        && map.str_in("role", &["assistant", "user"])
                 }
-                (6usize, ::serde_json::Value::Object(map)) => map.contains_key("roots"),
-                (7usize, ::serde_json::Value::Object(map)) => {
+                (6usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("roots")
+                }
+                (7usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("action")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "action",
-                            &["accept", "cancel", "decline"],
-                        )
+                        && map.str_in("action", &["accept", "cancel", "decline"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         Result,
                         D::Error,
-                    >(input, "ClientResult", "Result", reason)
+                    >(text, "ClientResult", "Result", reason)
                         .map(Self::Result)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         GetTaskResult,
                         D::Error,
-                    >(input, "ClientResult", "GetTaskResult", reason)
+                    >(text, "ClientResult", "GetTaskResult", reason)
                         .map(Self::GetTaskResult)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         GetTaskPayloadResult,
                         D::Error,
-                    >(input, "ClientResult", "GetTaskPayloadResult", reason)
+                    >(text, "ClientResult", "GetTaskPayloadResult", reason)
                         .map(Self::GetTaskPayloadResult)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         CancelTaskResult,
                         D::Error,
-                    >(input, "ClientResult", "CancelTaskResult", reason)
+                    >(text, "ClientResult", "CancelTaskResult", reason)
                         .map(Self::CancelTaskResult)
                 }
                 4usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListTasksResult,
                         D::Error,
-                    >(input, "ClientResult", "ListTasksResult", reason)
+                    >(text, "ClientResult", "ListTasksResult", reason)
                         .map(Self::ListTasksResult)
                 }
                 5usize => {
                     ::mcpwire_types::support::decode_variant::<
                         CreateMessageResult,
                         D::Error,
-                    >(input, "ClientResult", "CreateMessageResult", reason)
+                    >(text, "ClientResult", "CreateMessageResult", reason)
                         .map(Self::CreateMessageResult)
                 }
                 6usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListRootsResult,
                         D::Error,
-                    >(input, "ClientResult", "ListRootsResult", reason)
+                    >(text, "ClientResult", "ListRootsResult", reason)
                         .map(Self::ListRootsResult)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ElicitResult,
                         D::Error,
-                    >(input, "ClientResult", "ElicitResult", reason)
+                    >(text, "ClientResult", "ElicitResult", reason)
                         .map(Self::ElicitResult)
                 }
             },
@@ -5520,12 +5280,14 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
             one_of: false,
             variants: &["PromptReference", "ResourceTemplateReference"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("type").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("type").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "ref/prompt" => {
@@ -5567,42 +5329,37 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
                     >(
                         "CompleteRequestParamsRef",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("name") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["ref/prompt"],
-                        )
+                        && map.str_in("type", &["ref/prompt"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("type") && map.contains_key("uri")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["ref/resource"],
-                        )
+                        && map.str_in("type", &["ref/resource"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         PromptReference,
                         D::Error,
-                    >(input, "CompleteRequestParamsRef", "PromptReference", reason)
+                    >(text, "CompleteRequestParamsRef", "PromptReference", reason)
                         .map(Self::PromptReference)
                 }
                 _ => {
@@ -5610,7 +5367,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
                         ResourceTemplateReference,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "CompleteRequestParamsRef",
                             "ResourceTemplateReference",
                             reason,
@@ -5982,12 +5739,14 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
                 "EmbeddedResource",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("type").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("type").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "text" => {
@@ -6050,97 +5809,78 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
                     >(
                         "ContentBlock",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("text") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["text"],
-                        )
+                        && map.str_in("type", &["text"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("data") && map.contains_key("mimeType")
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["image"],
-                        )
+                        && map.contains_key("type") && map.str_in("type", &["image"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("data") && map.contains_key("mimeType")
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["audio"],
-                        )
+                        && map.contains_key("type") && map.str_in("type", &["audio"])
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("name") && map.contains_key("type")
                         && map.contains_key("uri")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["resource_link"],
-                        )
+                        && map.str_in("type", &["resource_link"])
                 }
-                (4usize, ::serde_json::Value::Object(map)) => {
+                (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("resource") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["resource"],
-                        )
+                        && map.str_in("type", &["resource"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TextContent,
                         D::Error,
-                    >(input, "ContentBlock", "TextContent", reason)
+                    >(text, "ContentBlock", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ImageContent,
                         D::Error,
-                    >(input, "ContentBlock", "ImageContent", reason)
+                    >(text, "ContentBlock", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         AudioContent,
                         D::Error,
-                    >(input, "ContentBlock", "AudioContent", reason)
+                    >(text, "ContentBlock", "AudioContent", reason)
                         .map(Self::AudioContent)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ResourceLink,
                         D::Error,
-                    >(input, "ContentBlock", "ResourceLink", reason)
+                    >(text, "ContentBlock", "ResourceLink", reason)
                         .map(Self::ResourceLink)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         EmbeddedResource,
                         D::Error,
-                    >(input, "ContentBlock", "EmbeddedResource", reason)
+                    >(text, "ContentBlock", "EmbeddedResource", reason)
                         .map(Self::EmbeddedResource)
                 }
             },
@@ -7163,12 +6903,14 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
                 "Array",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("type").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("type").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "text" => {
@@ -7224,7 +6966,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
                     }
                 }
             }
-            ::serde_json::Value::Array(_) => {
+            ::mcpwire_types::support::Shape::Array(_) => {
                 ::mcpwire_types::support::Choice::variant(
                     5usize,
                     "it is the only variant admitting this JSON type",
@@ -7238,105 +6980,87 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
                     >(
                         "CreateMessageResultContent",
                         &::std::format!(
-                            "{}, found {}", "expected an object or an array",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object or an array", other
+                            .token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("text") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["text"],
-                        )
+                        && map.str_in("type", &["text"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("data") && map.contains_key("mimeType")
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["image"],
-                        )
+                        && map.contains_key("type") && map.str_in("type", &["image"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("data") && map.contains_key("mimeType")
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["audio"],
-                        )
+                        && map.contains_key("type") && map.str_in("type", &["audio"])
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("input")
                         && map.contains_key("name") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["tool_use"],
-                        )
+                        && map.str_in("type", &["tool_use"])
                 }
-                (4usize, ::serde_json::Value::Object(map)) => {
+                (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("content") && map.contains_key("toolUseId")
                         && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["tool_result"],
-                        )
+                        && map.str_in("type", &["tool_result"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TextContent,
                         D::Error,
-                    >(input, "CreateMessageResultContent", "TextContent", reason)
+                    >(text, "CreateMessageResultContent", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ImageContent,
                         D::Error,
-                    >(input, "CreateMessageResultContent", "ImageContent", reason)
+                    >(text, "CreateMessageResultContent", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         AudioContent,
                         D::Error,
-                    >(input, "CreateMessageResultContent", "AudioContent", reason)
+                    >(text, "CreateMessageResultContent", "AudioContent", reason)
                         .map(Self::AudioContent)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ToolUseContent,
                         D::Error,
-                    >(input, "CreateMessageResultContent", "ToolUseContent", reason)
+                    >(text, "CreateMessageResultContent", "ToolUseContent", reason)
                         .map(Self::ToolUseContent)
                 }
                 4usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ToolResultContent,
                         D::Error,
-                    >(input, "CreateMessageResultContent", "ToolResultContent", reason)
+                    >(text, "CreateMessageResultContent", "ToolResultContent", reason)
                         .map(Self::ToolResultContent)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::vec::Vec<SamplingMessageContentBlock>,
                         D::Error,
-                    >(input, "CreateMessageResultContent", "Array", reason)
+                    >(text, "CreateMessageResultContent", "Array", reason)
                         .map(Self::Array)
                 }
             },
@@ -8152,11 +7876,13 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
             one_of: false,
             variants: &["ElicitRequestURLParams", "ElicitRequestFormParams"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("elicitationId") || map.contains_key("url") {
                     ::mcpwire_types::support::Choice::variant(
                         0usize,
@@ -8164,14 +7890,8 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
                         &[1usize],
                     )
                 } else if map.contains_key("requestedSchema")
-                    || map
-                        .get("requestedSchema")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("properties"))
-                    || map
-                        .get("requestedSchema")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("type"))
+                    || map.has_nested("requestedSchema", "properties")
+                    || map.has_nested("requestedSchema", "type")
                 {
                     ::mcpwire_types::support::Choice::variant(
                         1usize,
@@ -8192,54 +7912,47 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
                     >(
                         "ElicitRequestParams",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("elicitationId") && map.contains_key("message")
                         && map.contains_key("mode") && map.contains_key("url")
-                        && ::mcpwire_types::support::member_str_in(map, "mode", &["url"])
+                        && map.str_in("mode", &["url"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("message") && map.contains_key("requestedSchema")
-                        && map
-                            .get("requestedSchema")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("properties"))
-                        && map
-                            .get("requestedSchema")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("type"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "mode",
-                            &["form"],
-                        )
+                        && map.has_nested("requestedSchema", "properties")
+                        && map.has_nested("requestedSchema", "type")
+                        && map.str_in("mode", &["form"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ElicitRequestURLParams,
                         D::Error,
-                    >(input, "ElicitRequestParams", "ElicitRequestURLParams", reason)
+                    >(text, "ElicitRequestParams", "ElicitRequestURLParams", reason)
                         .map(Self::ElicitRequestURLParams)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ElicitRequestFormParams,
                         D::Error,
-                    >(input, "ElicitRequestParams", "ElicitRequestFormParams", reason)
+                    >(text, "ElicitRequestParams", "ElicitRequestFormParams", reason)
                         .map(Self::ElicitRequestFormParams)
                 }
             },
@@ -8823,34 +8536,34 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
             one_of: false,
             variants: &["Array", "String", "Integer", "Boolean"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Array(_) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Array(_) => {
                 ::mcpwire_types::support::Choice::variant(
                     0usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::String(_) => {
+            ::mcpwire_types::support::Shape::String => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::Number(
-                number,
-            ) if ::mcpwire_types::support::is_whole(number) => {
+            ::mcpwire_types::support::Shape::Integer => {
                 ::mcpwire_types::support::Choice::variant(
                     2usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::Bool(_) => {
+            ::mcpwire_types::support::Shape::Bool => {
                 ::mcpwire_types::support::Choice::variant(
                     3usize,
                     "it is the only variant admitting this JSON type",
@@ -8866,44 +8579,45 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
                         &::std::format!(
                             "{}, found {}",
                             "expected an array or a string or an integer or a boolean",
-                            ::mcpwire_types::support::token_name(other)
+                            other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |_: usize, _: &::serde_json::Value| true,
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::vec::Vec<::std::string::String>,
                         D::Error,
-                    >(input, "ElicitResultContentValue", "Array", reason)
+                    >(text, "ElicitResultContentValue", "Array", reason)
                         .map(Self::Array)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(input, "ElicitResultContentValue", "String", reason)
+                    >(text, "ElicitResultContentValue", "String", reason)
                         .map(Self::String)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(input, "ElicitResultContentValue", "Integer", reason)
+                    >(text, "ElicitResultContentValue", "Integer", reason)
                         .map(Self::Integer)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         bool,
                         D::Error,
-                    >(input, "ElicitResultContentValue", "Boolean", reason)
+                    >(text, "ElicitResultContentValue", "Boolean", reason)
                         .map(Self::Boolean)
                 }
             },
@@ -9360,11 +9074,13 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
             one_of: false,
             variants: &["TextResourceContents", "BlobResourceContents"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("text") {
                     ::mcpwire_types::support::Choice::variant(
                         0usize,
@@ -9391,39 +9107,42 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
                     >(
                         "EmbeddedResourceResource",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("text") && map.contains_key("uri")
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("blob") && map.contains_key("uri")
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TextResourceContents,
                         D::Error,
-                    >(input, "EmbeddedResourceResource", "TextResourceContents", reason)
+                    >(text, "EmbeddedResourceResource", "TextResourceContents", reason)
                         .map(Self::TextResourceContents)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         BlobResourceContents,
                         D::Error,
-                    >(input, "EmbeddedResourceResource", "BlobResourceContents", reason)
+                    >(text, "EmbeddedResourceResource", "BlobResourceContents", reason)
                         .map(Self::BlobResourceContents)
                 }
             },
@@ -9528,12 +9247,14 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
                 "LegacyTitledEnumSchema",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("type").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("type").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "string" => {
@@ -9558,25 +9279,15 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
                                 }
                             }
                             "array" => {
-                                if map
-                                    .get("items")
-                                    .and_then(::serde_json::Value::as_object)
-                                    .is_some_and(|inner| inner.contains_key("enum"))
-                                    || map
-                                        .get("items")
-                                        .and_then(::serde_json::Value::as_object)
-                                        .is_some_and(|inner| inner.contains_key("type"))
+                                if map.has_nested("items", "enum")
+                                    || map.has_nested("items", "type")
                                 {
                                     ::mcpwire_types::support::Choice::variant(
                                         2usize,
                                         "member `items.enum` or `items.type` is present",
                                         &[3usize],
                                     )
-                                } else if map
-                                    .get("items")
-                                    .and_then(::serde_json::Value::as_object)
-                                    .is_some_and(|inner| inner.contains_key("anyOf"))
-                                {
+                                } else if map.has_nested("items", "anyOf") {
                                     ::mcpwire_types::support::Choice::variant(
                                         3usize,
                                         "member `items.anyOf` is present",
@@ -9614,108 +9325,78 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
                     >(
                         "EnumSchema",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("enum") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["string"],
-                        )
+                        && map.str_in("type", &["string"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("oneOf") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["string"],
-                        )
+                        && map.str_in("type", &["string"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("items")
-                        && map
-                            .get("items")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("enum"))
-                        && map
-                            .get("items")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("type"))
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["array"],
-                        )
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("items") && map.has_nested("items", "enum")
+                        && map.has_nested("items", "type") && map.contains_key("type")
+                        && map.str_in("type", &["array"])
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("items")
-                        && map
-                            .get("items")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("anyOf"))
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["array"],
-                        )
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("items") && map.has_nested("items", "anyOf")
+                        && map.contains_key("type") && map.str_in("type", &["array"])
                 }
-                (4usize, ::serde_json::Value::Object(map)) => {
+                (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("enum") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["string"],
-                        )
+                        && map.str_in("type", &["string"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         UntitledSingleSelectEnumSchema,
                         D::Error,
-                    >(input, "EnumSchema", "UntitledSingleSelectEnumSchema", reason)
+                    >(text, "EnumSchema", "UntitledSingleSelectEnumSchema", reason)
                         .map(Self::UntitledSingleSelectEnumSchema)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TitledSingleSelectEnumSchema,
                         D::Error,
-                    >(input, "EnumSchema", "TitledSingleSelectEnumSchema", reason)
+                    >(text, "EnumSchema", "TitledSingleSelectEnumSchema", reason)
                         .map(Self::TitledSingleSelectEnumSchema)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         UntitledMultiSelectEnumSchema,
                         D::Error,
-                    >(input, "EnumSchema", "UntitledMultiSelectEnumSchema", reason)
+                    >(text, "EnumSchema", "UntitledMultiSelectEnumSchema", reason)
                         .map(Self::UntitledMultiSelectEnumSchema)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TitledMultiSelectEnumSchema,
                         D::Error,
-                    >(input, "EnumSchema", "TitledMultiSelectEnumSchema", reason)
+                    >(text, "EnumSchema", "TitledMultiSelectEnumSchema", reason)
                         .map(Self::TitledMultiSelectEnumSchema)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         LegacyTitledEnumSchema,
                         D::Error,
-                    >(input, "EnumSchema", "LegacyTitledEnumSchema", reason)
+                    >(text, "EnumSchema", "LegacyTitledEnumSchema", reason)
                         .map(Self::LegacyTitledEnumSchema)
                 }
             },
@@ -12920,26 +12601,21 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
                 "JSONRPCErrorResponse",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("result") {
                     ::mcpwire_types::support::Choice::variant(
                         2usize,
                         "member `result` is present",
                         &[0usize, 1usize, 3usize],
                     )
-                } else if map.contains_key("error")
-                    || map
-                        .get("error")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("code"))
-                    || map
-                        .get("error")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("message"))
+                } else if map.contains_key("error") || map.has_nested("error", "code")
+                    || map.has_nested("error", "message")
                 {
                     ::mcpwire_types::support::Choice::variant(
                         3usize,
@@ -12967,90 +12643,67 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
                     >(
                         "JSONRPCMessage",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
-                        && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
+                        && map.contains_key("method") && map.str_in("jsonrpc", &["2.0"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("jsonrpc") && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
+                        && map.str_in("jsonrpc", &["2.0"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
-                        && map.contains_key("result")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
+                        && map.contains_key("result") && map.str_in("jsonrpc", &["2.0"])
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("error")
-                        && map
-                            .get("error")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("code"))
-                        && map
-                            .get("error")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("message"))
-                        && map.contains_key("jsonrpc")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("error") && map.has_nested("error", "code")
+                        && map.has_nested("error", "message")
+                        && map.contains_key("jsonrpc") && map.str_in("jsonrpc", &["2.0"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONRPCRequest,
                         D::Error,
-                    >(input, "JSONRPCMessage", "JSONRPCRequest", reason)
+                    >(text, "JSONRPCMessage", "JSONRPCRequest", reason)
                         .map(Self::JSONRPCRequest)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONRPCNotification,
                         D::Error,
-                    >(input, "JSONRPCMessage", "JSONRPCNotification", reason)
+                    >(text, "JSONRPCMessage", "JSONRPCNotification", reason)
                         .map(Self::JSONRPCNotification)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONRPCResultResponse,
                         D::Error,
-                    >(input, "JSONRPCMessage", "JSONRPCResultResponse", reason)
+                    >(text, "JSONRPCMessage", "JSONRPCResultResponse", reason)
                         .map(Self::JSONRPCResultResponse)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONRPCErrorResponse,
                         D::Error,
-                    >(input, "JSONRPCMessage", "JSONRPCErrorResponse", reason)
+                    >(text, "JSONRPCMessage", "JSONRPCErrorResponse", reason)
                         .map(Self::JSONRPCErrorResponse)
                 }
             },
@@ -13418,26 +13071,21 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
             one_of: false,
             variants: &["JSONRPCResultResponse", "JSONRPCErrorResponse"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("result") {
                     ::mcpwire_types::support::Choice::variant(
                         0usize,
                         "member `result` is present",
                         &[1usize],
                     )
-                } else if map.contains_key("error")
-                    || map
-                        .get("error")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("code"))
-                    || map
-                        .get("error")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("message"))
+                } else if map.contains_key("error") || map.has_nested("error", "code")
+                    || map.has_nested("error", "message")
                 {
                     ::mcpwire_types::support::Choice::variant(
                         1usize,
@@ -13458,59 +13106,45 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
                     >(
                         "JSONRPCResponse",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
-                        && map.contains_key("result")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
+                        && map.contains_key("result") && map.str_in("jsonrpc", &["2.0"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("error")
-                        && map
-                            .get("error")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("code"))
-                        && map
-                            .get("error")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("message"))
-                        && map.contains_key("jsonrpc")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("error") && map.has_nested("error", "code")
+                        && map.has_nested("error", "message")
+                        && map.contains_key("jsonrpc") && map.str_in("jsonrpc", &["2.0"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONRPCResultResponse,
                         D::Error,
-                    >(input, "JSONRPCResponse", "JSONRPCResultResponse", reason)
+                    >(text, "JSONRPCResponse", "JSONRPCResultResponse", reason)
                         .map(Self::JSONRPCResultResponse)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONRPCErrorResponse,
                         D::Error,
-                    >(input, "JSONRPCResponse", "JSONRPCErrorResponse", reason)
+                    >(text, "JSONRPCResponse", "JSONRPCErrorResponse", reason)
                         .map(Self::JSONRPCErrorResponse)
                 }
             },
@@ -17756,30 +17390,20 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
             one_of: false,
             variants: &["UntitledMultiSelectEnumSchema", "TitledMultiSelectEnumSchema"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                if map
-                    .get("items")
-                    .and_then(::serde_json::Value::as_object)
-                    .is_some_and(|inner| inner.contains_key("enum"))
-                    || map
-                        .get("items")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("type"))
-                {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                if map.has_nested("items", "enum") || map.has_nested("items", "type") {
                     ::mcpwire_types::support::Choice::variant(
                         0usize,
                         "member `items.enum` or `items.type` is present",
                         &[1usize],
                     )
-                } else if map
-                    .get("items")
-                    .and_then(::serde_json::Value::as_object)
-                    .is_some_and(|inner| inner.contains_key("anyOf"))
-                {
+                } else if map.has_nested("items", "anyOf") {
                     ::mcpwire_types::support::Choice::variant(
                         1usize,
                         "member `items.anyOf` is present",
@@ -17799,57 +17423,39 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
                     >(
                         "MultiSelectEnumSchema",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("items")
-                        && map
-                            .get("items")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("enum"))
-                        && map
-                            .get("items")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("type"))
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["array"],
-                        )
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("items") && map.has_nested("items", "enum")
+                        && map.has_nested("items", "type") && map.contains_key("type")
+                        && map.str_in("type", &["array"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("items")
-                        && map
-                            .get("items")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("anyOf"))
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["array"],
-                        )
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("items") && map.has_nested("items", "anyOf")
+                        && map.contains_key("type") && map.str_in("type", &["array"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         UntitledMultiSelectEnumSchema,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "MultiSelectEnumSchema",
                             "UntitledMultiSelectEnumSchema",
                             reason,
@@ -17861,7 +17467,7 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
                         TitledMultiSelectEnumSchema,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "MultiSelectEnumSchema",
                             "TitledMultiSelectEnumSchema",
                             reason,
@@ -19140,12 +18746,14 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                 "LegacyTitledEnumSchema",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("type").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("type").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "string" => {
@@ -19199,25 +18807,15 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                                 )
                             }
                             "array" => {
-                                if map
-                                    .get("items")
-                                    .and_then(::serde_json::Value::as_object)
-                                    .is_some_and(|inner| inner.contains_key("enum"))
-                                    || map
-                                        .get("items")
-                                        .and_then(::serde_json::Value::as_object)
-                                        .is_some_and(|inner| inner.contains_key("type"))
+                                if map.has_nested("items", "enum")
+                                    || map.has_nested("items", "type")
                                 {
                                     ::mcpwire_types::support::Choice::variant(
                                         5usize,
                                         "member `items.enum` or `items.type` is present",
                                         &[6usize],
                                     )
-                                } else if map
-                                    .get("items")
-                                    .and_then(::serde_json::Value::as_object)
-                                    .is_some_and(|inner| inner.contains_key("anyOf"))
-                                {
+                                } else if map.has_nested("items", "anyOf") {
                                     ::mcpwire_types::support::Choice::variant(
                                         6usize,
                                         "member `items.anyOf` is present",
@@ -19255,123 +18853,75 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                     >(
                         "PrimitiveSchemaDefinition",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["string"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "format",
-                            &["date", "date-time", "email", "uri"],
-                        )
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("type") && map.str_in("type", &["string"])
+                        && map.str_in("format", &["date", "date-time", "email", "uri"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["integer", "number"],
-                        )
+                        && map.str_in("type", &["integer", "number"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["boolean"],
-                        )
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("type") && map.str_in("type", &["boolean"])
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("enum") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["string"],
-                        )
+                        && map.str_in("type", &["string"])
                 }
-                (4usize, ::serde_json::Value::Object(map)) => {
+                (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("oneOf") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["string"],
-                        )
+                        && map.str_in("type", &["string"])
                 }
-                (5usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("items")
-                        && map
-                            .get("items")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("enum"))
-                        && map
-                            .get("items")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("type"))
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["array"],
-                        )
+                (5usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("items") && map.has_nested("items", "enum")
+                        && map.has_nested("items", "type") && map.contains_key("type")
+                        && map.str_in("type", &["array"])
                 }
-                (6usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("items")
-                        && map
-                            .get("items")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("anyOf"))
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["array"],
-                        )
+                (6usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("items") && map.has_nested("items", "anyOf")
+                        && map.contains_key("type") && map.str_in("type", &["array"])
                 }
-                (7usize, ::serde_json::Value::Object(map)) => {
+                (7usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("enum") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["string"],
-                        )
+                        && map.str_in("type", &["string"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         StringSchema,
                         D::Error,
-                    >(input, "PrimitiveSchemaDefinition", "StringSchema", reason)
+                    >(text, "PrimitiveSchemaDefinition", "StringSchema", reason)
                         .map(Self::StringSchema)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         NumberSchema,
                         D::Error,
-                    >(input, "PrimitiveSchemaDefinition", "NumberSchema", reason)
+                    >(text, "PrimitiveSchemaDefinition", "NumberSchema", reason)
                         .map(Self::NumberSchema)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         BooleanSchema,
                         D::Error,
-                    >(input, "PrimitiveSchemaDefinition", "BooleanSchema", reason)
+                    >(text, "PrimitiveSchemaDefinition", "BooleanSchema", reason)
                         .map(Self::BooleanSchema)
                 }
                 3usize => {
@@ -19379,7 +18929,7 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         UntitledSingleSelectEnumSchema,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "PrimitiveSchemaDefinition",
                             "UntitledSingleSelectEnumSchema",
                             reason,
@@ -19391,7 +18941,7 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         TitledSingleSelectEnumSchema,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "PrimitiveSchemaDefinition",
                             "TitledSingleSelectEnumSchema",
                             reason,
@@ -19403,7 +18953,7 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         UntitledMultiSelectEnumSchema,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "PrimitiveSchemaDefinition",
                             "UntitledMultiSelectEnumSchema",
                             reason,
@@ -19415,7 +18965,7 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         TitledMultiSelectEnumSchema,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "PrimitiveSchemaDefinition",
                             "TitledMultiSelectEnumSchema",
                             reason,
@@ -19427,7 +18977,7 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         LegacyTitledEnumSchema,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "PrimitiveSchemaDefinition",
                             "LegacyTitledEnumSchema",
                             reason,
@@ -19834,20 +19384,20 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
             one_of: false,
             variants: &["String", "Integer"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::String(_) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::String => {
                 ::mcpwire_types::support::Choice::variant(
                     0usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::Number(
-                number,
-            ) if ::mcpwire_types::support::is_whole(number) => {
+            ::mcpwire_types::support::Shape::Integer => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
@@ -19861,31 +19411,32 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
                     >(
                         "ProgressToken",
                         &::std::format!(
-                            "{}, found {}", "expected a string or an integer",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected a string or an integer", other
+                            .token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |_: usize, _: &::serde_json::Value| true,
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(input, "ProgressToken", "String", reason)
+                    >(text, "ProgressToken", "String", reason)
                         .map(Self::String)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(input, "ProgressToken", "Integer", reason)
+                    >(text, "ProgressToken", "Integer", reason)
                         .map(Self::Integer)
                 }
             },
@@ -21212,11 +20763,13 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
             one_of: false,
             variants: &["TextResourceContents", "BlobResourceContents"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("text") {
                     ::mcpwire_types::support::Choice::variant(
                         0usize,
@@ -21243,33 +20796,36 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                     >(
                         "ReadResourceResultContentsItem",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("text") && map.contains_key("uri")
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("blob") && map.contains_key("uri")
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TextResourceContents,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "ReadResourceResultContentsItem",
                             "TextResourceContents",
                             reason,
@@ -21281,7 +20837,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                         BlobResourceContents,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "ReadResourceResultContentsItem",
                             "BlobResourceContents",
                             reason,
@@ -21559,20 +21115,20 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             one_of: false,
             variants: &["String", "Integer"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::String(_) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::String => {
                 ::mcpwire_types::support::Choice::variant(
                     0usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::Number(
-                number,
-            ) if ::mcpwire_types::support::is_whole(number) => {
+            ::mcpwire_types::support::Shape::Integer => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
@@ -21586,31 +21142,32 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
                     >(
                         "RequestId",
                         &::std::format!(
-                            "{}, found {}", "expected a string or an integer",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected a string or an integer", other
+                            .token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |_: usize, _: &::serde_json::Value| true,
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(input, "RequestId", "String", reason)
+                    >(text, "RequestId", "String", reason)
                         .map(Self::String)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(input, "RequestId", "Integer", reason)
+                    >(text, "RequestId", "Integer", reason)
                         .map(Self::Integer)
                 }
             },
@@ -24307,12 +23864,14 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
                 "Array",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("type").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("type").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "text" => {
@@ -24368,7 +23927,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
                     }
                 }
             }
-            ::serde_json::Value::Array(_) => {
+            ::mcpwire_types::support::Shape::Array(_) => {
                 ::mcpwire_types::support::Choice::variant(
                     5usize,
                     "it is the only variant admitting this JSON type",
@@ -24382,105 +23941,87 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
                     >(
                         "SamplingMessageContent",
                         &::std::format!(
-                            "{}, found {}", "expected an object or an array",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object or an array", other
+                            .token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("text") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["text"],
-                        )
+                        && map.str_in("type", &["text"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("data") && map.contains_key("mimeType")
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["image"],
-                        )
+                        && map.contains_key("type") && map.str_in("type", &["image"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("data") && map.contains_key("mimeType")
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["audio"],
-                        )
+                        && map.contains_key("type") && map.str_in("type", &["audio"])
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("input")
                         && map.contains_key("name") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["tool_use"],
-                        )
+                        && map.str_in("type", &["tool_use"])
                 }
-                (4usize, ::serde_json::Value::Object(map)) => {
+                (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("content") && map.contains_key("toolUseId")
                         && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["tool_result"],
-                        )
+                        && map.str_in("type", &["tool_result"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TextContent,
                         D::Error,
-                    >(input, "SamplingMessageContent", "TextContent", reason)
+                    >(text, "SamplingMessageContent", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ImageContent,
                         D::Error,
-                    >(input, "SamplingMessageContent", "ImageContent", reason)
+                    >(text, "SamplingMessageContent", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         AudioContent,
                         D::Error,
-                    >(input, "SamplingMessageContent", "AudioContent", reason)
+                    >(text, "SamplingMessageContent", "AudioContent", reason)
                         .map(Self::AudioContent)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ToolUseContent,
                         D::Error,
-                    >(input, "SamplingMessageContent", "ToolUseContent", reason)
+                    >(text, "SamplingMessageContent", "ToolUseContent", reason)
                         .map(Self::ToolUseContent)
                 }
                 4usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ToolResultContent,
                         D::Error,
-                    >(input, "SamplingMessageContent", "ToolResultContent", reason)
+                    >(text, "SamplingMessageContent", "ToolResultContent", reason)
                         .map(Self::ToolResultContent)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::vec::Vec<SamplingMessageContentBlock>,
                         D::Error,
-                    >(input, "SamplingMessageContent", "Array", reason)
+                    >(text, "SamplingMessageContent", "Array", reason)
                         .map(Self::Array)
                 }
             },
@@ -24583,12 +24124,14 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
                 "ToolResultContent",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("type").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("type").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "text" => {
@@ -24651,98 +24194,79 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
                     >(
                         "SamplingMessageContentBlock",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("text") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["text"],
-                        )
+                        && map.str_in("type", &["text"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("data") && map.contains_key("mimeType")
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["image"],
-                        )
+                        && map.contains_key("type") && map.str_in("type", &["image"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("data") && map.contains_key("mimeType")
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["audio"],
-                        )
+                        && map.contains_key("type") && map.str_in("type", &["audio"])
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("input")
                         && map.contains_key("name") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["tool_use"],
-                        )
+                        && map.str_in("type", &["tool_use"])
                 }
-                (4usize, ::serde_json::Value::Object(map)) => {
+                (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("content") && map.contains_key("toolUseId")
                         && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["tool_result"],
-                        )
+                        && map.str_in("type", &["tool_result"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TextContent,
                         D::Error,
-                    >(input, "SamplingMessageContentBlock", "TextContent", reason)
+                    >(text, "SamplingMessageContentBlock", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ImageContent,
                         D::Error,
-                    >(input, "SamplingMessageContentBlock", "ImageContent", reason)
+                    >(text, "SamplingMessageContentBlock", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         AudioContent,
                         D::Error,
-                    >(input, "SamplingMessageContentBlock", "AudioContent", reason)
+                    >(text, "SamplingMessageContentBlock", "AudioContent", reason)
                         .map(Self::AudioContent)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ToolUseContent,
                         D::Error,
-                    >(input, "SamplingMessageContentBlock", "ToolUseContent", reason)
+                    >(text, "SamplingMessageContentBlock", "ToolUseContent", reason)
                         .map(Self::ToolUseContent)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ToolResultContent,
                         D::Error,
-                    >(input, "SamplingMessageContentBlock", "ToolResultContent", reason)
+                    >(text, "SamplingMessageContentBlock", "ToolResultContent", reason)
                         .map(Self::ToolResultContent)
                 }
             },
@@ -25886,12 +25410,14 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                 "ElicitationCompleteNotification",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("method").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("method").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "notifications/cancelled" => {
@@ -25981,200 +25507,96 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                     >(
                         "ServerNotification",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("jsonrpc") && map.contains_key("method")
+                        && map.contains_key("params") && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["notifications/cancelled"])
+                }
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("jsonrpc") && map.contains_key("method")
                         && map.contains_key("params")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/cancelled"],
-                        )
+                        && map.has_nested("params", "progress")
+                        && map.has_nested("params", "progressToken")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["notifications/progress"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("jsonrpc") && map.contains_key("method")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map
+                            .str_in("method", &["notifications/resources/list_changed"])
+                }
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("jsonrpc") && map.contains_key("method")
+                        && map.contains_key("params") && map.has_nested("params", "uri")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["notifications/resources/updated"])
+                }
+                (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("jsonrpc") && map.contains_key("method")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["notifications/prompts/list_changed"])
+                }
+                (5usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("jsonrpc") && map.contains_key("method")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["notifications/tools/list_changed"])
+                }
+                (6usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("jsonrpc") && map.contains_key("method")
                         && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("progress"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("progressToken"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/progress"],
-                        )
+                        && map.has_nested("params", "createdAt")
+                        && map.has_nested("params", "lastUpdatedAt")
+                        && map.has_nested("params", "status")
+                        && map.has_nested("params", "taskId")
+                        && map.has_nested("params", "ttl")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["notifications/tasks/status"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (7usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("jsonrpc") && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/resources/list_changed"],
-                        )
+                        && map.contains_key("params") && map.has_nested("params", "data")
+                        && map.has_nested("params", "level")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["notifications/message"])
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
+                (8usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("jsonrpc") && map.contains_key("method")
                         && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("uri"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/resources/updated"],
-                        )
-                }
-                (4usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("jsonrpc") && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/prompts/list_changed"],
-                        )
-                }
-                (5usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("jsonrpc") && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/tools/list_changed"],
-                        )
-                }
-                (6usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("jsonrpc") && map.contains_key("method")
-                        && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("createdAt"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("lastUpdatedAt"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("status"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("taskId"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("ttl"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/tasks/status"],
-                        )
-                }
-                (7usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("jsonrpc") && map.contains_key("method")
-                        && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("data"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("level"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/message"],
-                        )
-                }
-                (8usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("jsonrpc") && map.contains_key("method")
-                        && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("elicitationId"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/elicitation/complete"],
-                        )
+                        && map.has_nested("params", "elicitationId")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["notifications/elicitation/complete"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         CancelledNotification,
                         D::Error,
-                    >(input, "ServerNotification", "CancelledNotification", reason)
+                    >(text, "ServerNotification", "CancelledNotification", reason)
                         .map(Self::CancelledNotification)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ProgressNotification,
                         D::Error,
-                    >(input, "ServerNotification", "ProgressNotification", reason)
+                    >(text, "ServerNotification", "ProgressNotification", reason)
                         .map(Self::ProgressNotification)
                 }
                 2usize => {
@@ -26182,7 +25604,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                         ResourceListChangedNotification,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "ServerNotification",
                             "ResourceListChangedNotification",
                             reason,
@@ -26193,7 +25615,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                     ::mcpwire_types::support::decode_variant::<
                         ResourceUpdatedNotification,
                         D::Error,
-                    >(input, "ServerNotification", "ResourceUpdatedNotification", reason)
+                    >(text, "ServerNotification", "ResourceUpdatedNotification", reason)
                         .map(Self::ResourceUpdatedNotification)
                 }
                 4usize => {
@@ -26201,7 +25623,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                         PromptListChangedNotification,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "ServerNotification",
                             "PromptListChangedNotification",
                             reason,
@@ -26212,21 +25634,21 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                     ::mcpwire_types::support::decode_variant::<
                         ToolListChangedNotification,
                         D::Error,
-                    >(input, "ServerNotification", "ToolListChangedNotification", reason)
+                    >(text, "ServerNotification", "ToolListChangedNotification", reason)
                         .map(Self::ToolListChangedNotification)
                 }
                 6usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TaskStatusNotification,
                         D::Error,
-                    >(input, "ServerNotification", "TaskStatusNotification", reason)
+                    >(text, "ServerNotification", "TaskStatusNotification", reason)
                         .map(Self::TaskStatusNotification)
                 }
                 7usize => {
                     ::mcpwire_types::support::decode_variant::<
                         LoggingMessageNotification,
                         D::Error,
-                    >(input, "ServerNotification", "LoggingMessageNotification", reason)
+                    >(text, "ServerNotification", "LoggingMessageNotification", reason)
                         .map(Self::LoggingMessageNotification)
                 }
                 8usize => {
@@ -26234,7 +25656,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                         ElicitationCompleteNotification,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "ServerNotification",
                             "ElicitationCompleteNotification",
                             reason,
@@ -26245,7 +25667,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(input, "ServerNotification", "Unknown", reason)
+                    >(text, "ServerNotification", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -26386,12 +25808,14 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
                 "ElicitRequest",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("method").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("method").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "ping" => {
@@ -26474,214 +25898,135 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
                     >(
                         "ServerRequest",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
-                        && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["ping"],
-                        )
+                        && map.contains_key("method") && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["ping"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("taskId"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["tasks/get"],
-                        )
+                        && map.has_nested("params", "taskId")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["tasks/get"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("taskId"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["tasks/result"],
-                        )
+                        && map.has_nested("params", "taskId")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["tasks/result"])
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("taskId"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["tasks/cancel"],
-                        )
+                        && map.has_nested("params", "taskId")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["tasks/cancel"])
                 }
-                (4usize, ::serde_json::Value::Object(map)) => {
+                (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
-                        && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["tasks/list"],
-                        )
+                        && map.contains_key("method") && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["tasks/list"])
                 }
-                (5usize, ::serde_json::Value::Object(map)) => {
+                (5usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("maxTokens"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("messages"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["sampling/createMessage"],
-                        )
+                        && map.has_nested("params", "maxTokens")
+                        && map.has_nested("params", "messages")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["sampling/createMessage"])
                 }
-                (6usize, ::serde_json::Value::Object(map)) => {
+                (6usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
-                        && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["roots/list"],
-                        )
+                        && map.contains_key("method") && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["roots/list"])
                 }
-                (7usize, ::serde_json::Value::Object(map)) => {
+                (7usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["elicitation/create"],
-                        )
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["elicitation/create"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         PingRequest,
                         D::Error,
-                    >(input, "ServerRequest", "PingRequest", reason)
+                    >(text, "ServerRequest", "PingRequest", reason)
                         .map(Self::PingRequest)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         GetTaskRequest,
                         D::Error,
-                    >(input, "ServerRequest", "GetTaskRequest", reason)
+                    >(text, "ServerRequest", "GetTaskRequest", reason)
                         .map(Self::GetTaskRequest)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         GetTaskPayloadRequest,
                         D::Error,
-                    >(input, "ServerRequest", "GetTaskPayloadRequest", reason)
+                    >(text, "ServerRequest", "GetTaskPayloadRequest", reason)
                         .map(Self::GetTaskPayloadRequest)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         CancelTaskRequest,
                         D::Error,
-                    >(input, "ServerRequest", "CancelTaskRequest", reason)
+                    >(text, "ServerRequest", "CancelTaskRequest", reason)
                         .map(Self::CancelTaskRequest)
                 }
                 4usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListTasksRequest,
                         D::Error,
-                    >(input, "ServerRequest", "ListTasksRequest", reason)
+                    >(text, "ServerRequest", "ListTasksRequest", reason)
                         .map(Self::ListTasksRequest)
                 }
                 5usize => {
                     ::mcpwire_types::support::decode_variant::<
                         CreateMessageRequest,
                         D::Error,
-                    >(input, "ServerRequest", "CreateMessageRequest", reason)
+                    >(text, "ServerRequest", "CreateMessageRequest", reason)
                         .map(Self::CreateMessageRequest)
                 }
                 6usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListRootsRequest,
                         D::Error,
-                    >(input, "ServerRequest", "ListRootsRequest", reason)
+                    >(text, "ServerRequest", "ListRootsRequest", reason)
                         .map(Self::ListRootsRequest)
                 }
                 7usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ElicitRequest,
                         D::Error,
-                    >(input, "ServerRequest", "ElicitRequest", reason)
+                    >(text, "ServerRequest", "ElicitRequest", reason)
                         .map(Self::ElicitRequest)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(input, "ServerRequest", "Unknown", reason)
+                    >(text, "ServerRequest", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -26876,22 +26221,18 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                 "CompleteResult",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("capabilities")
                     || map.contains_key("protocolVersion")
                     || map.contains_key("serverInfo")
-                    || map
-                        .get("serverInfo")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("name"))
-                    || map
-                        .get("serverInfo")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("version"))
+                    || map.has_nested("serverInfo", "name")
+                    || map.has_nested("serverInfo", "version")
                 {
                     ::mcpwire_types::support::Choice::variant(
                         1usize,
@@ -26974,10 +26315,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                         ],
                     )
                 } else if map.contains_key("completion")
-                    || map
-                        .get("completion")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("values"))
+                    || map.has_nested("completion", "values")
                 {
                     ::mcpwire_types::support::Choice::variant(
                         13usize,
@@ -27029,185 +26367,187 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                     >(
                         "ServerResult",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (1usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("capabilities")
                         && map.contains_key("protocolVersion")
                         && map.contains_key("serverInfo")
-                        && map
-                            .get("serverInfo")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("name"))
-                        && map
-                            .get("serverInfo")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("version"))
+                        && map.has_nested("serverInfo", "name")
+                        && map.has_nested("serverInfo", "version")
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("resources")
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("resourceTemplates")
                 }
-                (4usize, ::serde_json::Value::Object(map)) => {
+                (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("contents")
                 }
-                (5usize, ::serde_json::Value::Object(map)) => map.contains_key("prompts"),
-                (6usize, ::serde_json::Value::Object(map)) => {
+                (5usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("prompts")
+                }
+                (6usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("messages")
                 }
-                (7usize, ::serde_json::Value::Object(map)) => map.contains_key("tools"),
-                (8usize, ::serde_json::Value::Object(map)) => map.contains_key("content"),
-                (9usize, ::serde_json::Value::Object(map)) => {
+                (7usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("tools")
+                }
+                (8usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("content")
+                }
+                (9usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("createdAt") && map.contains_key("lastUpdatedAt")
                         && map.contains_key("status") && map.contains_key("taskId")
                         && map.contains_key("ttl")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "status",
-                            &[
-                                "cancelled",
-                                "completed",
-                                "failed",
-                                "input_required",
-                                "working",
-                            ],
-                        )
-                }
-                (11usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("createdAt") && map.contains_key("lastUpdatedAt")
-                        && map.contains_key("status") && map.contains_key("taskId")
-                        && map.contains_key("ttl")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "status",
-                            &[
-                                "cancelled",
-                                "completed",
-                                "failed",
-                                "input_required",
-                                "working",
-                            ],
-                        )
-                }
-                (12usize, ::serde_json::Value::Object(map)) => map.contains_key("tasks"),
-                (13usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("completion")
                         && map
-                            .get("completion")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("values"))
+                            .str_in(
+                                "status",
+                                &[
+                                    "cancelled",
+                                    "completed",
+                                    "failed",
+                                    "input_required",
+                                    "working",
+                                ],
+                            )
+                }
+                (11usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("createdAt") && map.contains_key("lastUpdatedAt")
+                        && map.contains_key("status") && map.contains_key("taskId")
+                        && map.contains_key("ttl")
+                        && map
+                            .str_in(
+                                "status",
+                                &[
+                                    "cancelled",
+                                    "completed",
+                                    "failed",
+                                    "input_required",
+                                    "working",
+                                ],
+                            )
+                }
+                (12usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("tasks")
+                }
+                (13usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("completion")
+                        && map.has_nested("completion", "values")
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         Result,
                         D::Error,
-                    >(input, "ServerResult", "Result", reason)
+                    >(text, "ServerResult", "Result", reason)
                         .map(Self::Result)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         InitializeResult,
                         D::Error,
-                    >(input, "ServerResult", "InitializeResult", reason)
+                    >(text, "ServerResult", "InitializeResult", reason)
                         .map(Self::InitializeResult)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListResourcesResult,
                         D::Error,
-                    >(input, "ServerResult", "ListResourcesResult", reason)
+                    >(text, "ServerResult", "ListResourcesResult", reason)
                         .map(Self::ListResourcesResult)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListResourceTemplatesResult,
                         D::Error,
-                    >(input, "ServerResult", "ListResourceTemplatesResult", reason)
+                    >(text, "ServerResult", "ListResourceTemplatesResult", reason)
                         .map(Self::ListResourceTemplatesResult)
                 }
                 4usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ReadResourceResult,
                         D::Error,
-                    >(input, "ServerResult", "ReadResourceResult", reason)
+                    >(text, "ServerResult", "ReadResourceResult", reason)
                         .map(Self::ReadResourceResult)
                 }
                 5usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListPromptsResult,
                         D::Error,
-                    >(input, "ServerResult", "ListPromptsResult", reason)
+                    >(text, "ServerResult", "ListPromptsResult", reason)
                         .map(Self::ListPromptsResult)
                 }
                 6usize => {
                     ::mcpwire_types::support::decode_variant::<
                         GetPromptResult,
                         D::Error,
-                    >(input, "ServerResult", "GetPromptResult", reason)
+                    >(text, "ServerResult", "GetPromptResult", reason)
                         .map(Self::GetPromptResult)
                 }
                 7usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListToolsResult,
                         D::Error,
-                    >(input, "ServerResult", "ListToolsResult", reason)
+                    >(text, "ServerResult", "ListToolsResult", reason)
                         .map(Self::ListToolsResult)
                 }
                 8usize => {
                     ::mcpwire_types::support::decode_variant::<
                         CallToolResult,
                         D::Error,
-                    >(input, "ServerResult", "CallToolResult", reason)
+                    >(text, "ServerResult", "CallToolResult", reason)
                         .map(Self::CallToolResult)
                 }
                 9usize => {
                     ::mcpwire_types::support::decode_variant::<
                         GetTaskResult,
                         D::Error,
-                    >(input, "ServerResult", "GetTaskResult", reason)
+                    >(text, "ServerResult", "GetTaskResult", reason)
                         .map(Self::GetTaskResult)
                 }
                 10usize => {
                     ::mcpwire_types::support::decode_variant::<
                         GetTaskPayloadResult,
                         D::Error,
-                    >(input, "ServerResult", "GetTaskPayloadResult", reason)
+                    >(text, "ServerResult", "GetTaskPayloadResult", reason)
                         .map(Self::GetTaskPayloadResult)
                 }
                 11usize => {
                     ::mcpwire_types::support::decode_variant::<
                         CancelTaskResult,
                         D::Error,
-                    >(input, "ServerResult", "CancelTaskResult", reason)
+                    >(text, "ServerResult", "CancelTaskResult", reason)
                         .map(Self::CancelTaskResult)
                 }
                 12usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListTasksResult,
                         D::Error,
-                    >(input, "ServerResult", "ListTasksResult", reason)
+                    >(text, "ServerResult", "ListTasksResult", reason)
                         .map(Self::ListTasksResult)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         CompleteResult,
                         D::Error,
-                    >(input, "ServerResult", "CompleteResult", reason)
+                    >(text, "ServerResult", "CompleteResult", reason)
                         .map(Self::CompleteResult)
                 }
             },
@@ -27639,11 +26979,13 @@ impl<'de> ::serde::Deserialize<'de> for SingleSelectEnumSchema {
             one_of: false,
             variants: &["UntitledSingleSelectEnumSchema", "TitledSingleSelectEnumSchema"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("enum") {
                     ::mcpwire_types::support::Choice::variant(
                         0usize,
@@ -27670,43 +27012,38 @@ impl<'de> ::serde::Deserialize<'de> for SingleSelectEnumSchema {
                     >(
                         "SingleSelectEnumSchema",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("enum") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["string"],
-                        )
+                        && map.str_in("type", &["string"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("oneOf") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["string"],
-                        )
+                        && map.str_in("type", &["string"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         UntitledSingleSelectEnumSchema,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "SingleSelectEnumSchema",
                             "UntitledSingleSelectEnumSchema",
                             reason,
@@ -27718,7 +27055,7 @@ impl<'de> ::serde::Deserialize<'de> for SingleSelectEnumSchema {
                         TitledSingleSelectEnumSchema,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "SingleSelectEnumSchema",
                             "TitledSingleSelectEnumSchema",
                             reason,
@@ -34734,6 +34071,474 @@ pub fn roundtrip(
                 ::mcpwire_types::support::roundtrip::<
                     UntitledSingleSelectEnumSchema,
                 >(value)
+            }
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
+/// Decodes JSON `text` as the definition named `name` with serde_json (so every
+/// integer keeps its spelling) and encodes the result back to JSON text. `None` when
+/// there is no such definition; `Some(Err(message))` when it does not decode.
+pub fn roundtrip_text(
+    name: &str,
+    text: &str,
+) -> ::core::option::Option<
+    ::core::result::Result<::std::string::String, ::std::string::String>,
+> {
+    ::core::option::Option::Some(
+        match name {
+            "Annotations" => {
+                ::mcpwire_types::support::roundtrip_text::<Annotations>(text)
+            }
+            "AudioContent" => {
+                ::mcpwire_types::support::roundtrip_text::<AudioContent>(text)
+            }
+            "BaseMetadata" => {
+                ::mcpwire_types::support::roundtrip_text::<BaseMetadata>(text)
+            }
+            "BlobResourceContents" => {
+                ::mcpwire_types::support::roundtrip_text::<BlobResourceContents>(text)
+            }
+            "BooleanSchema" => {
+                ::mcpwire_types::support::roundtrip_text::<BooleanSchema>(text)
+            }
+            "CallToolRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<CallToolRequest>(text)
+            }
+            "CallToolRequestParams" => {
+                ::mcpwire_types::support::roundtrip_text::<CallToolRequestParams>(text)
+            }
+            "CallToolResult" => {
+                ::mcpwire_types::support::roundtrip_text::<CallToolResult>(text)
+            }
+            "CancelTaskRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<CancelTaskRequest>(text)
+            }
+            "CancelTaskResult" => {
+                ::mcpwire_types::support::roundtrip_text::<CancelTaskResult>(text)
+            }
+            "CancelledNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<CancelledNotification>(text)
+            }
+            "CancelledNotificationParams" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    CancelledNotificationParams,
+                >(text)
+            }
+            "ClientCapabilities" => {
+                ::mcpwire_types::support::roundtrip_text::<ClientCapabilities>(text)
+            }
+            "ClientNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<ClientNotification>(text)
+            }
+            "ClientRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<ClientRequest>(text)
+            }
+            "ClientResult" => {
+                ::mcpwire_types::support::roundtrip_text::<ClientResult>(text)
+            }
+            "CompleteRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<CompleteRequest>(text)
+            }
+            "CompleteRequestParams" => {
+                ::mcpwire_types::support::roundtrip_text::<CompleteRequestParams>(text)
+            }
+            "CompleteResult" => {
+                ::mcpwire_types::support::roundtrip_text::<CompleteResult>(text)
+            }
+            "ContentBlock" => {
+                ::mcpwire_types::support::roundtrip_text::<ContentBlock>(text)
+            }
+            "CreateMessageRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<CreateMessageRequest>(text)
+            }
+            "CreateMessageRequestParams" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    CreateMessageRequestParams,
+                >(text)
+            }
+            "CreateMessageResult" => {
+                ::mcpwire_types::support::roundtrip_text::<CreateMessageResult>(text)
+            }
+            "CreateTaskResult" => {
+                ::mcpwire_types::support::roundtrip_text::<CreateTaskResult>(text)
+            }
+            "Cursor" => ::mcpwire_types::support::roundtrip_text::<Cursor>(text),
+            "ElicitRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<ElicitRequest>(text)
+            }
+            "ElicitRequestFormParams" => {
+                ::mcpwire_types::support::roundtrip_text::<ElicitRequestFormParams>(text)
+            }
+            "ElicitRequestParams" => {
+                ::mcpwire_types::support::roundtrip_text::<ElicitRequestParams>(text)
+            }
+            "ElicitRequestURLParams" => {
+                ::mcpwire_types::support::roundtrip_text::<ElicitRequestURLParams>(text)
+            }
+            "ElicitResult" => {
+                ::mcpwire_types::support::roundtrip_text::<ElicitResult>(text)
+            }
+            "ElicitationCompleteNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ElicitationCompleteNotification,
+                >(text)
+            }
+            "EmbeddedResource" => {
+                ::mcpwire_types::support::roundtrip_text::<EmbeddedResource>(text)
+            }
+            "EmptyResult" => {
+                ::mcpwire_types::support::roundtrip_text::<EmptyResult>(text)
+            }
+            "EnumSchema" => ::mcpwire_types::support::roundtrip_text::<EnumSchema>(text),
+            "Error" => ::mcpwire_types::support::roundtrip_text::<Error>(text),
+            "GetPromptRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<GetPromptRequest>(text)
+            }
+            "GetPromptRequestParams" => {
+                ::mcpwire_types::support::roundtrip_text::<GetPromptRequestParams>(text)
+            }
+            "GetPromptResult" => {
+                ::mcpwire_types::support::roundtrip_text::<GetPromptResult>(text)
+            }
+            "GetTaskPayloadRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<GetTaskPayloadRequest>(text)
+            }
+            "GetTaskPayloadResult" => {
+                ::mcpwire_types::support::roundtrip_text::<GetTaskPayloadResult>(text)
+            }
+            "GetTaskRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<GetTaskRequest>(text)
+            }
+            "GetTaskResult" => {
+                ::mcpwire_types::support::roundtrip_text::<GetTaskResult>(text)
+            }
+            "Icon" => ::mcpwire_types::support::roundtrip_text::<Icon>(text),
+            "Icons" => ::mcpwire_types::support::roundtrip_text::<Icons>(text),
+            "ImageContent" => {
+                ::mcpwire_types::support::roundtrip_text::<ImageContent>(text)
+            }
+            "Implementation" => {
+                ::mcpwire_types::support::roundtrip_text::<Implementation>(text)
+            }
+            "InitializeRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<InitializeRequest>(text)
+            }
+            "InitializeRequestParams" => {
+                ::mcpwire_types::support::roundtrip_text::<InitializeRequestParams>(text)
+            }
+            "InitializeResult" => {
+                ::mcpwire_types::support::roundtrip_text::<InitializeResult>(text)
+            }
+            "InitializedNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<InitializedNotification>(text)
+            }
+            "JSONRPCErrorResponse" => {
+                ::mcpwire_types::support::roundtrip_text::<JSONRPCErrorResponse>(text)
+            }
+            "JSONRPCMessage" => {
+                ::mcpwire_types::support::roundtrip_text::<JSONRPCMessage>(text)
+            }
+            "JSONRPCNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<JSONRPCNotification>(text)
+            }
+            "JSONRPCRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<JSONRPCRequest>(text)
+            }
+            "JSONRPCResponse" => {
+                ::mcpwire_types::support::roundtrip_text::<JSONRPCResponse>(text)
+            }
+            "JSONRPCResultResponse" => {
+                ::mcpwire_types::support::roundtrip_text::<JSONRPCResultResponse>(text)
+            }
+            "LegacyTitledEnumSchema" => {
+                ::mcpwire_types::support::roundtrip_text::<LegacyTitledEnumSchema>(text)
+            }
+            "ListPromptsRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<ListPromptsRequest>(text)
+            }
+            "ListPromptsResult" => {
+                ::mcpwire_types::support::roundtrip_text::<ListPromptsResult>(text)
+            }
+            "ListResourceTemplatesRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ListResourceTemplatesRequest,
+                >(text)
+            }
+            "ListResourceTemplatesResult" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ListResourceTemplatesResult,
+                >(text)
+            }
+            "ListResourcesRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<ListResourcesRequest>(text)
+            }
+            "ListResourcesResult" => {
+                ::mcpwire_types::support::roundtrip_text::<ListResourcesResult>(text)
+            }
+            "ListRootsRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<ListRootsRequest>(text)
+            }
+            "ListRootsResult" => {
+                ::mcpwire_types::support::roundtrip_text::<ListRootsResult>(text)
+            }
+            "ListTasksRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<ListTasksRequest>(text)
+            }
+            "ListTasksResult" => {
+                ::mcpwire_types::support::roundtrip_text::<ListTasksResult>(text)
+            }
+            "ListToolsRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<ListToolsRequest>(text)
+            }
+            "ListToolsResult" => {
+                ::mcpwire_types::support::roundtrip_text::<ListToolsResult>(text)
+            }
+            "LoggingLevel" => {
+                ::mcpwire_types::support::roundtrip_text::<LoggingLevel>(text)
+            }
+            "LoggingMessageNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    LoggingMessageNotification,
+                >(text)
+            }
+            "LoggingMessageNotificationParams" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    LoggingMessageNotificationParams,
+                >(text)
+            }
+            "ModelHint" => ::mcpwire_types::support::roundtrip_text::<ModelHint>(text),
+            "ModelPreferences" => {
+                ::mcpwire_types::support::roundtrip_text::<ModelPreferences>(text)
+            }
+            "MultiSelectEnumSchema" => {
+                ::mcpwire_types::support::roundtrip_text::<MultiSelectEnumSchema>(text)
+            }
+            "Notification" => {
+                ::mcpwire_types::support::roundtrip_text::<Notification>(text)
+            }
+            "NotificationParams" => {
+                ::mcpwire_types::support::roundtrip_text::<NotificationParams>(text)
+            }
+            "NumberSchema" => {
+                ::mcpwire_types::support::roundtrip_text::<NumberSchema>(text)
+            }
+            "PaginatedRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<PaginatedRequest>(text)
+            }
+            "PaginatedRequestParams" => {
+                ::mcpwire_types::support::roundtrip_text::<PaginatedRequestParams>(text)
+            }
+            "PaginatedResult" => {
+                ::mcpwire_types::support::roundtrip_text::<PaginatedResult>(text)
+            }
+            "PingRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<PingRequest>(text)
+            }
+            "PrimitiveSchemaDefinition" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    PrimitiveSchemaDefinition,
+                >(text)
+            }
+            "ProgressNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<ProgressNotification>(text)
+            }
+            "ProgressNotificationParams" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ProgressNotificationParams,
+                >(text)
+            }
+            "ProgressToken" => {
+                ::mcpwire_types::support::roundtrip_text::<ProgressToken>(text)
+            }
+            "Prompt" => ::mcpwire_types::support::roundtrip_text::<Prompt>(text),
+            "PromptArgument" => {
+                ::mcpwire_types::support::roundtrip_text::<PromptArgument>(text)
+            }
+            "PromptListChangedNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    PromptListChangedNotification,
+                >(text)
+            }
+            "PromptMessage" => {
+                ::mcpwire_types::support::roundtrip_text::<PromptMessage>(text)
+            }
+            "PromptReference" => {
+                ::mcpwire_types::support::roundtrip_text::<PromptReference>(text)
+            }
+            "ReadResourceRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<ReadResourceRequest>(text)
+            }
+            "ReadResourceRequestParams" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ReadResourceRequestParams,
+                >(text)
+            }
+            "ReadResourceResult" => {
+                ::mcpwire_types::support::roundtrip_text::<ReadResourceResult>(text)
+            }
+            "RelatedTaskMetadata" => {
+                ::mcpwire_types::support::roundtrip_text::<RelatedTaskMetadata>(text)
+            }
+            "Request" => ::mcpwire_types::support::roundtrip_text::<Request>(text),
+            "RequestId" => ::mcpwire_types::support::roundtrip_text::<RequestId>(text),
+            "RequestParams" => {
+                ::mcpwire_types::support::roundtrip_text::<RequestParams>(text)
+            }
+            "Resource" => ::mcpwire_types::support::roundtrip_text::<Resource>(text),
+            "ResourceContents" => {
+                ::mcpwire_types::support::roundtrip_text::<ResourceContents>(text)
+            }
+            "ResourceLink" => {
+                ::mcpwire_types::support::roundtrip_text::<ResourceLink>(text)
+            }
+            "ResourceListChangedNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ResourceListChangedNotification,
+                >(text)
+            }
+            "ResourceRequestParams" => {
+                ::mcpwire_types::support::roundtrip_text::<ResourceRequestParams>(text)
+            }
+            "ResourceTemplate" => {
+                ::mcpwire_types::support::roundtrip_text::<ResourceTemplate>(text)
+            }
+            "ResourceTemplateReference" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ResourceTemplateReference,
+                >(text)
+            }
+            "ResourceUpdatedNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ResourceUpdatedNotification,
+                >(text)
+            }
+            "ResourceUpdatedNotificationParams" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ResourceUpdatedNotificationParams,
+                >(text)
+            }
+            "Result" => ::mcpwire_types::support::roundtrip_text::<Result>(text),
+            "Role" => ::mcpwire_types::support::roundtrip_text::<Role>(text),
+            "Root" => ::mcpwire_types::support::roundtrip_text::<Root>(text),
+            "RootsListChangedNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    RootsListChangedNotification,
+                >(text)
+            }
+            "SamplingMessage" => {
+                ::mcpwire_types::support::roundtrip_text::<SamplingMessage>(text)
+            }
+            "SamplingMessageContentBlock" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    SamplingMessageContentBlock,
+                >(text)
+            }
+            "ServerCapabilities" => {
+                ::mcpwire_types::support::roundtrip_text::<ServerCapabilities>(text)
+            }
+            "ServerNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<ServerNotification>(text)
+            }
+            "ServerRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<ServerRequest>(text)
+            }
+            "ServerResult" => {
+                ::mcpwire_types::support::roundtrip_text::<ServerResult>(text)
+            }
+            "SetLevelRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<SetLevelRequest>(text)
+            }
+            "SetLevelRequestParams" => {
+                ::mcpwire_types::support::roundtrip_text::<SetLevelRequestParams>(text)
+            }
+            "SingleSelectEnumSchema" => {
+                ::mcpwire_types::support::roundtrip_text::<SingleSelectEnumSchema>(text)
+            }
+            "StringSchema" => {
+                ::mcpwire_types::support::roundtrip_text::<StringSchema>(text)
+            }
+            "SubscribeRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<SubscribeRequest>(text)
+            }
+            "SubscribeRequestParams" => {
+                ::mcpwire_types::support::roundtrip_text::<SubscribeRequestParams>(text)
+            }
+            "Task" => ::mcpwire_types::support::roundtrip_text::<Task>(text),
+            "TaskAugmentedRequestParams" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    TaskAugmentedRequestParams,
+                >(text)
+            }
+            "TaskMetadata" => {
+                ::mcpwire_types::support::roundtrip_text::<TaskMetadata>(text)
+            }
+            "TaskStatus" => ::mcpwire_types::support::roundtrip_text::<TaskStatus>(text),
+            "TaskStatusNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<TaskStatusNotification>(text)
+            }
+            "TaskStatusNotificationParams" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    TaskStatusNotificationParams,
+                >(text)
+            }
+            "TextContent" => {
+                ::mcpwire_types::support::roundtrip_text::<TextContent>(text)
+            }
+            "TextResourceContents" => {
+                ::mcpwire_types::support::roundtrip_text::<TextResourceContents>(text)
+            }
+            "TitledMultiSelectEnumSchema" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    TitledMultiSelectEnumSchema,
+                >(text)
+            }
+            "TitledSingleSelectEnumSchema" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    TitledSingleSelectEnumSchema,
+                >(text)
+            }
+            "Tool" => ::mcpwire_types::support::roundtrip_text::<Tool>(text),
+            "ToolAnnotations" => {
+                ::mcpwire_types::support::roundtrip_text::<ToolAnnotations>(text)
+            }
+            "ToolChoice" => ::mcpwire_types::support::roundtrip_text::<ToolChoice>(text),
+            "ToolExecution" => {
+                ::mcpwire_types::support::roundtrip_text::<ToolExecution>(text)
+            }
+            "ToolListChangedNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ToolListChangedNotification,
+                >(text)
+            }
+            "ToolResultContent" => {
+                ::mcpwire_types::support::roundtrip_text::<ToolResultContent>(text)
+            }
+            "ToolUseContent" => {
+                ::mcpwire_types::support::roundtrip_text::<ToolUseContent>(text)
+            }
+            "URLElicitationRequiredError" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    URLElicitationRequiredError,
+                >(text)
+            }
+            "UnsubscribeRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<UnsubscribeRequest>(text)
+            }
+            "UnsubscribeRequestParams" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    UnsubscribeRequestParams,
+                >(text)
+            }
+            "UntitledMultiSelectEnumSchema" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    UntitledMultiSelectEnumSchema,
+                >(text)
+            }
+            "UntitledSingleSelectEnumSchema" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    UntitledSingleSelectEnumSchema,
+                >(text)
             }
             _ => return ::core::option::Option::None,
         },

@@ -1699,11 +1699,13 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultResponseResult {
             one_of: false,
             variants: &["InputRequiredResult", "CallToolResult"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("content") {
                     ::mcpwire_types::support::Choice::variant(
                         1usize,
@@ -1725,33 +1727,36 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultResponseResult {
                     >(
                         "CallToolResultResponseResult",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("resultType")
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("content") && map.contains_key("resultType")
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         InputRequiredResult,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "CallToolResultResponseResult",
                             "InputRequiredResult",
                             reason,
@@ -1762,7 +1767,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultResponseResult {
                     ::mcpwire_types::support::decode_variant::<
                         CallToolResult,
                         D::Error,
-                    >(input, "CallToolResultResponseResult", "CallToolResult", reason)
+                    >(text, "CallToolResultResponseResult", "CallToolResult", reason)
                         .map(Self::CallToolResult)
                 }
             },
@@ -2780,12 +2785,14 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                 "CompleteRequest",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("method").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("method").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "server/discover" => {
@@ -2882,300 +2889,175 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                     >(
                         "ClientRequest",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("_meta"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["server/discover"],
-                        )
+                        && map.has_nested("params", "_meta")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["server/discover"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("_meta"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["resources/list"],
-                        )
+                        && map.has_nested("params", "_meta")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["resources/list"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("_meta"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["resources/templates/list"],
-                        )
+                        && map.has_nested("params", "_meta")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["resources/templates/list"])
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("_meta"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("uri"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["resources/read"],
-                        )
+                        && map.has_nested("params", "_meta")
+                        && map.has_nested("params", "uri")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["resources/read"])
                 }
-                (4usize, ::serde_json::Value::Object(map)) => {
+                (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("_meta"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("notifications"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["subscriptions/listen"],
-                        )
+                        && map.has_nested("params", "_meta")
+                        && map.has_nested("params", "notifications")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["subscriptions/listen"])
                 }
-                (5usize, ::serde_json::Value::Object(map)) => {
+                (5usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("_meta"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["prompts/list"],
-                        )
+                        && map.has_nested("params", "_meta")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["prompts/list"])
                 }
-                (6usize, ::serde_json::Value::Object(map)) => {
+                (6usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("_meta"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("name"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["prompts/get"],
-                        )
+                        && map.has_nested("params", "_meta")
+                        && map.has_nested("params", "name")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["prompts/get"])
                 }
-                (7usize, ::serde_json::Value::Object(map)) => {
+                (7usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("_meta"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["tools/list"],
-                        )
+                        && map.has_nested("params", "_meta")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["tools/list"])
                 }
-                (8usize, ::serde_json::Value::Object(map)) => {
+                (8usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("_meta"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("name"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["tools/call"],
-                        )
+                        && map.has_nested("params", "_meta")
+                        && map.has_nested("params", "name")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["tools/call"])
                 }
-                (9usize, ::serde_json::Value::Object(map)) => {
+                (9usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("_meta"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("argument"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("ref"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["completion/complete"],
-                        )
+                        && map.has_nested("params", "_meta")
+                        && map.has_nested("params", "argument")
+                        && map.has_nested("params", "ref")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["completion/complete"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         DiscoverRequest,
                         D::Error,
-                    >(input, "ClientRequest", "DiscoverRequest", reason)
+                    >(text, "ClientRequest", "DiscoverRequest", reason)
                         .map(Self::DiscoverRequest)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListResourcesRequest,
                         D::Error,
-                    >(input, "ClientRequest", "ListResourcesRequest", reason)
+                    >(text, "ClientRequest", "ListResourcesRequest", reason)
                         .map(Self::ListResourcesRequest)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListResourceTemplatesRequest,
                         D::Error,
-                    >(input, "ClientRequest", "ListResourceTemplatesRequest", reason)
+                    >(text, "ClientRequest", "ListResourceTemplatesRequest", reason)
                         .map(Self::ListResourceTemplatesRequest)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ReadResourceRequest,
                         D::Error,
-                    >(input, "ClientRequest", "ReadResourceRequest", reason)
+                    >(text, "ClientRequest", "ReadResourceRequest", reason)
                         .map(Self::ReadResourceRequest)
                 }
                 4usize => {
                     ::mcpwire_types::support::decode_variant::<
                         SubscriptionsListenRequest,
                         D::Error,
-                    >(input, "ClientRequest", "SubscriptionsListenRequest", reason)
+                    >(text, "ClientRequest", "SubscriptionsListenRequest", reason)
                         .map(Self::SubscriptionsListenRequest)
                 }
                 5usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListPromptsRequest,
                         D::Error,
-                    >(input, "ClientRequest", "ListPromptsRequest", reason)
+                    >(text, "ClientRequest", "ListPromptsRequest", reason)
                         .map(Self::ListPromptsRequest)
                 }
                 6usize => {
                     ::mcpwire_types::support::decode_variant::<
                         GetPromptRequest,
                         D::Error,
-                    >(input, "ClientRequest", "GetPromptRequest", reason)
+                    >(text, "ClientRequest", "GetPromptRequest", reason)
                         .map(Self::GetPromptRequest)
                 }
                 7usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListToolsRequest,
                         D::Error,
-                    >(input, "ClientRequest", "ListToolsRequest", reason)
+                    >(text, "ClientRequest", "ListToolsRequest", reason)
                         .map(Self::ListToolsRequest)
                 }
                 8usize => {
                     ::mcpwire_types::support::decode_variant::<
                         CallToolRequest,
                         D::Error,
-                    >(input, "ClientRequest", "CallToolRequest", reason)
+                    >(text, "ClientRequest", "CallToolRequest", reason)
                         .map(Self::CallToolRequest)
                 }
                 9usize => {
                     ::mcpwire_types::support::decode_variant::<
                         CompleteRequest,
                         D::Error,
-                    >(input, "ClientRequest", "CompleteRequest", reason)
+                    >(text, "ClientRequest", "CompleteRequest", reason)
                         .map(Self::CompleteRequest)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(input, "ClientRequest", "Unknown", reason)
+                    >(text, "ClientRequest", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -4081,12 +3963,14 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
             one_of: false,
             variants: &["PromptReference", "ResourceTemplateReference"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("type").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("type").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "ref/prompt" => {
@@ -4128,42 +4012,37 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
                     >(
                         "CompleteRequestParamsRef",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("name") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["ref/prompt"],
-                        )
+                        && map.str_in("type", &["ref/prompt"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("type") && map.contains_key("uri")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["ref/resource"],
-                        )
+                        && map.str_in("type", &["ref/resource"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         PromptReference,
                         D::Error,
-                    >(input, "CompleteRequestParamsRef", "PromptReference", reason)
+                    >(text, "CompleteRequestParamsRef", "PromptReference", reason)
                         .map(Self::PromptReference)
                 }
                 _ => {
@@ -4171,7 +4050,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
                         ResourceTemplateReference,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "CompleteRequestParamsRef",
                             "ResourceTemplateReference",
                             reason,
@@ -4678,12 +4557,14 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
                 "EmbeddedResource",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("type").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("type").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "text" => {
@@ -4746,97 +4627,78 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
                     >(
                         "ContentBlock",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("text") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["text"],
-                        )
+                        && map.str_in("type", &["text"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("data") && map.contains_key("mimeType")
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["image"],
-                        )
+                        && map.contains_key("type") && map.str_in("type", &["image"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("data") && map.contains_key("mimeType")
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["audio"],
-                        )
+                        && map.contains_key("type") && map.str_in("type", &["audio"])
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("name") && map.contains_key("type")
                         && map.contains_key("uri")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["resource_link"],
-                        )
+                        && map.str_in("type", &["resource_link"])
                 }
-                (4usize, ::serde_json::Value::Object(map)) => {
+                (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("resource") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["resource"],
-                        )
+                        && map.str_in("type", &["resource"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TextContent,
                         D::Error,
-                    >(input, "ContentBlock", "TextContent", reason)
+                    >(text, "ContentBlock", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ImageContent,
                         D::Error,
-                    >(input, "ContentBlock", "ImageContent", reason)
+                    >(text, "ContentBlock", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         AudioContent,
                         D::Error,
-                    >(input, "ContentBlock", "AudioContent", reason)
+                    >(text, "ContentBlock", "AudioContent", reason)
                         .map(Self::AudioContent)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ResourceLink,
                         D::Error,
-                    >(input, "ContentBlock", "ResourceLink", reason)
+                    >(text, "ContentBlock", "ResourceLink", reason)
                         .map(Self::ResourceLink)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         EmbeddedResource,
                         D::Error,
-                    >(input, "ContentBlock", "EmbeddedResource", reason)
+                    >(text, "ContentBlock", "EmbeddedResource", reason)
                         .map(Self::EmbeddedResource)
                 }
             },
@@ -5640,12 +5502,14 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
                 "Array",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("type").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("type").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "text" => {
@@ -5701,7 +5565,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
                     }
                 }
             }
-            ::serde_json::Value::Array(_) => {
+            ::mcpwire_types::support::Shape::Array(_) => {
                 ::mcpwire_types::support::Choice::variant(
                     5usize,
                     "it is the only variant admitting this JSON type",
@@ -5715,105 +5579,87 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
                     >(
                         "CreateMessageResultContent",
                         &::std::format!(
-                            "{}, found {}", "expected an object or an array",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object or an array", other
+                            .token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("text") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["text"],
-                        )
+                        && map.str_in("type", &["text"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("data") && map.contains_key("mimeType")
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["image"],
-                        )
+                        && map.contains_key("type") && map.str_in("type", &["image"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("data") && map.contains_key("mimeType")
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["audio"],
-                        )
+                        && map.contains_key("type") && map.str_in("type", &["audio"])
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("input")
                         && map.contains_key("name") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["tool_use"],
-                        )
+                        && map.str_in("type", &["tool_use"])
                 }
-                (4usize, ::serde_json::Value::Object(map)) => {
+                (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("content") && map.contains_key("toolUseId")
                         && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["tool_result"],
-                        )
+                        && map.str_in("type", &["tool_result"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TextContent,
                         D::Error,
-                    >(input, "CreateMessageResultContent", "TextContent", reason)
+                    >(text, "CreateMessageResultContent", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ImageContent,
                         D::Error,
-                    >(input, "CreateMessageResultContent", "ImageContent", reason)
+                    >(text, "CreateMessageResultContent", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         AudioContent,
                         D::Error,
-                    >(input, "CreateMessageResultContent", "AudioContent", reason)
+                    >(text, "CreateMessageResultContent", "AudioContent", reason)
                         .map(Self::AudioContent)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ToolUseContent,
                         D::Error,
-                    >(input, "CreateMessageResultContent", "ToolUseContent", reason)
+                    >(text, "CreateMessageResultContent", "ToolUseContent", reason)
                         .map(Self::ToolUseContent)
                 }
                 4usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ToolResultContent,
                         D::Error,
-                    >(input, "CreateMessageResultContent", "ToolResultContent", reason)
+                    >(text, "CreateMessageResultContent", "ToolResultContent", reason)
                         .map(Self::ToolResultContent)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::vec::Vec<SamplingMessageContentBlock>,
                         D::Error,
-                    >(input, "CreateMessageResultContent", "Array", reason)
+                    >(text, "CreateMessageResultContent", "Array", reason)
                         .map(Self::Array)
                 }
             },
@@ -6838,20 +6684,16 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
             one_of: false,
             variants: &["ElicitRequestFormParams", "ElicitRequestURLParams"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("requestedSchema")
-                    || map
-                        .get("requestedSchema")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("properties"))
-                    || map
-                        .get("requestedSchema")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("type"))
+                    || map.has_nested("requestedSchema", "properties")
+                    || map.has_nested("requestedSchema", "type")
                 {
                     ::mcpwire_types::support::Choice::variant(
                         0usize,
@@ -6878,54 +6720,46 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
                     >(
                         "ElicitRequestParams",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("message") && map.contains_key("requestedSchema")
-                        && map
-                            .get("requestedSchema")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("properties"))
-                        && map
-                            .get("requestedSchema")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("type"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "mode",
-                            &["form"],
-                        )
+                        && map.has_nested("requestedSchema", "properties")
+                        && map.has_nested("requestedSchema", "type")
+                        && map.str_in("mode", &["form"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("message") && map.contains_key("mode")
-                        && map.contains_key("url")
-                        && ::mcpwire_types::support::member_str_in(map, "mode", &["url"])
+                        && map.contains_key("url") && map.str_in("mode", &["url"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ElicitRequestFormParams,
                         D::Error,
-                    >(input, "ElicitRequestParams", "ElicitRequestFormParams", reason)
+                    >(text, "ElicitRequestParams", "ElicitRequestFormParams", reason)
                         .map(Self::ElicitRequestFormParams)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ElicitRequestURLParams,
                         D::Error,
-                    >(input, "ElicitRequestParams", "ElicitRequestURLParams", reason)
+                    >(text, "ElicitRequestParams", "ElicitRequestURLParams", reason)
                         .map(Self::ElicitRequestURLParams)
                 }
             },
@@ -7284,34 +7118,34 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
             one_of: false,
             variants: &["Array", "String", "Integer", "Boolean"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Array(_) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Array(_) => {
                 ::mcpwire_types::support::Choice::variant(
                     0usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::String(_) => {
+            ::mcpwire_types::support::Shape::String => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::Number(
-                number,
-            ) if ::mcpwire_types::support::is_whole(number) => {
+            ::mcpwire_types::support::Shape::Integer => {
                 ::mcpwire_types::support::Choice::variant(
                     2usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::Bool(_) => {
+            ::mcpwire_types::support::Shape::Bool => {
                 ::mcpwire_types::support::Choice::variant(
                     3usize,
                     "it is the only variant admitting this JSON type",
@@ -7327,44 +7161,45 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
                         &::std::format!(
                             "{}, found {}",
                             "expected an array or a string or an integer or a boolean",
-                            ::mcpwire_types::support::token_name(other)
+                            other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |_: usize, _: &::serde_json::Value| true,
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::vec::Vec<::std::string::String>,
                         D::Error,
-                    >(input, "ElicitResultContentValue", "Array", reason)
+                    >(text, "ElicitResultContentValue", "Array", reason)
                         .map(Self::Array)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(input, "ElicitResultContentValue", "String", reason)
+                    >(text, "ElicitResultContentValue", "String", reason)
                         .map(Self::String)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(input, "ElicitResultContentValue", "Integer", reason)
+                    >(text, "ElicitResultContentValue", "Integer", reason)
                         .map(Self::Integer)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         bool,
                         D::Error,
-                    >(input, "ElicitResultContentValue", "Boolean", reason)
+                    >(text, "ElicitResultContentValue", "Boolean", reason)
                         .map(Self::Boolean)
                 }
             },
@@ -7594,11 +7429,13 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
             one_of: false,
             variants: &["TextResourceContents", "BlobResourceContents"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("text") {
                     ::mcpwire_types::support::Choice::variant(
                         0usize,
@@ -7625,39 +7462,42 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
                     >(
                         "EmbeddedResourceResource",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("text") && map.contains_key("uri")
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("blob") && map.contains_key("uri")
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TextResourceContents,
                         D::Error,
-                    >(input, "EmbeddedResourceResource", "TextResourceContents", reason)
+                    >(text, "EmbeddedResourceResource", "TextResourceContents", reason)
                         .map(Self::TextResourceContents)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         BlobResourceContents,
                         D::Error,
-                    >(input, "EmbeddedResourceResource", "BlobResourceContents", reason)
+                    >(text, "EmbeddedResourceResource", "BlobResourceContents", reason)
                         .map(Self::BlobResourceContents)
                 }
             },
@@ -7762,12 +7602,14 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
                 "LegacyTitledEnumSchema",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("type").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("type").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "string" => {
@@ -7792,25 +7634,15 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
                                 }
                             }
                             "array" => {
-                                if map
-                                    .get("items")
-                                    .and_then(::serde_json::Value::as_object)
-                                    .is_some_and(|inner| inner.contains_key("enum"))
-                                    || map
-                                        .get("items")
-                                        .and_then(::serde_json::Value::as_object)
-                                        .is_some_and(|inner| inner.contains_key("type"))
+                                if map.has_nested("items", "enum")
+                                    || map.has_nested("items", "type")
                                 {
                                     ::mcpwire_types::support::Choice::variant(
                                         2usize,
                                         "member `items.enum` or `items.type` is present",
                                         &[3usize],
                                     )
-                                } else if map
-                                    .get("items")
-                                    .and_then(::serde_json::Value::as_object)
-                                    .is_some_and(|inner| inner.contains_key("anyOf"))
-                                {
+                                } else if map.has_nested("items", "anyOf") {
                                     ::mcpwire_types::support::Choice::variant(
                                         3usize,
                                         "member `items.anyOf` is present",
@@ -7848,108 +7680,78 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
                     >(
                         "EnumSchema",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("enum") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["string"],
-                        )
+                        && map.str_in("type", &["string"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("oneOf") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["string"],
-                        )
+                        && map.str_in("type", &["string"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("items")
-                        && map
-                            .get("items")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("enum"))
-                        && map
-                            .get("items")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("type"))
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["array"],
-                        )
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("items") && map.has_nested("items", "enum")
+                        && map.has_nested("items", "type") && map.contains_key("type")
+                        && map.str_in("type", &["array"])
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("items")
-                        && map
-                            .get("items")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("anyOf"))
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["array"],
-                        )
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("items") && map.has_nested("items", "anyOf")
+                        && map.contains_key("type") && map.str_in("type", &["array"])
                 }
-                (4usize, ::serde_json::Value::Object(map)) => {
+                (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("enum") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["string"],
-                        )
+                        && map.str_in("type", &["string"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         UntitledSingleSelectEnumSchema,
                         D::Error,
-                    >(input, "EnumSchema", "UntitledSingleSelectEnumSchema", reason)
+                    >(text, "EnumSchema", "UntitledSingleSelectEnumSchema", reason)
                         .map(Self::UntitledSingleSelectEnumSchema)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TitledSingleSelectEnumSchema,
                         D::Error,
-                    >(input, "EnumSchema", "TitledSingleSelectEnumSchema", reason)
+                    >(text, "EnumSchema", "TitledSingleSelectEnumSchema", reason)
                         .map(Self::TitledSingleSelectEnumSchema)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         UntitledMultiSelectEnumSchema,
                         D::Error,
-                    >(input, "EnumSchema", "UntitledMultiSelectEnumSchema", reason)
+                    >(text, "EnumSchema", "UntitledMultiSelectEnumSchema", reason)
                         .map(Self::UntitledMultiSelectEnumSchema)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TitledMultiSelectEnumSchema,
                         D::Error,
-                    >(input, "EnumSchema", "TitledMultiSelectEnumSchema", reason)
+                    >(text, "EnumSchema", "TitledMultiSelectEnumSchema", reason)
                         .map(Self::TitledMultiSelectEnumSchema)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         LegacyTitledEnumSchema,
                         D::Error,
-                    >(input, "EnumSchema", "LegacyTitledEnumSchema", reason)
+                    >(text, "EnumSchema", "LegacyTitledEnumSchema", reason)
                         .map(Self::LegacyTitledEnumSchema)
                 }
             },
@@ -8802,11 +8604,13 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResultResponseResult {
             one_of: false,
             variants: &["InputRequiredResult", "GetPromptResult"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("messages") {
                     ::mcpwire_types::support::Choice::variant(
                         1usize,
@@ -8828,33 +8632,36 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResultResponseResult {
                     >(
                         "GetPromptResultResponseResult",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("resultType")
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("messages") && map.contains_key("resultType")
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         InputRequiredResult,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "GetPromptResultResponseResult",
                             "InputRequiredResult",
                             reason,
@@ -8865,7 +8672,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResultResponseResult {
                     ::mcpwire_types::support::decode_variant::<
                         GetPromptResult,
                         D::Error,
-                    >(input, "GetPromptResultResponseResult", "GetPromptResult", reason)
+                    >(text, "GetPromptResultResponseResult", "GetPromptResult", reason)
                         .map(Self::GetPromptResult)
                 }
             },
@@ -9893,12 +9700,14 @@ impl<'de> ::serde::Deserialize<'de> for InputRequest {
             one_of: false,
             variants: &["CreateMessageRequest", "ListRootsRequest", "ElicitRequest"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("method").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("method").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "sampling/createMessage" => {
@@ -9946,79 +9755,63 @@ impl<'de> ::serde::Deserialize<'de> for InputRequest {
                     >(
                         "InputRequest",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("method") && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("maxTokens"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("messages"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["sampling/createMessage"],
-                        )
+                        && map.has_nested("params", "maxTokens")
+                        && map.has_nested("params", "messages")
+                        && map.str_in("method", &["sampling/createMessage"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["roots/list"],
-                        )
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("method") && map.str_in("method", &["roots/list"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("method") && map.contains_key("params")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["elicitation/create"],
-                        )
+                        && map.str_in("method", &["elicitation/create"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         CreateMessageRequest,
                         D::Error,
-                    >(input, "InputRequest", "CreateMessageRequest", reason)
+                    >(text, "InputRequest", "CreateMessageRequest", reason)
                         .map(Self::CreateMessageRequest)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListRootsRequest,
                         D::Error,
-                    >(input, "InputRequest", "ListRootsRequest", reason)
+                    >(text, "InputRequest", "ListRootsRequest", reason)
                         .map(Self::ListRootsRequest)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ElicitRequest,
                         D::Error,
-                    >(input, "InputRequest", "ElicitRequest", reason)
+                    >(text, "InputRequest", "ElicitRequest", reason)
                         .map(Self::ElicitRequest)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(input, "InputRequest", "Unknown", reason)
+                    >(text, "InputRequest", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -10293,11 +10086,13 @@ impl<'de> ::serde::Deserialize<'de> for InputResponse {
             one_of: false,
             variants: &["CreateMessageResult", "ListRootsResult", "ElicitResult"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("model") || map.contains_key("role") {
                     ::mcpwire_types::support::Choice::variant(
                         0usize,
@@ -10330,58 +10125,55 @@ impl<'de> ::serde::Deserialize<'de> for InputResponse {
                     >(
                         "InputResponse",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("content") && map.contains_key("model")
                         && map.contains_key("role")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "role",
-                            &["assistant", "user"],
-                        )
+                        && map.str_in("role", &["assistant", "user"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => map.contains_key("roots"),
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("roots")
+                }
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("action")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "action",
-                            &["accept", "cancel", "decline"],
-                        )
+                        && map.str_in("action", &["accept", "cancel", "decline"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         CreateMessageResult,
                         D::Error,
-                    >(input, "InputResponse", "CreateMessageResult", reason)
+                    >(text, "InputResponse", "CreateMessageResult", reason)
                         .map(Self::CreateMessageResult)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListRootsResult,
                         D::Error,
-                    >(input, "InputResponse", "ListRootsResult", reason)
+                    >(text, "InputResponse", "ListRootsResult", reason)
                         .map(Self::ListRootsResult)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ElicitResult,
                         D::Error,
-                    >(input, "InputResponse", "ElicitResult", reason)
+                    >(text, "InputResponse", "ElicitResult", reason)
                         .map(Self::ElicitResult)
                 }
             },
@@ -11152,31 +10944,21 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
                 "JSONRPCErrorResponse",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                if map.contains_key("result")
-                    || map
-                        .get("result")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("resultType"))
-                {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                if map.contains_key("result") || map.has_nested("result", "resultType") {
                     ::mcpwire_types::support::Choice::variant(
                         2usize,
                         "member `result` or `result.resultType` is present",
                         &[0usize, 1usize, 3usize],
                     )
-                } else if map.contains_key("error")
-                    || map
-                        .get("error")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("code"))
-                    || map
-                        .get("error")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("message"))
+                } else if map.contains_key("error") || map.has_nested("error", "code")
+                    || map.has_nested("error", "message")
                 {
                     ::mcpwire_types::support::Choice::variant(
                         3usize,
@@ -11204,94 +10986,69 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
                     >(
                         "JSONRPCMessage",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
-                        && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
+                        && map.contains_key("method") && map.str_in("jsonrpc", &["2.0"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("jsonrpc") && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
+                        && map.str_in("jsonrpc", &["2.0"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("result")
-                        && map
-                            .get("result")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("resultType"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
+                        && map.has_nested("result", "resultType")
+                        && map.str_in("jsonrpc", &["2.0"])
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("error")
-                        && map
-                            .get("error")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("code"))
-                        && map
-                            .get("error")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("message"))
-                        && map.contains_key("jsonrpc")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("error") && map.has_nested("error", "code")
+                        && map.has_nested("error", "message")
+                        && map.contains_key("jsonrpc") && map.str_in("jsonrpc", &["2.0"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONRPCRequest,
                         D::Error,
-                    >(input, "JSONRPCMessage", "JSONRPCRequest", reason)
+                    >(text, "JSONRPCMessage", "JSONRPCRequest", reason)
                         .map(Self::JSONRPCRequest)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONRPCNotification,
                         D::Error,
-                    >(input, "JSONRPCMessage", "JSONRPCNotification", reason)
+                    >(text, "JSONRPCMessage", "JSONRPCNotification", reason)
                         .map(Self::JSONRPCNotification)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONRPCResultResponse,
                         D::Error,
-                    >(input, "JSONRPCMessage", "JSONRPCResultResponse", reason)
+                    >(text, "JSONRPCMessage", "JSONRPCResultResponse", reason)
                         .map(Self::JSONRPCResultResponse)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONRPCErrorResponse,
                         D::Error,
-                    >(input, "JSONRPCMessage", "JSONRPCErrorResponse", reason)
+                    >(text, "JSONRPCMessage", "JSONRPCErrorResponse", reason)
                         .map(Self::JSONRPCErrorResponse)
                 }
             },
@@ -11659,31 +11416,21 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
             one_of: false,
             variants: &["JSONRPCResultResponse", "JSONRPCErrorResponse"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                if map.contains_key("result")
-                    || map
-                        .get("result")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("resultType"))
-                {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                if map.contains_key("result") || map.has_nested("result", "resultType") {
                     ::mcpwire_types::support::Choice::variant(
                         0usize,
                         "member `result` or `result.resultType` is present",
                         &[1usize],
                     )
-                } else if map.contains_key("error")
-                    || map
-                        .get("error")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("code"))
-                    || map
-                        .get("error")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("message"))
+                } else if map.contains_key("error") || map.has_nested("error", "code")
+                    || map.has_nested("error", "message")
                 {
                     ::mcpwire_types::support::Choice::variant(
                         1usize,
@@ -11704,63 +11451,47 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
                     >(
                         "JSONRPCResponse",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("result")
-                        && map
-                            .get("result")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("resultType"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
+                        && map.has_nested("result", "resultType")
+                        && map.str_in("jsonrpc", &["2.0"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("error")
-                        && map
-                            .get("error")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("code"))
-                        && map
-                            .get("error")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("message"))
-                        && map.contains_key("jsonrpc")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("error") && map.has_nested("error", "code")
+                        && map.has_nested("error", "message")
+                        && map.contains_key("jsonrpc") && map.str_in("jsonrpc", &["2.0"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONRPCResultResponse,
                         D::Error,
-                    >(input, "JSONRPCResponse", "JSONRPCResultResponse", reason)
+                    >(text, "JSONRPCResponse", "JSONRPCResultResponse", reason)
                         .map(Self::JSONRPCResultResponse)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONRPCErrorResponse,
                         D::Error,
-                    >(input, "JSONRPCResponse", "JSONRPCErrorResponse", reason)
+                    >(text, "JSONRPCResponse", "JSONRPCErrorResponse", reason)
                         .map(Self::JSONRPCErrorResponse)
                 }
             },
@@ -11977,41 +11708,41 @@ impl<'de> ::serde::Deserialize<'de> for JSONValue {
             one_of: false,
             variants: &["JSONObject", "JSONArray", "String", "Integer", "Boolean"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(_) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(_) => {
                 ::mcpwire_types::support::Choice::variant(
                     0usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::Array(_) => {
+            ::mcpwire_types::support::Shape::Array(_) => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::String(_) => {
+            ::mcpwire_types::support::Shape::String => {
                 ::mcpwire_types::support::Choice::variant(
                     2usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::Number(
-                number,
-            ) if ::mcpwire_types::support::is_whole(number) => {
+            ::mcpwire_types::support::Shape::Integer => {
                 ::mcpwire_types::support::Choice::variant(
                     3usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::Bool(_) => {
+            ::mcpwire_types::support::Shape::Bool => {
                 ::mcpwire_types::support::Choice::variant(
                     4usize,
                     "it is the only variant admitting this JSON type",
@@ -12027,51 +11758,52 @@ impl<'de> ::serde::Deserialize<'de> for JSONValue {
                         &::std::format!(
                             "{}, found {}",
                             "expected an object or an array or a string or an integer or a boolean",
-                            ::mcpwire_types::support::token_name(other)
+                            other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |_: usize, _: &::serde_json::Value| true,
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONObject,
                         D::Error,
-                    >(input, "JSONValue", "JSONObject", reason)
+                    >(text, "JSONValue", "JSONObject", reason)
                         .map(Self::JSONObject)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONArray,
                         D::Error,
-                    >(input, "JSONValue", "JSONArray", reason)
+                    >(text, "JSONValue", "JSONArray", reason)
                         .map(Self::JSONArray)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(input, "JSONValue", "String", reason)
+                    >(text, "JSONValue", "String", reason)
                         .map(Self::String)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(input, "JSONValue", "Integer", reason)
+                    >(text, "JSONValue", "Integer", reason)
                         .map(Self::Integer)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         bool,
                         D::Error,
-                    >(input, "JSONValue", "Boolean", reason)
+                    >(text, "JSONValue", "Boolean", reason)
                         .map(Self::Boolean)
                 }
             },
@@ -16793,30 +16525,20 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
             one_of: false,
             variants: &["UntitledMultiSelectEnumSchema", "TitledMultiSelectEnumSchema"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                if map
-                    .get("items")
-                    .and_then(::serde_json::Value::as_object)
-                    .is_some_and(|inner| inner.contains_key("enum"))
-                    || map
-                        .get("items")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("type"))
-                {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                if map.has_nested("items", "enum") || map.has_nested("items", "type") {
                     ::mcpwire_types::support::Choice::variant(
                         0usize,
                         "member `items.enum` or `items.type` is present",
                         &[1usize],
                     )
-                } else if map
-                    .get("items")
-                    .and_then(::serde_json::Value::as_object)
-                    .is_some_and(|inner| inner.contains_key("anyOf"))
-                {
+                } else if map.has_nested("items", "anyOf") {
                     ::mcpwire_types::support::Choice::variant(
                         1usize,
                         "member `items.anyOf` is present",
@@ -16836,57 +16558,39 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
                     >(
                         "MultiSelectEnumSchema",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("items")
-                        && map
-                            .get("items")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("enum"))
-                        && map
-                            .get("items")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("type"))
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["array"],
-                        )
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("items") && map.has_nested("items", "enum")
+                        && map.has_nested("items", "type") && map.contains_key("type")
+                        && map.str_in("type", &["array"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("items")
-                        && map
-                            .get("items")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("anyOf"))
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["array"],
-                        )
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("items") && map.has_nested("items", "anyOf")
+                        && map.contains_key("type") && map.str_in("type", &["array"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         UntitledMultiSelectEnumSchema,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "MultiSelectEnumSchema",
                             "UntitledMultiSelectEnumSchema",
                             reason,
@@ -16898,7 +16602,7 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
                         TitledMultiSelectEnumSchema,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "MultiSelectEnumSchema",
                             "TitledMultiSelectEnumSchema",
                             reason,
@@ -18138,12 +17842,14 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                 "LegacyTitledEnumSchema",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("type").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("type").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "string" => {
@@ -18197,25 +17903,15 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                                 )
                             }
                             "array" => {
-                                if map
-                                    .get("items")
-                                    .and_then(::serde_json::Value::as_object)
-                                    .is_some_and(|inner| inner.contains_key("enum"))
-                                    || map
-                                        .get("items")
-                                        .and_then(::serde_json::Value::as_object)
-                                        .is_some_and(|inner| inner.contains_key("type"))
+                                if map.has_nested("items", "enum")
+                                    || map.has_nested("items", "type")
                                 {
                                     ::mcpwire_types::support::Choice::variant(
                                         5usize,
                                         "member `items.enum` or `items.type` is present",
                                         &[6usize],
                                     )
-                                } else if map
-                                    .get("items")
-                                    .and_then(::serde_json::Value::as_object)
-                                    .is_some_and(|inner| inner.contains_key("anyOf"))
-                                {
+                                } else if map.has_nested("items", "anyOf") {
                                     ::mcpwire_types::support::Choice::variant(
                                         6usize,
                                         "member `items.anyOf` is present",
@@ -18253,123 +17949,75 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                     >(
                         "PrimitiveSchemaDefinition",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["string"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "format",
-                            &["date", "date-time", "email", "uri"],
-                        )
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("type") && map.str_in("type", &["string"])
+                        && map.str_in("format", &["date", "date-time", "email", "uri"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["integer", "number"],
-                        )
+                        && map.str_in("type", &["integer", "number"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["boolean"],
-                        )
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("type") && map.str_in("type", &["boolean"])
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("enum") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["string"],
-                        )
+                        && map.str_in("type", &["string"])
                 }
-                (4usize, ::serde_json::Value::Object(map)) => {
+                (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("oneOf") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["string"],
-                        )
+                        && map.str_in("type", &["string"])
                 }
-                (5usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("items")
-                        && map
-                            .get("items")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("enum"))
-                        && map
-                            .get("items")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("type"))
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["array"],
-                        )
+                (5usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("items") && map.has_nested("items", "enum")
+                        && map.has_nested("items", "type") && map.contains_key("type")
+                        && map.str_in("type", &["array"])
                 }
-                (6usize, ::serde_json::Value::Object(map)) => {
-                    map.contains_key("items")
-                        && map
-                            .get("items")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("anyOf"))
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["array"],
-                        )
+                (6usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                    map.contains_key("items") && map.has_nested("items", "anyOf")
+                        && map.contains_key("type") && map.str_in("type", &["array"])
                 }
-                (7usize, ::serde_json::Value::Object(map)) => {
+                (7usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("enum") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["string"],
-                        )
+                        && map.str_in("type", &["string"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         StringSchema,
                         D::Error,
-                    >(input, "PrimitiveSchemaDefinition", "StringSchema", reason)
+                    >(text, "PrimitiveSchemaDefinition", "StringSchema", reason)
                         .map(Self::StringSchema)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         NumberSchema,
                         D::Error,
-                    >(input, "PrimitiveSchemaDefinition", "NumberSchema", reason)
+                    >(text, "PrimitiveSchemaDefinition", "NumberSchema", reason)
                         .map(Self::NumberSchema)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         BooleanSchema,
                         D::Error,
-                    >(input, "PrimitiveSchemaDefinition", "BooleanSchema", reason)
+                    >(text, "PrimitiveSchemaDefinition", "BooleanSchema", reason)
                         .map(Self::BooleanSchema)
                 }
                 3usize => {
@@ -18377,7 +18025,7 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         UntitledSingleSelectEnumSchema,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "PrimitiveSchemaDefinition",
                             "UntitledSingleSelectEnumSchema",
                             reason,
@@ -18389,7 +18037,7 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         TitledSingleSelectEnumSchema,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "PrimitiveSchemaDefinition",
                             "TitledSingleSelectEnumSchema",
                             reason,
@@ -18401,7 +18049,7 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         UntitledMultiSelectEnumSchema,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "PrimitiveSchemaDefinition",
                             "UntitledMultiSelectEnumSchema",
                             reason,
@@ -18413,7 +18061,7 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         TitledMultiSelectEnumSchema,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "PrimitiveSchemaDefinition",
                             "TitledMultiSelectEnumSchema",
                             reason,
@@ -18425,7 +18073,7 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         LegacyTitledEnumSchema,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "PrimitiveSchemaDefinition",
                             "LegacyTitledEnumSchema",
                             reason,
@@ -18822,20 +18470,20 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
             one_of: false,
             variants: &["String", "Integer"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::String(_) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::String => {
                 ::mcpwire_types::support::Choice::variant(
                     0usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::Number(
-                number,
-            ) if ::mcpwire_types::support::is_whole(number) => {
+            ::mcpwire_types::support::Shape::Integer => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
@@ -18849,31 +18497,32 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
                     >(
                         "ProgressToken",
                         &::std::format!(
-                            "{}, found {}", "expected a string or an integer",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected a string or an integer", other
+                            .token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |_: usize, _: &::serde_json::Value| true,
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(input, "ProgressToken", "String", reason)
+                    >(text, "ProgressToken", "String", reason)
                         .map(Self::String)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(input, "ProgressToken", "Integer", reason)
+                    >(text, "ProgressToken", "Integer", reason)
                         .map(Self::Integer)
                 }
             },
@@ -20228,11 +19877,13 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
             one_of: false,
             variants: &["TextResourceContents", "BlobResourceContents"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("text") {
                     ::mcpwire_types::support::Choice::variant(
                         0usize,
@@ -20259,33 +19910,36 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                     >(
                         "ReadResourceResultContentsItem",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("text") && map.contains_key("uri")
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("blob") && map.contains_key("uri")
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TextResourceContents,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "ReadResourceResultContentsItem",
                             "TextResourceContents",
                             reason,
@@ -20297,7 +19951,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                         BlobResourceContents,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "ReadResourceResultContentsItem",
                             "BlobResourceContents",
                             reason,
@@ -20492,11 +20146,13 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultResponseResult {
             one_of: false,
             variants: &["InputRequiredResult", "ReadResourceResult"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("cacheScope") || map.contains_key("contents")
                     || map.contains_key("ttlMs")
                 {
@@ -20520,39 +20176,38 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultResponseResult {
                     >(
                         "ReadResourceResultResponseResult",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("resultType")
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("cacheScope") && map.contains_key("contents")
                         && map.contains_key("resultType") && map.contains_key("ttlMs")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "cacheScope",
-                            &["private", "public"],
-                        )
+                        && map.str_in("cacheScope", &["private", "public"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         InputRequiredResult,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "ReadResourceResultResponseResult",
                             "InputRequiredResult",
                             reason,
@@ -20564,7 +20219,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultResponseResult {
                         ReadResourceResult,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "ReadResourceResultResponseResult",
                             "ReadResourceResult",
                             reason,
@@ -20757,20 +20412,20 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             one_of: false,
             variants: &["String", "Integer"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::String(_) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::String => {
                 ::mcpwire_types::support::Choice::variant(
                     0usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::serde_json::Value::Number(
-                number,
-            ) if ::mcpwire_types::support::is_whole(number) => {
+            ::mcpwire_types::support::Shape::Integer => {
                 ::mcpwire_types::support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
@@ -20784,31 +20439,32 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
                     >(
                         "RequestId",
                         &::std::format!(
-                            "{}, found {}", "expected a string or an integer",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected a string or an integer", other
+                            .token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |_: usize, _: &::serde_json::Value| true,
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(input, "RequestId", "String", reason)
+                    >(text, "RequestId", "String", reason)
                         .map(Self::String)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(input, "RequestId", "Integer", reason)
+                    >(text, "RequestId", "Integer", reason)
                         .map(Self::Integer)
                 }
             },
@@ -23408,12 +23064,14 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
                 "Array",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("type").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("type").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "text" => {
@@ -23469,7 +23127,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
                     }
                 }
             }
-            ::serde_json::Value::Array(_) => {
+            ::mcpwire_types::support::Shape::Array(_) => {
                 ::mcpwire_types::support::Choice::variant(
                     5usize,
                     "it is the only variant admitting this JSON type",
@@ -23483,105 +23141,87 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
                     >(
                         "SamplingMessageContent",
                         &::std::format!(
-                            "{}, found {}", "expected an object or an array",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object or an array", other
+                            .token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("text") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["text"],
-                        )
+                        && map.str_in("type", &["text"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("data") && map.contains_key("mimeType")
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["image"],
-                        )
+                        && map.contains_key("type") && map.str_in("type", &["image"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("data") && map.contains_key("mimeType")
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["audio"],
-                        )
+                        && map.contains_key("type") && map.str_in("type", &["audio"])
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("input")
                         && map.contains_key("name") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["tool_use"],
-                        )
+                        && map.str_in("type", &["tool_use"])
                 }
-                (4usize, ::serde_json::Value::Object(map)) => {
+                (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("content") && map.contains_key("toolUseId")
                         && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["tool_result"],
-                        )
+                        && map.str_in("type", &["tool_result"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TextContent,
                         D::Error,
-                    >(input, "SamplingMessageContent", "TextContent", reason)
+                    >(text, "SamplingMessageContent", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ImageContent,
                         D::Error,
-                    >(input, "SamplingMessageContent", "ImageContent", reason)
+                    >(text, "SamplingMessageContent", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         AudioContent,
                         D::Error,
-                    >(input, "SamplingMessageContent", "AudioContent", reason)
+                    >(text, "SamplingMessageContent", "AudioContent", reason)
                         .map(Self::AudioContent)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ToolUseContent,
                         D::Error,
-                    >(input, "SamplingMessageContent", "ToolUseContent", reason)
+                    >(text, "SamplingMessageContent", "ToolUseContent", reason)
                         .map(Self::ToolUseContent)
                 }
                 4usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ToolResultContent,
                         D::Error,
-                    >(input, "SamplingMessageContent", "ToolResultContent", reason)
+                    >(text, "SamplingMessageContent", "ToolResultContent", reason)
                         .map(Self::ToolResultContent)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::vec::Vec<SamplingMessageContentBlock>,
                         D::Error,
-                    >(input, "SamplingMessageContent", "Array", reason)
+                    >(text, "SamplingMessageContent", "Array", reason)
                         .map(Self::Array)
                 }
             },
@@ -23684,12 +23324,14 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
                 "ToolResultContent",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("type").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("type").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "text" => {
@@ -23752,98 +23394,79 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
                     >(
                         "SamplingMessageContentBlock",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("text") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["text"],
-                        )
+                        && map.str_in("type", &["text"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("data") && map.contains_key("mimeType")
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["image"],
-                        )
+                        && map.contains_key("type") && map.str_in("type", &["image"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("data") && map.contains_key("mimeType")
-                        && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["audio"],
-                        )
+                        && map.contains_key("type") && map.str_in("type", &["audio"])
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("input")
                         && map.contains_key("name") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["tool_use"],
-                        )
+                        && map.str_in("type", &["tool_use"])
                 }
-                (4usize, ::serde_json::Value::Object(map)) => {
+                (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("content") && map.contains_key("toolUseId")
                         && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["tool_result"],
-                        )
+                        && map.str_in("type", &["tool_result"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TextContent,
                         D::Error,
-                    >(input, "SamplingMessageContentBlock", "TextContent", reason)
+                    >(text, "SamplingMessageContentBlock", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ImageContent,
                         D::Error,
-                    >(input, "SamplingMessageContentBlock", "ImageContent", reason)
+                    >(text, "SamplingMessageContentBlock", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         AudioContent,
                         D::Error,
-                    >(input, "SamplingMessageContentBlock", "AudioContent", reason)
+                    >(text, "SamplingMessageContentBlock", "AudioContent", reason)
                         .map(Self::AudioContent)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ToolUseContent,
                         D::Error,
-                    >(input, "SamplingMessageContentBlock", "ToolUseContent", reason)
+                    >(text, "SamplingMessageContentBlock", "ToolUseContent", reason)
                         .map(Self::ToolUseContent)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ToolResultContent,
                         D::Error,
-                    >(input, "SamplingMessageContentBlock", "ToolResultContent", reason)
+                    >(text, "SamplingMessageContentBlock", "ToolResultContent", reason)
                         .map(Self::ToolResultContent)
                 }
             },
@@ -24595,12 +24218,14 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                 "LoggingMessageNotification",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
-                match map.get("method").and_then(::serde_json::Value::as_str) {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
+                match map.str_member("method").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "notifications/cancelled" => {
@@ -24683,170 +24308,91 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                     >(
                         "ServerNotification",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("jsonrpc") && map.contains_key("method")
                         && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("requestId"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/cancelled"],
-                        )
+                        && map.has_nested("params", "requestId")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["notifications/cancelled"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("jsonrpc") && map.contains_key("method")
                         && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("progress"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("progressToken"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/progress"],
-                        )
+                        && map.has_nested("params", "progress")
+                        && map.has_nested("params", "progressToken")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["notifications/progress"])
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("jsonrpc") && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/resources/list_changed"],
-                        )
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map
+                            .str_in("method", &["notifications/resources/list_changed"])
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("jsonrpc") && map.contains_key("method")
                         && map.contains_key("params")
+                        && map.has_nested("params", "notifications")
+                        && map.str_in("jsonrpc", &["2.0"])
                         && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("notifications"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/subscriptions/acknowledged"],
-                        )
+                            .str_in(
+                                "method",
+                                &["notifications/subscriptions/acknowledged"],
+                            )
                 }
-                (4usize, ::serde_json::Value::Object(map)) => {
+                (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("jsonrpc") && map.contains_key("method")
-                        && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("uri"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/resources/updated"],
-                        )
+                        && map.contains_key("params") && map.has_nested("params", "uri")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["notifications/resources/updated"])
                 }
-                (5usize, ::serde_json::Value::Object(map)) => {
+                (5usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("jsonrpc") && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/prompts/list_changed"],
-                        )
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["notifications/prompts/list_changed"])
                 }
-                (6usize, ::serde_json::Value::Object(map)) => {
+                (6usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("jsonrpc") && map.contains_key("method")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/tools/list_changed"],
-                        )
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["notifications/tools/list_changed"])
                 }
-                (7usize, ::serde_json::Value::Object(map)) => {
+                (7usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("jsonrpc") && map.contains_key("method")
-                        && map.contains_key("params")
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("data"))
-                        && map
-                            .get("params")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("level"))
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "jsonrpc",
-                            &["2.0"],
-                        )
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "method",
-                            &["notifications/message"],
-                        )
+                        && map.contains_key("params") && map.has_nested("params", "data")
+                        && map.has_nested("params", "level")
+                        && map.str_in("jsonrpc", &["2.0"])
+                        && map.str_in("method", &["notifications/message"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         CancelledNotification,
                         D::Error,
-                    >(input, "ServerNotification", "CancelledNotification", reason)
+                    >(text, "ServerNotification", "CancelledNotification", reason)
                         .map(Self::CancelledNotification)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ProgressNotification,
                         D::Error,
-                    >(input, "ServerNotification", "ProgressNotification", reason)
+                    >(text, "ServerNotification", "ProgressNotification", reason)
                         .map(Self::ProgressNotification)
                 }
                 2usize => {
@@ -24854,7 +24400,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                         ResourceListChangedNotification,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "ServerNotification",
                             "ResourceListChangedNotification",
                             reason,
@@ -24866,7 +24412,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                         SubscriptionsAcknowledgedNotification,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "ServerNotification",
                             "SubscriptionsAcknowledgedNotification",
                             reason,
@@ -24877,7 +24423,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                     ::mcpwire_types::support::decode_variant::<
                         ResourceUpdatedNotification,
                         D::Error,
-                    >(input, "ServerNotification", "ResourceUpdatedNotification", reason)
+                    >(text, "ServerNotification", "ResourceUpdatedNotification", reason)
                         .map(Self::ResourceUpdatedNotification)
                 }
                 5usize => {
@@ -24885,7 +24431,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                         PromptListChangedNotification,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "ServerNotification",
                             "PromptListChangedNotification",
                             reason,
@@ -24896,21 +24442,21 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                     ::mcpwire_types::support::decode_variant::<
                         ToolListChangedNotification,
                         D::Error,
-                    >(input, "ServerNotification", "ToolListChangedNotification", reason)
+                    >(text, "ServerNotification", "ToolListChangedNotification", reason)
                         .map(Self::ToolListChangedNotification)
                 }
                 7usize => {
                     ::mcpwire_types::support::decode_variant::<
                         LoggingMessageNotification,
                         D::Error,
-                    >(input, "ServerNotification", "LoggingMessageNotification", reason)
+                    >(text, "ServerNotification", "LoggingMessageNotification", reason)
                         .map(Self::LoggingMessageNotification)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(input, "ServerNotification", "Unknown", reason)
+                    >(text, "ServerNotification", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -25087,11 +24633,13 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                 "CompleteResult",
             ],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("capabilities")
                     || map.contains_key("supportedVersions")
                 {
@@ -25131,11 +24679,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                         ],
                     )
                 } else if map
-                    .get("_meta")
-                    .and_then(::serde_json::Value::as_object)
-                    .is_some_and(|inner| {
-                        inner.contains_key("io.modelcontextprotocol/subscriptionId")
-                    })
+                    .has_nested("_meta", "io.modelcontextprotocol/subscriptionId")
                 {
                     ::mcpwire_types::support::Choice::variant(
                         6usize,
@@ -25182,10 +24726,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                         ],
                     )
                 } else if map.contains_key("completion")
-                    || map
-                        .get("completion")
-                        .and_then(::serde_json::Value::as_object)
-                        .is_some_and(|inner| inner.contains_key("values"))
+                    || map.has_nested("completion", "values")
                 {
                     ::mcpwire_types::support::Choice::variant(
                         11usize,
@@ -25224,189 +24765,164 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                     >(
                         "ServerResult",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("resultType")
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("resultType")
                 }
-                (2usize, ::serde_json::Value::Object(map)) => {
+                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("cacheScope") && map.contains_key("capabilities")
                         && map.contains_key("resultType")
                         && map.contains_key("supportedVersions")
                         && map.contains_key("ttlMs")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "cacheScope",
-                            &["private", "public"],
-                        )
+                        && map.str_in("cacheScope", &["private", "public"])
                 }
-                (3usize, ::serde_json::Value::Object(map)) => {
+                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("cacheScope") && map.contains_key("resources")
                         && map.contains_key("resultType") && map.contains_key("ttlMs")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "cacheScope",
-                            &["private", "public"],
-                        )
+                        && map.str_in("cacheScope", &["private", "public"])
                 }
-                (4usize, ::serde_json::Value::Object(map)) => {
+                (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("cacheScope")
                         && map.contains_key("resourceTemplates")
                         && map.contains_key("resultType") && map.contains_key("ttlMs")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "cacheScope",
-                            &["private", "public"],
-                        )
+                        && map.str_in("cacheScope", &["private", "public"])
                 }
-                (5usize, ::serde_json::Value::Object(map)) => {
+                (5usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("cacheScope") && map.contains_key("contents")
                         && map.contains_key("resultType") && map.contains_key("ttlMs")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "cacheScope",
-                            &["private", "public"],
-                        )
+                        && map.str_in("cacheScope", &["private", "public"])
                 }
-                (6usize, ::serde_json::Value::Object(map)) => {
+                (6usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("_meta")
                         && map
-                            .get("_meta")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| {
-                                inner.contains_key("io.modelcontextprotocol/subscriptionId")
-                            }) && map.contains_key("resultType")
+                            .has_nested(
+                                "_meta",
+                                "io.modelcontextprotocol/subscriptionId",
+                            ) && map.contains_key("resultType")
                 }
-                (7usize, ::serde_json::Value::Object(map)) => {
+                (7usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("cacheScope") && map.contains_key("prompts")
                         && map.contains_key("resultType") && map.contains_key("ttlMs")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "cacheScope",
-                            &["private", "public"],
-                        )
+                        && map.str_in("cacheScope", &["private", "public"])
                 }
-                (8usize, ::serde_json::Value::Object(map)) => {
+                (8usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("messages") && map.contains_key("resultType")
                 }
-                (9usize, ::serde_json::Value::Object(map)) => {
+                (9usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("cacheScope") && map.contains_key("resultType")
                         && map.contains_key("tools") && map.contains_key("ttlMs")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "cacheScope",
-                            &["private", "public"],
-                        )
+                        && map.str_in("cacheScope", &["private", "public"])
                 }
-                (10usize, ::serde_json::Value::Object(map)) => {
+                (10usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("content") && map.contains_key("resultType")
                 }
-                (11usize, ::serde_json::Value::Object(map)) => {
+                (11usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("completion")
-                        && map
-                            .get("completion")
-                            .and_then(::serde_json::Value::as_object)
-                            .is_some_and(|inner| inner.contains_key("values"))
+                        && map.has_nested("completion", "values")
                         && map.contains_key("resultType")
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         Result,
                         D::Error,
-                    >(input, "ServerResult", "Result", reason)
+                    >(text, "ServerResult", "Result", reason)
                         .map(Self::Result)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         InputRequiredResult,
                         D::Error,
-                    >(input, "ServerResult", "InputRequiredResult", reason)
+                    >(text, "ServerResult", "InputRequiredResult", reason)
                         .map(Self::InputRequiredResult)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         DiscoverResult,
                         D::Error,
-                    >(input, "ServerResult", "DiscoverResult", reason)
+                    >(text, "ServerResult", "DiscoverResult", reason)
                         .map(Self::DiscoverResult)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListResourcesResult,
                         D::Error,
-                    >(input, "ServerResult", "ListResourcesResult", reason)
+                    >(text, "ServerResult", "ListResourcesResult", reason)
                         .map(Self::ListResourcesResult)
                 }
                 4usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListResourceTemplatesResult,
                         D::Error,
-                    >(input, "ServerResult", "ListResourceTemplatesResult", reason)
+                    >(text, "ServerResult", "ListResourceTemplatesResult", reason)
                         .map(Self::ListResourceTemplatesResult)
                 }
                 5usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ReadResourceResult,
                         D::Error,
-                    >(input, "ServerResult", "ReadResourceResult", reason)
+                    >(text, "ServerResult", "ReadResourceResult", reason)
                         .map(Self::ReadResourceResult)
                 }
                 6usize => {
                     ::mcpwire_types::support::decode_variant::<
                         SubscriptionsListenResult,
                         D::Error,
-                    >(input, "ServerResult", "SubscriptionsListenResult", reason)
+                    >(text, "ServerResult", "SubscriptionsListenResult", reason)
                         .map(Self::SubscriptionsListenResult)
                 }
                 7usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListPromptsResult,
                         D::Error,
-                    >(input, "ServerResult", "ListPromptsResult", reason)
+                    >(text, "ServerResult", "ListPromptsResult", reason)
                         .map(Self::ListPromptsResult)
                 }
                 8usize => {
                     ::mcpwire_types::support::decode_variant::<
                         GetPromptResult,
                         D::Error,
-                    >(input, "ServerResult", "GetPromptResult", reason)
+                    >(text, "ServerResult", "GetPromptResult", reason)
                         .map(Self::GetPromptResult)
                 }
                 9usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ListToolsResult,
                         D::Error,
-                    >(input, "ServerResult", "ListToolsResult", reason)
+                    >(text, "ServerResult", "ListToolsResult", reason)
                         .map(Self::ListToolsResult)
                 }
                 10usize => {
                     ::mcpwire_types::support::decode_variant::<
                         CallToolResult,
                         D::Error,
-                    >(input, "ServerResult", "CallToolResult", reason)
+                    >(text, "ServerResult", "CallToolResult", reason)
                         .map(Self::CallToolResult)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         CompleteResult,
                         D::Error,
-                    >(input, "ServerResult", "CompleteResult", reason)
+                    >(text, "ServerResult", "CompleteResult", reason)
                         .map(Self::CompleteResult)
                 }
             },
@@ -25481,11 +24997,13 @@ impl<'de> ::serde::Deserialize<'de> for SingleSelectEnumSchema {
             one_of: false,
             variants: &["UntitledSingleSelectEnumSchema", "TitledSingleSelectEnumSchema"],
         };
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &value {
-            ::serde_json::Value::Object(map) => {
+        let raw = <::mcpwire_types::support::RawJson<
+            'de,
+        > as ::serde::Deserialize>::deserialize(deserializer)?;
+        let text = raw.text();
+        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_types::support::Choice = match &shape {
+            ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("enum") {
                     ::mcpwire_types::support::Choice::variant(
                         0usize,
@@ -25512,43 +25030,38 @@ impl<'de> ::serde::Deserialize<'de> for SingleSelectEnumSchema {
                     >(
                         "SingleSelectEnumSchema",
                         &::std::format!(
-                            "{}, found {}", "expected an object",
-                            ::mcpwire_types::support::token_name(other)
+                            "{}, found {}", "expected an object", other.token_name()
                         ),
                     ),
                 );
             }
         };
         ::mcpwire_types::support::decode_union(
-            value,
+            text,
+            &shape,
             &UNION,
             choice,
-            |index: usize, value: &::serde_json::Value| match (index, value) {
-                (0usize, ::serde_json::Value::Object(map)) => {
+            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
+                index,
+                shape,
+            ) {
+                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("enum") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["string"],
-                        )
+                        && map.str_in("type", &["string"])
                 }
-                (1usize, ::serde_json::Value::Object(map)) => {
+                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
                     map.contains_key("oneOf") && map.contains_key("type")
-                        && ::mcpwire_types::support::member_str_in(
-                            map,
-                            "type",
-                            &["string"],
-                        )
+                        && map.str_in("type", &["string"])
                 }
                 _ => true,
             },
-            |index: usize, input: ::mcpwire_types::support::Input<'_>, reason: &str| match index {
+            |index: usize, text: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         UntitledSingleSelectEnumSchema,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "SingleSelectEnumSchema",
                             "UntitledSingleSelectEnumSchema",
                             reason,
@@ -25560,7 +25073,7 @@ impl<'de> ::serde::Deserialize<'de> for SingleSelectEnumSchema {
                         TitledSingleSelectEnumSchema,
                         D::Error,
                     >(
-                            input,
+                            text,
                             "SingleSelectEnumSchema",
                             "TitledSingleSelectEnumSchema",
                             reason,
@@ -31581,6 +31094,512 @@ pub fn roundtrip(
                 ::mcpwire_types::support::roundtrip::<
                     UntitledSingleSelectEnumSchema,
                 >(value)
+            }
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
+/// Decodes JSON `text` as the definition named `name` with serde_json (so every
+/// integer keeps its spelling) and encodes the result back to JSON text. `None` when
+/// there is no such definition; `Some(Err(message))` when it does not decode.
+pub fn roundtrip_text(
+    name: &str,
+    text: &str,
+) -> ::core::option::Option<
+    ::core::result::Result<::std::string::String, ::std::string::String>,
+> {
+    ::core::option::Option::Some(
+        match name {
+            "Annotations" => {
+                ::mcpwire_types::support::roundtrip_text::<Annotations>(text)
+            }
+            "AudioContent" => {
+                ::mcpwire_types::support::roundtrip_text::<AudioContent>(text)
+            }
+            "BaseMetadata" => {
+                ::mcpwire_types::support::roundtrip_text::<BaseMetadata>(text)
+            }
+            "BlobResourceContents" => {
+                ::mcpwire_types::support::roundtrip_text::<BlobResourceContents>(text)
+            }
+            "BooleanSchema" => {
+                ::mcpwire_types::support::roundtrip_text::<BooleanSchema>(text)
+            }
+            "CacheableResult" => {
+                ::mcpwire_types::support::roundtrip_text::<CacheableResult>(text)
+            }
+            "CallToolRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<CallToolRequest>(text)
+            }
+            "CallToolRequestParams" => {
+                ::mcpwire_types::support::roundtrip_text::<CallToolRequestParams>(text)
+            }
+            "CallToolResult" => {
+                ::mcpwire_types::support::roundtrip_text::<CallToolResult>(text)
+            }
+            "CallToolResultResponse" => {
+                ::mcpwire_types::support::roundtrip_text::<CallToolResultResponse>(text)
+            }
+            "CancelledNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<CancelledNotification>(text)
+            }
+            "CancelledNotificationParams" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    CancelledNotificationParams,
+                >(text)
+            }
+            "ClientCapabilities" => {
+                ::mcpwire_types::support::roundtrip_text::<ClientCapabilities>(text)
+            }
+            "ClientNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<ClientNotification>(text)
+            }
+            "ClientRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<ClientRequest>(text)
+            }
+            "ClientResult" => {
+                ::mcpwire_types::support::roundtrip_text::<ClientResult>(text)
+            }
+            "CompleteRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<CompleteRequest>(text)
+            }
+            "CompleteRequestParams" => {
+                ::mcpwire_types::support::roundtrip_text::<CompleteRequestParams>(text)
+            }
+            "CompleteResult" => {
+                ::mcpwire_types::support::roundtrip_text::<CompleteResult>(text)
+            }
+            "CompleteResultResponse" => {
+                ::mcpwire_types::support::roundtrip_text::<CompleteResultResponse>(text)
+            }
+            "ContentBlock" => {
+                ::mcpwire_types::support::roundtrip_text::<ContentBlock>(text)
+            }
+            "CreateMessageRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<CreateMessageRequest>(text)
+            }
+            "CreateMessageRequestParams" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    CreateMessageRequestParams,
+                >(text)
+            }
+            "CreateMessageResult" => {
+                ::mcpwire_types::support::roundtrip_text::<CreateMessageResult>(text)
+            }
+            "Cursor" => ::mcpwire_types::support::roundtrip_text::<Cursor>(text),
+            "DiscoverRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<DiscoverRequest>(text)
+            }
+            "DiscoverResult" => {
+                ::mcpwire_types::support::roundtrip_text::<DiscoverResult>(text)
+            }
+            "DiscoverResultResponse" => {
+                ::mcpwire_types::support::roundtrip_text::<DiscoverResultResponse>(text)
+            }
+            "ElicitRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<ElicitRequest>(text)
+            }
+            "ElicitRequestFormParams" => {
+                ::mcpwire_types::support::roundtrip_text::<ElicitRequestFormParams>(text)
+            }
+            "ElicitRequestParams" => {
+                ::mcpwire_types::support::roundtrip_text::<ElicitRequestParams>(text)
+            }
+            "ElicitRequestURLParams" => {
+                ::mcpwire_types::support::roundtrip_text::<ElicitRequestURLParams>(text)
+            }
+            "ElicitResult" => {
+                ::mcpwire_types::support::roundtrip_text::<ElicitResult>(text)
+            }
+            "EmbeddedResource" => {
+                ::mcpwire_types::support::roundtrip_text::<EmbeddedResource>(text)
+            }
+            "EmptyResult" => {
+                ::mcpwire_types::support::roundtrip_text::<EmptyResult>(text)
+            }
+            "EnumSchema" => ::mcpwire_types::support::roundtrip_text::<EnumSchema>(text),
+            "Error" => ::mcpwire_types::support::roundtrip_text::<Error>(text),
+            "GetPromptRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<GetPromptRequest>(text)
+            }
+            "GetPromptRequestParams" => {
+                ::mcpwire_types::support::roundtrip_text::<GetPromptRequestParams>(text)
+            }
+            "GetPromptResult" => {
+                ::mcpwire_types::support::roundtrip_text::<GetPromptResult>(text)
+            }
+            "GetPromptResultResponse" => {
+                ::mcpwire_types::support::roundtrip_text::<GetPromptResultResponse>(text)
+            }
+            "HeaderMismatchError" => {
+                ::mcpwire_types::support::roundtrip_text::<HeaderMismatchError>(text)
+            }
+            "Icon" => ::mcpwire_types::support::roundtrip_text::<Icon>(text),
+            "Icons" => ::mcpwire_types::support::roundtrip_text::<Icons>(text),
+            "ImageContent" => {
+                ::mcpwire_types::support::roundtrip_text::<ImageContent>(text)
+            }
+            "Implementation" => {
+                ::mcpwire_types::support::roundtrip_text::<Implementation>(text)
+            }
+            "InputRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<InputRequest>(text)
+            }
+            "InputRequests" => {
+                ::mcpwire_types::support::roundtrip_text::<InputRequests>(text)
+            }
+            "InputRequiredResult" => {
+                ::mcpwire_types::support::roundtrip_text::<InputRequiredResult>(text)
+            }
+            "InputResponse" => {
+                ::mcpwire_types::support::roundtrip_text::<InputResponse>(text)
+            }
+            "InputResponseRequestParams" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    InputResponseRequestParams,
+                >(text)
+            }
+            "InputResponses" => {
+                ::mcpwire_types::support::roundtrip_text::<InputResponses>(text)
+            }
+            "InternalError" => {
+                ::mcpwire_types::support::roundtrip_text::<InternalError>(text)
+            }
+            "InvalidParamsError" => {
+                ::mcpwire_types::support::roundtrip_text::<InvalidParamsError>(text)
+            }
+            "InvalidRequestError" => {
+                ::mcpwire_types::support::roundtrip_text::<InvalidRequestError>(text)
+            }
+            "JSONArray" => ::mcpwire_types::support::roundtrip_text::<JSONArray>(text),
+            "JSONObject" => ::mcpwire_types::support::roundtrip_text::<JSONObject>(text),
+            "JSONRPCErrorResponse" => {
+                ::mcpwire_types::support::roundtrip_text::<JSONRPCErrorResponse>(text)
+            }
+            "JSONRPCMessage" => {
+                ::mcpwire_types::support::roundtrip_text::<JSONRPCMessage>(text)
+            }
+            "JSONRPCNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<JSONRPCNotification>(text)
+            }
+            "JSONRPCRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<JSONRPCRequest>(text)
+            }
+            "JSONRPCResponse" => {
+                ::mcpwire_types::support::roundtrip_text::<JSONRPCResponse>(text)
+            }
+            "JSONRPCResultResponse" => {
+                ::mcpwire_types::support::roundtrip_text::<JSONRPCResultResponse>(text)
+            }
+            "JSONValue" => ::mcpwire_types::support::roundtrip_text::<JSONValue>(text),
+            "LegacyTitledEnumSchema" => {
+                ::mcpwire_types::support::roundtrip_text::<LegacyTitledEnumSchema>(text)
+            }
+            "ListPromptsRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<ListPromptsRequest>(text)
+            }
+            "ListPromptsResult" => {
+                ::mcpwire_types::support::roundtrip_text::<ListPromptsResult>(text)
+            }
+            "ListPromptsResultResponse" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ListPromptsResultResponse,
+                >(text)
+            }
+            "ListResourceTemplatesRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ListResourceTemplatesRequest,
+                >(text)
+            }
+            "ListResourceTemplatesResult" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ListResourceTemplatesResult,
+                >(text)
+            }
+            "ListResourceTemplatesResultResponse" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ListResourceTemplatesResultResponse,
+                >(text)
+            }
+            "ListResourcesRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<ListResourcesRequest>(text)
+            }
+            "ListResourcesResult" => {
+                ::mcpwire_types::support::roundtrip_text::<ListResourcesResult>(text)
+            }
+            "ListResourcesResultResponse" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ListResourcesResultResponse,
+                >(text)
+            }
+            "ListRootsRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<ListRootsRequest>(text)
+            }
+            "ListRootsResult" => {
+                ::mcpwire_types::support::roundtrip_text::<ListRootsResult>(text)
+            }
+            "ListToolsRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<ListToolsRequest>(text)
+            }
+            "ListToolsResult" => {
+                ::mcpwire_types::support::roundtrip_text::<ListToolsResult>(text)
+            }
+            "ListToolsResultResponse" => {
+                ::mcpwire_types::support::roundtrip_text::<ListToolsResultResponse>(text)
+            }
+            "LoggingLevel" => {
+                ::mcpwire_types::support::roundtrip_text::<LoggingLevel>(text)
+            }
+            "LoggingMessageNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    LoggingMessageNotification,
+                >(text)
+            }
+            "LoggingMessageNotificationParams" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    LoggingMessageNotificationParams,
+                >(text)
+            }
+            "MetaObject" => ::mcpwire_types::support::roundtrip_text::<MetaObject>(text),
+            "MethodNotFoundError" => {
+                ::mcpwire_types::support::roundtrip_text::<MethodNotFoundError>(text)
+            }
+            "MissingRequiredClientCapabilityError" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    MissingRequiredClientCapabilityError,
+                >(text)
+            }
+            "ModelHint" => ::mcpwire_types::support::roundtrip_text::<ModelHint>(text),
+            "ModelPreferences" => {
+                ::mcpwire_types::support::roundtrip_text::<ModelPreferences>(text)
+            }
+            "MultiSelectEnumSchema" => {
+                ::mcpwire_types::support::roundtrip_text::<MultiSelectEnumSchema>(text)
+            }
+            "Notification" => {
+                ::mcpwire_types::support::roundtrip_text::<Notification>(text)
+            }
+            "NotificationMetaObject" => {
+                ::mcpwire_types::support::roundtrip_text::<NotificationMetaObject>(text)
+            }
+            "NotificationParams" => {
+                ::mcpwire_types::support::roundtrip_text::<NotificationParams>(text)
+            }
+            "NumberSchema" => {
+                ::mcpwire_types::support::roundtrip_text::<NumberSchema>(text)
+            }
+            "PaginatedRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<PaginatedRequest>(text)
+            }
+            "PaginatedRequestParams" => {
+                ::mcpwire_types::support::roundtrip_text::<PaginatedRequestParams>(text)
+            }
+            "PaginatedResult" => {
+                ::mcpwire_types::support::roundtrip_text::<PaginatedResult>(text)
+            }
+            "ParseError" => ::mcpwire_types::support::roundtrip_text::<ParseError>(text),
+            "PrimitiveSchemaDefinition" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    PrimitiveSchemaDefinition,
+                >(text)
+            }
+            "ProgressNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<ProgressNotification>(text)
+            }
+            "ProgressNotificationParams" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ProgressNotificationParams,
+                >(text)
+            }
+            "ProgressToken" => {
+                ::mcpwire_types::support::roundtrip_text::<ProgressToken>(text)
+            }
+            "Prompt" => ::mcpwire_types::support::roundtrip_text::<Prompt>(text),
+            "PromptArgument" => {
+                ::mcpwire_types::support::roundtrip_text::<PromptArgument>(text)
+            }
+            "PromptListChangedNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    PromptListChangedNotification,
+                >(text)
+            }
+            "PromptMessage" => {
+                ::mcpwire_types::support::roundtrip_text::<PromptMessage>(text)
+            }
+            "PromptReference" => {
+                ::mcpwire_types::support::roundtrip_text::<PromptReference>(text)
+            }
+            "ReadResourceRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<ReadResourceRequest>(text)
+            }
+            "ReadResourceRequestParams" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ReadResourceRequestParams,
+                >(text)
+            }
+            "ReadResourceResult" => {
+                ::mcpwire_types::support::roundtrip_text::<ReadResourceResult>(text)
+            }
+            "ReadResourceResultResponse" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ReadResourceResultResponse,
+                >(text)
+            }
+            "Request" => ::mcpwire_types::support::roundtrip_text::<Request>(text),
+            "RequestId" => ::mcpwire_types::support::roundtrip_text::<RequestId>(text),
+            "RequestMetaObject" => {
+                ::mcpwire_types::support::roundtrip_text::<RequestMetaObject>(text)
+            }
+            "RequestParams" => {
+                ::mcpwire_types::support::roundtrip_text::<RequestParams>(text)
+            }
+            "Resource" => ::mcpwire_types::support::roundtrip_text::<Resource>(text),
+            "ResourceContents" => {
+                ::mcpwire_types::support::roundtrip_text::<ResourceContents>(text)
+            }
+            "ResourceLink" => {
+                ::mcpwire_types::support::roundtrip_text::<ResourceLink>(text)
+            }
+            "ResourceListChangedNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ResourceListChangedNotification,
+                >(text)
+            }
+            "ResourceRequestParams" => {
+                ::mcpwire_types::support::roundtrip_text::<ResourceRequestParams>(text)
+            }
+            "ResourceTemplate" => {
+                ::mcpwire_types::support::roundtrip_text::<ResourceTemplate>(text)
+            }
+            "ResourceTemplateReference" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ResourceTemplateReference,
+                >(text)
+            }
+            "ResourceUpdatedNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ResourceUpdatedNotification,
+                >(text)
+            }
+            "ResourceUpdatedNotificationParams" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ResourceUpdatedNotificationParams,
+                >(text)
+            }
+            "Result" => ::mcpwire_types::support::roundtrip_text::<Result>(text),
+            "ResultMetaObject" => {
+                ::mcpwire_types::support::roundtrip_text::<ResultMetaObject>(text)
+            }
+            "ResultType" => ::mcpwire_types::support::roundtrip_text::<ResultType>(text),
+            "Role" => ::mcpwire_types::support::roundtrip_text::<Role>(text),
+            "Root" => ::mcpwire_types::support::roundtrip_text::<Root>(text),
+            "SamplingMessage" => {
+                ::mcpwire_types::support::roundtrip_text::<SamplingMessage>(text)
+            }
+            "SamplingMessageContentBlock" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    SamplingMessageContentBlock,
+                >(text)
+            }
+            "ServerCapabilities" => {
+                ::mcpwire_types::support::roundtrip_text::<ServerCapabilities>(text)
+            }
+            "ServerNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<ServerNotification>(text)
+            }
+            "ServerResult" => {
+                ::mcpwire_types::support::roundtrip_text::<ServerResult>(text)
+            }
+            "SingleSelectEnumSchema" => {
+                ::mcpwire_types::support::roundtrip_text::<SingleSelectEnumSchema>(text)
+            }
+            "StringSchema" => {
+                ::mcpwire_types::support::roundtrip_text::<StringSchema>(text)
+            }
+            "SubscriptionFilter" => {
+                ::mcpwire_types::support::roundtrip_text::<SubscriptionFilter>(text)
+            }
+            "SubscriptionsAcknowledgedNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    SubscriptionsAcknowledgedNotification,
+                >(text)
+            }
+            "SubscriptionsAcknowledgedNotificationParams" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    SubscriptionsAcknowledgedNotificationParams,
+                >(text)
+            }
+            "SubscriptionsListenRequest" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    SubscriptionsListenRequest,
+                >(text)
+            }
+            "SubscriptionsListenRequestParams" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    SubscriptionsListenRequestParams,
+                >(text)
+            }
+            "SubscriptionsListenResult" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    SubscriptionsListenResult,
+                >(text)
+            }
+            "SubscriptionsListenResultMetaObject" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    SubscriptionsListenResultMetaObject,
+                >(text)
+            }
+            "SubscriptionsListenResultResponse" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    SubscriptionsListenResultResponse,
+                >(text)
+            }
+            "TextContent" => {
+                ::mcpwire_types::support::roundtrip_text::<TextContent>(text)
+            }
+            "TextResourceContents" => {
+                ::mcpwire_types::support::roundtrip_text::<TextResourceContents>(text)
+            }
+            "TitledMultiSelectEnumSchema" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    TitledMultiSelectEnumSchema,
+                >(text)
+            }
+            "TitledSingleSelectEnumSchema" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    TitledSingleSelectEnumSchema,
+                >(text)
+            }
+            "Tool" => ::mcpwire_types::support::roundtrip_text::<Tool>(text),
+            "ToolAnnotations" => {
+                ::mcpwire_types::support::roundtrip_text::<ToolAnnotations>(text)
+            }
+            "ToolChoice" => ::mcpwire_types::support::roundtrip_text::<ToolChoice>(text),
+            "ToolListChangedNotification" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    ToolListChangedNotification,
+                >(text)
+            }
+            "ToolResultContent" => {
+                ::mcpwire_types::support::roundtrip_text::<ToolResultContent>(text)
+            }
+            "ToolUseContent" => {
+                ::mcpwire_types::support::roundtrip_text::<ToolUseContent>(text)
+            }
+            "UnsupportedProtocolVersionError" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    UnsupportedProtocolVersionError,
+                >(text)
+            }
+            "UntitledMultiSelectEnumSchema" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    UntitledMultiSelectEnumSchema,
+                >(text)
+            }
+            "UntitledSingleSelectEnumSchema" => {
+                ::mcpwire_types::support::roundtrip_text::<
+                    UntitledSingleSelectEnumSchema,
+                >(text)
             }
             _ => return ::core::option::Option::None,
         },

@@ -1,0 +1,151 @@
+//! How deep the decode of a union's captured text may go.
+//!
+//! A generated union decodes its chosen variant from the text it captured, with a serde_json
+//! deserializer of its own, which does not know the limits of the deserializer the whole
+//! message is decoded with. By default it keeps serde_json's 128-level recursion limit
+//! (counted from the union's value), which is what a plain `serde_json::from_str` of the
+//! message applies, and which keeps the native stack safe.
+//!
+//! A caller that decodes without that limit, on a stack that grows as needed (serde_json's
+//! `unbounded_depth` with `serde_stacker`, as the `mcpwire` runtime does for typed params
+//! and results once it has bounded their depth), runs the decode inside
+//! [`with_unbounded_depth`]: every union decoded on the way (on this thread) then lifts the
+//! limit too and decodes on a growing stack, so no 128-level limit comes back and no stack
+//! overflows.
+//!
+//! ```
+//! use mcpwire_types::mcp::v2026_07_28::ContentBlock;
+//! use mcpwire_types::support::with_unbounded_depth;
+//!
+//! let deep = format!(
+//!     r#"{{"type":"resource_link","uri":"a:b","name":"n","_meta":{{"x":{}{}}}}}"#,
+//!     "[".repeat(200),
+//!     "]".repeat(200)
+//! );
+//! // A plain decode keeps serde_json's limit.
+//! assert!(serde_json::from_str::<ContentBlock>(&deep).is_err());
+//! // Lifted, on a growing stack (as `mcpwire` decodes).
+//! let block = with_unbounded_depth(|| {
+//!     let mut deserializer = serde_json::Deserializer::from_str(&deep);
+//!     deserializer.disable_recursion_limit();
+//!     serde::Deserialize::deserialize(serde_stacker::Deserializer::new(&mut deserializer))
+//! });
+//! let block: ContentBlock = block.unwrap();
+//! assert_eq!(block.variant_name(), "ResourceLink");
+//! ```
+
+use std::cell::Cell;
+
+use serde::de::DeserializeOwned;
+
+thread_local! {
+    static UNBOUNDED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `decode` with every union decoded inside it (on this thread) lifting serde_json's
+/// recursion limit and decoding on a stack that grows as needed (see the module
+/// documentation). The setting before the call is restored after it, even on a panic.
+pub fn with_unbounded_depth<R>(decode: impl FnOnce() -> R) -> R {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            UNBOUNDED.with(|flag| flag.set(self.0));
+        }
+    }
+    let _restore = Restore(UNBOUNDED.with(|flag| flag.replace(true)));
+    decode()
+}
+
+/// Decodes one JSON text as `T` under the depth rules of the module documentation. A failure
+/// comes with the JSON pointer (relative to the text) of where it happened: the text is then
+/// decoded a second time tracking the path, so that a decode that succeeds (the common case)
+/// pays nothing for it.
+pub(super) fn decode_text<T: DeserializeOwned>(
+    text: &str,
+) -> Result<T, (String, serde_json::Error)> {
+    let unbounded = UNBOUNDED.with(Cell::get);
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let first = if unbounded {
+        deserializer.disable_recursion_limit();
+        T::deserialize(serde_stacker::Deserializer::new(&mut deserializer))
+    } else {
+        T::deserialize(&mut deserializer)
+    };
+    let error = match first {
+        Ok(decoded) => return Ok(decoded),
+        Err(error) => error,
+    };
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let tracked: Result<T, _> = if unbounded {
+        deserializer.disable_recursion_limit();
+        serde_path_to_error::deserialize(serde_stacker::Deserializer::new(&mut deserializer))
+    } else {
+        serde_path_to_error::deserialize(&mut deserializer)
+    };
+    Err(match tracked {
+        Ok(_) => (String::new(), error),
+        Err(tracked) => (super::json_pointer(tracked.path()), tracked.into_inner()),
+    })
+}
+
+/// A serde_json error without the " at line L column C" of the inner text: the position
+/// that means something to the reader is the outer deserializer's, which it adds itself.
+pub(super) fn message_without_position(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    if error.line() == 0 {
+        return text;
+    }
+    let suffix = format!(" at line {} column {}", error.line(), error.column());
+    match text.strip_suffix(&suffix) {
+        Some(message) => message.to_owned(),
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_setting_is_scoped_and_restored() {
+        let deep = format!("{}{}", "[".repeat(300), "]".repeat(300));
+        assert!(decode_text::<serde_json::Value>(&deep).is_err());
+        let lifted = with_unbounded_depth(|| decode_text::<serde_json::Value>(&deep).is_ok());
+        assert!(lifted);
+        assert!(!UNBOUNDED.with(Cell::get));
+        let after_panic = std::panic::catch_unwind(|| with_unbounded_depth(|| panic!("x")));
+        assert!(after_panic.is_err());
+        assert!(!UNBOUNDED.with(Cell::get));
+    }
+
+    /// Arrays of arrays: recursion as deep as the input, refusing any other value.
+    #[derive(Debug, serde::Deserialize)]
+    struct Nested(#[allow(dead_code)] Vec<Nested>);
+
+    #[test]
+    fn lifted_the_decode_grows_the_stack_instead_of_overflowing() {
+        // 100,000 levels on a 256 KiB stack: only a growing stack survives this. The value
+        // fails at the bottom, so nothing deep is kept or dropped.
+        let text = format!("{}\"x\"{}", "[".repeat(100_000), "]".repeat(100_000));
+        let pointer_len = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || {
+                let (pointer, _) =
+                    with_unbounded_depth(|| decode_text::<Nested>(&text)).unwrap_err();
+                pointer.len()
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(pointer_len, "/0".len() * 100_000);
+    }
+
+    #[test]
+    fn inner_positions_are_dropped() {
+        let error = serde_json::from_str::<u8>("300").unwrap_err();
+        assert!(error.to_string().contains(" at line 1"), "{error}");
+        assert!(!message_without_position(&error).contains(" at line"));
+        let custom = <serde_json::Error as serde::de::Error>::custom("plain");
+        assert_eq!(message_without_position(&custom), "plain");
+    }
+}
