@@ -27,7 +27,7 @@ pub const STEPS: [(&str, &str); 5] = [
     ),
     (
         "item_union",
-        "serde_json: the contents item into the generated union (buffers a `serde_json::Value`, then picks `TextResourceContents`)",
+        "serde_json: the contents item into the generated union (captures its raw text, then decodes `TextResourceContents` from it)",
     ),
     (
         "item_direct",

@@ -74,7 +74,7 @@ const BREAKDOWN_STEPS: [(&str, &str); 5] = [
     ),
     (
         "item_union",
-        "serde_json: contents item → generated union (buffers a `Value`)",
+        "serde_json: contents item → generated union (captures its text, then decodes the variant from it)",
     ),
     (
         "item_direct",
@@ -796,13 +796,13 @@ impl Report<'_> {
         if let (Some(union), Some(direct)) = (step("item_union"), step("item_direct")) {
             let _ = writeln!(
                 out,
-                "- The generated union buffers the item as a `serde_json::Value` before choosing its variant: {} against {} decoding `TextResourceContents` directly ({}).",
+                "- The generated union captures the item's raw text (serde_json validates it), finds its members, then decodes the chosen variant from that text (so integers keep their spelling): {} against {} decoding `TextResourceContents` directly ({}).",
                 format_time(union),
                 format_time(direct),
                 if union <= direct * 1.05 {
-                    "the buffering is not what limits"
+                    "the union is not what limits"
                 } else {
-                    "the buffering costs the difference"
+                    "the second pass over the 100 KB string costs the difference"
                 }
             );
         }
@@ -810,7 +810,7 @@ impl Report<'_> {
             if typed > rmcp {
                 let _ = writeln!(
                     out,
-                    "- typed − rmcp = {}; the envelope pass is {}: mcpwire validates the whole frame before the typed decode (envelope first, so a bad frame is answered with its id), then serde_json decodes the string again. Meeting the target here needs a string decoder faster than serde_json's by the envelope's cost.",
+                    "- typed − rmcp = {}; the envelope pass is {}: mcpwire validates the whole frame before the typed decode (envelope first, so a bad frame is answered with its id), then the union reads the string twice more (capture, variant decode). Meeting the target here needs the union to read each string member once, and a string decoder faster than serde_json's by the envelope's cost.",
                     format_time(typed - rmcp),
                     format_time(envelope)
                 );
