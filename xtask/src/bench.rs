@@ -27,6 +27,8 @@ use std::time::{Duration, Instant};
 
 mod client_path;
 mod end_to_end;
+#[cfg(test)]
+mod fixture;
 
 /// Usage text for `cargo xtask bench`.
 pub const USAGE: &str =

@@ -98,40 +98,22 @@ impl Report<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Report, read_results};
+    use super::super::fixture::{report_from, write_estimate};
 
     #[test]
     fn client_rows_and_the_target_come_from_criterion_results() {
         let home = std::env::temp_dir().join(format!("xtask-client-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&home);
-        let write = |frame: &str, way: &str, median_ns: f64| {
-            let dir = home
-                .join(format!("client_path_{frame}"))
-                .join(way)
-                .join("new");
-            std::fs::create_dir_all(&dir).unwrap();
-            std::fs::write(
-                dir.join("estimates.json"),
-                format!(r#"{{"median":{{"point_estimate":{median_ns}}}}}"#),
-            )
-            .unwrap();
-        };
-        write("tools_list_result", "result_alone", 10_000.0);
-        write("tools_list_result", "peer_single_pass", 10_500.0);
-        write("tools_list_result", "peer_two_pass", 13_000.0);
-        write("result_1m", "result_alone", 1_000_000.0);
-        write("result_1m", "peer_single_pass", 1_200_000.0);
-        let results = read_results(&home);
-        let report = Report {
-            results: &results,
-            outcomes: "",
-            gen_timing: None,
-            previous_gen: None,
-            quick: false,
-            root: &home,
-        };
-        let mut out = String::new();
-        report.render_client_path(&mut out);
+        for (frame, way, median_ns) in [
+            ("tools_list_result", "result_alone", 10_000.0),
+            ("tools_list_result", "peer_single_pass", 10_500.0),
+            ("tools_list_result", "peer_two_pass", 13_000.0),
+            ("result_1m", "result_alone", 1_000_000.0),
+            ("result_1m", "peer_single_pass", 1_200_000.0),
+        ] {
+            write_estimate(&home, &format!("client_path_{frame}"), way, median_ns);
+        }
+        let out = report_from(&home, |r, out| r.render_client_path(out));
         let _ = std::fs::remove_dir_all(&home);
         assert!(
             out.contains(

@@ -158,34 +158,7 @@ impl Report<'_> {
 
 #[cfg(test)]
 mod tests {
-    use std::path::Path;
-
-    use super::super::{Report, read_results};
-
-    /// Criterion's directory layout for one benchmark: `<group>/<function>/new/estimates.json`.
-    fn write_estimate(home: &Path, group: &str, function: &str, median_ns: f64) {
-        let dir = home.join(group).join(function).join("new");
-        std::fs::create_dir_all(&dir).unwrap();
-        let estimates = format!(
-            r#"{{"mean":{{"confidence_interval":{{"confidence_level":0.95,"lower_bound":1.0,"upper_bound":2.0}},"point_estimate":1.0,"standard_error":0.1}},"median":{{"confidence_interval":{{"confidence_level":0.95,"lower_bound":1.0,"upper_bound":2.0}},"point_estimate":{median_ns},"standard_error":0.2}}}}"#
-        );
-        std::fs::write(dir.join("estimates.json"), estimates).unwrap();
-    }
-
-    fn report_from(home: &Path, render: impl Fn(&Report<'_>, &mut String)) -> String {
-        let results = read_results(home);
-        let report = Report {
-            results: &results,
-            outcomes: "",
-            gen_timing: None,
-            previous_gen: None,
-            quick: false,
-            root: home,
-        };
-        let mut out = String::new();
-        render(&report, &mut out);
-        out
-    }
+    use super::super::fixture::{report_from, write_estimate};
 
     #[test]
     fn end_to_end_rows_come_from_criterion_results_with_ratios_and_rates() {
