@@ -232,37 +232,28 @@ impl McpServer {
     pub async fn add_tool(&self, tool: Tool) -> Result<(), BuildError> {
         schema_ok(tool.name(), tool.schema_error())?;
         let name = tool.name().to_owned();
-        write(&self.shared.tools).insert(name, tool);
-        self.list_changed("notifications/tools/list_changed").await;
+        self.put(&self.shared.tools, name, tool, TOOLS_CHANGED)
+            .await;
         Ok(())
     }
 
     /// Removes a tool while serving; returns whether it was there (and the sessions were
     /// told).
     pub async fn remove_tool(&self, name: &str) -> bool {
-        let removed = write(&self.shared.tools).remove(name);
-        if removed {
-            self.list_changed("notifications/tools/list_changed").await;
-        }
-        removed
+        self.take(&self.shared.tools, name, TOOLS_CHANGED).await
     }
 
     /// Adds (or replaces) a resource while serving (`notifications/resources/list_changed`).
     pub async fn add_resource(&self, resource: Resource) {
         let uri = resource.uri().to_owned();
-        write(&self.shared.resources).insert(uri, resource);
-        self.list_changed("notifications/resources/list_changed")
+        self.put(&self.shared.resources, uri, resource, RESOURCES_CHANGED)
             .await;
     }
 
     /// Removes a resource while serving; returns whether it was there.
     pub async fn remove_resource(&self, uri: &str) -> bool {
-        let removed = write(&self.shared.resources).remove(uri);
-        if removed {
-            self.list_changed("notifications/resources/list_changed")
-                .await;
-        }
-        removed
+        self.take(&self.shared.resources, uri, RESOURCES_CHANGED)
+            .await
     }
 
     /// Adds (or replaces) a resource template while serving
@@ -273,39 +264,65 @@ impl McpServer {
     ) -> Result<(), BuildError> {
         template_ok(&template)?;
         let key = template.uri_template().to_owned();
-        write(&self.shared.resource_templates).insert(key, template);
-        self.list_changed("notifications/resources/list_changed")
-            .await;
+        self.put(
+            &self.shared.resource_templates,
+            key,
+            template,
+            RESOURCES_CHANGED,
+        )
+        .await;
         Ok(())
     }
 
     /// Removes a resource template (by its URI template) while serving; returns whether it
     /// was there.
     pub async fn remove_resource_template(&self, uri_template: &str) -> bool {
-        let removed = write(&self.shared.resource_templates).remove(uri_template);
-        if removed {
-            self.list_changed("notifications/resources/list_changed")
-                .await;
-        }
-        removed
+        self.take(
+            &self.shared.resource_templates,
+            uri_template,
+            RESOURCES_CHANGED,
+        )
+        .await
     }
 
     /// Adds (or replaces) a prompt while serving (`notifications/prompts/list_changed`).
     pub async fn add_prompt(&self, prompt: Prompt) -> Result<(), BuildError> {
         prompt_ok(&prompt)?;
         let name = prompt.name().to_owned();
-        write(&self.shared.prompts).insert(name, prompt);
-        self.list_changed("notifications/prompts/list_changed")
+        self.put(&self.shared.prompts, name, prompt, PROMPTS_CHANGED)
             .await;
         Ok(())
     }
 
     /// Removes a prompt while serving; returns whether it was there.
     pub async fn remove_prompt(&self, name: &str) -> bool {
-        let removed = write(&self.shared.prompts).remove(name);
+        self.take(&self.shared.prompts, name, PROMPTS_CHANGED).await
+    }
+
+    /// Puts `item` under `key` in `catalog` (replacing what was there) and tells every
+    /// initialized session with `notification`.
+    async fn put<T>(
+        &self,
+        catalog: &RwLock<Catalog<T>>,
+        key: String,
+        item: T,
+        notification: &'static str,
+    ) {
+        write(catalog).insert(key, item);
+        self.list_changed(notification).await;
+    }
+
+    /// Takes `key` out of `catalog`; when it was there, tells every initialized session with
+    /// `notification`. Returns whether it was there.
+    async fn take<T>(
+        &self,
+        catalog: &RwLock<Catalog<T>>,
+        key: &str,
+        notification: &'static str,
+    ) -> bool {
+        let removed = write(catalog).remove(key);
         if removed {
-            self.list_changed("notifications/prompts/list_changed")
-                .await;
+            self.list_changed(notification).await;
         }
         removed
     }
@@ -404,6 +421,10 @@ impl McpServer {
         Value::Object(capabilities)
     }
 }
+
+const TOOLS_CHANGED: &str = "notifications/tools/list_changed";
+const RESOURCES_CHANGED: &str = "notifications/resources/list_changed";
+const PROMPTS_CHANGED: &str = "notifications/prompts/list_changed";
 
 fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
     lock.write().unwrap_or_else(PoisonError::into_inner)
