@@ -76,7 +76,7 @@ const BREAKDOWN_STEPS: [(&str, &str); 5] = [
     ),
     (
         "item_union",
-        "serde_json: contents item → generated union (captures its text, then decodes the variant from it)",
+        "serde_json: contents item → generated union (reads its members once, strings decoded on the way, then decodes the variant from them)",
     ),
     (
         "item_direct",
@@ -798,13 +798,13 @@ impl Report<'_> {
         if let (Some(union), Some(direct)) = (step("item_union"), step("item_direct")) {
             let _ = writeln!(
                 out,
-                "- The generated union captures the item's raw text (serde_json validates it), finds its members, then decodes the chosen variant from that text (so integers keep their spelling): {} against {} decoding `TextResourceContents` directly ({}).",
+                "- The generated union reads the item's object one level deep (its string members decoded on the way, the others kept as raw text so integers keep their spelling), then decodes the chosen variant from those members: {} against {} decoding `TextResourceContents` directly ({}).",
                 format_time(union),
                 format_time(direct),
                 if union <= direct * 1.05 {
                     "the union is not what limits"
                 } else {
-                    "the second pass over the 100 KB string costs the difference"
+                    "reading the members before the variant costs the difference"
                 }
             );
         }
@@ -812,7 +812,7 @@ impl Report<'_> {
             if typed > rmcp {
                 let _ = writeln!(
                     out,
-                    "- typed − rmcp = {}; the envelope pass is {}: mcpwire validates the whole frame before the typed decode (envelope first, so a bad frame is answered with its id), then the union reads the string twice more (capture, variant decode). Meeting the target here needs the union to read each string member once, and a string decoder faster than serde_json's by the envelope's cost.",
+                    "- typed − rmcp = {}; the envelope pass is {}: mcpwire validates the whole frame before the typed decode (envelope first, so a bad frame is answered with its id), and the typed decode reads the string as serde_json does. Meeting the target here needs a string decoder faster than serde_json's by the envelope's cost.",
                     format_time(typed - rmcp),
                     format_time(envelope)
                 );

@@ -1,7 +1,9 @@
-//! Unions: an enum whose `Deserialize` captures the value's raw text (`support::RawJson`),
-//! picks the variant by the precomputed [`Dispatch`] looking at that text through a
-//! `support::Shape` (no `serde_json::Value` is built, no trial decoding on the common path),
-//! then hands over to `support::decode_union`, which
+//! Unions: an enum whose `Deserialize` reads the value once — a union of objects its members
+//! (`support::Shape::capture_object`, the members listed by [`objects_only`] decoded as
+//! strings, the others as raw text), any other union its raw text (`support::RawJson`) —
+//! picks the variant by the precomputed [`Dispatch`] looking at that `support::Shape` (no
+//! `serde_json::Value` is built, no trial decoding on the common path), then hands over to
+//! `support::decode_union`, which
 //! tries the alternatives the JSON Schema meaning of `anyOf` / `oneOf` calls for when the
 //! chosen variant cannot match (see `crates/mcpwire-types/src/support/union.rs`).
 //!
@@ -15,7 +17,7 @@ use quote::quote;
 use super::{Context, ident, json_schema_impl, support, ty_tokens};
 use crate::dispatch::{PATH_SEP, UNKNOWN_VARIANT};
 use crate::error::{CodegenError, Result};
-use crate::model::{ConstValue, Dispatch, Token, Ty, TypeDef, Union, VariantCheck};
+use crate::model::{ConstValue, Dispatch, Extra, Kind, Token, Ty, TypeDef, Union, VariantCheck};
 
 /// Emits one union.
 pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> {
@@ -26,6 +28,13 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
     let dispatch = u.dispatch.as_ref().ok_or_else(|| {
         CodegenError::at(def.pointer.clone(), "union without a dispatch decision")
     })?;
+    // A union of objects reads its object's members once; any other decodes from its text.
+    let objects = objects_only(ctx, u);
+    let decode_fn = if objects.is_some() {
+        quote! { #support::decode_object_variant }
+    } else {
+        quote! { #support::decode_variant }
+    };
 
     let mut variants = Vec::new();
     let mut name_arms = Vec::new();
@@ -38,7 +47,7 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
         if v.ty == Ty::Null {
             variants.push(quote! { #[doc = #doc] #vname, });
             name_arms.push(quote! { Self::#vname => #vname_str, });
-            decode_arms.push(quote! { #support::decode_null::<D::Error>(text, #name_str, #vname_str, reason).map(|()| Self::#vname) });
+            decode_arms.push(quote! { #support::decode_null::<D::Error>(input, #name_str, #vname_str, reason).map(|()| Self::#vname) });
             schema_parts.push(quote! { ::schemars::json_schema!({ "type": "null" }) });
             continue;
         }
@@ -54,7 +63,7 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
         variants.push(quote! { #[doc = #doc] #vname(#field_ty), });
         name_arms.push(quote! { Self::#vname(_) => #vname_str, });
         decode_arms.push(quote! {
-            #support::decode_variant::<#inner, D::Error>(text, #name_str, #vname_str, reason).map(#wrap)
+            #decode_fn::<#inner, D::Error>(input, #name_str, #vname_str, reason).map(#wrap)
         });
         schema_parts.push(quote! { generator.subschema_for::<#inner>() });
     }
@@ -65,7 +74,7 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
             Unknown(#support::UnknownMethod),
         });
         decode_arms.push(quote! {
-            #support::decode_variant::<#support::UnknownMethod, D::Error>(text, #name_str, "Unknown", reason).map(Self::Unknown)
+            #decode_fn::<#support::UnknownMethod, D::Error>(input, #name_str, "Unknown", reason).map(Self::Unknown)
         });
         schema_parts.push(quote! { generator.subschema_for::<#support::UnknownMethod>() });
     }
@@ -84,6 +93,25 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
         })
         .collect();
 
+    let (read, input, input_ty) = match &objects {
+        Some(strings) => {
+            let strings = strings.iter();
+            (
+                quote! { let shape = #support::Shape::capture_object(deserializer, &[#(#strings),*])?; },
+                quote! { &shape },
+                quote! { &#support::Shape<'_> },
+            )
+        }
+        None => (
+            quote! {
+                let raw = <#support::RawJson<'de> as ::serde::Deserialize>::deserialize(deserializer)?;
+                let text = raw.text();
+                let shape = #support::Shape::of::<D::Error>(text)?;
+            },
+            quote! { text },
+            quote! { &str },
+        ),
+    };
     let from_impls = from_impls(ctx, &name, u);
     let plan = Plan {
         union: u,
@@ -140,17 +168,15 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
                     one_of: #one_of,
                     variants: &[#(#variant_names),*],
                 };
-                let raw = <#support::RawJson<'de> as ::serde::Deserialize>::deserialize(deserializer)?;
-                let text = raw.text();
-                let shape = #support::Shape::of::<D::Error>(text)?;
+                #read
                 let choice: #support::Choice = #choose;
                 #support::decode_union(
-                    text,
+                    #input,
                     &shape,
                     &UNION,
                     choice,
                     #viable_fn,
-                    |index: usize, text: &str, reason: &str| match index {
+                    |index: usize, input: #input_ty, reason: &str| match index {
                         #(#decode_arms)*
                     },
                 )
@@ -197,6 +223,90 @@ fn from_impls(ctx: &Context<'_>, name: &proc_macro2::Ident, u: &Union) -> TokenS
         });
     }
     out
+}
+
+/// For a union whose every variant is an object (and that admits nothing else): the members
+/// it reads as strings while it captures the object (`support::Shape::capture_object`), in
+/// name order. A member is listed when every variant that declares it declares a string, a
+/// string enum or a string constant; no member is listed when some variant keeps undeclared
+/// members as a typed value (a number there must keep its text) or is not a plain object.
+/// `None` for any other union: it captures its value's text.
+fn objects_only(ctx: &Context<'_>, u: &Union) -> Option<Vec<String>> {
+    if u.admitted.iter().any(|(token, _)| *token != Token::Object)
+        || u.variants.iter().any(|v| v.ty == Ty::Null)
+    {
+        return None;
+    }
+    let mut members = std::collections::BTreeMap::new();
+    let mut listable = true;
+    for v in &u.variants {
+        declared_members(ctx, &v.ty, &mut members, &mut listable);
+    }
+    if u.unknown_method {
+        // `support::UnknownMethod`: a string `method`, every other member a `Value`.
+        members.entry("method".to_owned()).or_insert(true);
+    }
+    if !listable {
+        return Some(Vec::new());
+    }
+    Some(
+        members
+            .into_iter()
+            .filter_map(|(name, string)| string.then_some(name))
+            .collect(),
+    )
+}
+
+/// Records, for each member `ty` declares, whether it is string-like (and-ed with what other
+/// variants said); clears `listable` when `ty` is not a plain object or keeps undeclared
+/// members as a typed value.
+fn declared_members(
+    ctx: &Context<'_>,
+    ty: &Ty,
+    members: &mut std::collections::BTreeMap<String, bool>,
+    listable: &mut bool,
+) {
+    let Ty::Named(name) = ty else {
+        *listable = false;
+        return;
+    };
+    match ctx.def(name).map(|d| &d.kind) {
+        Some(Kind::Alias(target)) => declared_members(ctx, target, members, listable),
+        Some(Kind::Union(inner)) => {
+            for v in &inner.variants {
+                declared_members(ctx, &v.ty, members, listable);
+            }
+            if inner.unknown_method {
+                members.entry("method".to_owned()).or_insert(true);
+            }
+        }
+        Some(Kind::Struct(s)) => {
+            if !matches!(
+                s.extra,
+                Extra::Closed | Extra::Implicit | Extra::Declared(Ty::Any)
+            ) {
+                *listable = false;
+            }
+            for field in &s.fields {
+                let string = string_like(ctx, &field.ty);
+                *members.entry(field.json_name.clone()).or_insert(string) &= string;
+            }
+        }
+        _ => *listable = false,
+    }
+}
+
+/// Whether `ty` decodes only from a JSON string: a string, a string enum, a string constant.
+fn string_like(ctx: &Context<'_>, ty: &Ty) -> bool {
+    match ty {
+        Ty::String => true,
+        Ty::Named(name) => match ctx.def(name).map(|d| &d.kind) {
+            Some(Kind::Enum(_) | Kind::Const(ConstValue::Str(_))) => true,
+            Some(Kind::Alias(target)) => string_like(ctx, target),
+            _ => false,
+        },
+        _ => false,
+    }
 }
 
 /// What the decisions of one union are built from.

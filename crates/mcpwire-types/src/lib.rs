@@ -34,9 +34,11 @@
 //!   `Unknown(String)` variant.
 //! - `allOf` is merged into one struct (references resolved, sibling keys such as
 //!   `description` allowed).
-//! - `anyOf` / `oneOf` / type arrays are enums whose `Deserialize` is hand-generated: the
-//!   value's raw text is captured ([`support::RawJson`], never a `serde_json::Value`), a variant
-//!   is chosen from that text ([`support::Shape`]) without trial decoding (JSON token type, a constant
+//! - `anyOf` / `oneOf` / type arrays are enums whose `Deserialize` is hand-generated: a union
+//!   of objects reads its members once ([`support::Shape::capture_object`]: string members
+//!   decoded, the others as raw text), any other union captures its value's raw text
+//!   ([`support::RawJson`]); never a `serde_json::Value`. A variant
+//!   is chosen from that [`support::Shape`] without trial decoding (JSON token type, a constant
 //!   member such as `method` or `type`, a required member unique to one variant, the most
 //!   specific set of required members), then [`support::decode_union`] applies the JSON Schema
 //!   meaning: when other variants admitting the value's JSON type remain (none is ruled out by a

@@ -31,13 +31,19 @@ mod scan;
 mod shape;
 pub use shape::{Items, Members, Shape};
 
+mod capture;
+pub use capture::MemberValue;
+
+mod members_de;
+
 mod union;
 pub use schema_decode::{
     BySchema, SchemaDecode, by_schema, double_option_by_schema, is_integer, non_null_by_schema,
     nullable_by_schema,
 };
 pub use union::{
-    Choice, NO_VARIANT, UNKNOWN_METHOD, UnionInfo, decode_null, decode_union, decode_variant,
+    Choice, NO_VARIANT, UNKNOWN_METHOD, UnionInfo, decode_null, decode_object_variant,
+    decode_union, decode_variant,
 };
 
 /// Whether a method name is a request, a notification, or neither in a given version.

@@ -109,3 +109,52 @@ fn integers_beyond_i64_decode_exactly_and_ids_keep_their_text() {
     assert_eq!(serde_json::to_string(&id).unwrap(), "\"1e3\"");
     assert!(serde_json::from_str::<v::RequestId>("1.5").is_err());
 }
+
+/// A union of objects reads its members straight from the deserializer (its strings decoded
+/// on the way, the rest as raw text), so each way serde_json can hand it over must give the
+/// same value: borrowed text, bytes, a reader (owned text), and a `serde_json::Value`.
+#[test]
+fn a_union_decodes_alike_from_every_serde_json_input() {
+    fn every_input<T>(text: &str) -> Vec<T>
+    where
+        T: serde::de::DeserializeOwned + serde::Serialize,
+    {
+        vec![
+            serde_json::from_str(text).unwrap(),
+            serde_json::from_slice(text.as_bytes()).unwrap(),
+            serde_json::from_reader(text.as_bytes()).unwrap(),
+            serde_json::from_value(serde_json::from_str(text).unwrap()).unwrap(),
+        ]
+    }
+    // Escaped strings (decoded once while the union reads its object), a listed string member
+    // holding a number (kept by the blob variant as an undeclared member), a nested union and
+    // an id that keeps its text.
+    let text = r#"{"type":"resource","resource":{"uri":"file:///a\u0020b","mimeType":"text/plain","text":"line\n\"quoted\"\ttab \ud83d\ude00","_meta":{"k":[1,{"x":"y"}]}},"annotations":{"priority":0.5,"lastModified":"2025-01-01T00:00:00Z"}}"#;
+    let decoded = every_input::<v::ContentBlock>(text);
+    for block in &decoded {
+        assert_eq!(block, &decoded[0]);
+        let v::ContentBlock::EmbeddedResource(resource) = block else {
+            panic!("an embedded resource: {block:?}")
+        };
+        let v::EmbeddedResourceResource::TextResourceContents(contents) = &resource.resource else {
+            panic!("text contents: {:?}", resource.resource)
+        };
+        assert_eq!(contents.uri, "file:///a b");
+        assert_eq!(contents.text, "line\n\"quoted\"\ttab \u{1f600}");
+    }
+    let blob = r#"{"type":"resource","resource":{"uri":"file:///a","blob":"AAAA","text":5}}"#;
+    for block in every_input::<v::ContentBlock>(blob) {
+        let back: Value = serde_json::to_value(&block).unwrap();
+        assert_eq!(back["resource"]["text"], json!(5), "{back}");
+        assert_eq!(back["resource"]["uri"], json!("file:///a"), "{back}");
+        assert_eq!(back["resource"]["blob"], json!("AAAA"), "{back}");
+    }
+    // The response's id keeps its spelling; the result is kept member for member.
+    let message = r#"{"jsonrpc":"2.0","id":1e3,"result":{"resultType":"complete","_meta":{"progressToken":7}}}"#;
+    for decoded in every_input::<v::JSONRPCMessage>(message).iter().take(3) {
+        let back = serde_json::to_string(decoded).unwrap();
+        assert!(back.contains(r#""id":1e3"#), "{back}");
+        let back: Value = serde_json::from_str(&back).unwrap();
+        assert_eq!(back, serde_json::from_str::<Value>(message).unwrap());
+    }
+}

@@ -42,11 +42,10 @@ impl<'de> ::serde::Deserialize<'de> for Content {
             one_of: false,
             variants: &["TextContent", "ImageContent"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["data", "text", "type"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("type").as_deref() {
@@ -98,7 +97,7 @@ impl<'de> ::serde::Deserialize<'de> for Content {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -116,19 +115,19 @@ impl<'de> ::serde::Deserialize<'de> for Content {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TextContent,
                         D::Error,
-                    >(text, "Content", "TextContent", reason)
+                    >(input, "Content", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ImageContent,
                         D::Error,
-                    >(text, "Content", "ImageContent", reason)
+                    >(input, "Content", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
             },

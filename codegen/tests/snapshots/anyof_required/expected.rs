@@ -53,11 +53,10 @@ impl<'de> ::serde::Deserialize<'de> for AnyResult {
             one_of: false,
             variants: &["Result", "ListResult", "CountResult"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["next"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("items") {
@@ -94,7 +93,7 @@ impl<'de> ::serde::Deserialize<'de> for AnyResult {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -110,26 +109,26 @@ impl<'de> ::serde::Deserialize<'de> for AnyResult {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         Result,
                         D::Error,
-                    >(text, "AnyResult", "Result", reason)
+                    >(input, "AnyResult", "Result", reason)
                         .map(Self::Result)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListResult,
                         D::Error,
-                    >(text, "AnyResult", "ListResult", reason)
+                    >(input, "AnyResult", "ListResult", reason)
                         .map(Self::ListResult)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CountResult,
                         D::Error,
-                    >(text, "AnyResult", "CountResult", reason)
+                    >(input, "AnyResult", "CountResult", reason)
                         .map(Self::CountResult)
                 }
             },
@@ -401,11 +400,10 @@ impl<'de> ::serde::Deserialize<'de> for OneResult {
             one_of: true,
             variants: &["Result", "ListResult", "CountResult"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["next"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("items") {
@@ -442,7 +440,7 @@ impl<'de> ::serde::Deserialize<'de> for OneResult {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -458,26 +456,26 @@ impl<'de> ::serde::Deserialize<'de> for OneResult {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         Result,
                         D::Error,
-                    >(text, "OneResult", "Result", reason)
+                    >(input, "OneResult", "Result", reason)
                         .map(Self::Result)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListResult,
                         D::Error,
-                    >(text, "OneResult", "ListResult", reason)
+                    >(input, "OneResult", "ListResult", reason)
                         .map(Self::ListResult)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CountResult,
                         D::Error,
-                    >(text, "OneResult", "CountResult", reason)
+                    >(input, "OneResult", "CountResult", reason)
                         .map(Self::CountResult)
                 }
             },

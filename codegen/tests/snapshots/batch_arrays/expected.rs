@@ -258,33 +258,33 @@ impl<'de> ::serde::Deserialize<'de> for Message {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         Call,
                         D::Error,
-                    >(text, "Message", "Call", reason)
+                    >(input, "Message", "Call", reason)
                         .map(Self::Call)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         Reply,
                         D::Error,
-                    >(text, "Message", "Reply", reason)
+                    >(input, "Message", "Reply", reason)
                         .map(Self::Reply)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::vec::Vec<Call>,
                         D::Error,
-                    >(text, "Message", "Array", reason)
+                    >(input, "Message", "Array", reason)
                         .map(Self::Array)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::vec::Vec<Reply>,
                         D::Error,
-                    >(text, "Message", "Array2", reason)
+                    >(input, "Message", "Array2", reason)
                         .map(Self::Array2)
                 }
             },

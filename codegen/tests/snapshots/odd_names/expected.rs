@@ -436,19 +436,19 @@ impl<'de> ::serde::Deserialize<'de> for SelfValue {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         MyType2,
                         D::Error,
-                    >(text, "SelfValue", "MyType2", reason)
+                    >(input, "SelfValue", "MyType2", reason)
                         .map(Self::MyType2)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(text, "SelfValue", "String", reason)
+                    >(input, "SelfValue", "String", reason)
                         .map(Self::String)
                 }
             },

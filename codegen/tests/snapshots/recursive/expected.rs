@@ -135,40 +135,40 @@ impl<'de> ::serde::Deserialize<'de> for JSONValue {
             &UNION,
             choice,
             |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONObject,
                         D::Error,
-                    >(text, "JSONValue", "JSONObject", reason)
+                    >(input, "JSONValue", "JSONObject", reason)
                         .map(Self::JSONObject)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::vec::Vec<JSONValue>,
                         D::Error,
-                    >(text, "JSONValue", "Array", reason)
+                    >(input, "JSONValue", "Array", reason)
                         .map(Self::Array)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(text, "JSONValue", "String", reason)
+                    >(input, "JSONValue", "String", reason)
                         .map(Self::String)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(text, "JSONValue", "Integer", reason)
+                    >(input, "JSONValue", "Integer", reason)
                         .map(Self::Integer)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         bool,
                         D::Error,
-                    >(text, "JSONValue", "Boolean", reason)
+                    >(input, "JSONValue", "Boolean", reason)
                         .map(Self::Boolean)
                 }
             },

@@ -116,32 +116,32 @@ impl<'de> ::serde::Deserialize<'de> for Scalar {
             &UNION,
             choice,
             |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(text, "Scalar", "String", reason)
+                    >(input, "Scalar", "String", reason)
                         .map(Self::String)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::serde_json::Number,
                         D::Error,
-                    >(text, "Scalar", "Number", reason)
+                    >(input, "Scalar", "Number", reason)
                         .map(Self::Number)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         bool,
                         D::Error,
-                    >(text, "Scalar", "Boolean", reason)
+                    >(input, "Scalar", "Boolean", reason)
                         .map(Self::Boolean)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_null::<
                         D::Error,
-                    >(text, "Scalar", "Null", reason)
+                    >(input, "Scalar", "Null", reason)
                         .map(|()| Self::Null)
                 }
             },
@@ -248,19 +248,19 @@ impl<'de> ::serde::Deserialize<'de> for Token {
             &UNION,
             choice,
             |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(text, "Token", "String", reason)
+                    >(input, "Token", "String", reason)
                         .map(Self::String)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(text, "Token", "Integer", reason)
+                    >(input, "Token", "Integer", reason)
                         .map(Self::Integer)
                 }
             },

@@ -449,11 +449,10 @@ impl<'de> ::serde::Deserialize<'de> for Shape {
             one_of: false,
             variants: &["ShapeVariant0", "ShapeVariant1"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["kind"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("kind").as_deref() {
@@ -505,7 +504,7 @@ impl<'de> ::serde::Deserialize<'de> for Shape {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -522,19 +521,19 @@ impl<'de> ::serde::Deserialize<'de> for Shape {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ShapeVariant0,
                         D::Error,
-                    >(text, "Shape", "ShapeVariant0", reason)
+                    >(input, "Shape", "ShapeVariant0", reason)
                         .map(Self::ShapeVariant0)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ShapeVariant1,
                         D::Error,
-                    >(text, "Shape", "ShapeVariant1", reason)
+                    >(input, "Shape", "ShapeVariant1", reason)
                         .map(Self::ShapeVariant1)
                 }
             },

@@ -46,11 +46,10 @@ impl<'de> ::serde::Deserialize<'de> for BatchRequestItem {
             one_of: false,
             variants: &["Request", "Notification"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["jsonrpc", "method"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("id") {
@@ -81,7 +80,7 @@ impl<'de> ::serde::Deserialize<'de> for BatchRequestItem {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -99,19 +98,19 @@ impl<'de> ::serde::Deserialize<'de> for BatchRequestItem {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         Request,
                         D::Error,
-                    >(text, "BatchRequestItem", "Request", reason)
+                    >(input, "BatchRequestItem", "Request", reason)
                         .map(Self::Request)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         Notification,
                         D::Error,
-                    >(text, "BatchRequestItem", "Notification", reason)
+                    >(input, "BatchRequestItem", "Notification", reason)
                         .map(Self::Notification)
                 }
             },
@@ -1180,40 +1179,40 @@ impl<'de> ::serde::Deserialize<'de> for Message {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         Request,
                         D::Error,
-                    >(text, "Message", "Request", reason)
+                    >(input, "Message", "Request", reason)
                         .map(Self::Request)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         Notification,
                         D::Error,
-                    >(text, "Message", "Notification", reason)
+                    >(input, "Message", "Notification", reason)
                         .map(Self::Notification)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         BatchRequest,
                         D::Error,
-                    >(text, "Message", "BatchRequest", reason)
+                    >(input, "Message", "BatchRequest", reason)
                         .map(Self::BatchRequest)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         Response,
                         D::Error,
-                    >(text, "Message", "Response", reason)
+                    >(input, "Message", "Response", reason)
                         .map(Self::Response)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         BatchResponse,
                         D::Error,
-                    >(text, "Message", "BatchResponse", reason)
+                    >(input, "Message", "BatchResponse", reason)
                         .map(Self::BatchResponse)
                 }
             },
@@ -1576,7 +1575,7 @@ impl<'de> ::serde::Deserialize<'de> for Params {
             &UNION,
             choice,
             |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::collections::BTreeMap<
@@ -1584,14 +1583,14 @@ impl<'de> ::serde::Deserialize<'de> for Params {
                             ::serde_json::Value,
                         >,
                         D::Error,
-                    >(text, "Params", "Object", reason)
+                    >(input, "Params", "Object", reason)
                         .map(Self::Object)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::vec::Vec<::serde_json::Value>,
                         D::Error,
-                    >(text, "Params", "Array", reason)
+                    >(input, "Params", "Array", reason)
                         .map(Self::Array)
                 }
             },
@@ -1988,25 +1987,25 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             &UNION,
             choice,
             |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(text, "RequestId", "String", reason)
+                    >(input, "RequestId", "String", reason)
                         .map(Self::String)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::serde_json::Number,
                         D::Error,
-                    >(text, "RequestId", "Number", reason)
+                    >(input, "RequestId", "Number", reason)
                         .map(Self::Number)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_null::<
                         D::Error,
-                    >(text, "RequestId", "Null", reason)
+                    >(input, "RequestId", "Null", reason)
                         .map(|()| Self::Null)
                 }
             },
@@ -2073,11 +2072,10 @@ impl<'de> ::serde::Deserialize<'de> for Response {
             one_of: false,
             variants: &["ResultResponse", "ErrorResponse"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["jsonrpc"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("result") {
@@ -2115,7 +2113,7 @@ impl<'de> ::serde::Deserialize<'de> for Response {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -2134,19 +2132,19 @@ impl<'de> ::serde::Deserialize<'de> for Response {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ResultResponse,
                         D::Error,
-                    >(text, "Response", "ResultResponse", reason)
+                    >(input, "Response", "ResultResponse", reason)
                         .map(Self::ResultResponse)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ErrorResponse,
                         D::Error,
-                    >(text, "Response", "ErrorResponse", reason)
+                    >(input, "Response", "ErrorResponse", reason)
                         .map(Self::ErrorResponse)
                 }
             },

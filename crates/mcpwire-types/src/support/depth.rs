@@ -1,10 +1,11 @@
 //! How deep the decode of a union's captured text may go.
 //!
-//! A generated union decodes its chosen variant from the text it captured, with a serde_json
-//! deserializer of its own, which does not know the limits of the deserializer the whole
-//! message is decoded with. By default it keeps serde_json's 128-level recursion limit
-//! (counted from the union's value), which is what a plain `serde_json::from_str` of the
-//! message applies, and which keeps the native stack safe.
+//! A generated union decodes its chosen variant from the text it captured (or, for a union of
+//! objects, each raw member from its text), with a serde_json deserializer of its own, which
+//! does not know the limits of the deserializer the whole message is decoded with. By default
+//! it keeps serde_json's 128-level recursion limit (counted from the union's value, or from
+//! the member's), as a plain `serde_json::from_str` of the message applies one, and which keeps
+//! the native stack safe.
 //!
 //! A caller that decodes without that limit, on a stack that grows as needed (serde_json's
 //! `unbounded_depth` with `serde_stacker`, as the `mcpwire` runtime does for typed params
@@ -36,7 +37,7 @@
 
 use std::cell::Cell;
 
-use serde::de::DeserializeOwned;
+use serde::de::{DeserializeOwned, DeserializeSeed};
 
 thread_local! {
     static UNBOUNDED: Cell<bool> = const { Cell::new(false) };
@@ -83,6 +84,40 @@ pub(super) fn decode_text<T: DeserializeOwned>(
         serde_path_to_error::deserialize(&mut deserializer)
     };
     Err(match tracked {
+        Ok(_) => (String::new(), error),
+        Err(tracked) => (super::json_pointer(tracked.path()), tracked.into_inner()),
+    })
+}
+
+/// Decodes one captured member's raw text with `seed`, under the depth rules of the module
+/// documentation (the limit counted from the member's value).
+pub(super) fn decode_member<'de, S: DeserializeSeed<'de>>(
+    text: &'de str,
+    seed: S,
+) -> Result<S::Value, serde_json::Error> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    if UNBOUNDED.with(Cell::get) {
+        deserializer.disable_recursion_limit();
+        seed.deserialize(serde_stacker::Deserializer::new(&mut deserializer))
+    } else {
+        seed.deserialize(&mut deserializer)
+    }
+}
+
+/// Decodes `T` from `deserializer` (made by `make`), and on failure once more tracking the
+/// path, for the JSON pointer of where it failed (relative to the decoded value).
+pub(super) fn decode_tracked<
+    'de,
+    T: DeserializeOwned,
+    D: serde::Deserializer<'de, Error = serde_json::Error>,
+>(
+    make: impl Fn() -> D,
+) -> Result<T, (String, serde_json::Error)> {
+    let error = match T::deserialize(make()) {
+        Ok(decoded) => return Ok(decoded),
+        Err(error) => error,
+    };
+    Err(match serde_path_to_error::deserialize::<_, T>(make()) {
         Ok(_) => (String::new(), error),
         Err(tracked) => (super::json_pointer(tracked.path()), tracked.into_inner()),
     })

@@ -55,10 +55,15 @@ const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RawJson<'de>(Cow<'de, str>);
 
-impl RawJson<'_> {
+impl<'de> RawJson<'de> {
     /// The text.
     pub fn text(&self) -> &str {
         &self.0
+    }
+
+    /// The text, borrowed from the input when it was.
+    pub fn into_cow(self) -> Cow<'de, str> {
+        self.0
     }
 }
 
@@ -155,7 +160,7 @@ impl<'de> Visitor<'de> for RawVisitor {
 }
 
 /// A string, borrowed from the input when the deserializer lends it.
-struct Text<'de>(Cow<'de, str>);
+pub(super) struct Text<'de>(pub(super) Cow<'de, str>);
 
 impl<'de> Deserialize<'de> for Text<'de> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

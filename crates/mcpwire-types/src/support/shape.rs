@@ -25,6 +25,7 @@ use std::borrow::Cow;
 use serde::de;
 
 use super::Integer;
+use super::capture::MemberValue;
 use super::scan::{skip_whitespace, string_end, value_end};
 
 /// The JSON type of a value's text and, for an object, its members (see the module
@@ -79,11 +80,22 @@ impl<'a> Shape<'a> {
     }
 }
 
-/// An object's members: names and raw values, in order.
+/// An object's members: names and values (raw text, or a string a union decoded on the way,
+/// see [`Shape::capture_object`]), in order.
 #[derive(Debug, Default)]
-pub struct Members<'a>(Vec<(Cow<'a, str>, &'a str)>);
+pub struct Members<'a>(Vec<(Cow<'a, str>, MemberValue<'a>)>);
 
 impl<'a> Members<'a> {
+    /// Members read by [`Shape::capture_object`].
+    pub(super) fn from_values(members: Vec<(Cow<'a, str>, MemberValue<'a>)>) -> Self {
+        Members(members)
+    }
+
+    /// Every member, in order (a repeated name as often as it came).
+    pub(super) fn entries(&self) -> &[(Cow<'a, str>, MemberValue<'a>)] {
+        &self.0
+    }
+
     /// Scans an object's (valid) text one level deep; `None` if it is not an object.
     fn scan(text: &'a str) -> Option<Self> {
         let bytes = text.as_bytes();
@@ -109,7 +121,7 @@ impl<'a> Members<'a> {
             }
             let start = skip_whitespace(bytes, at + 1);
             let end = value_end(bytes, start)?;
-            members.push((name, text.get(start..end)?));
+            members.push((name, MemberValue::Raw(Cow::Borrowed(text.get(start..end)?))));
             at = skip_whitespace(bytes, end);
             match bytes.get(at)? {
                 b',' => at = skip_whitespace(bytes, at + 1),
@@ -119,14 +131,23 @@ impl<'a> Members<'a> {
         }
     }
 
-    /// The raw text of member `name` (the last one, should the name repeat, as
+    /// The value of member `name` (the last one, should the name repeat, as
     /// `serde_json::Value` keeps it).
-    pub fn get(&self, name: &str) -> Option<&'a str> {
+    pub fn value(&self, name: &str) -> Option<&MemberValue<'a>> {
         self.0
             .iter()
             .rev()
             .find(|(member, _)| member == name)
-            .map(|(_, value)| *value)
+            .map(|(_, value)| value)
+    }
+
+    /// The raw text of member `name` (the last one, should the name repeat), unless it is a
+    /// string [`Shape::capture_object`] decoded.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        match self.value(name)? {
+            MemberValue::Raw(text) => Some(text),
+            MemberValue::Str(_) => None,
+        }
     }
 
     /// Whether member `name` is present.
@@ -142,8 +163,11 @@ impl<'a> Members<'a> {
     }
 
     /// Member `name` when it is a string.
-    pub fn str_member(&self, name: &str) -> Option<Cow<'a, str>> {
-        let raw = self.get(name)?;
+    pub fn str_member(&self, name: &str) -> Option<Cow<'_, str>> {
+        let raw = match self.value(name)? {
+            MemberValue::Str(text) => return Some(Cow::Borrowed(text)),
+            MemberValue::Raw(raw) => raw.as_ref(),
+        };
         let quoted = raw.strip_prefix('"')?.strip_suffix('"')?;
         if quoted.contains('\\') {
             serde_json::from_str::<String>(raw).ok().map(Cow::Owned)
@@ -185,6 +209,12 @@ impl<'a> Members<'a> {
 pub struct Items<'a>(&'a str);
 
 impl<'a> Items<'a> {
+    /// An array known only as one (read by [`Shape::capture_object`], which skips its
+    /// items): it has no first object.
+    pub(super) fn empty() -> Self {
+        Items("")
+    }
+
     /// The members of the first item, when there is one and it is an object.
     pub fn first_object(&self) -> Option<Members<'a>> {
         let bytes = self.0.as_bytes();

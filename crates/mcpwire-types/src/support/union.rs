@@ -1,24 +1,26 @@
 //! Decoding a generated union by the JSON Schema meaning of `anyOf` and `oneOf`.
 //!
-//! A union captures its value's raw text ([`super::RawJson`]), never a `serde_json::Value`.
-//! The generated dispatch looks at that text through a [`Shape`] (JSON token type, a constant
-//! member, the members present, read from a one-level scan of the object) and picks one
+//! A union of objects reads its object's members once ([`Shape::capture_object`]: string
+//! members decoded, the others as raw text); any other union captures its value's raw text
+//! ([`super::RawJson`]); neither builds a `serde_json::Value`. The generated dispatch looks at
+//! that through a [`Shape`] (JSON token type, a constant member, the members present) and
+//! picks one
 //! variant without trying any: the [`Choice`]. It also lists, per decision, the other
 //! variants that admit the same JSON type and that no constant seen on the way rules out: the
 //! alternatives, in schema order. [`decode_union`] then:
 //!
 //! 1. drops every alternative the object cannot match: a required member missing, or a
 //!    constant member (required or optional) present with another value;
-//! 2. **fast path** — no alternative left: decodes the chosen variant from the text, exactly
+//! 2. **fast path** — no alternative left: decodes the chosen variant, exactly
 //!    as a single-variant decode would (so a method union keyed on `method`, or content keyed
 //!    on `type`, decodes once). The same when the chosen variant is ruled out and exactly one
 //!    alternative remains;
-//! 3. otherwise `anyOf` takes the first variant that decodes from the text (the chosen one,
+//! 3. otherwise `anyOf` takes the first variant that decodes (the chosen one,
 //!    then the alternatives in schema order); `oneOf` decodes every remaining variant and
 //!    requires exactly one to match, naming the matches when several do.
 //!
-//! Decoding from the text keeps what the text says: an `integer` anywhere inside keeps its
-//! spelling ([`super::Integer`]), a nested union captures its own text in turn.
+//! Decoding from the text or the raw members keeps what the text says: an `integer` anywhere
+//! inside keeps its spelling ([`super::Integer`]), a nested union captures in turn.
 //!
 //! When nothing matches, the error leads with the chosen variant's failure (its JSON pointer,
 //! relative to the union's value, written as ``at `/x` `` for [`super::error_pointer`]) and
@@ -100,16 +102,17 @@ const ONLY_ONE_LEFT: &str =
 
 /// Decodes a union value by `anyOf` / `oneOf` meaning; see the module documentation.
 ///
-/// `text` is the value's raw text and `shape` what [`Shape::of`] makes of it;
-/// `viable(index, shape)` says whether a variant can still match; `decode(index, text,
-/// reason)` decodes one variant from the text.
-pub fn decode_union<'a, T, E: serde::de::Error>(
-    text: &'a str,
+/// `input` is what the variants decode from (the value's raw text, or its [`Shape`] when the
+/// union captured its object's members, [`Shape::capture_object`]), `shape` what the dispatch
+/// looked at; `viable(index, shape)` says whether a variant can still match; `decode(index,
+/// input, reason)` decodes one variant.
+pub fn decode_union<'a, I: Copy, T, E: serde::de::Error>(
+    input: I,
     shape: &Shape<'a>,
     union: &UnionInfo,
     choice: Choice,
     viable: impl Fn(usize, &Shape<'a>) -> bool,
-    decode: impl Fn(usize, &'a str, &str) -> Result<T, E>,
+    decode: impl Fn(usize, I, &str) -> Result<T, E>,
 ) -> Result<T, E> {
     let mut others = choice
         .alternatives
@@ -121,12 +124,12 @@ pub fn decode_union<'a, T, E: serde::de::Error>(
             return Err(super::no_variant(union.name, &choice.reason));
         }
         // The fast path: nothing else can match, so the chosen variant's error is the answer.
-        return decode(choice.index, text, &choice.reason);
+        return decode(choice.index, input, &choice.reason);
     };
     let second_other = others.next();
     let chosen = choice.index != NO_VARIANT && viable(choice.index, shape);
     if !chosen && second_other.is_none() {
-        return decode(first_other, text, ONLY_ONE_LEFT);
+        return decode(first_other, input, ONLY_ONE_LEFT);
     }
     let order = chosen
         .then_some((choice.index, choice.reason.as_ref()))
@@ -143,7 +146,7 @@ pub fn decode_union<'a, T, E: serde::de::Error>(
     let mut matched: Option<T> = None;
     let mut matches = Vec::new();
     for (index, reason) in order {
-        match decode(index, text, reason) {
+        match decode(index, input, reason) {
             Ok(decoded) if !union.one_of => return Ok(decoded),
             Ok(decoded) => {
                 matches.push(union.variant(index));
@@ -232,18 +235,46 @@ pub fn decode_variant<T: DeserializeOwned, E: serde::de::Error>(
     variant: &str,
     reason: &str,
 ) -> Result<T, E> {
-    super::depth::decode_text::<T>(text).map_err(|(pointer, error)| {
-        let inner = super::depth::message_without_position(&error);
-        if pointer.is_empty() {
-            E::custom(format_args!(
-                "{union}: decoding as variant `{variant}` (chosen because {reason}) failed: {inner}"
-            ))
-        } else {
-            E::custom(format_args!(
-                "{union}: decoding as variant `{variant}` (chosen because {reason}) failed at `{pointer}`: {inner}"
-            ))
-        }
-    })
+    super::depth::decode_text::<T>(text)
+        .map_err(|(pointer, error)| variant_error(&pointer, &error, union, variant, reason))
+}
+
+/// Decodes the members a union captured ([`Shape::capture_object`]) as its chosen variant,
+/// with the errors of [`decode_variant`].
+pub fn decode_object_variant<T: DeserializeOwned, E: serde::de::Error>(
+    shape: &Shape<'_>,
+    union: &str,
+    variant: &str,
+    reason: &str,
+) -> Result<T, E> {
+    let Shape::Object(members) = shape else {
+        return Err(E::custom(format_args!(
+            "{union}: variant `{variant}` (chosen because {reason}) must be an object, found {}",
+            shape.token_name()
+        )));
+    };
+    super::depth::decode_tracked::<T, _>(|| super::members_de::MembersDeserializer(members))
+        .map_err(|(pointer, error)| variant_error(&pointer, &error, union, variant, reason))
+}
+
+/// The error of a variant that failed at `pointer` (relative to the union's value).
+fn variant_error<E: serde::de::Error>(
+    pointer: &str,
+    error: &serde_json::Error,
+    union: &str,
+    variant: &str,
+    reason: &str,
+) -> E {
+    let inner = super::depth::message_without_position(error);
+    if pointer.is_empty() {
+        E::custom(format_args!(
+            "{union}: decoding as variant `{variant}` (chosen because {reason}) failed: {inner}"
+        ))
+    } else {
+        E::custom(format_args!(
+            "{union}: decoding as variant `{variant}` (chosen because {reason}) failed at `{pointer}`: {inner}"
+        ))
+    }
 }
 
 /// Decodes the `null` variant of a union.

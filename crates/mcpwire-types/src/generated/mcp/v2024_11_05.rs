@@ -792,11 +792,10 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultContentItem {
             one_of: false,
             variants: &["TextContent", "ImageContent", "EmbeddedResource"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["data", "mimeType", "text", "type"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("type").as_deref() {
@@ -855,7 +854,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultContentItem {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -877,26 +876,26 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultContentItem {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TextContent,
                         D::Error,
-                    >(text, "CallToolResultContentItem", "TextContent", reason)
+                    >(input, "CallToolResultContentItem", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ImageContent,
                         D::Error,
-                    >(text, "CallToolResultContentItem", "ImageContent", reason)
+                    >(input, "CallToolResultContentItem", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         EmbeddedResource,
                         D::Error,
-                    >(text, "CallToolResultContentItem", "EmbeddedResource", reason)
+                    >(input, "CallToolResultContentItem", "EmbeddedResource", reason)
                         .map(Self::EmbeddedResource)
                 }
             },
@@ -1484,11 +1483,10 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
                 "RootsListChangedNotification",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["method"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("method").as_deref() {
@@ -1553,7 +1551,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -1582,40 +1580,45 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CancelledNotification,
                         D::Error,
-                    >(text, "ClientNotification", "CancelledNotification", reason)
+                    >(input, "ClientNotification", "CancelledNotification", reason)
                         .map(Self::CancelledNotification)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         InitializedNotification,
                         D::Error,
-                    >(text, "ClientNotification", "InitializedNotification", reason)
+                    >(input, "ClientNotification", "InitializedNotification", reason)
                         .map(Self::InitializedNotification)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ProgressNotification,
                         D::Error,
-                    >(text, "ClientNotification", "ProgressNotification", reason)
+                    >(input, "ClientNotification", "ProgressNotification", reason)
                         .map(Self::ProgressNotification)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         RootsListChangedNotification,
                         D::Error,
-                    >(text, "ClientNotification", "RootsListChangedNotification", reason)
+                    >(
+                            input,
+                            "ClientNotification",
+                            "RootsListChangedNotification",
+                            reason,
+                        )
                         .map(Self::RootsListChangedNotification)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(text, "ClientNotification", "Unknown", reason)
+                    >(input, "ClientNotification", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -1801,11 +1804,10 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                 "CompleteRequest",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["method"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("method").as_deref() {
@@ -1933,7 +1935,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -2003,103 +2005,103 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         InitializeRequest,
                         D::Error,
-                    >(text, "ClientRequest", "InitializeRequest", reason)
+                    >(input, "ClientRequest", "InitializeRequest", reason)
                         .map(Self::InitializeRequest)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         PingRequest,
                         D::Error,
-                    >(text, "ClientRequest", "PingRequest", reason)
+                    >(input, "ClientRequest", "PingRequest", reason)
                         .map(Self::PingRequest)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListResourcesRequest,
                         D::Error,
-                    >(text, "ClientRequest", "ListResourcesRequest", reason)
+                    >(input, "ClientRequest", "ListResourcesRequest", reason)
                         .map(Self::ListResourcesRequest)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListResourceTemplatesRequest,
                         D::Error,
-                    >(text, "ClientRequest", "ListResourceTemplatesRequest", reason)
+                    >(input, "ClientRequest", "ListResourceTemplatesRequest", reason)
                         .map(Self::ListResourceTemplatesRequest)
                 }
                 4usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ReadResourceRequest,
                         D::Error,
-                    >(text, "ClientRequest", "ReadResourceRequest", reason)
+                    >(input, "ClientRequest", "ReadResourceRequest", reason)
                         .map(Self::ReadResourceRequest)
                 }
                 5usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         SubscribeRequest,
                         D::Error,
-                    >(text, "ClientRequest", "SubscribeRequest", reason)
+                    >(input, "ClientRequest", "SubscribeRequest", reason)
                         .map(Self::SubscribeRequest)
                 }
                 6usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         UnsubscribeRequest,
                         D::Error,
-                    >(text, "ClientRequest", "UnsubscribeRequest", reason)
+                    >(input, "ClientRequest", "UnsubscribeRequest", reason)
                         .map(Self::UnsubscribeRequest)
                 }
                 7usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListPromptsRequest,
                         D::Error,
-                    >(text, "ClientRequest", "ListPromptsRequest", reason)
+                    >(input, "ClientRequest", "ListPromptsRequest", reason)
                         .map(Self::ListPromptsRequest)
                 }
                 8usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         GetPromptRequest,
                         D::Error,
-                    >(text, "ClientRequest", "GetPromptRequest", reason)
+                    >(input, "ClientRequest", "GetPromptRequest", reason)
                         .map(Self::GetPromptRequest)
                 }
                 9usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListToolsRequest,
                         D::Error,
-                    >(text, "ClientRequest", "ListToolsRequest", reason)
+                    >(input, "ClientRequest", "ListToolsRequest", reason)
                         .map(Self::ListToolsRequest)
                 }
                 10usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CallToolRequest,
                         D::Error,
-                    >(text, "ClientRequest", "CallToolRequest", reason)
+                    >(input, "ClientRequest", "CallToolRequest", reason)
                         .map(Self::CallToolRequest)
                 }
                 11usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         SetLevelRequest,
                         D::Error,
-                    >(text, "ClientRequest", "SetLevelRequest", reason)
+                    >(input, "ClientRequest", "SetLevelRequest", reason)
                         .map(Self::SetLevelRequest)
                 }
                 12usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CompleteRequest,
                         D::Error,
-                    >(text, "ClientRequest", "CompleteRequest", reason)
+                    >(input, "ClientRequest", "CompleteRequest", reason)
                         .map(Self::CompleteRequest)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(text, "ClientRequest", "Unknown", reason)
+                    >(input, "ClientRequest", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -2185,11 +2187,10 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
             one_of: false,
             variants: &["Result", "CreateMessageResult", "ListRootsResult"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["model", "role", "stopReason"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("content") || map.contains_key("model")
@@ -2228,7 +2229,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -2246,26 +2247,26 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         Result,
                         D::Error,
-                    >(text, "ClientResult", "Result", reason)
+                    >(input, "ClientResult", "Result", reason)
                         .map(Self::Result)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CreateMessageResult,
                         D::Error,
-                    >(text, "ClientResult", "CreateMessageResult", reason)
+                    >(input, "ClientResult", "CreateMessageResult", reason)
                         .map(Self::CreateMessageResult)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListRootsResult,
                         D::Error,
-                    >(text, "ClientResult", "ListRootsResult", reason)
+                    >(input, "ClientResult", "ListRootsResult", reason)
                         .map(Self::ListRootsResult)
                 }
             },
@@ -2647,11 +2648,10 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
             one_of: false,
             variants: &["PromptReference", "ResourceReference"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["name", "type", "uri"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("type").as_deref() {
@@ -2703,7 +2703,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -2721,19 +2721,19 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         PromptReference,
                         D::Error,
-                    >(text, "CompleteRequestParamsRef", "PromptReference", reason)
+                    >(input, "CompleteRequestParamsRef", "PromptReference", reason)
                         .map(Self::PromptReference)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ResourceReference,
                         D::Error,
-                    >(text, "CompleteRequestParamsRef", "ResourceReference", reason)
+                    >(input, "CompleteRequestParamsRef", "ResourceReference", reason)
                         .map(Self::ResourceReference)
                 }
             },
@@ -3720,11 +3720,10 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
             one_of: false,
             variants: &["TextContent", "ImageContent"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["data", "mimeType", "text", "type"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("type").as_deref() {
@@ -3776,7 +3775,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -3794,19 +3793,19 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TextContent,
                         D::Error,
-                    >(text, "CreateMessageResultContent", "TextContent", reason)
+                    >(input, "CreateMessageResultContent", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ImageContent,
                         D::Error,
-                    >(text, "CreateMessageResultContent", "ImageContent", reason)
+                    >(input, "CreateMessageResultContent", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
             },
@@ -4137,11 +4136,10 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
             one_of: false,
             variants: &["TextResourceContents", "BlobResourceContents"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["blob", "mimeType", "text", "uri"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("text") {
@@ -4177,7 +4175,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -4193,19 +4191,19 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TextResourceContents,
                         D::Error,
-                    >(text, "EmbeddedResourceResource", "TextResourceContents", reason)
+                    >(input, "EmbeddedResourceResource", "TextResourceContents", reason)
                         .map(Self::TextResourceContents)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         BlobResourceContents,
                         D::Error,
-                    >(text, "EmbeddedResourceResource", "BlobResourceContents", reason)
+                    >(input, "EmbeddedResourceResource", "BlobResourceContents", reason)
                         .map(Self::BlobResourceContents)
                 }
             },
@@ -5985,11 +5983,10 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
                 "JSONRPCError",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["jsonrpc", "method"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("result") {
@@ -6034,7 +6031,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -6061,33 +6058,33 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         JSONRPCRequest,
                         D::Error,
-                    >(text, "JSONRPCMessage", "JSONRPCRequest", reason)
+                    >(input, "JSONRPCMessage", "JSONRPCRequest", reason)
                         .map(Self::JSONRPCRequest)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         JSONRPCNotification,
                         D::Error,
-                    >(text, "JSONRPCMessage", "JSONRPCNotification", reason)
+                    >(input, "JSONRPCMessage", "JSONRPCNotification", reason)
                         .map(Self::JSONRPCNotification)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         JSONRPCResponse,
                         D::Error,
-                    >(text, "JSONRPCMessage", "JSONRPCResponse", reason)
+                    >(input, "JSONRPCMessage", "JSONRPCResponse", reason)
                         .map(Self::JSONRPCResponse)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         JSONRPCError,
                         D::Error,
-                    >(text, "JSONRPCMessage", "JSONRPCError", reason)
+                    >(input, "JSONRPCMessage", "JSONRPCError", reason)
                         .map(Self::JSONRPCError)
                 }
             },
@@ -11517,19 +11514,19 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
             &UNION,
             choice,
             |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(text, "ProgressToken", "String", reason)
+                    >(input, "ProgressToken", "String", reason)
                         .map(Self::String)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(text, "ProgressToken", "Integer", reason)
+                    >(input, "ProgressToken", "Integer", reason)
                         .map(Self::Integer)
                 }
             },
@@ -12207,11 +12204,10 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessageContent {
             one_of: false,
             variants: &["TextContent", "ImageContent", "EmbeddedResource"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["data", "mimeType", "text", "type"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("type").as_deref() {
@@ -12270,7 +12266,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessageContent {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -12292,26 +12288,26 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessageContent {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TextContent,
                         D::Error,
-                    >(text, "PromptMessageContent", "TextContent", reason)
+                    >(input, "PromptMessageContent", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ImageContent,
                         D::Error,
-                    >(text, "PromptMessageContent", "ImageContent", reason)
+                    >(input, "PromptMessageContent", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         EmbeddedResource,
                         D::Error,
-                    >(text, "PromptMessageContent", "EmbeddedResource", reason)
+                    >(input, "PromptMessageContent", "EmbeddedResource", reason)
                         .map(Self::EmbeddedResource)
                 }
             },
@@ -12800,11 +12796,10 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
             one_of: false,
             variants: &["TextResourceContents", "BlobResourceContents"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["blob", "mimeType", "text", "uri"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("text") {
@@ -12840,7 +12835,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -12856,13 +12851,13 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TextResourceContents,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "ReadResourceResultContentsItem",
                             "TextResourceContents",
                             reason,
@@ -12870,11 +12865,11 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                         .map(Self::TextResourceContents)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         BlobResourceContents,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "ReadResourceResultContentsItem",
                             "BlobResourceContents",
                             reason,
@@ -13097,19 +13092,19 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             &UNION,
             choice,
             |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(text, "RequestId", "String", reason)
+                    >(input, "RequestId", "String", reason)
                         .map(Self::String)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(text, "RequestId", "Integer", reason)
+                    >(input, "RequestId", "Integer", reason)
                         .map(Self::Integer)
                 }
             },
@@ -15255,11 +15250,10 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
             one_of: false,
             variants: &["TextContent", "ImageContent"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["data", "mimeType", "text", "type"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("type").as_deref() {
@@ -15311,7 +15305,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -15329,19 +15323,19 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TextContent,
                         D::Error,
-                    >(text, "SamplingMessageContent", "TextContent", reason)
+                    >(input, "SamplingMessageContent", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ImageContent,
                         D::Error,
-                    >(text, "SamplingMessageContent", "ImageContent", reason)
+                    >(input, "SamplingMessageContent", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
             },
@@ -16026,11 +16020,10 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                 "LoggingMessageNotification",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["method"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("method").as_deref() {
@@ -16116,7 +16109,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -16161,27 +16154,27 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CancelledNotification,
                         D::Error,
-                    >(text, "ServerNotification", "CancelledNotification", reason)
+                    >(input, "ServerNotification", "CancelledNotification", reason)
                         .map(Self::CancelledNotification)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ProgressNotification,
                         D::Error,
-                    >(text, "ServerNotification", "ProgressNotification", reason)
+                    >(input, "ServerNotification", "ProgressNotification", reason)
                         .map(Self::ProgressNotification)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ResourceListChangedNotification,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "ServerNotification",
                             "ResourceListChangedNotification",
                             reason,
@@ -16189,18 +16182,18 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                         .map(Self::ResourceListChangedNotification)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ResourceUpdatedNotification,
                         D::Error,
-                    >(text, "ServerNotification", "ResourceUpdatedNotification", reason)
+                    >(input, "ServerNotification", "ResourceUpdatedNotification", reason)
                         .map(Self::ResourceUpdatedNotification)
                 }
                 4usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         PromptListChangedNotification,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "ServerNotification",
                             "PromptListChangedNotification",
                             reason,
@@ -16208,24 +16201,24 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                         .map(Self::PromptListChangedNotification)
                 }
                 5usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ToolListChangedNotification,
                         D::Error,
-                    >(text, "ServerNotification", "ToolListChangedNotification", reason)
+                    >(input, "ServerNotification", "ToolListChangedNotification", reason)
                         .map(Self::ToolListChangedNotification)
                 }
                 6usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         LoggingMessageNotification,
                         D::Error,
-                    >(text, "ServerNotification", "LoggingMessageNotification", reason)
+                    >(input, "ServerNotification", "LoggingMessageNotification", reason)
                         .map(Self::LoggingMessageNotification)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(text, "ServerNotification", "Unknown", reason)
+                    >(input, "ServerNotification", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -16310,11 +16303,10 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
             one_of: false,
             variants: &["PingRequest", "CreateMessageRequest", "ListRootsRequest"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["method"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("method").as_deref() {
@@ -16372,7 +16364,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -16394,33 +16386,33 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         PingRequest,
                         D::Error,
-                    >(text, "ServerRequest", "PingRequest", reason)
+                    >(input, "ServerRequest", "PingRequest", reason)
                         .map(Self::PingRequest)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CreateMessageRequest,
                         D::Error,
-                    >(text, "ServerRequest", "CreateMessageRequest", reason)
+                    >(input, "ServerRequest", "CreateMessageRequest", reason)
                         .map(Self::CreateMessageRequest)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListRootsRequest,
                         D::Error,
-                    >(text, "ServerRequest", "ListRootsRequest", reason)
+                    >(input, "ServerRequest", "ListRootsRequest", reason)
                         .map(Self::ListRootsRequest)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(text, "ServerRequest", "Unknown", reason)
+                    >(input, "ServerRequest", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -16572,11 +16564,10 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                 "CompleteResult",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["description", "instructions", "nextCursor", "protocolVersion"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("capabilities")
@@ -16692,7 +16683,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -16734,75 +16725,75 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         Result,
                         D::Error,
-                    >(text, "ServerResult", "Result", reason)
+                    >(input, "ServerResult", "Result", reason)
                         .map(Self::Result)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         InitializeResult,
                         D::Error,
-                    >(text, "ServerResult", "InitializeResult", reason)
+                    >(input, "ServerResult", "InitializeResult", reason)
                         .map(Self::InitializeResult)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListResourcesResult,
                         D::Error,
-                    >(text, "ServerResult", "ListResourcesResult", reason)
+                    >(input, "ServerResult", "ListResourcesResult", reason)
                         .map(Self::ListResourcesResult)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListResourceTemplatesResult,
                         D::Error,
-                    >(text, "ServerResult", "ListResourceTemplatesResult", reason)
+                    >(input, "ServerResult", "ListResourceTemplatesResult", reason)
                         .map(Self::ListResourceTemplatesResult)
                 }
                 4usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ReadResourceResult,
                         D::Error,
-                    >(text, "ServerResult", "ReadResourceResult", reason)
+                    >(input, "ServerResult", "ReadResourceResult", reason)
                         .map(Self::ReadResourceResult)
                 }
                 5usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListPromptsResult,
                         D::Error,
-                    >(text, "ServerResult", "ListPromptsResult", reason)
+                    >(input, "ServerResult", "ListPromptsResult", reason)
                         .map(Self::ListPromptsResult)
                 }
                 6usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         GetPromptResult,
                         D::Error,
-                    >(text, "ServerResult", "GetPromptResult", reason)
+                    >(input, "ServerResult", "GetPromptResult", reason)
                         .map(Self::GetPromptResult)
                 }
                 7usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListToolsResult,
                         D::Error,
-                    >(text, "ServerResult", "ListToolsResult", reason)
+                    >(input, "ServerResult", "ListToolsResult", reason)
                         .map(Self::ListToolsResult)
                 }
                 8usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CallToolResult,
                         D::Error,
-                    >(text, "ServerResult", "CallToolResult", reason)
+                    >(input, "ServerResult", "CallToolResult", reason)
                         .map(Self::CallToolResult)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CompleteResult,
                         D::Error,
-                    >(text, "ServerResult", "CompleteResult", reason)
+                    >(input, "ServerResult", "CompleteResult", reason)
                         .map(Self::CompleteResult)
                 }
             },

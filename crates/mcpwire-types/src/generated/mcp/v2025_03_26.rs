@@ -865,11 +865,10 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultContentItem {
                 "EmbeddedResource",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["data", "mimeType", "text", "type"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("type").as_deref() {
@@ -935,7 +934,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultContentItem {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -961,33 +960,33 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultContentItem {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TextContent,
                         D::Error,
-                    >(text, "CallToolResultContentItem", "TextContent", reason)
+                    >(input, "CallToolResultContentItem", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ImageContent,
                         D::Error,
-                    >(text, "CallToolResultContentItem", "ImageContent", reason)
+                    >(input, "CallToolResultContentItem", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         AudioContent,
                         D::Error,
-                    >(text, "CallToolResultContentItem", "AudioContent", reason)
+                    >(input, "CallToolResultContentItem", "AudioContent", reason)
                         .map(Self::AudioContent)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         EmbeddedResource,
                         D::Error,
-                    >(text, "CallToolResultContentItem", "EmbeddedResource", reason)
+                    >(input, "CallToolResultContentItem", "EmbeddedResource", reason)
                         .map(Self::EmbeddedResource)
                 }
             },
@@ -1576,11 +1575,10 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
                 "RootsListChangedNotification",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["method"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("method").as_deref() {
@@ -1645,7 +1643,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -1674,40 +1672,45 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CancelledNotification,
                         D::Error,
-                    >(text, "ClientNotification", "CancelledNotification", reason)
+                    >(input, "ClientNotification", "CancelledNotification", reason)
                         .map(Self::CancelledNotification)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         InitializedNotification,
                         D::Error,
-                    >(text, "ClientNotification", "InitializedNotification", reason)
+                    >(input, "ClientNotification", "InitializedNotification", reason)
                         .map(Self::InitializedNotification)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ProgressNotification,
                         D::Error,
-                    >(text, "ClientNotification", "ProgressNotification", reason)
+                    >(input, "ClientNotification", "ProgressNotification", reason)
                         .map(Self::ProgressNotification)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         RootsListChangedNotification,
                         D::Error,
-                    >(text, "ClientNotification", "RootsListChangedNotification", reason)
+                    >(
+                            input,
+                            "ClientNotification",
+                            "RootsListChangedNotification",
+                            reason,
+                        )
                         .map(Self::RootsListChangedNotification)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(text, "ClientNotification", "Unknown", reason)
+                    >(input, "ClientNotification", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -1893,11 +1896,10 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                 "CompleteRequest",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["method"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("method").as_deref() {
@@ -2025,7 +2027,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -2095,103 +2097,103 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         InitializeRequest,
                         D::Error,
-                    >(text, "ClientRequest", "InitializeRequest", reason)
+                    >(input, "ClientRequest", "InitializeRequest", reason)
                         .map(Self::InitializeRequest)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         PingRequest,
                         D::Error,
-                    >(text, "ClientRequest", "PingRequest", reason)
+                    >(input, "ClientRequest", "PingRequest", reason)
                         .map(Self::PingRequest)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListResourcesRequest,
                         D::Error,
-                    >(text, "ClientRequest", "ListResourcesRequest", reason)
+                    >(input, "ClientRequest", "ListResourcesRequest", reason)
                         .map(Self::ListResourcesRequest)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListResourceTemplatesRequest,
                         D::Error,
-                    >(text, "ClientRequest", "ListResourceTemplatesRequest", reason)
+                    >(input, "ClientRequest", "ListResourceTemplatesRequest", reason)
                         .map(Self::ListResourceTemplatesRequest)
                 }
                 4usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ReadResourceRequest,
                         D::Error,
-                    >(text, "ClientRequest", "ReadResourceRequest", reason)
+                    >(input, "ClientRequest", "ReadResourceRequest", reason)
                         .map(Self::ReadResourceRequest)
                 }
                 5usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         SubscribeRequest,
                         D::Error,
-                    >(text, "ClientRequest", "SubscribeRequest", reason)
+                    >(input, "ClientRequest", "SubscribeRequest", reason)
                         .map(Self::SubscribeRequest)
                 }
                 6usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         UnsubscribeRequest,
                         D::Error,
-                    >(text, "ClientRequest", "UnsubscribeRequest", reason)
+                    >(input, "ClientRequest", "UnsubscribeRequest", reason)
                         .map(Self::UnsubscribeRequest)
                 }
                 7usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListPromptsRequest,
                         D::Error,
-                    >(text, "ClientRequest", "ListPromptsRequest", reason)
+                    >(input, "ClientRequest", "ListPromptsRequest", reason)
                         .map(Self::ListPromptsRequest)
                 }
                 8usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         GetPromptRequest,
                         D::Error,
-                    >(text, "ClientRequest", "GetPromptRequest", reason)
+                    >(input, "ClientRequest", "GetPromptRequest", reason)
                         .map(Self::GetPromptRequest)
                 }
                 9usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListToolsRequest,
                         D::Error,
-                    >(text, "ClientRequest", "ListToolsRequest", reason)
+                    >(input, "ClientRequest", "ListToolsRequest", reason)
                         .map(Self::ListToolsRequest)
                 }
                 10usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CallToolRequest,
                         D::Error,
-                    >(text, "ClientRequest", "CallToolRequest", reason)
+                    >(input, "ClientRequest", "CallToolRequest", reason)
                         .map(Self::CallToolRequest)
                 }
                 11usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         SetLevelRequest,
                         D::Error,
-                    >(text, "ClientRequest", "SetLevelRequest", reason)
+                    >(input, "ClientRequest", "SetLevelRequest", reason)
                         .map(Self::SetLevelRequest)
                 }
                 12usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CompleteRequest,
                         D::Error,
-                    >(text, "ClientRequest", "CompleteRequest", reason)
+                    >(input, "ClientRequest", "CompleteRequest", reason)
                         .map(Self::CompleteRequest)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(text, "ClientRequest", "Unknown", reason)
+                    >(input, "ClientRequest", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -2277,11 +2279,10 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
             one_of: false,
             variants: &["Result", "CreateMessageResult", "ListRootsResult"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["model", "role", "stopReason"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("content") || map.contains_key("model")
@@ -2320,7 +2321,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -2338,26 +2339,26 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         Result,
                         D::Error,
-                    >(text, "ClientResult", "Result", reason)
+                    >(input, "ClientResult", "Result", reason)
                         .map(Self::Result)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CreateMessageResult,
                         D::Error,
-                    >(text, "ClientResult", "CreateMessageResult", reason)
+                    >(input, "ClientResult", "CreateMessageResult", reason)
                         .map(Self::CreateMessageResult)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListRootsResult,
                         D::Error,
-                    >(text, "ClientResult", "ListRootsResult", reason)
+                    >(input, "ClientResult", "ListRootsResult", reason)
                         .map(Self::ListRootsResult)
                 }
             },
@@ -2739,11 +2740,10 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
             one_of: false,
             variants: &["PromptReference", "ResourceReference"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["name", "type", "uri"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("type").as_deref() {
@@ -2795,7 +2795,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -2813,19 +2813,19 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         PromptReference,
                         D::Error,
-                    >(text, "CompleteRequestParamsRef", "PromptReference", reason)
+                    >(input, "CompleteRequestParamsRef", "PromptReference", reason)
                         .map(Self::PromptReference)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ResourceReference,
                         D::Error,
-                    >(text, "CompleteRequestParamsRef", "ResourceReference", reason)
+                    >(input, "CompleteRequestParamsRef", "ResourceReference", reason)
                         .map(Self::ResourceReference)
                 }
             },
@@ -3821,11 +3821,10 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
             one_of: false,
             variants: &["TextContent", "ImageContent", "AudioContent"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["data", "mimeType", "text", "type"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("type").as_deref() {
@@ -3884,7 +3883,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -3906,26 +3905,26 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TextContent,
                         D::Error,
-                    >(text, "CreateMessageResultContent", "TextContent", reason)
+                    >(input, "CreateMessageResultContent", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ImageContent,
                         D::Error,
-                    >(text, "CreateMessageResultContent", "ImageContent", reason)
+                    >(input, "CreateMessageResultContent", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         AudioContent,
                         D::Error,
-                    >(text, "CreateMessageResultContent", "AudioContent", reason)
+                    >(input, "CreateMessageResultContent", "AudioContent", reason)
                         .map(Self::AudioContent)
                 }
             },
@@ -4131,11 +4130,10 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
             one_of: false,
             variants: &["TextResourceContents", "BlobResourceContents"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["blob", "mimeType", "text", "uri"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("text") {
@@ -4171,7 +4169,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -4187,19 +4185,19 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TextResourceContents,
                         D::Error,
-                    >(text, "EmbeddedResourceResource", "TextResourceContents", reason)
+                    >(input, "EmbeddedResourceResource", "TextResourceContents", reason)
                         .map(Self::TextResourceContents)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         BlobResourceContents,
                         D::Error,
-                    >(text, "EmbeddedResourceResource", "BlobResourceContents", reason)
+                    >(input, "EmbeddedResourceResource", "BlobResourceContents", reason)
                         .map(Self::BlobResourceContents)
                 }
             },
@@ -5581,11 +5579,10 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCBatchRequestItem {
             one_of: false,
             variants: &["JSONRPCRequest", "JSONRPCNotification"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["jsonrpc", "method"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("id") {
@@ -5616,7 +5613,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCBatchRequestItem {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -5634,19 +5631,19 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCBatchRequestItem {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         JSONRPCRequest,
                         D::Error,
-                    >(text, "JSONRPCBatchRequestItem", "JSONRPCRequest", reason)
+                    >(input, "JSONRPCBatchRequestItem", "JSONRPCRequest", reason)
                         .map(Self::JSONRPCRequest)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         JSONRPCNotification,
                         D::Error,
-                    >(text, "JSONRPCBatchRequestItem", "JSONRPCNotification", reason)
+                    >(input, "JSONRPCBatchRequestItem", "JSONRPCNotification", reason)
                         .map(Self::JSONRPCNotification)
                 }
             },
@@ -5718,11 +5715,10 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCBatchResponseItem {
             one_of: false,
             variants: &["JSONRPCResponse", "JSONRPCError"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["jsonrpc"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("result") {
@@ -5760,7 +5756,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCBatchResponseItem {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -5779,19 +5775,19 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCBatchResponseItem {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         JSONRPCResponse,
                         D::Error,
-                    >(text, "JSONRPCBatchResponseItem", "JSONRPCResponse", reason)
+                    >(input, "JSONRPCBatchResponseItem", "JSONRPCResponse", reason)
                         .map(Self::JSONRPCResponse)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         JSONRPCError,
                         D::Error,
-                    >(text, "JSONRPCBatchResponseItem", "JSONRPCError", reason)
+                    >(input, "JSONRPCBatchResponseItem", "JSONRPCError", reason)
                         .map(Self::JSONRPCError)
                 }
             },
@@ -6259,47 +6255,47 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONRPCRequest,
                         D::Error,
-                    >(text, "JSONRPCMessage", "JSONRPCRequest", reason)
+                    >(input, "JSONRPCMessage", "JSONRPCRequest", reason)
                         .map(Self::JSONRPCRequest)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONRPCNotification,
                         D::Error,
-                    >(text, "JSONRPCMessage", "JSONRPCNotification", reason)
+                    >(input, "JSONRPCMessage", "JSONRPCNotification", reason)
                         .map(Self::JSONRPCNotification)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONRPCBatchRequest,
                         D::Error,
-                    >(text, "JSONRPCMessage", "JSONRPCBatchRequest", reason)
+                    >(input, "JSONRPCMessage", "JSONRPCBatchRequest", reason)
                         .map(Self::JSONRPCBatchRequest)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONRPCResponse,
                         D::Error,
-                    >(text, "JSONRPCMessage", "JSONRPCResponse", reason)
+                    >(input, "JSONRPCMessage", "JSONRPCResponse", reason)
                         .map(Self::JSONRPCResponse)
                 }
                 4usize => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONRPCError,
                         D::Error,
-                    >(text, "JSONRPCMessage", "JSONRPCError", reason)
+                    >(input, "JSONRPCMessage", "JSONRPCError", reason)
                         .map(Self::JSONRPCError)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONRPCBatchResponse,
                         D::Error,
-                    >(text, "JSONRPCMessage", "JSONRPCBatchResponse", reason)
+                    >(input, "JSONRPCMessage", "JSONRPCBatchResponse", reason)
                         .map(Self::JSONRPCBatchResponse)
                 }
             },
@@ -11758,19 +11754,19 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
             &UNION,
             choice,
             |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(text, "ProgressToken", "String", reason)
+                    >(input, "ProgressToken", "String", reason)
                         .map(Self::String)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(text, "ProgressToken", "Integer", reason)
+                    >(input, "ProgressToken", "Integer", reason)
                         .map(Self::Integer)
                 }
             },
@@ -12462,11 +12458,10 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessageContent {
                 "EmbeddedResource",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["data", "mimeType", "text", "type"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("type").as_deref() {
@@ -12532,7 +12527,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessageContent {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -12558,33 +12553,33 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessageContent {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TextContent,
                         D::Error,
-                    >(text, "PromptMessageContent", "TextContent", reason)
+                    >(input, "PromptMessageContent", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ImageContent,
                         D::Error,
-                    >(text, "PromptMessageContent", "ImageContent", reason)
+                    >(input, "PromptMessageContent", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         AudioContent,
                         D::Error,
-                    >(text, "PromptMessageContent", "AudioContent", reason)
+                    >(input, "PromptMessageContent", "AudioContent", reason)
                         .map(Self::AudioContent)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         EmbeddedResource,
                         D::Error,
-                    >(text, "PromptMessageContent", "EmbeddedResource", reason)
+                    >(input, "PromptMessageContent", "EmbeddedResource", reason)
                         .map(Self::EmbeddedResource)
                 }
             },
@@ -13074,11 +13069,10 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
             one_of: false,
             variants: &["TextResourceContents", "BlobResourceContents"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["blob", "mimeType", "text", "uri"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("text") {
@@ -13114,7 +13108,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -13130,13 +13124,13 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TextResourceContents,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "ReadResourceResultContentsItem",
                             "TextResourceContents",
                             reason,
@@ -13144,11 +13138,11 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                         .map(Self::TextResourceContents)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         BlobResourceContents,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "ReadResourceResultContentsItem",
                             "BlobResourceContents",
                             reason,
@@ -13371,19 +13365,19 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             &UNION,
             choice,
             |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(text, "RequestId", "String", reason)
+                    >(input, "RequestId", "String", reason)
                         .map(Self::String)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(text, "RequestId", "Integer", reason)
+                    >(input, "RequestId", "Integer", reason)
                         .map(Self::Integer)
                 }
             },
@@ -15288,11 +15282,10 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
             one_of: false,
             variants: &["TextContent", "ImageContent", "AudioContent"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["data", "mimeType", "text", "type"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("type").as_deref() {
@@ -15351,7 +15344,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -15373,26 +15366,26 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TextContent,
                         D::Error,
-                    >(text, "SamplingMessageContent", "TextContent", reason)
+                    >(input, "SamplingMessageContent", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ImageContent,
                         D::Error,
-                    >(text, "SamplingMessageContent", "ImageContent", reason)
+                    >(input, "SamplingMessageContent", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         AudioContent,
                         D::Error,
-                    >(text, "SamplingMessageContent", "AudioContent", reason)
+                    >(input, "SamplingMessageContent", "AudioContent", reason)
                         .map(Self::AudioContent)
                 }
             },
@@ -16117,11 +16110,10 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                 "LoggingMessageNotification",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["method"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("method").as_deref() {
@@ -16207,7 +16199,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -16252,27 +16244,27 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CancelledNotification,
                         D::Error,
-                    >(text, "ServerNotification", "CancelledNotification", reason)
+                    >(input, "ServerNotification", "CancelledNotification", reason)
                         .map(Self::CancelledNotification)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ProgressNotification,
                         D::Error,
-                    >(text, "ServerNotification", "ProgressNotification", reason)
+                    >(input, "ServerNotification", "ProgressNotification", reason)
                         .map(Self::ProgressNotification)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ResourceListChangedNotification,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "ServerNotification",
                             "ResourceListChangedNotification",
                             reason,
@@ -16280,18 +16272,18 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                         .map(Self::ResourceListChangedNotification)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ResourceUpdatedNotification,
                         D::Error,
-                    >(text, "ServerNotification", "ResourceUpdatedNotification", reason)
+                    >(input, "ServerNotification", "ResourceUpdatedNotification", reason)
                         .map(Self::ResourceUpdatedNotification)
                 }
                 4usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         PromptListChangedNotification,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "ServerNotification",
                             "PromptListChangedNotification",
                             reason,
@@ -16299,24 +16291,24 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                         .map(Self::PromptListChangedNotification)
                 }
                 5usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ToolListChangedNotification,
                         D::Error,
-                    >(text, "ServerNotification", "ToolListChangedNotification", reason)
+                    >(input, "ServerNotification", "ToolListChangedNotification", reason)
                         .map(Self::ToolListChangedNotification)
                 }
                 6usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         LoggingMessageNotification,
                         D::Error,
-                    >(text, "ServerNotification", "LoggingMessageNotification", reason)
+                    >(input, "ServerNotification", "LoggingMessageNotification", reason)
                         .map(Self::LoggingMessageNotification)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(text, "ServerNotification", "Unknown", reason)
+                    >(input, "ServerNotification", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -16401,11 +16393,10 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
             one_of: false,
             variants: &["PingRequest", "CreateMessageRequest", "ListRootsRequest"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["method"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("method").as_deref() {
@@ -16463,7 +16454,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -16485,33 +16476,33 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         PingRequest,
                         D::Error,
-                    >(text, "ServerRequest", "PingRequest", reason)
+                    >(input, "ServerRequest", "PingRequest", reason)
                         .map(Self::PingRequest)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CreateMessageRequest,
                         D::Error,
-                    >(text, "ServerRequest", "CreateMessageRequest", reason)
+                    >(input, "ServerRequest", "CreateMessageRequest", reason)
                         .map(Self::CreateMessageRequest)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListRootsRequest,
                         D::Error,
-                    >(text, "ServerRequest", "ListRootsRequest", reason)
+                    >(input, "ServerRequest", "ListRootsRequest", reason)
                         .map(Self::ListRootsRequest)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(text, "ServerRequest", "Unknown", reason)
+                    >(input, "ServerRequest", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -16663,11 +16654,10 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                 "CompleteResult",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["description", "instructions", "nextCursor", "protocolVersion"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("capabilities")
@@ -16783,7 +16773,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -16825,75 +16815,75 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         Result,
                         D::Error,
-                    >(text, "ServerResult", "Result", reason)
+                    >(input, "ServerResult", "Result", reason)
                         .map(Self::Result)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         InitializeResult,
                         D::Error,
-                    >(text, "ServerResult", "InitializeResult", reason)
+                    >(input, "ServerResult", "InitializeResult", reason)
                         .map(Self::InitializeResult)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListResourcesResult,
                         D::Error,
-                    >(text, "ServerResult", "ListResourcesResult", reason)
+                    >(input, "ServerResult", "ListResourcesResult", reason)
                         .map(Self::ListResourcesResult)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListResourceTemplatesResult,
                         D::Error,
-                    >(text, "ServerResult", "ListResourceTemplatesResult", reason)
+                    >(input, "ServerResult", "ListResourceTemplatesResult", reason)
                         .map(Self::ListResourceTemplatesResult)
                 }
                 4usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ReadResourceResult,
                         D::Error,
-                    >(text, "ServerResult", "ReadResourceResult", reason)
+                    >(input, "ServerResult", "ReadResourceResult", reason)
                         .map(Self::ReadResourceResult)
                 }
                 5usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListPromptsResult,
                         D::Error,
-                    >(text, "ServerResult", "ListPromptsResult", reason)
+                    >(input, "ServerResult", "ListPromptsResult", reason)
                         .map(Self::ListPromptsResult)
                 }
                 6usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         GetPromptResult,
                         D::Error,
-                    >(text, "ServerResult", "GetPromptResult", reason)
+                    >(input, "ServerResult", "GetPromptResult", reason)
                         .map(Self::GetPromptResult)
                 }
                 7usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListToolsResult,
                         D::Error,
-                    >(text, "ServerResult", "ListToolsResult", reason)
+                    >(input, "ServerResult", "ListToolsResult", reason)
                         .map(Self::ListToolsResult)
                 }
                 8usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CallToolResult,
                         D::Error,
-                    >(text, "ServerResult", "CallToolResult", reason)
+                    >(input, "ServerResult", "CallToolResult", reason)
                         .map(Self::CallToolResult)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CompleteResult,
                         D::Error,
-                    >(text, "ServerResult", "CompleteResult", reason)
+                    >(input, "ServerResult", "CompleteResult", reason)
                         .map(Self::CompleteResult)
                 }
             },

@@ -1835,11 +1835,10 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
                 "RootsListChangedNotification",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["method"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("method").as_deref() {
@@ -1904,7 +1903,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -1933,40 +1932,45 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CancelledNotification,
                         D::Error,
-                    >(text, "ClientNotification", "CancelledNotification", reason)
+                    >(input, "ClientNotification", "CancelledNotification", reason)
                         .map(Self::CancelledNotification)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         InitializedNotification,
                         D::Error,
-                    >(text, "ClientNotification", "InitializedNotification", reason)
+                    >(input, "ClientNotification", "InitializedNotification", reason)
                         .map(Self::InitializedNotification)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ProgressNotification,
                         D::Error,
-                    >(text, "ClientNotification", "ProgressNotification", reason)
+                    >(input, "ClientNotification", "ProgressNotification", reason)
                         .map(Self::ProgressNotification)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         RootsListChangedNotification,
                         D::Error,
-                    >(text, "ClientNotification", "RootsListChangedNotification", reason)
+                    >(
+                            input,
+                            "ClientNotification",
+                            "RootsListChangedNotification",
+                            reason,
+                        )
                         .map(Self::RootsListChangedNotification)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(text, "ClientNotification", "Unknown", reason)
+                    >(input, "ClientNotification", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -2152,11 +2156,10 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                 "CompleteRequest",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["method"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("method").as_deref() {
@@ -2284,7 +2287,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -2354,103 +2357,103 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         InitializeRequest,
                         D::Error,
-                    >(text, "ClientRequest", "InitializeRequest", reason)
+                    >(input, "ClientRequest", "InitializeRequest", reason)
                         .map(Self::InitializeRequest)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         PingRequest,
                         D::Error,
-                    >(text, "ClientRequest", "PingRequest", reason)
+                    >(input, "ClientRequest", "PingRequest", reason)
                         .map(Self::PingRequest)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListResourcesRequest,
                         D::Error,
-                    >(text, "ClientRequest", "ListResourcesRequest", reason)
+                    >(input, "ClientRequest", "ListResourcesRequest", reason)
                         .map(Self::ListResourcesRequest)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListResourceTemplatesRequest,
                         D::Error,
-                    >(text, "ClientRequest", "ListResourceTemplatesRequest", reason)
+                    >(input, "ClientRequest", "ListResourceTemplatesRequest", reason)
                         .map(Self::ListResourceTemplatesRequest)
                 }
                 4usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ReadResourceRequest,
                         D::Error,
-                    >(text, "ClientRequest", "ReadResourceRequest", reason)
+                    >(input, "ClientRequest", "ReadResourceRequest", reason)
                         .map(Self::ReadResourceRequest)
                 }
                 5usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         SubscribeRequest,
                         D::Error,
-                    >(text, "ClientRequest", "SubscribeRequest", reason)
+                    >(input, "ClientRequest", "SubscribeRequest", reason)
                         .map(Self::SubscribeRequest)
                 }
                 6usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         UnsubscribeRequest,
                         D::Error,
-                    >(text, "ClientRequest", "UnsubscribeRequest", reason)
+                    >(input, "ClientRequest", "UnsubscribeRequest", reason)
                         .map(Self::UnsubscribeRequest)
                 }
                 7usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListPromptsRequest,
                         D::Error,
-                    >(text, "ClientRequest", "ListPromptsRequest", reason)
+                    >(input, "ClientRequest", "ListPromptsRequest", reason)
                         .map(Self::ListPromptsRequest)
                 }
                 8usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         GetPromptRequest,
                         D::Error,
-                    >(text, "ClientRequest", "GetPromptRequest", reason)
+                    >(input, "ClientRequest", "GetPromptRequest", reason)
                         .map(Self::GetPromptRequest)
                 }
                 9usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListToolsRequest,
                         D::Error,
-                    >(text, "ClientRequest", "ListToolsRequest", reason)
+                    >(input, "ClientRequest", "ListToolsRequest", reason)
                         .map(Self::ListToolsRequest)
                 }
                 10usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CallToolRequest,
                         D::Error,
-                    >(text, "ClientRequest", "CallToolRequest", reason)
+                    >(input, "ClientRequest", "CallToolRequest", reason)
                         .map(Self::CallToolRequest)
                 }
                 11usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         SetLevelRequest,
                         D::Error,
-                    >(text, "ClientRequest", "SetLevelRequest", reason)
+                    >(input, "ClientRequest", "SetLevelRequest", reason)
                         .map(Self::SetLevelRequest)
                 }
                 12usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CompleteRequest,
                         D::Error,
-                    >(text, "ClientRequest", "CompleteRequest", reason)
+                    >(input, "ClientRequest", "CompleteRequest", reason)
                         .map(Self::CompleteRequest)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(text, "ClientRequest", "Unknown", reason)
+                    >(input, "ClientRequest", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -2550,11 +2553,10 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
                 "ElicitResult",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["action", "model", "role", "stopReason"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("model") || map.contains_key("role") {
@@ -2597,7 +2599,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -2619,33 +2621,33 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         Result,
                         D::Error,
-                    >(text, "ClientResult", "Result", reason)
+                    >(input, "ClientResult", "Result", reason)
                         .map(Self::Result)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CreateMessageResult,
                         D::Error,
-                    >(text, "ClientResult", "CreateMessageResult", reason)
+                    >(input, "ClientResult", "CreateMessageResult", reason)
                         .map(Self::CreateMessageResult)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListRootsResult,
                         D::Error,
-                    >(text, "ClientResult", "ListRootsResult", reason)
+                    >(input, "ClientResult", "ListRootsResult", reason)
                         .map(Self::ListRootsResult)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ElicitResult,
                         D::Error,
-                    >(text, "ClientResult", "ElicitResult", reason)
+                    >(input, "ClientResult", "ElicitResult", reason)
                         .map(Self::ElicitResult)
                 }
             },
@@ -3160,11 +3162,10 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
             one_of: false,
             variants: &["PromptReference", "ResourceTemplateReference"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["name", "title", "type", "uri"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("type").as_deref() {
@@ -3216,7 +3217,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -3234,20 +3235,20 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         PromptReference,
                         D::Error,
-                    >(text, "CompleteRequestParamsRef", "PromptReference", reason)
+                    >(input, "CompleteRequestParamsRef", "PromptReference", reason)
                         .map(Self::PromptReference)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ResourceTemplateReference,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "CompleteRequestParamsRef",
                             "ResourceTemplateReference",
                             reason,
@@ -3619,11 +3620,10 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
                 "EmbeddedResource",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["data", "description", "mimeType", "name", "text", "title", "type", "uri"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("type").as_deref() {
@@ -3696,7 +3696,7 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -3727,40 +3727,40 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TextContent,
                         D::Error,
-                    >(text, "ContentBlock", "TextContent", reason)
+                    >(input, "ContentBlock", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ImageContent,
                         D::Error,
-                    >(text, "ContentBlock", "ImageContent", reason)
+                    >(input, "ContentBlock", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         AudioContent,
                         D::Error,
-                    >(text, "ContentBlock", "AudioContent", reason)
+                    >(input, "ContentBlock", "AudioContent", reason)
                         .map(Self::AudioContent)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ResourceLink,
                         D::Error,
-                    >(text, "ContentBlock", "ResourceLink", reason)
+                    >(input, "ContentBlock", "ResourceLink", reason)
                         .map(Self::ResourceLink)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         EmbeddedResource,
                         D::Error,
-                    >(text, "ContentBlock", "EmbeddedResource", reason)
+                    >(input, "ContentBlock", "EmbeddedResource", reason)
                         .map(Self::EmbeddedResource)
                 }
             },
@@ -4490,11 +4490,10 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
             one_of: false,
             variants: &["TextContent", "ImageContent", "AudioContent"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["data", "mimeType", "text", "type"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("type").as_deref() {
@@ -4553,7 +4552,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -4575,26 +4574,26 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TextContent,
                         D::Error,
-                    >(text, "CreateMessageResultContent", "TextContent", reason)
+                    >(input, "CreateMessageResultContent", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ImageContent,
                         D::Error,
-                    >(text, "CreateMessageResultContent", "ImageContent", reason)
+                    >(input, "CreateMessageResultContent", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         AudioContent,
                         D::Error,
-                    >(text, "CreateMessageResultContent", "AudioContent", reason)
+                    >(input, "CreateMessageResultContent", "AudioContent", reason)
                         .map(Self::AudioContent)
                 }
             },
@@ -5274,26 +5273,26 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
             &UNION,
             choice,
             |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(text, "ElicitResultContentValue", "String", reason)
+                    >(input, "ElicitResultContentValue", "String", reason)
                         .map(Self::String)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(text, "ElicitResultContentValue", "Integer", reason)
+                    >(input, "ElicitResultContentValue", "Integer", reason)
                         .map(Self::Integer)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         bool,
                         D::Error,
-                    >(text, "ElicitResultContentValue", "Boolean", reason)
+                    >(input, "ElicitResultContentValue", "Boolean", reason)
                         .map(Self::Boolean)
                 }
             },
@@ -5535,11 +5534,10 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
             one_of: false,
             variants: &["TextResourceContents", "BlobResourceContents"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["blob", "mimeType", "text", "uri"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("text") {
@@ -5575,7 +5573,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -5591,19 +5589,19 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TextResourceContents,
                         D::Error,
-                    >(text, "EmbeddedResourceResource", "TextResourceContents", reason)
+                    >(input, "EmbeddedResourceResource", "TextResourceContents", reason)
                         .map(Self::TextResourceContents)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         BlobResourceContents,
                         D::Error,
-                    >(text, "EmbeddedResourceResource", "BlobResourceContents", reason)
+                    >(input, "EmbeddedResourceResource", "BlobResourceContents", reason)
                         .map(Self::BlobResourceContents)
                 }
             },
@@ -7406,11 +7404,10 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
                 "JSONRPCError",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["jsonrpc", "method"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("result") {
@@ -7455,7 +7452,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -7482,33 +7479,33 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         JSONRPCRequest,
                         D::Error,
-                    >(text, "JSONRPCMessage", "JSONRPCRequest", reason)
+                    >(input, "JSONRPCMessage", "JSONRPCRequest", reason)
                         .map(Self::JSONRPCRequest)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         JSONRPCNotification,
                         D::Error,
-                    >(text, "JSONRPCMessage", "JSONRPCNotification", reason)
+                    >(input, "JSONRPCMessage", "JSONRPCNotification", reason)
                         .map(Self::JSONRPCNotification)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         JSONRPCResponse,
                         D::Error,
-                    >(text, "JSONRPCMessage", "JSONRPCResponse", reason)
+                    >(input, "JSONRPCMessage", "JSONRPCResponse", reason)
                         .map(Self::JSONRPCResponse)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         JSONRPCError,
                         D::Error,
-                    >(text, "JSONRPCMessage", "JSONRPCError", reason)
+                    >(input, "JSONRPCMessage", "JSONRPCError", reason)
                         .map(Self::JSONRPCError)
                 }
             },
@@ -12709,11 +12706,10 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
             one_of: false,
             variants: &["StringSchema", "NumberSchema", "BooleanSchema", "EnumSchema"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["description", "format", "title", "type"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("type").as_deref() {
@@ -12787,7 +12783,7 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -12812,33 +12808,33 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         StringSchema,
                         D::Error,
-                    >(text, "PrimitiveSchemaDefinition", "StringSchema", reason)
+                    >(input, "PrimitiveSchemaDefinition", "StringSchema", reason)
                         .map(Self::StringSchema)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         NumberSchema,
                         D::Error,
-                    >(text, "PrimitiveSchemaDefinition", "NumberSchema", reason)
+                    >(input, "PrimitiveSchemaDefinition", "NumberSchema", reason)
                         .map(Self::NumberSchema)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         BooleanSchema,
                         D::Error,
-                    >(text, "PrimitiveSchemaDefinition", "BooleanSchema", reason)
+                    >(input, "PrimitiveSchemaDefinition", "BooleanSchema", reason)
                         .map(Self::BooleanSchema)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         EnumSchema,
                         D::Error,
-                    >(text, "PrimitiveSchemaDefinition", "EnumSchema", reason)
+                    >(input, "PrimitiveSchemaDefinition", "EnumSchema", reason)
                         .map(Self::EnumSchema)
                 }
             },
@@ -13212,19 +13208,19 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
             &UNION,
             choice,
             |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(text, "ProgressToken", "String", reason)
+                    >(input, "ProgressToken", "String", reason)
                         .map(Self::String)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(text, "ProgressToken", "Integer", reason)
+                    >(input, "ProgressToken", "Integer", reason)
                         .map(Self::Integer)
                 }
             },
@@ -14324,11 +14320,10 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
             one_of: false,
             variants: &["TextResourceContents", "BlobResourceContents"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["blob", "mimeType", "text", "uri"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("text") {
@@ -14364,7 +14359,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -14380,13 +14375,13 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TextResourceContents,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "ReadResourceResultContentsItem",
                             "TextResourceContents",
                             reason,
@@ -14394,11 +14389,11 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                         .map(Self::TextResourceContents)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         BlobResourceContents,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "ReadResourceResultContentsItem",
                             "BlobResourceContents",
                             reason,
@@ -14621,19 +14616,19 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             &UNION,
             choice,
             |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(text, "RequestId", "String", reason)
+                    >(input, "RequestId", "String", reason)
                         .map(Self::String)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(text, "RequestId", "Integer", reason)
+                    >(input, "RequestId", "Integer", reason)
                         .map(Self::Integer)
                 }
             },
@@ -16850,11 +16845,10 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
             one_of: false,
             variants: &["TextContent", "ImageContent", "AudioContent"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["data", "mimeType", "text", "type"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("type").as_deref() {
@@ -16913,7 +16907,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -16935,26 +16929,26 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TextContent,
                         D::Error,
-                    >(text, "SamplingMessageContent", "TextContent", reason)
+                    >(input, "SamplingMessageContent", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ImageContent,
                         D::Error,
-                    >(text, "SamplingMessageContent", "ImageContent", reason)
+                    >(input, "SamplingMessageContent", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         AudioContent,
                         D::Error,
-                    >(text, "SamplingMessageContent", "AudioContent", reason)
+                    >(input, "SamplingMessageContent", "AudioContent", reason)
                         .map(Self::AudioContent)
                 }
             },
@@ -17679,11 +17673,10 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                 "LoggingMessageNotification",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["method"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("method").as_deref() {
@@ -17769,7 +17762,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -17814,27 +17807,27 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CancelledNotification,
                         D::Error,
-                    >(text, "ServerNotification", "CancelledNotification", reason)
+                    >(input, "ServerNotification", "CancelledNotification", reason)
                         .map(Self::CancelledNotification)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ProgressNotification,
                         D::Error,
-                    >(text, "ServerNotification", "ProgressNotification", reason)
+                    >(input, "ServerNotification", "ProgressNotification", reason)
                         .map(Self::ProgressNotification)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ResourceListChangedNotification,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "ServerNotification",
                             "ResourceListChangedNotification",
                             reason,
@@ -17842,18 +17835,18 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                         .map(Self::ResourceListChangedNotification)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ResourceUpdatedNotification,
                         D::Error,
-                    >(text, "ServerNotification", "ResourceUpdatedNotification", reason)
+                    >(input, "ServerNotification", "ResourceUpdatedNotification", reason)
                         .map(Self::ResourceUpdatedNotification)
                 }
                 4usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         PromptListChangedNotification,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "ServerNotification",
                             "PromptListChangedNotification",
                             reason,
@@ -17861,24 +17854,24 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                         .map(Self::PromptListChangedNotification)
                 }
                 5usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ToolListChangedNotification,
                         D::Error,
-                    >(text, "ServerNotification", "ToolListChangedNotification", reason)
+                    >(input, "ServerNotification", "ToolListChangedNotification", reason)
                         .map(Self::ToolListChangedNotification)
                 }
                 6usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         LoggingMessageNotification,
                         D::Error,
-                    >(text, "ServerNotification", "LoggingMessageNotification", reason)
+                    >(input, "ServerNotification", "LoggingMessageNotification", reason)
                         .map(Self::LoggingMessageNotification)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(text, "ServerNotification", "Unknown", reason)
+                    >(input, "ServerNotification", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -17977,11 +17970,10 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
                 "ElicitRequest",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["method"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("method").as_deref() {
@@ -18046,7 +18038,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -18074,40 +18066,40 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         PingRequest,
                         D::Error,
-                    >(text, "ServerRequest", "PingRequest", reason)
+                    >(input, "ServerRequest", "PingRequest", reason)
                         .map(Self::PingRequest)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CreateMessageRequest,
                         D::Error,
-                    >(text, "ServerRequest", "CreateMessageRequest", reason)
+                    >(input, "ServerRequest", "CreateMessageRequest", reason)
                         .map(Self::CreateMessageRequest)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListRootsRequest,
                         D::Error,
-                    >(text, "ServerRequest", "ListRootsRequest", reason)
+                    >(input, "ServerRequest", "ListRootsRequest", reason)
                         .map(Self::ListRootsRequest)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ElicitRequest,
                         D::Error,
-                    >(text, "ServerRequest", "ElicitRequest", reason)
+                    >(input, "ServerRequest", "ElicitRequest", reason)
                         .map(Self::ElicitRequest)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(text, "ServerRequest", "Unknown", reason)
+                    >(input, "ServerRequest", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -18259,11 +18251,10 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                 "CompleteResult",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["description", "instructions", "nextCursor", "protocolVersion"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("capabilities")
@@ -18379,7 +18370,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -18421,75 +18412,75 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         Result,
                         D::Error,
-                    >(text, "ServerResult", "Result", reason)
+                    >(input, "ServerResult", "Result", reason)
                         .map(Self::Result)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         InitializeResult,
                         D::Error,
-                    >(text, "ServerResult", "InitializeResult", reason)
+                    >(input, "ServerResult", "InitializeResult", reason)
                         .map(Self::InitializeResult)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListResourcesResult,
                         D::Error,
-                    >(text, "ServerResult", "ListResourcesResult", reason)
+                    >(input, "ServerResult", "ListResourcesResult", reason)
                         .map(Self::ListResourcesResult)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListResourceTemplatesResult,
                         D::Error,
-                    >(text, "ServerResult", "ListResourceTemplatesResult", reason)
+                    >(input, "ServerResult", "ListResourceTemplatesResult", reason)
                         .map(Self::ListResourceTemplatesResult)
                 }
                 4usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ReadResourceResult,
                         D::Error,
-                    >(text, "ServerResult", "ReadResourceResult", reason)
+                    >(input, "ServerResult", "ReadResourceResult", reason)
                         .map(Self::ReadResourceResult)
                 }
                 5usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListPromptsResult,
                         D::Error,
-                    >(text, "ServerResult", "ListPromptsResult", reason)
+                    >(input, "ServerResult", "ListPromptsResult", reason)
                         .map(Self::ListPromptsResult)
                 }
                 6usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         GetPromptResult,
                         D::Error,
-                    >(text, "ServerResult", "GetPromptResult", reason)
+                    >(input, "ServerResult", "GetPromptResult", reason)
                         .map(Self::GetPromptResult)
                 }
                 7usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListToolsResult,
                         D::Error,
-                    >(text, "ServerResult", "ListToolsResult", reason)
+                    >(input, "ServerResult", "ListToolsResult", reason)
                         .map(Self::ListToolsResult)
                 }
                 8usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CallToolResult,
                         D::Error,
-                    >(text, "ServerResult", "CallToolResult", reason)
+                    >(input, "ServerResult", "CallToolResult", reason)
                         .map(Self::CallToolResult)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CompleteResult,
                         D::Error,
-                    >(text, "ServerResult", "CompleteResult", reason)
+                    >(input, "ServerResult", "CompleteResult", reason)
                         .map(Self::CompleteResult)
                 }
             },

@@ -3436,11 +3436,10 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
                 "RootsListChangedNotification",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["jsonrpc", "method"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("method").as_deref() {
@@ -3512,7 +3511,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -3556,47 +3555,52 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CancelledNotification,
                         D::Error,
-                    >(text, "ClientNotification", "CancelledNotification", reason)
+                    >(input, "ClientNotification", "CancelledNotification", reason)
                         .map(Self::CancelledNotification)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         InitializedNotification,
                         D::Error,
-                    >(text, "ClientNotification", "InitializedNotification", reason)
+                    >(input, "ClientNotification", "InitializedNotification", reason)
                         .map(Self::InitializedNotification)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ProgressNotification,
                         D::Error,
-                    >(text, "ClientNotification", "ProgressNotification", reason)
+                    >(input, "ClientNotification", "ProgressNotification", reason)
                         .map(Self::ProgressNotification)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TaskStatusNotification,
                         D::Error,
-                    >(text, "ClientNotification", "TaskStatusNotification", reason)
+                    >(input, "ClientNotification", "TaskStatusNotification", reason)
                         .map(Self::TaskStatusNotification)
                 }
                 4usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         RootsListChangedNotification,
                         D::Error,
-                    >(text, "ClientNotification", "RootsListChangedNotification", reason)
+                    >(
+                            input,
+                            "ClientNotification",
+                            "RootsListChangedNotification",
+                            reason,
+                        )
                         .map(Self::RootsListChangedNotification)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(text, "ClientNotification", "Unknown", reason)
+                    >(input, "ClientNotification", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -3823,11 +3827,10 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                 "CompleteRequest",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["jsonrpc", "method"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("method").as_deref() {
@@ -3983,7 +3986,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -4103,131 +4106,131 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         InitializeRequest,
                         D::Error,
-                    >(text, "ClientRequest", "InitializeRequest", reason)
+                    >(input, "ClientRequest", "InitializeRequest", reason)
                         .map(Self::InitializeRequest)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         PingRequest,
                         D::Error,
-                    >(text, "ClientRequest", "PingRequest", reason)
+                    >(input, "ClientRequest", "PingRequest", reason)
                         .map(Self::PingRequest)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListResourcesRequest,
                         D::Error,
-                    >(text, "ClientRequest", "ListResourcesRequest", reason)
+                    >(input, "ClientRequest", "ListResourcesRequest", reason)
                         .map(Self::ListResourcesRequest)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListResourceTemplatesRequest,
                         D::Error,
-                    >(text, "ClientRequest", "ListResourceTemplatesRequest", reason)
+                    >(input, "ClientRequest", "ListResourceTemplatesRequest", reason)
                         .map(Self::ListResourceTemplatesRequest)
                 }
                 4usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ReadResourceRequest,
                         D::Error,
-                    >(text, "ClientRequest", "ReadResourceRequest", reason)
+                    >(input, "ClientRequest", "ReadResourceRequest", reason)
                         .map(Self::ReadResourceRequest)
                 }
                 5usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         SubscribeRequest,
                         D::Error,
-                    >(text, "ClientRequest", "SubscribeRequest", reason)
+                    >(input, "ClientRequest", "SubscribeRequest", reason)
                         .map(Self::SubscribeRequest)
                 }
                 6usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         UnsubscribeRequest,
                         D::Error,
-                    >(text, "ClientRequest", "UnsubscribeRequest", reason)
+                    >(input, "ClientRequest", "UnsubscribeRequest", reason)
                         .map(Self::UnsubscribeRequest)
                 }
                 7usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListPromptsRequest,
                         D::Error,
-                    >(text, "ClientRequest", "ListPromptsRequest", reason)
+                    >(input, "ClientRequest", "ListPromptsRequest", reason)
                         .map(Self::ListPromptsRequest)
                 }
                 8usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         GetPromptRequest,
                         D::Error,
-                    >(text, "ClientRequest", "GetPromptRequest", reason)
+                    >(input, "ClientRequest", "GetPromptRequest", reason)
                         .map(Self::GetPromptRequest)
                 }
                 9usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListToolsRequest,
                         D::Error,
-                    >(text, "ClientRequest", "ListToolsRequest", reason)
+                    >(input, "ClientRequest", "ListToolsRequest", reason)
                         .map(Self::ListToolsRequest)
                 }
                 10usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CallToolRequest,
                         D::Error,
-                    >(text, "ClientRequest", "CallToolRequest", reason)
+                    >(input, "ClientRequest", "CallToolRequest", reason)
                         .map(Self::CallToolRequest)
                 }
                 11usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         GetTaskRequest,
                         D::Error,
-                    >(text, "ClientRequest", "GetTaskRequest", reason)
+                    >(input, "ClientRequest", "GetTaskRequest", reason)
                         .map(Self::GetTaskRequest)
                 }
                 12usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         GetTaskPayloadRequest,
                         D::Error,
-                    >(text, "ClientRequest", "GetTaskPayloadRequest", reason)
+                    >(input, "ClientRequest", "GetTaskPayloadRequest", reason)
                         .map(Self::GetTaskPayloadRequest)
                 }
                 13usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CancelTaskRequest,
                         D::Error,
-                    >(text, "ClientRequest", "CancelTaskRequest", reason)
+                    >(input, "ClientRequest", "CancelTaskRequest", reason)
                         .map(Self::CancelTaskRequest)
                 }
                 14usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListTasksRequest,
                         D::Error,
-                    >(text, "ClientRequest", "ListTasksRequest", reason)
+                    >(input, "ClientRequest", "ListTasksRequest", reason)
                         .map(Self::ListTasksRequest)
                 }
                 15usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         SetLevelRequest,
                         D::Error,
-                    >(text, "ClientRequest", "SetLevelRequest", reason)
+                    >(input, "ClientRequest", "SetLevelRequest", reason)
                         .map(Self::SetLevelRequest)
                 }
                 16usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CompleteRequest,
                         D::Error,
-                    >(text, "ClientRequest", "CompleteRequest", reason)
+                    >(input, "ClientRequest", "CompleteRequest", reason)
                         .map(Self::CompleteRequest)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(text, "ClientRequest", "Unknown", reason)
+                    >(input, "ClientRequest", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -4370,11 +4373,21 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
                 "ElicitResult",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &[
+                "action",
+                "createdAt",
+                "lastUpdatedAt",
+                "model",
+                "nextCursor",
+                "role",
+                "status",
+                "statusMessage",
+                "stopReason",
+                "taskId",
+            ],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("tasks") {
@@ -4441,7 +4454,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -4498,61 +4511,61 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         Result,
                         D::Error,
-                    >(text, "ClientResult", "Result", reason)
+                    >(input, "ClientResult", "Result", reason)
                         .map(Self::Result)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         GetTaskResult,
                         D::Error,
-                    >(text, "ClientResult", "GetTaskResult", reason)
+                    >(input, "ClientResult", "GetTaskResult", reason)
                         .map(Self::GetTaskResult)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         GetTaskPayloadResult,
                         D::Error,
-                    >(text, "ClientResult", "GetTaskPayloadResult", reason)
+                    >(input, "ClientResult", "GetTaskPayloadResult", reason)
                         .map(Self::GetTaskPayloadResult)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CancelTaskResult,
                         D::Error,
-                    >(text, "ClientResult", "CancelTaskResult", reason)
+                    >(input, "ClientResult", "CancelTaskResult", reason)
                         .map(Self::CancelTaskResult)
                 }
                 4usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListTasksResult,
                         D::Error,
-                    >(text, "ClientResult", "ListTasksResult", reason)
+                    >(input, "ClientResult", "ListTasksResult", reason)
                         .map(Self::ListTasksResult)
                 }
                 5usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CreateMessageResult,
                         D::Error,
-                    >(text, "ClientResult", "CreateMessageResult", reason)
+                    >(input, "ClientResult", "CreateMessageResult", reason)
                         .map(Self::CreateMessageResult)
                 }
                 6usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListRootsResult,
                         D::Error,
-                    >(text, "ClientResult", "ListRootsResult", reason)
+                    >(input, "ClientResult", "ListRootsResult", reason)
                         .map(Self::ListRootsResult)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ElicitResult,
                         D::Error,
-                    >(text, "ClientResult", "ElicitResult", reason)
+                    >(input, "ClientResult", "ElicitResult", reason)
                         .map(Self::ElicitResult)
                 }
             },
@@ -5280,11 +5293,10 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
             one_of: false,
             variants: &["PromptReference", "ResourceTemplateReference"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["name", "title", "type", "uri"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("type").as_deref() {
@@ -5336,7 +5348,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -5354,20 +5366,20 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         PromptReference,
                         D::Error,
-                    >(text, "CompleteRequestParamsRef", "PromptReference", reason)
+                    >(input, "CompleteRequestParamsRef", "PromptReference", reason)
                         .map(Self::PromptReference)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ResourceTemplateReference,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "CompleteRequestParamsRef",
                             "ResourceTemplateReference",
                             reason,
@@ -5739,11 +5751,10 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
                 "EmbeddedResource",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["data", "description", "mimeType", "name", "text", "title", "type", "uri"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("type").as_deref() {
@@ -5816,7 +5827,7 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -5847,40 +5858,40 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TextContent,
                         D::Error,
-                    >(text, "ContentBlock", "TextContent", reason)
+                    >(input, "ContentBlock", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ImageContent,
                         D::Error,
-                    >(text, "ContentBlock", "ImageContent", reason)
+                    >(input, "ContentBlock", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         AudioContent,
                         D::Error,
-                    >(text, "ContentBlock", "AudioContent", reason)
+                    >(input, "ContentBlock", "AudioContent", reason)
                         .map(Self::AudioContent)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ResourceLink,
                         D::Error,
-                    >(text, "ContentBlock", "ResourceLink", reason)
+                    >(input, "ContentBlock", "ResourceLink", reason)
                         .map(Self::ResourceLink)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         EmbeddedResource,
                         D::Error,
-                    >(text, "ContentBlock", "EmbeddedResource", reason)
+                    >(input, "ContentBlock", "EmbeddedResource", reason)
                         .map(Self::EmbeddedResource)
                 }
             },
@@ -7020,47 +7031,47 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TextContent,
                         D::Error,
-                    >(text, "CreateMessageResultContent", "TextContent", reason)
+                    >(input, "CreateMessageResultContent", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ImageContent,
                         D::Error,
-                    >(text, "CreateMessageResultContent", "ImageContent", reason)
+                    >(input, "CreateMessageResultContent", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         AudioContent,
                         D::Error,
-                    >(text, "CreateMessageResultContent", "AudioContent", reason)
+                    >(input, "CreateMessageResultContent", "AudioContent", reason)
                         .map(Self::AudioContent)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ToolUseContent,
                         D::Error,
-                    >(text, "CreateMessageResultContent", "ToolUseContent", reason)
+                    >(input, "CreateMessageResultContent", "ToolUseContent", reason)
                         .map(Self::ToolUseContent)
                 }
                 4usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ToolResultContent,
                         D::Error,
-                    >(text, "CreateMessageResultContent", "ToolResultContent", reason)
+                    >(input, "CreateMessageResultContent", "ToolResultContent", reason)
                         .map(Self::ToolResultContent)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::vec::Vec<SamplingMessageContentBlock>,
                         D::Error,
-                    >(text, "CreateMessageResultContent", "Array", reason)
+                    >(input, "CreateMessageResultContent", "Array", reason)
                         .map(Self::Array)
                 }
             },
@@ -7876,11 +7887,10 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
             one_of: false,
             variants: &["ElicitRequestURLParams", "ElicitRequestFormParams"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["elicitationId", "message", "mode", "url"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("elicitationId") || map.contains_key("url") {
@@ -7919,7 +7929,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -7940,19 +7950,19 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ElicitRequestURLParams,
                         D::Error,
-                    >(text, "ElicitRequestParams", "ElicitRequestURLParams", reason)
+                    >(input, "ElicitRequestParams", "ElicitRequestURLParams", reason)
                         .map(Self::ElicitRequestURLParams)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ElicitRequestFormParams,
                         D::Error,
-                    >(text, "ElicitRequestParams", "ElicitRequestFormParams", reason)
+                    >(input, "ElicitRequestParams", "ElicitRequestFormParams", reason)
                         .map(Self::ElicitRequestFormParams)
                 }
             },
@@ -8591,33 +8601,33 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
             &UNION,
             choice,
             |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::vec::Vec<::std::string::String>,
                         D::Error,
-                    >(text, "ElicitResultContentValue", "Array", reason)
+                    >(input, "ElicitResultContentValue", "Array", reason)
                         .map(Self::Array)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(text, "ElicitResultContentValue", "String", reason)
+                    >(input, "ElicitResultContentValue", "String", reason)
                         .map(Self::String)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(text, "ElicitResultContentValue", "Integer", reason)
+                    >(input, "ElicitResultContentValue", "Integer", reason)
                         .map(Self::Integer)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         bool,
                         D::Error,
-                    >(text, "ElicitResultContentValue", "Boolean", reason)
+                    >(input, "ElicitResultContentValue", "Boolean", reason)
                         .map(Self::Boolean)
                 }
             },
@@ -9074,11 +9084,10 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
             one_of: false,
             variants: &["TextResourceContents", "BlobResourceContents"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["blob", "mimeType", "text", "uri"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("text") {
@@ -9114,7 +9123,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -9130,19 +9139,19 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TextResourceContents,
                         D::Error,
-                    >(text, "EmbeddedResourceResource", "TextResourceContents", reason)
+                    >(input, "EmbeddedResourceResource", "TextResourceContents", reason)
                         .map(Self::TextResourceContents)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         BlobResourceContents,
                         D::Error,
-                    >(text, "EmbeddedResourceResource", "BlobResourceContents", reason)
+                    >(input, "EmbeddedResourceResource", "BlobResourceContents", reason)
                         .map(Self::BlobResourceContents)
                 }
             },
@@ -9247,11 +9256,10 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
                 "LegacyTitledEnumSchema",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["description", "title", "type"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("type").as_deref() {
@@ -9332,7 +9340,7 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -9363,40 +9371,40 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         UntitledSingleSelectEnumSchema,
                         D::Error,
-                    >(text, "EnumSchema", "UntitledSingleSelectEnumSchema", reason)
+                    >(input, "EnumSchema", "UntitledSingleSelectEnumSchema", reason)
                         .map(Self::UntitledSingleSelectEnumSchema)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TitledSingleSelectEnumSchema,
                         D::Error,
-                    >(text, "EnumSchema", "TitledSingleSelectEnumSchema", reason)
+                    >(input, "EnumSchema", "TitledSingleSelectEnumSchema", reason)
                         .map(Self::TitledSingleSelectEnumSchema)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         UntitledMultiSelectEnumSchema,
                         D::Error,
-                    >(text, "EnumSchema", "UntitledMultiSelectEnumSchema", reason)
+                    >(input, "EnumSchema", "UntitledMultiSelectEnumSchema", reason)
                         .map(Self::UntitledMultiSelectEnumSchema)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TitledMultiSelectEnumSchema,
                         D::Error,
-                    >(text, "EnumSchema", "TitledMultiSelectEnumSchema", reason)
+                    >(input, "EnumSchema", "TitledMultiSelectEnumSchema", reason)
                         .map(Self::TitledMultiSelectEnumSchema)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         LegacyTitledEnumSchema,
                         D::Error,
-                    >(text, "EnumSchema", "LegacyTitledEnumSchema", reason)
+                    >(input, "EnumSchema", "LegacyTitledEnumSchema", reason)
                         .map(Self::LegacyTitledEnumSchema)
                 }
             },
@@ -12601,11 +12609,10 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
                 "JSONRPCErrorResponse",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["jsonrpc", "method"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("result") {
@@ -12650,7 +12657,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -12677,33 +12684,33 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         JSONRPCRequest,
                         D::Error,
-                    >(text, "JSONRPCMessage", "JSONRPCRequest", reason)
+                    >(input, "JSONRPCMessage", "JSONRPCRequest", reason)
                         .map(Self::JSONRPCRequest)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         JSONRPCNotification,
                         D::Error,
-                    >(text, "JSONRPCMessage", "JSONRPCNotification", reason)
+                    >(input, "JSONRPCMessage", "JSONRPCNotification", reason)
                         .map(Self::JSONRPCNotification)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         JSONRPCResultResponse,
                         D::Error,
-                    >(text, "JSONRPCMessage", "JSONRPCResultResponse", reason)
+                    >(input, "JSONRPCMessage", "JSONRPCResultResponse", reason)
                         .map(Self::JSONRPCResultResponse)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         JSONRPCErrorResponse,
                         D::Error,
-                    >(text, "JSONRPCMessage", "JSONRPCErrorResponse", reason)
+                    >(input, "JSONRPCMessage", "JSONRPCErrorResponse", reason)
                         .map(Self::JSONRPCErrorResponse)
                 }
             },
@@ -13071,11 +13078,10 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
             one_of: false,
             variants: &["JSONRPCResultResponse", "JSONRPCErrorResponse"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["jsonrpc"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("result") {
@@ -13113,7 +13119,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -13132,19 +13138,19 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         JSONRPCResultResponse,
                         D::Error,
-                    >(text, "JSONRPCResponse", "JSONRPCResultResponse", reason)
+                    >(input, "JSONRPCResponse", "JSONRPCResultResponse", reason)
                         .map(Self::JSONRPCResultResponse)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         JSONRPCErrorResponse,
                         D::Error,
-                    >(text, "JSONRPCResponse", "JSONRPCErrorResponse", reason)
+                    >(input, "JSONRPCResponse", "JSONRPCErrorResponse", reason)
                         .map(Self::JSONRPCErrorResponse)
                 }
             },
@@ -17390,11 +17396,10 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
             one_of: false,
             variants: &["UntitledMultiSelectEnumSchema", "TitledMultiSelectEnumSchema"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["description", "title", "type"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.has_nested("items", "enum") || map.has_nested("items", "type") {
@@ -17430,7 +17435,7 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -17449,13 +17454,13 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         UntitledMultiSelectEnumSchema,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "MultiSelectEnumSchema",
                             "UntitledMultiSelectEnumSchema",
                             reason,
@@ -17463,11 +17468,11 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
                         .map(Self::UntitledMultiSelectEnumSchema)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TitledMultiSelectEnumSchema,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "MultiSelectEnumSchema",
                             "TitledMultiSelectEnumSchema",
                             reason,
@@ -18746,11 +18751,10 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                 "LegacyTitledEnumSchema",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["description", "format", "title", "type"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("type").as_deref() {
@@ -18860,7 +18864,7 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -18902,34 +18906,34 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         StringSchema,
                         D::Error,
-                    >(text, "PrimitiveSchemaDefinition", "StringSchema", reason)
+                    >(input, "PrimitiveSchemaDefinition", "StringSchema", reason)
                         .map(Self::StringSchema)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         NumberSchema,
                         D::Error,
-                    >(text, "PrimitiveSchemaDefinition", "NumberSchema", reason)
+                    >(input, "PrimitiveSchemaDefinition", "NumberSchema", reason)
                         .map(Self::NumberSchema)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         BooleanSchema,
                         D::Error,
-                    >(text, "PrimitiveSchemaDefinition", "BooleanSchema", reason)
+                    >(input, "PrimitiveSchemaDefinition", "BooleanSchema", reason)
                         .map(Self::BooleanSchema)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         UntitledSingleSelectEnumSchema,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "PrimitiveSchemaDefinition",
                             "UntitledSingleSelectEnumSchema",
                             reason,
@@ -18937,11 +18941,11 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         .map(Self::UntitledSingleSelectEnumSchema)
                 }
                 4usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TitledSingleSelectEnumSchema,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "PrimitiveSchemaDefinition",
                             "TitledSingleSelectEnumSchema",
                             reason,
@@ -18949,11 +18953,11 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         .map(Self::TitledSingleSelectEnumSchema)
                 }
                 5usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         UntitledMultiSelectEnumSchema,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "PrimitiveSchemaDefinition",
                             "UntitledMultiSelectEnumSchema",
                             reason,
@@ -18961,11 +18965,11 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         .map(Self::UntitledMultiSelectEnumSchema)
                 }
                 6usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TitledMultiSelectEnumSchema,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "PrimitiveSchemaDefinition",
                             "TitledMultiSelectEnumSchema",
                             reason,
@@ -18973,11 +18977,11 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         .map(Self::TitledMultiSelectEnumSchema)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         LegacyTitledEnumSchema,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "PrimitiveSchemaDefinition",
                             "LegacyTitledEnumSchema",
                             reason,
@@ -19424,19 +19428,19 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
             &UNION,
             choice,
             |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(text, "ProgressToken", "String", reason)
+                    >(input, "ProgressToken", "String", reason)
                         .map(Self::String)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(text, "ProgressToken", "Integer", reason)
+                    >(input, "ProgressToken", "Integer", reason)
                         .map(Self::Integer)
                 }
             },
@@ -20763,11 +20767,10 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
             one_of: false,
             variants: &["TextResourceContents", "BlobResourceContents"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["blob", "mimeType", "text", "uri"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("text") {
@@ -20803,7 +20806,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -20819,13 +20822,13 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TextResourceContents,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "ReadResourceResultContentsItem",
                             "TextResourceContents",
                             reason,
@@ -20833,11 +20836,11 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                         .map(Self::TextResourceContents)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         BlobResourceContents,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "ReadResourceResultContentsItem",
                             "BlobResourceContents",
                             reason,
@@ -21155,19 +21158,19 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             &UNION,
             choice,
             |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(text, "RequestId", "String", reason)
+                    >(input, "RequestId", "String", reason)
                         .map(Self::String)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(text, "RequestId", "Integer", reason)
+                    >(input, "RequestId", "Integer", reason)
                         .map(Self::Integer)
                 }
             },
@@ -23981,47 +23984,47 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TextContent,
                         D::Error,
-                    >(text, "SamplingMessageContent", "TextContent", reason)
+                    >(input, "SamplingMessageContent", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ImageContent,
                         D::Error,
-                    >(text, "SamplingMessageContent", "ImageContent", reason)
+                    >(input, "SamplingMessageContent", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         AudioContent,
                         D::Error,
-                    >(text, "SamplingMessageContent", "AudioContent", reason)
+                    >(input, "SamplingMessageContent", "AudioContent", reason)
                         .map(Self::AudioContent)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ToolUseContent,
                         D::Error,
-                    >(text, "SamplingMessageContent", "ToolUseContent", reason)
+                    >(input, "SamplingMessageContent", "ToolUseContent", reason)
                         .map(Self::ToolUseContent)
                 }
                 4usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ToolResultContent,
                         D::Error,
-                    >(text, "SamplingMessageContent", "ToolResultContent", reason)
+                    >(input, "SamplingMessageContent", "ToolResultContent", reason)
                         .map(Self::ToolResultContent)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::vec::Vec<SamplingMessageContentBlock>,
                         D::Error,
-                    >(text, "SamplingMessageContent", "Array", reason)
+                    >(input, "SamplingMessageContent", "Array", reason)
                         .map(Self::Array)
                 }
             },
@@ -24124,11 +24127,10 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
                 "ToolResultContent",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["data", "id", "mimeType", "name", "text", "toolUseId", "type"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("type").as_deref() {
@@ -24201,7 +24203,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -24233,40 +24235,40 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TextContent,
                         D::Error,
-                    >(text, "SamplingMessageContentBlock", "TextContent", reason)
+                    >(input, "SamplingMessageContentBlock", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ImageContent,
                         D::Error,
-                    >(text, "SamplingMessageContentBlock", "ImageContent", reason)
+                    >(input, "SamplingMessageContentBlock", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         AudioContent,
                         D::Error,
-                    >(text, "SamplingMessageContentBlock", "AudioContent", reason)
+                    >(input, "SamplingMessageContentBlock", "AudioContent", reason)
                         .map(Self::AudioContent)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ToolUseContent,
                         D::Error,
-                    >(text, "SamplingMessageContentBlock", "ToolUseContent", reason)
+                    >(input, "SamplingMessageContentBlock", "ToolUseContent", reason)
                         .map(Self::ToolUseContent)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ToolResultContent,
                         D::Error,
-                    >(text, "SamplingMessageContentBlock", "ToolResultContent", reason)
+                    >(input, "SamplingMessageContentBlock", "ToolResultContent", reason)
                         .map(Self::ToolResultContent)
                 }
             },
@@ -25410,11 +25412,10 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                 "ElicitationCompleteNotification",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["jsonrpc", "method"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("method").as_deref() {
@@ -25514,7 +25515,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -25584,27 +25585,27 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CancelledNotification,
                         D::Error,
-                    >(text, "ServerNotification", "CancelledNotification", reason)
+                    >(input, "ServerNotification", "CancelledNotification", reason)
                         .map(Self::CancelledNotification)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ProgressNotification,
                         D::Error,
-                    >(text, "ServerNotification", "ProgressNotification", reason)
+                    >(input, "ServerNotification", "ProgressNotification", reason)
                         .map(Self::ProgressNotification)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ResourceListChangedNotification,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "ServerNotification",
                             "ResourceListChangedNotification",
                             reason,
@@ -25612,18 +25613,18 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                         .map(Self::ResourceListChangedNotification)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ResourceUpdatedNotification,
                         D::Error,
-                    >(text, "ServerNotification", "ResourceUpdatedNotification", reason)
+                    >(input, "ServerNotification", "ResourceUpdatedNotification", reason)
                         .map(Self::ResourceUpdatedNotification)
                 }
                 4usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         PromptListChangedNotification,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "ServerNotification",
                             "PromptListChangedNotification",
                             reason,
@@ -25631,32 +25632,32 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                         .map(Self::PromptListChangedNotification)
                 }
                 5usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ToolListChangedNotification,
                         D::Error,
-                    >(text, "ServerNotification", "ToolListChangedNotification", reason)
+                    >(input, "ServerNotification", "ToolListChangedNotification", reason)
                         .map(Self::ToolListChangedNotification)
                 }
                 6usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TaskStatusNotification,
                         D::Error,
-                    >(text, "ServerNotification", "TaskStatusNotification", reason)
+                    >(input, "ServerNotification", "TaskStatusNotification", reason)
                         .map(Self::TaskStatusNotification)
                 }
                 7usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         LoggingMessageNotification,
                         D::Error,
-                    >(text, "ServerNotification", "LoggingMessageNotification", reason)
+                    >(input, "ServerNotification", "LoggingMessageNotification", reason)
                         .map(Self::LoggingMessageNotification)
                 }
                 8usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ElicitationCompleteNotification,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "ServerNotification",
                             "ElicitationCompleteNotification",
                             reason,
@@ -25664,10 +25665,10 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                         .map(Self::ElicitationCompleteNotification)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(text, "ServerNotification", "Unknown", reason)
+                    >(input, "ServerNotification", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -25808,11 +25809,10 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
                 "ElicitRequest",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["jsonrpc", "method"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("method").as_deref() {
@@ -25905,7 +25905,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -25965,68 +25965,68 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         PingRequest,
                         D::Error,
-                    >(text, "ServerRequest", "PingRequest", reason)
+                    >(input, "ServerRequest", "PingRequest", reason)
                         .map(Self::PingRequest)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         GetTaskRequest,
                         D::Error,
-                    >(text, "ServerRequest", "GetTaskRequest", reason)
+                    >(input, "ServerRequest", "GetTaskRequest", reason)
                         .map(Self::GetTaskRequest)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         GetTaskPayloadRequest,
                         D::Error,
-                    >(text, "ServerRequest", "GetTaskPayloadRequest", reason)
+                    >(input, "ServerRequest", "GetTaskPayloadRequest", reason)
                         .map(Self::GetTaskPayloadRequest)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CancelTaskRequest,
                         D::Error,
-                    >(text, "ServerRequest", "CancelTaskRequest", reason)
+                    >(input, "ServerRequest", "CancelTaskRequest", reason)
                         .map(Self::CancelTaskRequest)
                 }
                 4usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListTasksRequest,
                         D::Error,
-                    >(text, "ServerRequest", "ListTasksRequest", reason)
+                    >(input, "ServerRequest", "ListTasksRequest", reason)
                         .map(Self::ListTasksRequest)
                 }
                 5usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CreateMessageRequest,
                         D::Error,
-                    >(text, "ServerRequest", "CreateMessageRequest", reason)
+                    >(input, "ServerRequest", "CreateMessageRequest", reason)
                         .map(Self::CreateMessageRequest)
                 }
                 6usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListRootsRequest,
                         D::Error,
-                    >(text, "ServerRequest", "ListRootsRequest", reason)
+                    >(input, "ServerRequest", "ListRootsRequest", reason)
                         .map(Self::ListRootsRequest)
                 }
                 7usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ElicitRequest,
                         D::Error,
-                    >(text, "ServerRequest", "ElicitRequest", reason)
+                    >(input, "ServerRequest", "ElicitRequest", reason)
                         .map(Self::ElicitRequest)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(text, "ServerRequest", "Unknown", reason)
+                    >(input, "ServerRequest", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -26221,11 +26221,20 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                 "CompleteResult",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &[
+                "createdAt",
+                "description",
+                "instructions",
+                "lastUpdatedAt",
+                "nextCursor",
+                "protocolVersion",
+                "status",
+                "statusMessage",
+                "taskId",
+            ],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("capabilities")
@@ -26374,7 +26383,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -26451,103 +26460,103 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         Result,
                         D::Error,
-                    >(text, "ServerResult", "Result", reason)
+                    >(input, "ServerResult", "Result", reason)
                         .map(Self::Result)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         InitializeResult,
                         D::Error,
-                    >(text, "ServerResult", "InitializeResult", reason)
+                    >(input, "ServerResult", "InitializeResult", reason)
                         .map(Self::InitializeResult)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListResourcesResult,
                         D::Error,
-                    >(text, "ServerResult", "ListResourcesResult", reason)
+                    >(input, "ServerResult", "ListResourcesResult", reason)
                         .map(Self::ListResourcesResult)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListResourceTemplatesResult,
                         D::Error,
-                    >(text, "ServerResult", "ListResourceTemplatesResult", reason)
+                    >(input, "ServerResult", "ListResourceTemplatesResult", reason)
                         .map(Self::ListResourceTemplatesResult)
                 }
                 4usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ReadResourceResult,
                         D::Error,
-                    >(text, "ServerResult", "ReadResourceResult", reason)
+                    >(input, "ServerResult", "ReadResourceResult", reason)
                         .map(Self::ReadResourceResult)
                 }
                 5usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListPromptsResult,
                         D::Error,
-                    >(text, "ServerResult", "ListPromptsResult", reason)
+                    >(input, "ServerResult", "ListPromptsResult", reason)
                         .map(Self::ListPromptsResult)
                 }
                 6usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         GetPromptResult,
                         D::Error,
-                    >(text, "ServerResult", "GetPromptResult", reason)
+                    >(input, "ServerResult", "GetPromptResult", reason)
                         .map(Self::GetPromptResult)
                 }
                 7usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListToolsResult,
                         D::Error,
-                    >(text, "ServerResult", "ListToolsResult", reason)
+                    >(input, "ServerResult", "ListToolsResult", reason)
                         .map(Self::ListToolsResult)
                 }
                 8usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CallToolResult,
                         D::Error,
-                    >(text, "ServerResult", "CallToolResult", reason)
+                    >(input, "ServerResult", "CallToolResult", reason)
                         .map(Self::CallToolResult)
                 }
                 9usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         GetTaskResult,
                         D::Error,
-                    >(text, "ServerResult", "GetTaskResult", reason)
+                    >(input, "ServerResult", "GetTaskResult", reason)
                         .map(Self::GetTaskResult)
                 }
                 10usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         GetTaskPayloadResult,
                         D::Error,
-                    >(text, "ServerResult", "GetTaskPayloadResult", reason)
+                    >(input, "ServerResult", "GetTaskPayloadResult", reason)
                         .map(Self::GetTaskPayloadResult)
                 }
                 11usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CancelTaskResult,
                         D::Error,
-                    >(text, "ServerResult", "CancelTaskResult", reason)
+                    >(input, "ServerResult", "CancelTaskResult", reason)
                         .map(Self::CancelTaskResult)
                 }
                 12usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListTasksResult,
                         D::Error,
-                    >(text, "ServerResult", "ListTasksResult", reason)
+                    >(input, "ServerResult", "ListTasksResult", reason)
                         .map(Self::ListTasksResult)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CompleteResult,
                         D::Error,
-                    >(text, "ServerResult", "CompleteResult", reason)
+                    >(input, "ServerResult", "CompleteResult", reason)
                         .map(Self::CompleteResult)
                 }
             },
@@ -26979,11 +26988,10 @@ impl<'de> ::serde::Deserialize<'de> for SingleSelectEnumSchema {
             one_of: false,
             variants: &["UntitledSingleSelectEnumSchema", "TitledSingleSelectEnumSchema"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["default", "description", "title", "type"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("enum") {
@@ -27019,7 +27027,7 @@ impl<'de> ::serde::Deserialize<'de> for SingleSelectEnumSchema {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -27037,13 +27045,13 @@ impl<'de> ::serde::Deserialize<'de> for SingleSelectEnumSchema {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         UntitledSingleSelectEnumSchema,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "SingleSelectEnumSchema",
                             "UntitledSingleSelectEnumSchema",
                             reason,
@@ -27051,11 +27059,11 @@ impl<'de> ::serde::Deserialize<'de> for SingleSelectEnumSchema {
                         .map(Self::UntitledSingleSelectEnumSchema)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TitledSingleSelectEnumSchema,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "SingleSelectEnumSchema",
                             "TitledSingleSelectEnumSchema",
                             reason,

@@ -1699,11 +1699,10 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultResponseResult {
             one_of: false,
             variants: &["InputRequiredResult", "CallToolResult"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["requestState", "resultType"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("content") {
@@ -1734,7 +1733,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultResponseResult {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -1750,13 +1749,13 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultResponseResult {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         InputRequiredResult,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "CallToolResultResponseResult",
                             "InputRequiredResult",
                             reason,
@@ -1764,10 +1763,10 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultResponseResult {
                         .map(Self::InputRequiredResult)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CallToolResult,
                         D::Error,
-                    >(text, "CallToolResultResponseResult", "CallToolResult", reason)
+                    >(input, "CallToolResultResponseResult", "CallToolResult", reason)
                         .map(Self::CallToolResult)
                 }
             },
@@ -2785,11 +2784,10 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                 "CompleteRequest",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["jsonrpc", "method"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("method").as_deref() {
@@ -2896,7 +2894,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -2982,82 +2980,82 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         DiscoverRequest,
                         D::Error,
-                    >(text, "ClientRequest", "DiscoverRequest", reason)
+                    >(input, "ClientRequest", "DiscoverRequest", reason)
                         .map(Self::DiscoverRequest)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListResourcesRequest,
                         D::Error,
-                    >(text, "ClientRequest", "ListResourcesRequest", reason)
+                    >(input, "ClientRequest", "ListResourcesRequest", reason)
                         .map(Self::ListResourcesRequest)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListResourceTemplatesRequest,
                         D::Error,
-                    >(text, "ClientRequest", "ListResourceTemplatesRequest", reason)
+                    >(input, "ClientRequest", "ListResourceTemplatesRequest", reason)
                         .map(Self::ListResourceTemplatesRequest)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ReadResourceRequest,
                         D::Error,
-                    >(text, "ClientRequest", "ReadResourceRequest", reason)
+                    >(input, "ClientRequest", "ReadResourceRequest", reason)
                         .map(Self::ReadResourceRequest)
                 }
                 4usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         SubscriptionsListenRequest,
                         D::Error,
-                    >(text, "ClientRequest", "SubscriptionsListenRequest", reason)
+                    >(input, "ClientRequest", "SubscriptionsListenRequest", reason)
                         .map(Self::SubscriptionsListenRequest)
                 }
                 5usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListPromptsRequest,
                         D::Error,
-                    >(text, "ClientRequest", "ListPromptsRequest", reason)
+                    >(input, "ClientRequest", "ListPromptsRequest", reason)
                         .map(Self::ListPromptsRequest)
                 }
                 6usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         GetPromptRequest,
                         D::Error,
-                    >(text, "ClientRequest", "GetPromptRequest", reason)
+                    >(input, "ClientRequest", "GetPromptRequest", reason)
                         .map(Self::GetPromptRequest)
                 }
                 7usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListToolsRequest,
                         D::Error,
-                    >(text, "ClientRequest", "ListToolsRequest", reason)
+                    >(input, "ClientRequest", "ListToolsRequest", reason)
                         .map(Self::ListToolsRequest)
                 }
                 8usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CallToolRequest,
                         D::Error,
-                    >(text, "ClientRequest", "CallToolRequest", reason)
+                    >(input, "ClientRequest", "CallToolRequest", reason)
                         .map(Self::CallToolRequest)
                 }
                 9usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CompleteRequest,
                         D::Error,
-                    >(text, "ClientRequest", "CompleteRequest", reason)
+                    >(input, "ClientRequest", "CompleteRequest", reason)
                         .map(Self::CompleteRequest)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(text, "ClientRequest", "Unknown", reason)
+                    >(input, "ClientRequest", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -3963,11 +3961,10 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
             one_of: false,
             variants: &["PromptReference", "ResourceTemplateReference"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["name", "title", "type", "uri"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("type").as_deref() {
@@ -4019,7 +4016,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -4037,20 +4034,20 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         PromptReference,
                         D::Error,
-                    >(text, "CompleteRequestParamsRef", "PromptReference", reason)
+                    >(input, "CompleteRequestParamsRef", "PromptReference", reason)
                         .map(Self::PromptReference)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ResourceTemplateReference,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "CompleteRequestParamsRef",
                             "ResourceTemplateReference",
                             reason,
@@ -4557,11 +4554,10 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
                 "EmbeddedResource",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["data", "description", "mimeType", "name", "text", "title", "type", "uri"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("type").as_deref() {
@@ -4634,7 +4630,7 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -4665,40 +4661,40 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TextContent,
                         D::Error,
-                    >(text, "ContentBlock", "TextContent", reason)
+                    >(input, "ContentBlock", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ImageContent,
                         D::Error,
-                    >(text, "ContentBlock", "ImageContent", reason)
+                    >(input, "ContentBlock", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         AudioContent,
                         D::Error,
-                    >(text, "ContentBlock", "AudioContent", reason)
+                    >(input, "ContentBlock", "AudioContent", reason)
                         .map(Self::AudioContent)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ResourceLink,
                         D::Error,
-                    >(text, "ContentBlock", "ResourceLink", reason)
+                    >(input, "ContentBlock", "ResourceLink", reason)
                         .map(Self::ResourceLink)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         EmbeddedResource,
                         D::Error,
-                    >(text, "ContentBlock", "EmbeddedResource", reason)
+                    >(input, "ContentBlock", "EmbeddedResource", reason)
                         .map(Self::EmbeddedResource)
                 }
             },
@@ -5619,47 +5615,47 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TextContent,
                         D::Error,
-                    >(text, "CreateMessageResultContent", "TextContent", reason)
+                    >(input, "CreateMessageResultContent", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ImageContent,
                         D::Error,
-                    >(text, "CreateMessageResultContent", "ImageContent", reason)
+                    >(input, "CreateMessageResultContent", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         AudioContent,
                         D::Error,
-                    >(text, "CreateMessageResultContent", "AudioContent", reason)
+                    >(input, "CreateMessageResultContent", "AudioContent", reason)
                         .map(Self::AudioContent)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ToolUseContent,
                         D::Error,
-                    >(text, "CreateMessageResultContent", "ToolUseContent", reason)
+                    >(input, "CreateMessageResultContent", "ToolUseContent", reason)
                         .map(Self::ToolUseContent)
                 }
                 4usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ToolResultContent,
                         D::Error,
-                    >(text, "CreateMessageResultContent", "ToolResultContent", reason)
+                    >(input, "CreateMessageResultContent", "ToolResultContent", reason)
                         .map(Self::ToolResultContent)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::vec::Vec<SamplingMessageContentBlock>,
                         D::Error,
-                    >(text, "CreateMessageResultContent", "Array", reason)
+                    >(input, "CreateMessageResultContent", "Array", reason)
                         .map(Self::Array)
                 }
             },
@@ -6684,11 +6680,10 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
             one_of: false,
             variants: &["ElicitRequestFormParams", "ElicitRequestURLParams"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["message", "mode", "url"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("requestedSchema")
@@ -6727,7 +6722,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -6747,19 +6742,19 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ElicitRequestFormParams,
                         D::Error,
-                    >(text, "ElicitRequestParams", "ElicitRequestFormParams", reason)
+                    >(input, "ElicitRequestParams", "ElicitRequestFormParams", reason)
                         .map(Self::ElicitRequestFormParams)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ElicitRequestURLParams,
                         D::Error,
-                    >(text, "ElicitRequestParams", "ElicitRequestURLParams", reason)
+                    >(input, "ElicitRequestParams", "ElicitRequestURLParams", reason)
                         .map(Self::ElicitRequestURLParams)
                 }
             },
@@ -7173,33 +7168,33 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
             &UNION,
             choice,
             |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::vec::Vec<::std::string::String>,
                         D::Error,
-                    >(text, "ElicitResultContentValue", "Array", reason)
+                    >(input, "ElicitResultContentValue", "Array", reason)
                         .map(Self::Array)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(text, "ElicitResultContentValue", "String", reason)
+                    >(input, "ElicitResultContentValue", "String", reason)
                         .map(Self::String)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(text, "ElicitResultContentValue", "Integer", reason)
+                    >(input, "ElicitResultContentValue", "Integer", reason)
                         .map(Self::Integer)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         bool,
                         D::Error,
-                    >(text, "ElicitResultContentValue", "Boolean", reason)
+                    >(input, "ElicitResultContentValue", "Boolean", reason)
                         .map(Self::Boolean)
                 }
             },
@@ -7429,11 +7424,10 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
             one_of: false,
             variants: &["TextResourceContents", "BlobResourceContents"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["blob", "mimeType", "text", "uri"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("text") {
@@ -7469,7 +7463,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -7485,19 +7479,19 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TextResourceContents,
                         D::Error,
-                    >(text, "EmbeddedResourceResource", "TextResourceContents", reason)
+                    >(input, "EmbeddedResourceResource", "TextResourceContents", reason)
                         .map(Self::TextResourceContents)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         BlobResourceContents,
                         D::Error,
-                    >(text, "EmbeddedResourceResource", "BlobResourceContents", reason)
+                    >(input, "EmbeddedResourceResource", "BlobResourceContents", reason)
                         .map(Self::BlobResourceContents)
                 }
             },
@@ -7602,11 +7596,10 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
                 "LegacyTitledEnumSchema",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["description", "title", "type"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("type").as_deref() {
@@ -7687,7 +7680,7 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -7718,40 +7711,40 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         UntitledSingleSelectEnumSchema,
                         D::Error,
-                    >(text, "EnumSchema", "UntitledSingleSelectEnumSchema", reason)
+                    >(input, "EnumSchema", "UntitledSingleSelectEnumSchema", reason)
                         .map(Self::UntitledSingleSelectEnumSchema)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TitledSingleSelectEnumSchema,
                         D::Error,
-                    >(text, "EnumSchema", "TitledSingleSelectEnumSchema", reason)
+                    >(input, "EnumSchema", "TitledSingleSelectEnumSchema", reason)
                         .map(Self::TitledSingleSelectEnumSchema)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         UntitledMultiSelectEnumSchema,
                         D::Error,
-                    >(text, "EnumSchema", "UntitledMultiSelectEnumSchema", reason)
+                    >(input, "EnumSchema", "UntitledMultiSelectEnumSchema", reason)
                         .map(Self::UntitledMultiSelectEnumSchema)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TitledMultiSelectEnumSchema,
                         D::Error,
-                    >(text, "EnumSchema", "TitledMultiSelectEnumSchema", reason)
+                    >(input, "EnumSchema", "TitledMultiSelectEnumSchema", reason)
                         .map(Self::TitledMultiSelectEnumSchema)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         LegacyTitledEnumSchema,
                         D::Error,
-                    >(text, "EnumSchema", "LegacyTitledEnumSchema", reason)
+                    >(input, "EnumSchema", "LegacyTitledEnumSchema", reason)
                         .map(Self::LegacyTitledEnumSchema)
                 }
             },
@@ -8604,11 +8597,10 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResultResponseResult {
             one_of: false,
             variants: &["InputRequiredResult", "GetPromptResult"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["description", "requestState", "resultType"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("messages") {
@@ -8639,7 +8631,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResultResponseResult {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -8655,13 +8647,13 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResultResponseResult {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         InputRequiredResult,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "GetPromptResultResponseResult",
                             "InputRequiredResult",
                             reason,
@@ -8669,10 +8661,10 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResultResponseResult {
                         .map(Self::InputRequiredResult)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         GetPromptResult,
                         D::Error,
-                    >(text, "GetPromptResultResponseResult", "GetPromptResult", reason)
+                    >(input, "GetPromptResultResponseResult", "GetPromptResult", reason)
                         .map(Self::GetPromptResult)
                 }
             },
@@ -9700,11 +9692,10 @@ impl<'de> ::serde::Deserialize<'de> for InputRequest {
             one_of: false,
             variants: &["CreateMessageRequest", "ListRootsRequest", "ElicitRequest"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["method"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("method").as_deref() {
@@ -9762,7 +9753,7 @@ impl<'de> ::serde::Deserialize<'de> for InputRequest {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -9785,33 +9776,33 @@ impl<'de> ::serde::Deserialize<'de> for InputRequest {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CreateMessageRequest,
                         D::Error,
-                    >(text, "InputRequest", "CreateMessageRequest", reason)
+                    >(input, "InputRequest", "CreateMessageRequest", reason)
                         .map(Self::CreateMessageRequest)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListRootsRequest,
                         D::Error,
-                    >(text, "InputRequest", "ListRootsRequest", reason)
+                    >(input, "InputRequest", "ListRootsRequest", reason)
                         .map(Self::ListRootsRequest)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ElicitRequest,
                         D::Error,
-                    >(text, "InputRequest", "ElicitRequest", reason)
+                    >(input, "InputRequest", "ElicitRequest", reason)
                         .map(Self::ElicitRequest)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(text, "InputRequest", "Unknown", reason)
+                    >(input, "InputRequest", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -10086,11 +10077,10 @@ impl<'de> ::serde::Deserialize<'de> for InputResponse {
             one_of: false,
             variants: &["CreateMessageResult", "ListRootsResult", "ElicitResult"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["action", "model", "role", "stopReason"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("model") || map.contains_key("role") {
@@ -10132,7 +10122,7 @@ impl<'de> ::serde::Deserialize<'de> for InputResponse {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -10154,26 +10144,26 @@ impl<'de> ::serde::Deserialize<'de> for InputResponse {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CreateMessageResult,
                         D::Error,
-                    >(text, "InputResponse", "CreateMessageResult", reason)
+                    >(input, "InputResponse", "CreateMessageResult", reason)
                         .map(Self::CreateMessageResult)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListRootsResult,
                         D::Error,
-                    >(text, "InputResponse", "ListRootsResult", reason)
+                    >(input, "InputResponse", "ListRootsResult", reason)
                         .map(Self::ListRootsResult)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ElicitResult,
                         D::Error,
-                    >(text, "InputResponse", "ElicitResult", reason)
+                    >(input, "InputResponse", "ElicitResult", reason)
                         .map(Self::ElicitResult)
                 }
             },
@@ -10944,11 +10934,10 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
                 "JSONRPCErrorResponse",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["jsonrpc", "method"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("result") || map.has_nested("result", "resultType") {
@@ -10993,7 +10982,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -11022,33 +11011,33 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         JSONRPCRequest,
                         D::Error,
-                    >(text, "JSONRPCMessage", "JSONRPCRequest", reason)
+                    >(input, "JSONRPCMessage", "JSONRPCRequest", reason)
                         .map(Self::JSONRPCRequest)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         JSONRPCNotification,
                         D::Error,
-                    >(text, "JSONRPCMessage", "JSONRPCNotification", reason)
+                    >(input, "JSONRPCMessage", "JSONRPCNotification", reason)
                         .map(Self::JSONRPCNotification)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         JSONRPCResultResponse,
                         D::Error,
-                    >(text, "JSONRPCMessage", "JSONRPCResultResponse", reason)
+                    >(input, "JSONRPCMessage", "JSONRPCResultResponse", reason)
                         .map(Self::JSONRPCResultResponse)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         JSONRPCErrorResponse,
                         D::Error,
-                    >(text, "JSONRPCMessage", "JSONRPCErrorResponse", reason)
+                    >(input, "JSONRPCMessage", "JSONRPCErrorResponse", reason)
                         .map(Self::JSONRPCErrorResponse)
                 }
             },
@@ -11416,11 +11405,10 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
             one_of: false,
             variants: &["JSONRPCResultResponse", "JSONRPCErrorResponse"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["jsonrpc"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("result") || map.has_nested("result", "resultType") {
@@ -11458,7 +11446,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -11479,19 +11467,19 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         JSONRPCResultResponse,
                         D::Error,
-                    >(text, "JSONRPCResponse", "JSONRPCResultResponse", reason)
+                    >(input, "JSONRPCResponse", "JSONRPCResultResponse", reason)
                         .map(Self::JSONRPCResultResponse)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         JSONRPCErrorResponse,
                         D::Error,
-                    >(text, "JSONRPCResponse", "JSONRPCErrorResponse", reason)
+                    >(input, "JSONRPCResponse", "JSONRPCErrorResponse", reason)
                         .map(Self::JSONRPCErrorResponse)
                 }
             },
@@ -11770,40 +11758,40 @@ impl<'de> ::serde::Deserialize<'de> for JSONValue {
             &UNION,
             choice,
             |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONObject,
                         D::Error,
-                    >(text, "JSONValue", "JSONObject", reason)
+                    >(input, "JSONValue", "JSONObject", reason)
                         .map(Self::JSONObject)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         JSONArray,
                         D::Error,
-                    >(text, "JSONValue", "JSONArray", reason)
+                    >(input, "JSONValue", "JSONArray", reason)
                         .map(Self::JSONArray)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(text, "JSONValue", "String", reason)
+                    >(input, "JSONValue", "String", reason)
                         .map(Self::String)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(text, "JSONValue", "Integer", reason)
+                    >(input, "JSONValue", "Integer", reason)
                         .map(Self::Integer)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         bool,
                         D::Error,
-                    >(text, "JSONValue", "Boolean", reason)
+                    >(input, "JSONValue", "Boolean", reason)
                         .map(Self::Boolean)
                 }
             },
@@ -16525,11 +16513,10 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
             one_of: false,
             variants: &["UntitledMultiSelectEnumSchema", "TitledMultiSelectEnumSchema"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["description", "title", "type"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.has_nested("items", "enum") || map.has_nested("items", "type") {
@@ -16565,7 +16552,7 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -16584,13 +16571,13 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         UntitledMultiSelectEnumSchema,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "MultiSelectEnumSchema",
                             "UntitledMultiSelectEnumSchema",
                             reason,
@@ -16598,11 +16585,11 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
                         .map(Self::UntitledMultiSelectEnumSchema)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TitledMultiSelectEnumSchema,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "MultiSelectEnumSchema",
                             "TitledMultiSelectEnumSchema",
                             reason,
@@ -17842,11 +17829,10 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                 "LegacyTitledEnumSchema",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["description", "format", "title", "type"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("type").as_deref() {
@@ -17956,7 +17942,7 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -17998,34 +17984,34 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         StringSchema,
                         D::Error,
-                    >(text, "PrimitiveSchemaDefinition", "StringSchema", reason)
+                    >(input, "PrimitiveSchemaDefinition", "StringSchema", reason)
                         .map(Self::StringSchema)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         NumberSchema,
                         D::Error,
-                    >(text, "PrimitiveSchemaDefinition", "NumberSchema", reason)
+                    >(input, "PrimitiveSchemaDefinition", "NumberSchema", reason)
                         .map(Self::NumberSchema)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         BooleanSchema,
                         D::Error,
-                    >(text, "PrimitiveSchemaDefinition", "BooleanSchema", reason)
+                    >(input, "PrimitiveSchemaDefinition", "BooleanSchema", reason)
                         .map(Self::BooleanSchema)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         UntitledSingleSelectEnumSchema,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "PrimitiveSchemaDefinition",
                             "UntitledSingleSelectEnumSchema",
                             reason,
@@ -18033,11 +18019,11 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         .map(Self::UntitledSingleSelectEnumSchema)
                 }
                 4usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TitledSingleSelectEnumSchema,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "PrimitiveSchemaDefinition",
                             "TitledSingleSelectEnumSchema",
                             reason,
@@ -18045,11 +18031,11 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         .map(Self::TitledSingleSelectEnumSchema)
                 }
                 5usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         UntitledMultiSelectEnumSchema,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "PrimitiveSchemaDefinition",
                             "UntitledMultiSelectEnumSchema",
                             reason,
@@ -18057,11 +18043,11 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         .map(Self::UntitledMultiSelectEnumSchema)
                 }
                 6usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TitledMultiSelectEnumSchema,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "PrimitiveSchemaDefinition",
                             "TitledMultiSelectEnumSchema",
                             reason,
@@ -18069,11 +18055,11 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         .map(Self::TitledMultiSelectEnumSchema)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         LegacyTitledEnumSchema,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "PrimitiveSchemaDefinition",
                             "LegacyTitledEnumSchema",
                             reason,
@@ -18510,19 +18496,19 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
             &UNION,
             choice,
             |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(text, "ProgressToken", "String", reason)
+                    >(input, "ProgressToken", "String", reason)
                         .map(Self::String)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(text, "ProgressToken", "Integer", reason)
+                    >(input, "ProgressToken", "Integer", reason)
                         .map(Self::Integer)
                 }
             },
@@ -19877,11 +19863,10 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
             one_of: false,
             variants: &["TextResourceContents", "BlobResourceContents"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["blob", "mimeType", "text", "uri"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("text") {
@@ -19917,7 +19902,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -19933,13 +19918,13 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TextResourceContents,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "ReadResourceResultContentsItem",
                             "TextResourceContents",
                             reason,
@@ -19947,11 +19932,11 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                         .map(Self::TextResourceContents)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         BlobResourceContents,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "ReadResourceResultContentsItem",
                             "BlobResourceContents",
                             reason,
@@ -20146,11 +20131,10 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultResponseResult {
             one_of: false,
             variants: &["InputRequiredResult", "ReadResourceResult"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["cacheScope", "requestState", "resultType"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("cacheScope") || map.contains_key("contents")
@@ -20183,7 +20167,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultResponseResult {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -20201,13 +20185,13 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultResponseResult {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         InputRequiredResult,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "ReadResourceResultResponseResult",
                             "InputRequiredResult",
                             reason,
@@ -20215,11 +20199,11 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultResponseResult {
                         .map(Self::InputRequiredResult)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ReadResourceResult,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "ReadResourceResultResponseResult",
                             "ReadResourceResult",
                             reason,
@@ -20452,19 +20436,19 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             &UNION,
             choice,
             |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::string::String,
                         D::Error,
-                    >(text, "RequestId", "String", reason)
+                    >(input, "RequestId", "String", reason)
                         .map(Self::String)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::mcpwire_types::support::Integer,
                         D::Error,
-                    >(text, "RequestId", "Integer", reason)
+                    >(input, "RequestId", "Integer", reason)
                         .map(Self::Integer)
                 }
             },
@@ -23181,47 +23165,47 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
                         TextContent,
                         D::Error,
-                    >(text, "SamplingMessageContent", "TextContent", reason)
+                    >(input, "SamplingMessageContent", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ImageContent,
                         D::Error,
-                    >(text, "SamplingMessageContent", "ImageContent", reason)
+                    >(input, "SamplingMessageContent", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 2usize => {
                     ::mcpwire_types::support::decode_variant::<
                         AudioContent,
                         D::Error,
-                    >(text, "SamplingMessageContent", "AudioContent", reason)
+                    >(input, "SamplingMessageContent", "AudioContent", reason)
                         .map(Self::AudioContent)
                 }
                 3usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ToolUseContent,
                         D::Error,
-                    >(text, "SamplingMessageContent", "ToolUseContent", reason)
+                    >(input, "SamplingMessageContent", "ToolUseContent", reason)
                         .map(Self::ToolUseContent)
                 }
                 4usize => {
                     ::mcpwire_types::support::decode_variant::<
                         ToolResultContent,
                         D::Error,
-                    >(text, "SamplingMessageContent", "ToolResultContent", reason)
+                    >(input, "SamplingMessageContent", "ToolResultContent", reason)
                         .map(Self::ToolResultContent)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
                         ::std::vec::Vec<SamplingMessageContentBlock>,
                         D::Error,
-                    >(text, "SamplingMessageContent", "Array", reason)
+                    >(input, "SamplingMessageContent", "Array", reason)
                         .map(Self::Array)
                 }
             },
@@ -23324,11 +23308,10 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
                 "ToolResultContent",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["data", "id", "mimeType", "name", "text", "toolUseId", "type"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("type").as_deref() {
@@ -23401,7 +23384,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -23433,40 +23416,40 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TextContent,
                         D::Error,
-                    >(text, "SamplingMessageContentBlock", "TextContent", reason)
+                    >(input, "SamplingMessageContentBlock", "TextContent", reason)
                         .map(Self::TextContent)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ImageContent,
                         D::Error,
-                    >(text, "SamplingMessageContentBlock", "ImageContent", reason)
+                    >(input, "SamplingMessageContentBlock", "ImageContent", reason)
                         .map(Self::ImageContent)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         AudioContent,
                         D::Error,
-                    >(text, "SamplingMessageContentBlock", "AudioContent", reason)
+                    >(input, "SamplingMessageContentBlock", "AudioContent", reason)
                         .map(Self::AudioContent)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ToolUseContent,
                         D::Error,
-                    >(text, "SamplingMessageContentBlock", "ToolUseContent", reason)
+                    >(input, "SamplingMessageContentBlock", "ToolUseContent", reason)
                         .map(Self::ToolUseContent)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ToolResultContent,
                         D::Error,
-                    >(text, "SamplingMessageContentBlock", "ToolResultContent", reason)
+                    >(input, "SamplingMessageContentBlock", "ToolResultContent", reason)
                         .map(Self::ToolResultContent)
                 }
             },
@@ -24218,11 +24201,10 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                 "LoggingMessageNotification",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["jsonrpc", "method"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 match map.str_member("method").as_deref() {
@@ -24315,7 +24297,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -24380,27 +24362,27 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CancelledNotification,
                         D::Error,
-                    >(text, "ServerNotification", "CancelledNotification", reason)
+                    >(input, "ServerNotification", "CancelledNotification", reason)
                         .map(Self::CancelledNotification)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ProgressNotification,
                         D::Error,
-                    >(text, "ServerNotification", "ProgressNotification", reason)
+                    >(input, "ServerNotification", "ProgressNotification", reason)
                         .map(Self::ProgressNotification)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ResourceListChangedNotification,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "ServerNotification",
                             "ResourceListChangedNotification",
                             reason,
@@ -24408,11 +24390,11 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                         .map(Self::ResourceListChangedNotification)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         SubscriptionsAcknowledgedNotification,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "ServerNotification",
                             "SubscriptionsAcknowledgedNotification",
                             reason,
@@ -24420,18 +24402,18 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                         .map(Self::SubscriptionsAcknowledgedNotification)
                 }
                 4usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ResourceUpdatedNotification,
                         D::Error,
-                    >(text, "ServerNotification", "ResourceUpdatedNotification", reason)
+                    >(input, "ServerNotification", "ResourceUpdatedNotification", reason)
                         .map(Self::ResourceUpdatedNotification)
                 }
                 5usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         PromptListChangedNotification,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "ServerNotification",
                             "PromptListChangedNotification",
                             reason,
@@ -24439,24 +24421,24 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                         .map(Self::PromptListChangedNotification)
                 }
                 6usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ToolListChangedNotification,
                         D::Error,
-                    >(text, "ServerNotification", "ToolListChangedNotification", reason)
+                    >(input, "ServerNotification", "ToolListChangedNotification", reason)
                         .map(Self::ToolListChangedNotification)
                 }
                 7usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         LoggingMessageNotification,
                         D::Error,
-                    >(text, "ServerNotification", "LoggingMessageNotification", reason)
+                    >(input, "ServerNotification", "LoggingMessageNotification", reason)
                         .map(Self::LoggingMessageNotification)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ::mcpwire_types::support::UnknownMethod,
                         D::Error,
-                    >(text, "ServerNotification", "Unknown", reason)
+                    >(input, "ServerNotification", "Unknown", reason)
                         .map(Self::Unknown)
                 }
             },
@@ -24633,11 +24615,17 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                 "CompleteResult",
             ],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &[
+                "cacheScope",
+                "description",
+                "instructions",
+                "nextCursor",
+                "requestState",
+                "resultType",
+            ],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("capabilities")
@@ -24772,7 +24760,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -24840,89 +24828,89 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         Result,
                         D::Error,
-                    >(text, "ServerResult", "Result", reason)
+                    >(input, "ServerResult", "Result", reason)
                         .map(Self::Result)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         InputRequiredResult,
                         D::Error,
-                    >(text, "ServerResult", "InputRequiredResult", reason)
+                    >(input, "ServerResult", "InputRequiredResult", reason)
                         .map(Self::InputRequiredResult)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         DiscoverResult,
                         D::Error,
-                    >(text, "ServerResult", "DiscoverResult", reason)
+                    >(input, "ServerResult", "DiscoverResult", reason)
                         .map(Self::DiscoverResult)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListResourcesResult,
                         D::Error,
-                    >(text, "ServerResult", "ListResourcesResult", reason)
+                    >(input, "ServerResult", "ListResourcesResult", reason)
                         .map(Self::ListResourcesResult)
                 }
                 4usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListResourceTemplatesResult,
                         D::Error,
-                    >(text, "ServerResult", "ListResourceTemplatesResult", reason)
+                    >(input, "ServerResult", "ListResourceTemplatesResult", reason)
                         .map(Self::ListResourceTemplatesResult)
                 }
                 5usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ReadResourceResult,
                         D::Error,
-                    >(text, "ServerResult", "ReadResourceResult", reason)
+                    >(input, "ServerResult", "ReadResourceResult", reason)
                         .map(Self::ReadResourceResult)
                 }
                 6usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         SubscriptionsListenResult,
                         D::Error,
-                    >(text, "ServerResult", "SubscriptionsListenResult", reason)
+                    >(input, "ServerResult", "SubscriptionsListenResult", reason)
                         .map(Self::SubscriptionsListenResult)
                 }
                 7usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListPromptsResult,
                         D::Error,
-                    >(text, "ServerResult", "ListPromptsResult", reason)
+                    >(input, "ServerResult", "ListPromptsResult", reason)
                         .map(Self::ListPromptsResult)
                 }
                 8usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         GetPromptResult,
                         D::Error,
-                    >(text, "ServerResult", "GetPromptResult", reason)
+                    >(input, "ServerResult", "GetPromptResult", reason)
                         .map(Self::GetPromptResult)
                 }
                 9usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         ListToolsResult,
                         D::Error,
-                    >(text, "ServerResult", "ListToolsResult", reason)
+                    >(input, "ServerResult", "ListToolsResult", reason)
                         .map(Self::ListToolsResult)
                 }
                 10usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CallToolResult,
                         D::Error,
-                    >(text, "ServerResult", "CallToolResult", reason)
+                    >(input, "ServerResult", "CallToolResult", reason)
                         .map(Self::CallToolResult)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         CompleteResult,
                         D::Error,
-                    >(text, "ServerResult", "CompleteResult", reason)
+                    >(input, "ServerResult", "CompleteResult", reason)
                         .map(Self::CompleteResult)
                 }
             },
@@ -24997,11 +24985,10 @@ impl<'de> ::serde::Deserialize<'de> for SingleSelectEnumSchema {
             one_of: false,
             variants: &["UntitledSingleSelectEnumSchema", "TitledSingleSelectEnumSchema"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+        let shape = ::mcpwire_types::support::Shape::capture_object(
+            deserializer,
+            &["default", "description", "title", "type"],
+        )?;
         let choice: ::mcpwire_types::support::Choice = match &shape {
             ::mcpwire_types::support::Shape::Object(map) => {
                 if map.contains_key("enum") {
@@ -25037,7 +25024,7 @@ impl<'de> ::serde::Deserialize<'de> for SingleSelectEnumSchema {
             }
         };
         ::mcpwire_types::support::decode_union(
-            text,
+            &shape,
             &shape,
             &UNION,
             choice,
@@ -25055,13 +25042,13 @@ impl<'de> ::serde::Deserialize<'de> for SingleSelectEnumSchema {
                 }
                 _ => true,
             },
-            |index: usize, text: &str, reason: &str| match index {
+            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         UntitledSingleSelectEnumSchema,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "SingleSelectEnumSchema",
                             "UntitledSingleSelectEnumSchema",
                             reason,
@@ -25069,11 +25056,11 @@ impl<'de> ::serde::Deserialize<'de> for SingleSelectEnumSchema {
                         .map(Self::UntitledSingleSelectEnumSchema)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_types::support::decode_object_variant::<
                         TitledSingleSelectEnumSchema,
                         D::Error,
                     >(
-                            text,
+                            input,
                             "SingleSelectEnumSchema",
                             "TitledSingleSelectEnumSchema",
                             reason,
