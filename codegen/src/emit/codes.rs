@@ -203,8 +203,15 @@ pub fn emit_method_kind(ctx: &Context<'_>) -> TokenStream {
     }
 }
 
-/// Emits `DEFINITIONS`, `roundtrip` and `roundtrip_text` (decode a value or a text as a
-/// definition named at run time and encode it back) and, behind `schemars`, `json_schema`.
+/// Emits `DEFINITIONS`, `visit_definition` (the one table from a definition's name to its
+/// type, see `support::DefinitionVisitor`), `roundtrip` and `roundtrip_text` (decode a value
+/// or a text as a definition named at run time and encode it back, both through that table)
+/// and, behind `schemars`, `json_schema`.
+///
+/// `json_schema` keeps a name table of its own: its `T: JsonSchema` bound would have to be
+/// conditional on the `schemars` feature, and a bound in `support` follows mcpwire-types'
+/// feature while `cfg(feature = "schemars")` in the generated code follows the feature of the
+/// crate compiling it, which differ in the snapshot tests of this generator.
 pub fn emit_registry(ctx: &Context<'_>) -> TokenStream {
     let support = support();
     let defs: Vec<&String> = ctx
@@ -219,30 +226,34 @@ pub fn emit_registry(ctx: &Context<'_>) -> TokenStream {
         .iter()
         .map(|(_, rust)| ident(rust))
         .collect();
-    let decoded = &idents;
     let protocol = &ctx.flavor.protocol;
     let defs_doc = format!(" Every definition of {protocol}, sorted by name.");
     quote! {
         #[doc = #defs_doc]
         pub const DEFINITIONS: &[&str] = &[#(#defs),*];
 
-        /// Decodes `value` as the definition named `name` and encodes the result back to JSON.
-        /// `None` when there is no such definition; `Some(Err(message))` when it does not decode.
-        pub fn roundtrip(name: &str, value: ::serde_json::Value) -> ::core::option::Option<::core::result::Result<::serde_json::Value, ::std::string::String>> {
+        /// Calls `visitor` with the type of the definition named `name` (see
+        /// `mcpwire_types::support::DefinitionVisitor`); `None` when there is no such definition.
+        pub fn visit_definition<V: #support::DefinitionVisitor>(name: &str, visitor: V) -> ::core::option::Option<V::Output> {
             ::core::option::Option::Some(match name {
-                #( #defs => #support::roundtrip::<#decoded>(value), )*
+                #( #defs => visitor.visit::<#idents>(), )*
                 _ => return ::core::option::Option::None,
             })
+        }
+
+        /// Decodes `value` as the definition named `name` and encodes the result back to JSON
+        /// (an integer spelled with a fraction or an exponent, or beyond `u64`, comes back as
+        /// the `f64` the `Value` holds; `roundtrip_text` keeps the spelling).
+        /// `None` when there is no such definition; `Some(Err(message))` when it does not decode.
+        pub fn roundtrip(name: &str, value: ::serde_json::Value) -> ::core::option::Option<::core::result::Result<::serde_json::Value, ::std::string::String>> {
+            visit_definition(name, #support::RoundtripValue(value))
         }
 
         /// Decodes JSON `text` as the definition named `name` with serde_json (so every
         /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
         /// there is no such definition; `Some(Err(message))` when it does not decode.
         pub fn roundtrip_text(name: &str, text: &str) -> ::core::option::Option<::core::result::Result<::std::string::String, ::std::string::String>> {
-            ::core::option::Option::Some(match name {
-                #( #defs => #support::roundtrip_text::<#decoded>(text), )*
-                _ => return ::core::option::Option::None,
-            })
+            visit_definition(name, #support::RoundtripText(text))
         }
 
         /// The `schemars` JSON Schema of the definition named `name`.

@@ -22,6 +22,14 @@ enum Command {
     /// Test any server's JSON-RPC envelope handling, over stdio or Streamable HTTP.
     Check(mcpwire_cli::check::CheckArgs),
     /// Decode captured messages with one MCP version's generated types.
+    ///
+    /// Each value is decoded from the input's text and printed back from the typed value, so an
+    /// integer in a typed position is spelled as it was sent (`1e3`, `-0`,
+    /// `18446744073709551616`). What the types hold as a `serde_json::Value` keeps its value
+    /// but not its spelling: free-form members (`arguments`, `structuredContent`, undeclared
+    /// members, `_meta` beyond its declared ones), a result decoded without `--as` and the
+    /// params of a method the version does not define; so does a `number` member (`1e3` →
+    /// `1000.0`).
     Decode(mcpwire_cli::decode::DecodeArgs),
 }
 

@@ -233,3 +233,123 @@ fn json_lines_are_reported_while_the_input_is_still_open() {
     assert!(child.wait().expect("exit").success());
     reader.join().expect("reader");
 }
+
+/// A 2025-11-25 `sampling/createMessage` request whose integers are spelled as no `f64`
+/// keeps them: the id `1e3`, `_meta.progressToken` `-0` and `maxTokens` 2^64, all typed
+/// positions (`RequestId`, `ProgressToken`, `integer`).
+const EXACT_INTEGERS: &str = r#"{"jsonrpc":"2.0","id":1e3,"method":"sampling/createMessage","params":{"_meta":{"progressToken":-0},"messages":[],"maxTokens":18446744073709551616}}"#;
+
+/// The JSON values of a report, in order: every `{` at the start of a line to the next
+/// report header (`line N:`, `type:`), or the end.
+fn printed_values(report: &str) -> Vec<serde_json::Value> {
+    let mut values = Vec::new();
+    let mut current: Option<String> = None;
+    for line in report.lines() {
+        if line == "{" {
+            current = Some(String::new());
+        }
+        if let Some(text) = current.as_mut() {
+            text.push_str(line);
+            text.push('\n');
+            if line == "}" {
+                values.push(serde_json::from_str(text).expect("the printed value is JSON"));
+                current = None;
+            }
+        }
+    }
+    values
+}
+
+/// The report of a run that decodes every value (exit 0), checked to start with `head`.
+fn decoded_report(args: &[&str], input: &str, head: &str) -> String {
+    let output = decode(args, input);
+    let report = stdout(&output);
+    assert_eq!(output.status.code(), Some(0), "{report}");
+    assert!(report.starts_with(head), "not {head:?} first:\n{report}");
+    report
+}
+
+/// Asserts the report prints the integers of [`EXACT_INTEGERS`] as they were sent.
+fn assert_spelled_as_sent(report: &str) {
+    for spelling in [
+        "\"id\": 1e3,\n",
+        "\"maxTokens\": 18446744073709551616,\n",
+        "\"progressToken\": -0\n",
+    ] {
+        assert!(report.contains(spelling), "no {spelling:?} in:\n{report}");
+    }
+    assert!(
+        !report.contains("1000.0") && !report.contains("e+19"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_document_prints_its_integers_as_sent() {
+    // Pretty-printed over several lines: decoded as one document.
+    let document = EXACT_INTEGERS.replace(",\"", ",\n  \"");
+    assert!(document.lines().count() > 3);
+    let report = decoded_report(
+        &["--mcp-version", "2025-11-25"],
+        &document,
+        "type: JSONRPCMessage > JSONRPCRequest > ServerRequest > CreateMessageRequest\n{\n",
+    );
+    assert_spelled_as_sent(&report);
+    assert_eq!(printed_values(&report).len(), 1, "{report}");
+}
+
+#[test]
+fn json_lines_print_their_integers_as_sent() {
+    let cancel = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":18446744073709551617}}"#;
+    let report = decoded_report(
+        &["--mcp-version", "2025-11-25"],
+        &format!("{EXACT_INTEGERS}\n{cancel}\n"),
+        "line 1:\ntype: JSONRPCMessage > JSONRPCRequest > ServerRequest > CreateMessageRequest\n",
+    );
+    let second = report.find("line 2:\n").expect("a second report");
+    assert_spelled_as_sent(&report[..second]);
+    assert!(
+        report[second..].contains("\"requestId\": 18446744073709551617\n"),
+        "{report}"
+    );
+    assert_eq!(printed_values(&report).len(), 2, "{report}");
+}
+
+#[test]
+fn as_definition_prints_its_integers_as_sent() {
+    let report = decoded_report(
+        &[
+            "--mcp-version",
+            "2025-11-25",
+            "--as",
+            "CreateMessageRequest",
+        ],
+        EXACT_INTEGERS,
+        "type: CreateMessageRequest\n{\n",
+    );
+    assert_spelled_as_sent(&report);
+    assert_eq!(printed_values(&report).len(), 1, "{report}");
+}
+
+#[test]
+fn a_2026_server_notification_is_not_refused_as_a_client_notification() {
+    // 2026-07-28's `ClientNotification` is one definition (`notifications/cancelled`), not a
+    // union: a progress notification is a `ServerNotification`.
+    let report = decoded_report(
+        &["--mcp-version", "2026-07-28"],
+        r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":-0,"progress":1}}"#,
+        "type: JSONRPCMessage > JSONRPCNotification > ServerNotification > ProgressNotification\n",
+    );
+    assert!(report.contains("\"progressToken\": -0\n"), "{report}");
+    // A cancellation still decodes as the client's notification, and still fails where it should.
+    let cancelled = decode(
+        &["--mcp-version", "2026-07-28"],
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{}}"#,
+    );
+    assert_eq!(cancelled.status.code(), Some(1), "{}", stdout(&cancelled));
+    assert!(
+        stdout(&cancelled).contains("error: does not decode as ClientNotification (MCP 2026-07-28)\n  at: /params/requestId\n"),
+        "{}",
+        stdout(&cancelled)
+    );
+}

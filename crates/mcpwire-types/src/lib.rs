@@ -51,8 +51,9 @@
 //!   by name rather than with a glob, which would shadow the prelude's `Result`.
 //! - Each MCP module also has `ErrorCode` (JSON-RPC codes plus the version's `code`
 //!   constants, and `Other(i64)`), `method_kind`, `REQUEST_METHODS`, `NOTIFICATION_METHODS`,
-//!   `DEFINITIONS`, `roundtrip` / `roundtrip_text` (decode/encode by definition name) and, with the `schemars`
-//!   feature, `json_schema`.
+//!   `DEFINITIONS`, `visit_definition` (a definition's type by name, for a
+//!   [`support::DefinitionVisitor`]), `roundtrip` / `roundtrip_text` (decode/encode by definition
+//!   name, built on `visit_definition`) and, with the `schemars` feature, `json_schema`.
 //! - With the `proptest` feature (off by default; never enabled by the runtime crate), every
 //!   generated module has a `strategies` submodule: one function per type returning a
 //!   `BoxedStrategy` of valid values (`strategies::call_tool_request()`), and

@@ -20,6 +20,9 @@ pub use object::{Member, MemberName};
 
 mod schema_decode;
 
+mod definition;
+pub use definition::{DefinitionVisitor, RoundtripText, RoundtripValue};
+
 mod depth;
 pub use depth::with_unbounded_depth;
 
@@ -155,7 +158,9 @@ pub fn any_of_schema(parts: Vec<schemars::Schema>) -> schemars::Schema {
 }
 
 /// Decodes `value` as `T` and encodes it back. The error says where, as ``at `/pointer`: …``
-/// (see [`error_pointer`]).
+/// (see [`error_pointer`]). A `Value` holds a number written with a fraction or an exponent,
+/// or beyond `u64`, as an `f64`, so such an integer comes back in that spelling (`1e3` →
+/// `1000.0`); [`roundtrip_text`] keeps the spelling.
 pub fn roundtrip<T: DeserializeOwned + Serialize>(value: Value) -> Result<Value, String> {
     let decoded: T = serde_path_to_error::deserialize(value).map_err(|e| {
         let pointer = json_pointer(e.path());
@@ -180,6 +185,23 @@ pub fn roundtrip<T: DeserializeOwned + Serialize>(value: Value) -> Result<Value,
 /// assert_eq!(roundtrip_text::<JSONRPCMessage>(text).unwrap(), text);
 /// ```
 pub fn roundtrip_text<T: DeserializeOwned + Serialize>(text: &str) -> Result<String, String> {
+    let decoded: T = from_text(text)?;
+    serde_json::to_string(&decoded).map_err(|e| e.to_string())
+}
+
+/// Decodes JSON `text` as `T` with serde_json, like `serde_json::from_str` (every integer
+/// keeps its spelling, see [`Integer`]), with an error that says where, as
+/// ``at `/pointer`: …`` (see [`error_pointer`]), instead of at which line and column.
+///
+/// ```
+/// use mcpwire_types::mcp::v2025_11_25::CallToolResult;
+/// use mcpwire_types::support::{error_pointer, from_text};
+///
+/// let err = from_text::<CallToolResult>(r#"{"content":[{"type":"text"}]}"#).unwrap_err();
+/// assert_eq!(error_pointer(&err), "/content/0/text");
+/// assert!(!err.contains(" line "), "{err}");
+/// ```
+pub fn from_text<T: DeserializeOwned>(text: &str) -> Result<T, String> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let decoded: T = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
         let pointer = json_pointer(e.path());
@@ -193,7 +215,7 @@ pub fn roundtrip_text<T: DeserializeOwned + Serialize>(text: &str) -> Result<Str
     deserializer
         .end()
         .map_err(|e| depth::message_without_position(&e))?;
-    serde_json::to_string(&decoded).map_err(|e| e.to_string())
+    Ok(decoded)
 }
 
 /// Renders a serde path as an RFC 6901 JSON pointer (`""` for the whole value).

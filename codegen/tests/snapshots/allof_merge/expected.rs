@@ -448,7 +448,23 @@ impl ::schemars::JsonSchema for ErrorCode {
 }
 /// Every definition of test schema, sorted by name.
 pub const DEFINITIONS: &[&str] = &["ElicitationRequired", "Error"];
-/// Decodes `value` as the definition named `name` and encodes the result back to JSON.
+/// Calls `visitor` with the type of the definition named `name` (see
+/// `mcpwire_types::support::DefinitionVisitor`); `None` when there is no such definition.
+pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
+    name: &str,
+    visitor: V,
+) -> ::core::option::Option<V::Output> {
+    ::core::option::Option::Some(
+        match name {
+            "ElicitationRequired" => visitor.visit::<ElicitationRequired>(),
+            "Error" => visitor.visit::<Error>(),
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
+/// Decodes `value` as the definition named `name` and encodes the result back to JSON
+/// (an integer spelled with a fraction or an exponent, or beyond `u64`, comes back as
+/// the `f64` the `Value` holds; `roundtrip_text` keeps the spelling).
 /// `None` when there is no such definition; `Some(Err(message))` when it does not decode.
 pub fn roundtrip(
     name: &str,
@@ -456,15 +472,7 @@ pub fn roundtrip(
 ) -> ::core::option::Option<
     ::core::result::Result<::serde_json::Value, ::std::string::String>,
 > {
-    ::core::option::Option::Some(
-        match name {
-            "ElicitationRequired" => {
-                ::mcpwire_types::support::roundtrip::<ElicitationRequired>(value)
-            }
-            "Error" => ::mcpwire_types::support::roundtrip::<Error>(value),
-            _ => return ::core::option::Option::None,
-        },
-    )
+    visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
@@ -475,15 +483,7 @@ pub fn roundtrip_text(
 ) -> ::core::option::Option<
     ::core::result::Result<::std::string::String, ::std::string::String>,
 > {
-    ::core::option::Option::Some(
-        match name {
-            "ElicitationRequired" => {
-                ::mcpwire_types::support::roundtrip_text::<ElicitationRequired>(text)
-            }
-            "Error" => ::mcpwire_types::support::roundtrip_text::<Error>(text),
-            _ => return ::core::option::Option::None,
-        },
-    )
+    visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
 }
 /// The `schemars` JSON Schema of the definition named `name`.
 #[cfg(feature = "schemars")]

@@ -681,7 +681,26 @@ pub const DEFINITIONS: &[&str] = &[
     "OneResult",
     "Result",
 ];
-/// Decodes `value` as the definition named `name` and encodes the result back to JSON.
+/// Calls `visitor` with the type of the definition named `name` (see
+/// `mcpwire_types::support::DefinitionVisitor`); `None` when there is no such definition.
+pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
+    name: &str,
+    visitor: V,
+) -> ::core::option::Option<V::Output> {
+    ::core::option::Option::Some(
+        match name {
+            "AnyResult" => visitor.visit::<AnyResult>(),
+            "CountResult" => visitor.visit::<CountResult>(),
+            "ListResult" => visitor.visit::<ListResult>(),
+            "OneResult" => visitor.visit::<OneResult>(),
+            "Result" => visitor.visit::<Result>(),
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
+/// Decodes `value` as the definition named `name` and encodes the result back to JSON
+/// (an integer spelled with a fraction or an exponent, or beyond `u64`, comes back as
+/// the `f64` the `Value` holds; `roundtrip_text` keeps the spelling).
 /// `None` when there is no such definition; `Some(Err(message))` when it does not decode.
 pub fn roundtrip(
     name: &str,
@@ -689,16 +708,7 @@ pub fn roundtrip(
 ) -> ::core::option::Option<
     ::core::result::Result<::serde_json::Value, ::std::string::String>,
 > {
-    ::core::option::Option::Some(
-        match name {
-            "AnyResult" => ::mcpwire_types::support::roundtrip::<AnyResult>(value),
-            "CountResult" => ::mcpwire_types::support::roundtrip::<CountResult>(value),
-            "ListResult" => ::mcpwire_types::support::roundtrip::<ListResult>(value),
-            "OneResult" => ::mcpwire_types::support::roundtrip::<OneResult>(value),
-            "Result" => ::mcpwire_types::support::roundtrip::<Result>(value),
-            _ => return ::core::option::Option::None,
-        },
-    )
+    visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
@@ -709,18 +719,7 @@ pub fn roundtrip_text(
 ) -> ::core::option::Option<
     ::core::result::Result<::std::string::String, ::std::string::String>,
 > {
-    ::core::option::Option::Some(
-        match name {
-            "AnyResult" => ::mcpwire_types::support::roundtrip_text::<AnyResult>(text),
-            "CountResult" => {
-                ::mcpwire_types::support::roundtrip_text::<CountResult>(text)
-            }
-            "ListResult" => ::mcpwire_types::support::roundtrip_text::<ListResult>(text),
-            "OneResult" => ::mcpwire_types::support::roundtrip_text::<OneResult>(text),
-            "Result" => ::mcpwire_types::support::roundtrip_text::<Result>(text),
-            _ => return ::core::option::Option::None,
-        },
-    )
+    visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
 }
 /// The `schemars` JSON Schema of the definition named `name`.
 #[cfg(feature = "schemars")]

@@ -545,7 +545,26 @@ impl ::schemars::JsonSchema for ErrorCode {
 }
 /// Every definition of test schema, sorted by name.
 pub const DEFINITIONS: &[&str] = &["2fa", "MyType", "Self", "my-type", "ünïcode"];
-/// Decodes `value` as the definition named `name` and encodes the result back to JSON.
+/// Calls `visitor` with the type of the definition named `name` (see
+/// `mcpwire_types::support::DefinitionVisitor`); `None` when there is no such definition.
+pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
+    name: &str,
+    visitor: V,
+) -> ::core::option::Option<V::Output> {
+    ::core::option::Option::Some(
+        match name {
+            "2fa" => visitor.visit::<V2Fa>(),
+            "MyType" => visitor.visit::<MyType>(),
+            "Self" => visitor.visit::<SelfValue>(),
+            "my-type" => visitor.visit::<MyType2>(),
+            "ünïcode" => visitor.visit::<NCode>(),
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
+/// Decodes `value` as the definition named `name` and encodes the result back to JSON
+/// (an integer spelled with a fraction or an exponent, or beyond `u64`, comes back as
+/// the `f64` the `Value` holds; `roundtrip_text` keeps the spelling).
 /// `None` when there is no such definition; `Some(Err(message))` when it does not decode.
 pub fn roundtrip(
     name: &str,
@@ -553,16 +572,7 @@ pub fn roundtrip(
 ) -> ::core::option::Option<
     ::core::result::Result<::serde_json::Value, ::std::string::String>,
 > {
-    ::core::option::Option::Some(
-        match name {
-            "2fa" => ::mcpwire_types::support::roundtrip::<V2Fa>(value),
-            "MyType" => ::mcpwire_types::support::roundtrip::<MyType>(value),
-            "Self" => ::mcpwire_types::support::roundtrip::<SelfValue>(value),
-            "my-type" => ::mcpwire_types::support::roundtrip::<MyType2>(value),
-            "ünïcode" => ::mcpwire_types::support::roundtrip::<NCode>(value),
-            _ => return ::core::option::Option::None,
-        },
-    )
+    visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
@@ -573,16 +583,7 @@ pub fn roundtrip_text(
 ) -> ::core::option::Option<
     ::core::result::Result<::std::string::String, ::std::string::String>,
 > {
-    ::core::option::Option::Some(
-        match name {
-            "2fa" => ::mcpwire_types::support::roundtrip_text::<V2Fa>(text),
-            "MyType" => ::mcpwire_types::support::roundtrip_text::<MyType>(text),
-            "Self" => ::mcpwire_types::support::roundtrip_text::<SelfValue>(text),
-            "my-type" => ::mcpwire_types::support::roundtrip_text::<MyType2>(text),
-            "ünïcode" => ::mcpwire_types::support::roundtrip_text::<NCode>(text),
-            _ => return ::core::option::Option::None,
-        },
-    )
+    visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
 }
 /// The `schemars` JSON Schema of the definition named `name`.
 #[cfg(feature = "schemars")]

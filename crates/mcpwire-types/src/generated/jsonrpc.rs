@@ -2376,7 +2376,37 @@ pub const DEFINITIONS: &[&str] = &[
     "Response",
     "ResultResponse",
 ];
-/// Decodes `value` as the definition named `name` and encodes the result back to JSON.
+/// Calls `visitor` with the type of the definition named `name` (see
+/// `mcpwire_types::support::DefinitionVisitor`); `None` when there is no such definition.
+pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
+    name: &str,
+    visitor: V,
+) -> ::core::option::Option<V::Output> {
+    ::core::option::Option::Some(
+        match name {
+            "BatchRequest" => visitor.visit::<BatchRequest>(),
+            "BatchResponse" => visitor.visit::<BatchResponse>(),
+            "Error" => visitor.visit::<Error>(),
+            "ErrorResponse" => visitor.visit::<ErrorResponse>(),
+            "InternalError" => visitor.visit::<InternalError>(),
+            "InvalidParamsError" => visitor.visit::<InvalidParamsError>(),
+            "InvalidRequestError" => visitor.visit::<InvalidRequestError>(),
+            "Message" => visitor.visit::<Message>(),
+            "MethodNotFoundError" => visitor.visit::<MethodNotFoundError>(),
+            "Notification" => visitor.visit::<Notification>(),
+            "Params" => visitor.visit::<Params>(),
+            "ParseError" => visitor.visit::<ParseError>(),
+            "Request" => visitor.visit::<Request>(),
+            "RequestId" => visitor.visit::<RequestId>(),
+            "Response" => visitor.visit::<Response>(),
+            "ResultResponse" => visitor.visit::<ResultResponse>(),
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
+/// Decodes `value` as the definition named `name` and encodes the result back to JSON
+/// (an integer spelled with a fraction or an exponent, or beyond `u64`, comes back as
+/// the `f64` the `Value` holds; `roundtrip_text` keeps the spelling).
 /// `None` when there is no such definition; `Some(Err(message))` when it does not decode.
 pub fn roundtrip(
     name: &str,
@@ -2384,41 +2414,7 @@ pub fn roundtrip(
 ) -> ::core::option::Option<
     ::core::result::Result<::serde_json::Value, ::std::string::String>,
 > {
-    ::core::option::Option::Some(
-        match name {
-            "BatchRequest" => ::mcpwire_types::support::roundtrip::<BatchRequest>(value),
-            "BatchResponse" => {
-                ::mcpwire_types::support::roundtrip::<BatchResponse>(value)
-            }
-            "Error" => ::mcpwire_types::support::roundtrip::<Error>(value),
-            "ErrorResponse" => {
-                ::mcpwire_types::support::roundtrip::<ErrorResponse>(value)
-            }
-            "InternalError" => {
-                ::mcpwire_types::support::roundtrip::<InternalError>(value)
-            }
-            "InvalidParamsError" => {
-                ::mcpwire_types::support::roundtrip::<InvalidParamsError>(value)
-            }
-            "InvalidRequestError" => {
-                ::mcpwire_types::support::roundtrip::<InvalidRequestError>(value)
-            }
-            "Message" => ::mcpwire_types::support::roundtrip::<Message>(value),
-            "MethodNotFoundError" => {
-                ::mcpwire_types::support::roundtrip::<MethodNotFoundError>(value)
-            }
-            "Notification" => ::mcpwire_types::support::roundtrip::<Notification>(value),
-            "Params" => ::mcpwire_types::support::roundtrip::<Params>(value),
-            "ParseError" => ::mcpwire_types::support::roundtrip::<ParseError>(value),
-            "Request" => ::mcpwire_types::support::roundtrip::<Request>(value),
-            "RequestId" => ::mcpwire_types::support::roundtrip::<RequestId>(value),
-            "Response" => ::mcpwire_types::support::roundtrip::<Response>(value),
-            "ResultResponse" => {
-                ::mcpwire_types::support::roundtrip::<ResultResponse>(value)
-            }
-            _ => return ::core::option::Option::None,
-        },
-    )
+    visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
@@ -2429,45 +2425,7 @@ pub fn roundtrip_text(
 ) -> ::core::option::Option<
     ::core::result::Result<::std::string::String, ::std::string::String>,
 > {
-    ::core::option::Option::Some(
-        match name {
-            "BatchRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<BatchRequest>(text)
-            }
-            "BatchResponse" => {
-                ::mcpwire_types::support::roundtrip_text::<BatchResponse>(text)
-            }
-            "Error" => ::mcpwire_types::support::roundtrip_text::<Error>(text),
-            "ErrorResponse" => {
-                ::mcpwire_types::support::roundtrip_text::<ErrorResponse>(text)
-            }
-            "InternalError" => {
-                ::mcpwire_types::support::roundtrip_text::<InternalError>(text)
-            }
-            "InvalidParamsError" => {
-                ::mcpwire_types::support::roundtrip_text::<InvalidParamsError>(text)
-            }
-            "InvalidRequestError" => {
-                ::mcpwire_types::support::roundtrip_text::<InvalidRequestError>(text)
-            }
-            "Message" => ::mcpwire_types::support::roundtrip_text::<Message>(text),
-            "MethodNotFoundError" => {
-                ::mcpwire_types::support::roundtrip_text::<MethodNotFoundError>(text)
-            }
-            "Notification" => {
-                ::mcpwire_types::support::roundtrip_text::<Notification>(text)
-            }
-            "Params" => ::mcpwire_types::support::roundtrip_text::<Params>(text),
-            "ParseError" => ::mcpwire_types::support::roundtrip_text::<ParseError>(text),
-            "Request" => ::mcpwire_types::support::roundtrip_text::<Request>(text),
-            "RequestId" => ::mcpwire_types::support::roundtrip_text::<RequestId>(text),
-            "Response" => ::mcpwire_types::support::roundtrip_text::<Response>(text),
-            "ResultResponse" => {
-                ::mcpwire_types::support::roundtrip_text::<ResultResponse>(text)
-            }
-            _ => return ::core::option::Option::None,
-        },
-    )
+    visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
 }
 /// The `schemars` JSON Schema of the definition named `name`.
 #[cfg(feature = "schemars")]

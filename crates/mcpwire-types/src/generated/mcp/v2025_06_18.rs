@@ -21243,7 +21243,126 @@ pub const DEFINITIONS: &[&str] = &[
     "ToolListChangedNotification",
     "UnsubscribeRequest",
 ];
-/// Decodes `value` as the definition named `name` and encodes the result back to JSON.
+/// Calls `visitor` with the type of the definition named `name` (see
+/// `mcpwire_types::support::DefinitionVisitor`); `None` when there is no such definition.
+pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
+    name: &str,
+    visitor: V,
+) -> ::core::option::Option<V::Output> {
+    ::core::option::Option::Some(
+        match name {
+            "Annotations" => visitor.visit::<Annotations>(),
+            "AudioContent" => visitor.visit::<AudioContent>(),
+            "BaseMetadata" => visitor.visit::<BaseMetadata>(),
+            "BlobResourceContents" => visitor.visit::<BlobResourceContents>(),
+            "BooleanSchema" => visitor.visit::<BooleanSchema>(),
+            "CallToolRequest" => visitor.visit::<CallToolRequest>(),
+            "CallToolResult" => visitor.visit::<CallToolResult>(),
+            "CancelledNotification" => visitor.visit::<CancelledNotification>(),
+            "ClientCapabilities" => visitor.visit::<ClientCapabilities>(),
+            "ClientNotification" => visitor.visit::<ClientNotification>(),
+            "ClientRequest" => visitor.visit::<ClientRequest>(),
+            "ClientResult" => visitor.visit::<ClientResult>(),
+            "CompleteRequest" => visitor.visit::<CompleteRequest>(),
+            "CompleteResult" => visitor.visit::<CompleteResult>(),
+            "ContentBlock" => visitor.visit::<ContentBlock>(),
+            "CreateMessageRequest" => visitor.visit::<CreateMessageRequest>(),
+            "CreateMessageResult" => visitor.visit::<CreateMessageResult>(),
+            "Cursor" => visitor.visit::<Cursor>(),
+            "ElicitRequest" => visitor.visit::<ElicitRequest>(),
+            "ElicitResult" => visitor.visit::<ElicitResult>(),
+            "EmbeddedResource" => visitor.visit::<EmbeddedResource>(),
+            "EmptyResult" => visitor.visit::<EmptyResult>(),
+            "EnumSchema" => visitor.visit::<EnumSchema>(),
+            "GetPromptRequest" => visitor.visit::<GetPromptRequest>(),
+            "GetPromptResult" => visitor.visit::<GetPromptResult>(),
+            "ImageContent" => visitor.visit::<ImageContent>(),
+            "Implementation" => visitor.visit::<Implementation>(),
+            "InitializeRequest" => visitor.visit::<InitializeRequest>(),
+            "InitializeResult" => visitor.visit::<InitializeResult>(),
+            "InitializedNotification" => visitor.visit::<InitializedNotification>(),
+            "JSONRPCError" => visitor.visit::<JSONRPCError>(),
+            "JSONRPCMessage" => visitor.visit::<JSONRPCMessage>(),
+            "JSONRPCNotification" => visitor.visit::<JSONRPCNotification>(),
+            "JSONRPCRequest" => visitor.visit::<JSONRPCRequest>(),
+            "JSONRPCResponse" => visitor.visit::<JSONRPCResponse>(),
+            "ListPromptsRequest" => visitor.visit::<ListPromptsRequest>(),
+            "ListPromptsResult" => visitor.visit::<ListPromptsResult>(),
+            "ListResourceTemplatesRequest" => {
+                visitor.visit::<ListResourceTemplatesRequest>()
+            }
+            "ListResourceTemplatesResult" => {
+                visitor.visit::<ListResourceTemplatesResult>()
+            }
+            "ListResourcesRequest" => visitor.visit::<ListResourcesRequest>(),
+            "ListResourcesResult" => visitor.visit::<ListResourcesResult>(),
+            "ListRootsRequest" => visitor.visit::<ListRootsRequest>(),
+            "ListRootsResult" => visitor.visit::<ListRootsResult>(),
+            "ListToolsRequest" => visitor.visit::<ListToolsRequest>(),
+            "ListToolsResult" => visitor.visit::<ListToolsResult>(),
+            "LoggingLevel" => visitor.visit::<LoggingLevel>(),
+            "LoggingMessageNotification" => visitor.visit::<LoggingMessageNotification>(),
+            "ModelHint" => visitor.visit::<ModelHint>(),
+            "ModelPreferences" => visitor.visit::<ModelPreferences>(),
+            "Notification" => visitor.visit::<Notification>(),
+            "NumberSchema" => visitor.visit::<NumberSchema>(),
+            "PaginatedRequest" => visitor.visit::<PaginatedRequest>(),
+            "PaginatedResult" => visitor.visit::<PaginatedResult>(),
+            "PingRequest" => visitor.visit::<PingRequest>(),
+            "PrimitiveSchemaDefinition" => visitor.visit::<PrimitiveSchemaDefinition>(),
+            "ProgressNotification" => visitor.visit::<ProgressNotification>(),
+            "ProgressToken" => visitor.visit::<ProgressToken>(),
+            "Prompt" => visitor.visit::<Prompt>(),
+            "PromptArgument" => visitor.visit::<PromptArgument>(),
+            "PromptListChangedNotification" => {
+                visitor.visit::<PromptListChangedNotification>()
+            }
+            "PromptMessage" => visitor.visit::<PromptMessage>(),
+            "PromptReference" => visitor.visit::<PromptReference>(),
+            "ReadResourceRequest" => visitor.visit::<ReadResourceRequest>(),
+            "ReadResourceResult" => visitor.visit::<ReadResourceResult>(),
+            "Request" => visitor.visit::<Request>(),
+            "RequestId" => visitor.visit::<RequestId>(),
+            "Resource" => visitor.visit::<Resource>(),
+            "ResourceContents" => visitor.visit::<ResourceContents>(),
+            "ResourceLink" => visitor.visit::<ResourceLink>(),
+            "ResourceListChangedNotification" => {
+                visitor.visit::<ResourceListChangedNotification>()
+            }
+            "ResourceTemplate" => visitor.visit::<ResourceTemplate>(),
+            "ResourceTemplateReference" => visitor.visit::<ResourceTemplateReference>(),
+            "ResourceUpdatedNotification" => {
+                visitor.visit::<ResourceUpdatedNotification>()
+            }
+            "Result" => visitor.visit::<Result>(),
+            "Role" => visitor.visit::<Role>(),
+            "Root" => visitor.visit::<Root>(),
+            "RootsListChangedNotification" => {
+                visitor.visit::<RootsListChangedNotification>()
+            }
+            "SamplingMessage" => visitor.visit::<SamplingMessage>(),
+            "ServerCapabilities" => visitor.visit::<ServerCapabilities>(),
+            "ServerNotification" => visitor.visit::<ServerNotification>(),
+            "ServerRequest" => visitor.visit::<ServerRequest>(),
+            "ServerResult" => visitor.visit::<ServerResult>(),
+            "SetLevelRequest" => visitor.visit::<SetLevelRequest>(),
+            "StringSchema" => visitor.visit::<StringSchema>(),
+            "SubscribeRequest" => visitor.visit::<SubscribeRequest>(),
+            "TextContent" => visitor.visit::<TextContent>(),
+            "TextResourceContents" => visitor.visit::<TextResourceContents>(),
+            "Tool" => visitor.visit::<Tool>(),
+            "ToolAnnotations" => visitor.visit::<ToolAnnotations>(),
+            "ToolListChangedNotification" => {
+                visitor.visit::<ToolListChangedNotification>()
+            }
+            "UnsubscribeRequest" => visitor.visit::<UnsubscribeRequest>(),
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
+/// Decodes `value` as the definition named `name` and encodes the result back to JSON
+/// (an integer spelled with a fraction or an exponent, or beyond `u64`, comes back as
+/// the `f64` the `Value` holds; `roundtrip_text` keeps the spelling).
 /// `None` when there is no such definition; `Some(Err(message))` when it does not decode.
 pub fn roundtrip(
     name: &str,
@@ -21251,236 +21370,7 @@ pub fn roundtrip(
 ) -> ::core::option::Option<
     ::core::result::Result<::serde_json::Value, ::std::string::String>,
 > {
-    ::core::option::Option::Some(
-        match name {
-            "Annotations" => ::mcpwire_types::support::roundtrip::<Annotations>(value),
-            "AudioContent" => ::mcpwire_types::support::roundtrip::<AudioContent>(value),
-            "BaseMetadata" => ::mcpwire_types::support::roundtrip::<BaseMetadata>(value),
-            "BlobResourceContents" => {
-                ::mcpwire_types::support::roundtrip::<BlobResourceContents>(value)
-            }
-            "BooleanSchema" => {
-                ::mcpwire_types::support::roundtrip::<BooleanSchema>(value)
-            }
-            "CallToolRequest" => {
-                ::mcpwire_types::support::roundtrip::<CallToolRequest>(value)
-            }
-            "CallToolResult" => {
-                ::mcpwire_types::support::roundtrip::<CallToolResult>(value)
-            }
-            "CancelledNotification" => {
-                ::mcpwire_types::support::roundtrip::<CancelledNotification>(value)
-            }
-            "ClientCapabilities" => {
-                ::mcpwire_types::support::roundtrip::<ClientCapabilities>(value)
-            }
-            "ClientNotification" => {
-                ::mcpwire_types::support::roundtrip::<ClientNotification>(value)
-            }
-            "ClientRequest" => {
-                ::mcpwire_types::support::roundtrip::<ClientRequest>(value)
-            }
-            "ClientResult" => ::mcpwire_types::support::roundtrip::<ClientResult>(value),
-            "CompleteRequest" => {
-                ::mcpwire_types::support::roundtrip::<CompleteRequest>(value)
-            }
-            "CompleteResult" => {
-                ::mcpwire_types::support::roundtrip::<CompleteResult>(value)
-            }
-            "ContentBlock" => ::mcpwire_types::support::roundtrip::<ContentBlock>(value),
-            "CreateMessageRequest" => {
-                ::mcpwire_types::support::roundtrip::<CreateMessageRequest>(value)
-            }
-            "CreateMessageResult" => {
-                ::mcpwire_types::support::roundtrip::<CreateMessageResult>(value)
-            }
-            "Cursor" => ::mcpwire_types::support::roundtrip::<Cursor>(value),
-            "ElicitRequest" => {
-                ::mcpwire_types::support::roundtrip::<ElicitRequest>(value)
-            }
-            "ElicitResult" => ::mcpwire_types::support::roundtrip::<ElicitResult>(value),
-            "EmbeddedResource" => {
-                ::mcpwire_types::support::roundtrip::<EmbeddedResource>(value)
-            }
-            "EmptyResult" => ::mcpwire_types::support::roundtrip::<EmptyResult>(value),
-            "EnumSchema" => ::mcpwire_types::support::roundtrip::<EnumSchema>(value),
-            "GetPromptRequest" => {
-                ::mcpwire_types::support::roundtrip::<GetPromptRequest>(value)
-            }
-            "GetPromptResult" => {
-                ::mcpwire_types::support::roundtrip::<GetPromptResult>(value)
-            }
-            "ImageContent" => ::mcpwire_types::support::roundtrip::<ImageContent>(value),
-            "Implementation" => {
-                ::mcpwire_types::support::roundtrip::<Implementation>(value)
-            }
-            "InitializeRequest" => {
-                ::mcpwire_types::support::roundtrip::<InitializeRequest>(value)
-            }
-            "InitializeResult" => {
-                ::mcpwire_types::support::roundtrip::<InitializeResult>(value)
-            }
-            "InitializedNotification" => {
-                ::mcpwire_types::support::roundtrip::<InitializedNotification>(value)
-            }
-            "JSONRPCError" => ::mcpwire_types::support::roundtrip::<JSONRPCError>(value),
-            "JSONRPCMessage" => {
-                ::mcpwire_types::support::roundtrip::<JSONRPCMessage>(value)
-            }
-            "JSONRPCNotification" => {
-                ::mcpwire_types::support::roundtrip::<JSONRPCNotification>(value)
-            }
-            "JSONRPCRequest" => {
-                ::mcpwire_types::support::roundtrip::<JSONRPCRequest>(value)
-            }
-            "JSONRPCResponse" => {
-                ::mcpwire_types::support::roundtrip::<JSONRPCResponse>(value)
-            }
-            "ListPromptsRequest" => {
-                ::mcpwire_types::support::roundtrip::<ListPromptsRequest>(value)
-            }
-            "ListPromptsResult" => {
-                ::mcpwire_types::support::roundtrip::<ListPromptsResult>(value)
-            }
-            "ListResourceTemplatesRequest" => {
-                ::mcpwire_types::support::roundtrip::<
-                    ListResourceTemplatesRequest,
-                >(value)
-            }
-            "ListResourceTemplatesResult" => {
-                ::mcpwire_types::support::roundtrip::<ListResourceTemplatesResult>(value)
-            }
-            "ListResourcesRequest" => {
-                ::mcpwire_types::support::roundtrip::<ListResourcesRequest>(value)
-            }
-            "ListResourcesResult" => {
-                ::mcpwire_types::support::roundtrip::<ListResourcesResult>(value)
-            }
-            "ListRootsRequest" => {
-                ::mcpwire_types::support::roundtrip::<ListRootsRequest>(value)
-            }
-            "ListRootsResult" => {
-                ::mcpwire_types::support::roundtrip::<ListRootsResult>(value)
-            }
-            "ListToolsRequest" => {
-                ::mcpwire_types::support::roundtrip::<ListToolsRequest>(value)
-            }
-            "ListToolsResult" => {
-                ::mcpwire_types::support::roundtrip::<ListToolsResult>(value)
-            }
-            "LoggingLevel" => ::mcpwire_types::support::roundtrip::<LoggingLevel>(value),
-            "LoggingMessageNotification" => {
-                ::mcpwire_types::support::roundtrip::<LoggingMessageNotification>(value)
-            }
-            "ModelHint" => ::mcpwire_types::support::roundtrip::<ModelHint>(value),
-            "ModelPreferences" => {
-                ::mcpwire_types::support::roundtrip::<ModelPreferences>(value)
-            }
-            "Notification" => ::mcpwire_types::support::roundtrip::<Notification>(value),
-            "NumberSchema" => ::mcpwire_types::support::roundtrip::<NumberSchema>(value),
-            "PaginatedRequest" => {
-                ::mcpwire_types::support::roundtrip::<PaginatedRequest>(value)
-            }
-            "PaginatedResult" => {
-                ::mcpwire_types::support::roundtrip::<PaginatedResult>(value)
-            }
-            "PingRequest" => ::mcpwire_types::support::roundtrip::<PingRequest>(value),
-            "PrimitiveSchemaDefinition" => {
-                ::mcpwire_types::support::roundtrip::<PrimitiveSchemaDefinition>(value)
-            }
-            "ProgressNotification" => {
-                ::mcpwire_types::support::roundtrip::<ProgressNotification>(value)
-            }
-            "ProgressToken" => {
-                ::mcpwire_types::support::roundtrip::<ProgressToken>(value)
-            }
-            "Prompt" => ::mcpwire_types::support::roundtrip::<Prompt>(value),
-            "PromptArgument" => {
-                ::mcpwire_types::support::roundtrip::<PromptArgument>(value)
-            }
-            "PromptListChangedNotification" => {
-                ::mcpwire_types::support::roundtrip::<
-                    PromptListChangedNotification,
-                >(value)
-            }
-            "PromptMessage" => {
-                ::mcpwire_types::support::roundtrip::<PromptMessage>(value)
-            }
-            "PromptReference" => {
-                ::mcpwire_types::support::roundtrip::<PromptReference>(value)
-            }
-            "ReadResourceRequest" => {
-                ::mcpwire_types::support::roundtrip::<ReadResourceRequest>(value)
-            }
-            "ReadResourceResult" => {
-                ::mcpwire_types::support::roundtrip::<ReadResourceResult>(value)
-            }
-            "Request" => ::mcpwire_types::support::roundtrip::<Request>(value),
-            "RequestId" => ::mcpwire_types::support::roundtrip::<RequestId>(value),
-            "Resource" => ::mcpwire_types::support::roundtrip::<Resource>(value),
-            "ResourceContents" => {
-                ::mcpwire_types::support::roundtrip::<ResourceContents>(value)
-            }
-            "ResourceLink" => ::mcpwire_types::support::roundtrip::<ResourceLink>(value),
-            "ResourceListChangedNotification" => {
-                ::mcpwire_types::support::roundtrip::<
-                    ResourceListChangedNotification,
-                >(value)
-            }
-            "ResourceTemplate" => {
-                ::mcpwire_types::support::roundtrip::<ResourceTemplate>(value)
-            }
-            "ResourceTemplateReference" => {
-                ::mcpwire_types::support::roundtrip::<ResourceTemplateReference>(value)
-            }
-            "ResourceUpdatedNotification" => {
-                ::mcpwire_types::support::roundtrip::<ResourceUpdatedNotification>(value)
-            }
-            "Result" => ::mcpwire_types::support::roundtrip::<Result>(value),
-            "Role" => ::mcpwire_types::support::roundtrip::<Role>(value),
-            "Root" => ::mcpwire_types::support::roundtrip::<Root>(value),
-            "RootsListChangedNotification" => {
-                ::mcpwire_types::support::roundtrip::<
-                    RootsListChangedNotification,
-                >(value)
-            }
-            "SamplingMessage" => {
-                ::mcpwire_types::support::roundtrip::<SamplingMessage>(value)
-            }
-            "ServerCapabilities" => {
-                ::mcpwire_types::support::roundtrip::<ServerCapabilities>(value)
-            }
-            "ServerNotification" => {
-                ::mcpwire_types::support::roundtrip::<ServerNotification>(value)
-            }
-            "ServerRequest" => {
-                ::mcpwire_types::support::roundtrip::<ServerRequest>(value)
-            }
-            "ServerResult" => ::mcpwire_types::support::roundtrip::<ServerResult>(value),
-            "SetLevelRequest" => {
-                ::mcpwire_types::support::roundtrip::<SetLevelRequest>(value)
-            }
-            "StringSchema" => ::mcpwire_types::support::roundtrip::<StringSchema>(value),
-            "SubscribeRequest" => {
-                ::mcpwire_types::support::roundtrip::<SubscribeRequest>(value)
-            }
-            "TextContent" => ::mcpwire_types::support::roundtrip::<TextContent>(value),
-            "TextResourceContents" => {
-                ::mcpwire_types::support::roundtrip::<TextResourceContents>(value)
-            }
-            "Tool" => ::mcpwire_types::support::roundtrip::<Tool>(value),
-            "ToolAnnotations" => {
-                ::mcpwire_types::support::roundtrip::<ToolAnnotations>(value)
-            }
-            "ToolListChangedNotification" => {
-                ::mcpwire_types::support::roundtrip::<ToolListChangedNotification>(value)
-            }
-            "UnsubscribeRequest" => {
-                ::mcpwire_types::support::roundtrip::<UnsubscribeRequest>(value)
-            }
-            _ => return ::core::option::Option::None,
-        },
-    )
+    visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
@@ -21491,282 +21381,7 @@ pub fn roundtrip_text(
 ) -> ::core::option::Option<
     ::core::result::Result<::std::string::String, ::std::string::String>,
 > {
-    ::core::option::Option::Some(
-        match name {
-            "Annotations" => {
-                ::mcpwire_types::support::roundtrip_text::<Annotations>(text)
-            }
-            "AudioContent" => {
-                ::mcpwire_types::support::roundtrip_text::<AudioContent>(text)
-            }
-            "BaseMetadata" => {
-                ::mcpwire_types::support::roundtrip_text::<BaseMetadata>(text)
-            }
-            "BlobResourceContents" => {
-                ::mcpwire_types::support::roundtrip_text::<BlobResourceContents>(text)
-            }
-            "BooleanSchema" => {
-                ::mcpwire_types::support::roundtrip_text::<BooleanSchema>(text)
-            }
-            "CallToolRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<CallToolRequest>(text)
-            }
-            "CallToolResult" => {
-                ::mcpwire_types::support::roundtrip_text::<CallToolResult>(text)
-            }
-            "CancelledNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<CancelledNotification>(text)
-            }
-            "ClientCapabilities" => {
-                ::mcpwire_types::support::roundtrip_text::<ClientCapabilities>(text)
-            }
-            "ClientNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<ClientNotification>(text)
-            }
-            "ClientRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<ClientRequest>(text)
-            }
-            "ClientResult" => {
-                ::mcpwire_types::support::roundtrip_text::<ClientResult>(text)
-            }
-            "CompleteRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<CompleteRequest>(text)
-            }
-            "CompleteResult" => {
-                ::mcpwire_types::support::roundtrip_text::<CompleteResult>(text)
-            }
-            "ContentBlock" => {
-                ::mcpwire_types::support::roundtrip_text::<ContentBlock>(text)
-            }
-            "CreateMessageRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<CreateMessageRequest>(text)
-            }
-            "CreateMessageResult" => {
-                ::mcpwire_types::support::roundtrip_text::<CreateMessageResult>(text)
-            }
-            "Cursor" => ::mcpwire_types::support::roundtrip_text::<Cursor>(text),
-            "ElicitRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<ElicitRequest>(text)
-            }
-            "ElicitResult" => {
-                ::mcpwire_types::support::roundtrip_text::<ElicitResult>(text)
-            }
-            "EmbeddedResource" => {
-                ::mcpwire_types::support::roundtrip_text::<EmbeddedResource>(text)
-            }
-            "EmptyResult" => {
-                ::mcpwire_types::support::roundtrip_text::<EmptyResult>(text)
-            }
-            "EnumSchema" => ::mcpwire_types::support::roundtrip_text::<EnumSchema>(text),
-            "GetPromptRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<GetPromptRequest>(text)
-            }
-            "GetPromptResult" => {
-                ::mcpwire_types::support::roundtrip_text::<GetPromptResult>(text)
-            }
-            "ImageContent" => {
-                ::mcpwire_types::support::roundtrip_text::<ImageContent>(text)
-            }
-            "Implementation" => {
-                ::mcpwire_types::support::roundtrip_text::<Implementation>(text)
-            }
-            "InitializeRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<InitializeRequest>(text)
-            }
-            "InitializeResult" => {
-                ::mcpwire_types::support::roundtrip_text::<InitializeResult>(text)
-            }
-            "InitializedNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<InitializedNotification>(text)
-            }
-            "JSONRPCError" => {
-                ::mcpwire_types::support::roundtrip_text::<JSONRPCError>(text)
-            }
-            "JSONRPCMessage" => {
-                ::mcpwire_types::support::roundtrip_text::<JSONRPCMessage>(text)
-            }
-            "JSONRPCNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<JSONRPCNotification>(text)
-            }
-            "JSONRPCRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<JSONRPCRequest>(text)
-            }
-            "JSONRPCResponse" => {
-                ::mcpwire_types::support::roundtrip_text::<JSONRPCResponse>(text)
-            }
-            "ListPromptsRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<ListPromptsRequest>(text)
-            }
-            "ListPromptsResult" => {
-                ::mcpwire_types::support::roundtrip_text::<ListPromptsResult>(text)
-            }
-            "ListResourceTemplatesRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ListResourceTemplatesRequest,
-                >(text)
-            }
-            "ListResourceTemplatesResult" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ListResourceTemplatesResult,
-                >(text)
-            }
-            "ListResourcesRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<ListResourcesRequest>(text)
-            }
-            "ListResourcesResult" => {
-                ::mcpwire_types::support::roundtrip_text::<ListResourcesResult>(text)
-            }
-            "ListRootsRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<ListRootsRequest>(text)
-            }
-            "ListRootsResult" => {
-                ::mcpwire_types::support::roundtrip_text::<ListRootsResult>(text)
-            }
-            "ListToolsRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<ListToolsRequest>(text)
-            }
-            "ListToolsResult" => {
-                ::mcpwire_types::support::roundtrip_text::<ListToolsResult>(text)
-            }
-            "LoggingLevel" => {
-                ::mcpwire_types::support::roundtrip_text::<LoggingLevel>(text)
-            }
-            "LoggingMessageNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    LoggingMessageNotification,
-                >(text)
-            }
-            "ModelHint" => ::mcpwire_types::support::roundtrip_text::<ModelHint>(text),
-            "ModelPreferences" => {
-                ::mcpwire_types::support::roundtrip_text::<ModelPreferences>(text)
-            }
-            "Notification" => {
-                ::mcpwire_types::support::roundtrip_text::<Notification>(text)
-            }
-            "NumberSchema" => {
-                ::mcpwire_types::support::roundtrip_text::<NumberSchema>(text)
-            }
-            "PaginatedRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<PaginatedRequest>(text)
-            }
-            "PaginatedResult" => {
-                ::mcpwire_types::support::roundtrip_text::<PaginatedResult>(text)
-            }
-            "PingRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<PingRequest>(text)
-            }
-            "PrimitiveSchemaDefinition" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    PrimitiveSchemaDefinition,
-                >(text)
-            }
-            "ProgressNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<ProgressNotification>(text)
-            }
-            "ProgressToken" => {
-                ::mcpwire_types::support::roundtrip_text::<ProgressToken>(text)
-            }
-            "Prompt" => ::mcpwire_types::support::roundtrip_text::<Prompt>(text),
-            "PromptArgument" => {
-                ::mcpwire_types::support::roundtrip_text::<PromptArgument>(text)
-            }
-            "PromptListChangedNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    PromptListChangedNotification,
-                >(text)
-            }
-            "PromptMessage" => {
-                ::mcpwire_types::support::roundtrip_text::<PromptMessage>(text)
-            }
-            "PromptReference" => {
-                ::mcpwire_types::support::roundtrip_text::<PromptReference>(text)
-            }
-            "ReadResourceRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<ReadResourceRequest>(text)
-            }
-            "ReadResourceResult" => {
-                ::mcpwire_types::support::roundtrip_text::<ReadResourceResult>(text)
-            }
-            "Request" => ::mcpwire_types::support::roundtrip_text::<Request>(text),
-            "RequestId" => ::mcpwire_types::support::roundtrip_text::<RequestId>(text),
-            "Resource" => ::mcpwire_types::support::roundtrip_text::<Resource>(text),
-            "ResourceContents" => {
-                ::mcpwire_types::support::roundtrip_text::<ResourceContents>(text)
-            }
-            "ResourceLink" => {
-                ::mcpwire_types::support::roundtrip_text::<ResourceLink>(text)
-            }
-            "ResourceListChangedNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ResourceListChangedNotification,
-                >(text)
-            }
-            "ResourceTemplate" => {
-                ::mcpwire_types::support::roundtrip_text::<ResourceTemplate>(text)
-            }
-            "ResourceTemplateReference" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ResourceTemplateReference,
-                >(text)
-            }
-            "ResourceUpdatedNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ResourceUpdatedNotification,
-                >(text)
-            }
-            "Result" => ::mcpwire_types::support::roundtrip_text::<Result>(text),
-            "Role" => ::mcpwire_types::support::roundtrip_text::<Role>(text),
-            "Root" => ::mcpwire_types::support::roundtrip_text::<Root>(text),
-            "RootsListChangedNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    RootsListChangedNotification,
-                >(text)
-            }
-            "SamplingMessage" => {
-                ::mcpwire_types::support::roundtrip_text::<SamplingMessage>(text)
-            }
-            "ServerCapabilities" => {
-                ::mcpwire_types::support::roundtrip_text::<ServerCapabilities>(text)
-            }
-            "ServerNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<ServerNotification>(text)
-            }
-            "ServerRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<ServerRequest>(text)
-            }
-            "ServerResult" => {
-                ::mcpwire_types::support::roundtrip_text::<ServerResult>(text)
-            }
-            "SetLevelRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<SetLevelRequest>(text)
-            }
-            "StringSchema" => {
-                ::mcpwire_types::support::roundtrip_text::<StringSchema>(text)
-            }
-            "SubscribeRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<SubscribeRequest>(text)
-            }
-            "TextContent" => {
-                ::mcpwire_types::support::roundtrip_text::<TextContent>(text)
-            }
-            "TextResourceContents" => {
-                ::mcpwire_types::support::roundtrip_text::<TextResourceContents>(text)
-            }
-            "Tool" => ::mcpwire_types::support::roundtrip_text::<Tool>(text),
-            "ToolAnnotations" => {
-                ::mcpwire_types::support::roundtrip_text::<ToolAnnotations>(text)
-            }
-            "ToolListChangedNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ToolListChangedNotification,
-                >(text)
-            }
-            "UnsubscribeRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<UnsubscribeRequest>(text)
-            }
-            _ => return ::core::option::Option::None,
-        },
-    )
+    visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
 }
 /// The `schemars` JSON Schema of the definition named `name`.
 #[cfg(feature = "schemars")]

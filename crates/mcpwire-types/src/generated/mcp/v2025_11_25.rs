@@ -33681,7 +33681,202 @@ pub const DEFINITIONS: &[&str] = &[
     "UntitledMultiSelectEnumSchema",
     "UntitledSingleSelectEnumSchema",
 ];
-/// Decodes `value` as the definition named `name` and encodes the result back to JSON.
+/// Calls `visitor` with the type of the definition named `name` (see
+/// `mcpwire_types::support::DefinitionVisitor`); `None` when there is no such definition.
+pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
+    name: &str,
+    visitor: V,
+) -> ::core::option::Option<V::Output> {
+    ::core::option::Option::Some(
+        match name {
+            "Annotations" => visitor.visit::<Annotations>(),
+            "AudioContent" => visitor.visit::<AudioContent>(),
+            "BaseMetadata" => visitor.visit::<BaseMetadata>(),
+            "BlobResourceContents" => visitor.visit::<BlobResourceContents>(),
+            "BooleanSchema" => visitor.visit::<BooleanSchema>(),
+            "CallToolRequest" => visitor.visit::<CallToolRequest>(),
+            "CallToolRequestParams" => visitor.visit::<CallToolRequestParams>(),
+            "CallToolResult" => visitor.visit::<CallToolResult>(),
+            "CancelTaskRequest" => visitor.visit::<CancelTaskRequest>(),
+            "CancelTaskResult" => visitor.visit::<CancelTaskResult>(),
+            "CancelledNotification" => visitor.visit::<CancelledNotification>(),
+            "CancelledNotificationParams" => {
+                visitor.visit::<CancelledNotificationParams>()
+            }
+            "ClientCapabilities" => visitor.visit::<ClientCapabilities>(),
+            "ClientNotification" => visitor.visit::<ClientNotification>(),
+            "ClientRequest" => visitor.visit::<ClientRequest>(),
+            "ClientResult" => visitor.visit::<ClientResult>(),
+            "CompleteRequest" => visitor.visit::<CompleteRequest>(),
+            "CompleteRequestParams" => visitor.visit::<CompleteRequestParams>(),
+            "CompleteResult" => visitor.visit::<CompleteResult>(),
+            "ContentBlock" => visitor.visit::<ContentBlock>(),
+            "CreateMessageRequest" => visitor.visit::<CreateMessageRequest>(),
+            "CreateMessageRequestParams" => visitor.visit::<CreateMessageRequestParams>(),
+            "CreateMessageResult" => visitor.visit::<CreateMessageResult>(),
+            "CreateTaskResult" => visitor.visit::<CreateTaskResult>(),
+            "Cursor" => visitor.visit::<Cursor>(),
+            "ElicitRequest" => visitor.visit::<ElicitRequest>(),
+            "ElicitRequestFormParams" => visitor.visit::<ElicitRequestFormParams>(),
+            "ElicitRequestParams" => visitor.visit::<ElicitRequestParams>(),
+            "ElicitRequestURLParams" => visitor.visit::<ElicitRequestURLParams>(),
+            "ElicitResult" => visitor.visit::<ElicitResult>(),
+            "ElicitationCompleteNotification" => {
+                visitor.visit::<ElicitationCompleteNotification>()
+            }
+            "EmbeddedResource" => visitor.visit::<EmbeddedResource>(),
+            "EmptyResult" => visitor.visit::<EmptyResult>(),
+            "EnumSchema" => visitor.visit::<EnumSchema>(),
+            "Error" => visitor.visit::<Error>(),
+            "GetPromptRequest" => visitor.visit::<GetPromptRequest>(),
+            "GetPromptRequestParams" => visitor.visit::<GetPromptRequestParams>(),
+            "GetPromptResult" => visitor.visit::<GetPromptResult>(),
+            "GetTaskPayloadRequest" => visitor.visit::<GetTaskPayloadRequest>(),
+            "GetTaskPayloadResult" => visitor.visit::<GetTaskPayloadResult>(),
+            "GetTaskRequest" => visitor.visit::<GetTaskRequest>(),
+            "GetTaskResult" => visitor.visit::<GetTaskResult>(),
+            "Icon" => visitor.visit::<Icon>(),
+            "Icons" => visitor.visit::<Icons>(),
+            "ImageContent" => visitor.visit::<ImageContent>(),
+            "Implementation" => visitor.visit::<Implementation>(),
+            "InitializeRequest" => visitor.visit::<InitializeRequest>(),
+            "InitializeRequestParams" => visitor.visit::<InitializeRequestParams>(),
+            "InitializeResult" => visitor.visit::<InitializeResult>(),
+            "InitializedNotification" => visitor.visit::<InitializedNotification>(),
+            "JSONRPCErrorResponse" => visitor.visit::<JSONRPCErrorResponse>(),
+            "JSONRPCMessage" => visitor.visit::<JSONRPCMessage>(),
+            "JSONRPCNotification" => visitor.visit::<JSONRPCNotification>(),
+            "JSONRPCRequest" => visitor.visit::<JSONRPCRequest>(),
+            "JSONRPCResponse" => visitor.visit::<JSONRPCResponse>(),
+            "JSONRPCResultResponse" => visitor.visit::<JSONRPCResultResponse>(),
+            "LegacyTitledEnumSchema" => visitor.visit::<LegacyTitledEnumSchema>(),
+            "ListPromptsRequest" => visitor.visit::<ListPromptsRequest>(),
+            "ListPromptsResult" => visitor.visit::<ListPromptsResult>(),
+            "ListResourceTemplatesRequest" => {
+                visitor.visit::<ListResourceTemplatesRequest>()
+            }
+            "ListResourceTemplatesResult" => {
+                visitor.visit::<ListResourceTemplatesResult>()
+            }
+            "ListResourcesRequest" => visitor.visit::<ListResourcesRequest>(),
+            "ListResourcesResult" => visitor.visit::<ListResourcesResult>(),
+            "ListRootsRequest" => visitor.visit::<ListRootsRequest>(),
+            "ListRootsResult" => visitor.visit::<ListRootsResult>(),
+            "ListTasksRequest" => visitor.visit::<ListTasksRequest>(),
+            "ListTasksResult" => visitor.visit::<ListTasksResult>(),
+            "ListToolsRequest" => visitor.visit::<ListToolsRequest>(),
+            "ListToolsResult" => visitor.visit::<ListToolsResult>(),
+            "LoggingLevel" => visitor.visit::<LoggingLevel>(),
+            "LoggingMessageNotification" => visitor.visit::<LoggingMessageNotification>(),
+            "LoggingMessageNotificationParams" => {
+                visitor.visit::<LoggingMessageNotificationParams>()
+            }
+            "ModelHint" => visitor.visit::<ModelHint>(),
+            "ModelPreferences" => visitor.visit::<ModelPreferences>(),
+            "MultiSelectEnumSchema" => visitor.visit::<MultiSelectEnumSchema>(),
+            "Notification" => visitor.visit::<Notification>(),
+            "NotificationParams" => visitor.visit::<NotificationParams>(),
+            "NumberSchema" => visitor.visit::<NumberSchema>(),
+            "PaginatedRequest" => visitor.visit::<PaginatedRequest>(),
+            "PaginatedRequestParams" => visitor.visit::<PaginatedRequestParams>(),
+            "PaginatedResult" => visitor.visit::<PaginatedResult>(),
+            "PingRequest" => visitor.visit::<PingRequest>(),
+            "PrimitiveSchemaDefinition" => visitor.visit::<PrimitiveSchemaDefinition>(),
+            "ProgressNotification" => visitor.visit::<ProgressNotification>(),
+            "ProgressNotificationParams" => visitor.visit::<ProgressNotificationParams>(),
+            "ProgressToken" => visitor.visit::<ProgressToken>(),
+            "Prompt" => visitor.visit::<Prompt>(),
+            "PromptArgument" => visitor.visit::<PromptArgument>(),
+            "PromptListChangedNotification" => {
+                visitor.visit::<PromptListChangedNotification>()
+            }
+            "PromptMessage" => visitor.visit::<PromptMessage>(),
+            "PromptReference" => visitor.visit::<PromptReference>(),
+            "ReadResourceRequest" => visitor.visit::<ReadResourceRequest>(),
+            "ReadResourceRequestParams" => visitor.visit::<ReadResourceRequestParams>(),
+            "ReadResourceResult" => visitor.visit::<ReadResourceResult>(),
+            "RelatedTaskMetadata" => visitor.visit::<RelatedTaskMetadata>(),
+            "Request" => visitor.visit::<Request>(),
+            "RequestId" => visitor.visit::<RequestId>(),
+            "RequestParams" => visitor.visit::<RequestParams>(),
+            "Resource" => visitor.visit::<Resource>(),
+            "ResourceContents" => visitor.visit::<ResourceContents>(),
+            "ResourceLink" => visitor.visit::<ResourceLink>(),
+            "ResourceListChangedNotification" => {
+                visitor.visit::<ResourceListChangedNotification>()
+            }
+            "ResourceRequestParams" => visitor.visit::<ResourceRequestParams>(),
+            "ResourceTemplate" => visitor.visit::<ResourceTemplate>(),
+            "ResourceTemplateReference" => visitor.visit::<ResourceTemplateReference>(),
+            "ResourceUpdatedNotification" => {
+                visitor.visit::<ResourceUpdatedNotification>()
+            }
+            "ResourceUpdatedNotificationParams" => {
+                visitor.visit::<ResourceUpdatedNotificationParams>()
+            }
+            "Result" => visitor.visit::<Result>(),
+            "Role" => visitor.visit::<Role>(),
+            "Root" => visitor.visit::<Root>(),
+            "RootsListChangedNotification" => {
+                visitor.visit::<RootsListChangedNotification>()
+            }
+            "SamplingMessage" => visitor.visit::<SamplingMessage>(),
+            "SamplingMessageContentBlock" => {
+                visitor.visit::<SamplingMessageContentBlock>()
+            }
+            "ServerCapabilities" => visitor.visit::<ServerCapabilities>(),
+            "ServerNotification" => visitor.visit::<ServerNotification>(),
+            "ServerRequest" => visitor.visit::<ServerRequest>(),
+            "ServerResult" => visitor.visit::<ServerResult>(),
+            "SetLevelRequest" => visitor.visit::<SetLevelRequest>(),
+            "SetLevelRequestParams" => visitor.visit::<SetLevelRequestParams>(),
+            "SingleSelectEnumSchema" => visitor.visit::<SingleSelectEnumSchema>(),
+            "StringSchema" => visitor.visit::<StringSchema>(),
+            "SubscribeRequest" => visitor.visit::<SubscribeRequest>(),
+            "SubscribeRequestParams" => visitor.visit::<SubscribeRequestParams>(),
+            "Task" => visitor.visit::<Task>(),
+            "TaskAugmentedRequestParams" => visitor.visit::<TaskAugmentedRequestParams>(),
+            "TaskMetadata" => visitor.visit::<TaskMetadata>(),
+            "TaskStatus" => visitor.visit::<TaskStatus>(),
+            "TaskStatusNotification" => visitor.visit::<TaskStatusNotification>(),
+            "TaskStatusNotificationParams" => {
+                visitor.visit::<TaskStatusNotificationParams>()
+            }
+            "TextContent" => visitor.visit::<TextContent>(),
+            "TextResourceContents" => visitor.visit::<TextResourceContents>(),
+            "TitledMultiSelectEnumSchema" => {
+                visitor.visit::<TitledMultiSelectEnumSchema>()
+            }
+            "TitledSingleSelectEnumSchema" => {
+                visitor.visit::<TitledSingleSelectEnumSchema>()
+            }
+            "Tool" => visitor.visit::<Tool>(),
+            "ToolAnnotations" => visitor.visit::<ToolAnnotations>(),
+            "ToolChoice" => visitor.visit::<ToolChoice>(),
+            "ToolExecution" => visitor.visit::<ToolExecution>(),
+            "ToolListChangedNotification" => {
+                visitor.visit::<ToolListChangedNotification>()
+            }
+            "ToolResultContent" => visitor.visit::<ToolResultContent>(),
+            "ToolUseContent" => visitor.visit::<ToolUseContent>(),
+            "URLElicitationRequiredError" => {
+                visitor.visit::<URLElicitationRequiredError>()
+            }
+            "UnsubscribeRequest" => visitor.visit::<UnsubscribeRequest>(),
+            "UnsubscribeRequestParams" => visitor.visit::<UnsubscribeRequestParams>(),
+            "UntitledMultiSelectEnumSchema" => {
+                visitor.visit::<UntitledMultiSelectEnumSchema>()
+            }
+            "UntitledSingleSelectEnumSchema" => {
+                visitor.visit::<UntitledSingleSelectEnumSchema>()
+            }
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
+/// Decodes `value` as the definition named `name` and encodes the result back to JSON
+/// (an integer spelled with a fraction or an exponent, or beyond `u64`, comes back as
+/// the `f64` the `Value` holds; `roundtrip_text` keeps the spelling).
 /// `None` when there is no such definition; `Some(Err(message))` when it does not decode.
 pub fn roundtrip(
     name: &str,
@@ -33689,400 +33884,7 @@ pub fn roundtrip(
 ) -> ::core::option::Option<
     ::core::result::Result<::serde_json::Value, ::std::string::String>,
 > {
-    ::core::option::Option::Some(
-        match name {
-            "Annotations" => ::mcpwire_types::support::roundtrip::<Annotations>(value),
-            "AudioContent" => ::mcpwire_types::support::roundtrip::<AudioContent>(value),
-            "BaseMetadata" => ::mcpwire_types::support::roundtrip::<BaseMetadata>(value),
-            "BlobResourceContents" => {
-                ::mcpwire_types::support::roundtrip::<BlobResourceContents>(value)
-            }
-            "BooleanSchema" => {
-                ::mcpwire_types::support::roundtrip::<BooleanSchema>(value)
-            }
-            "CallToolRequest" => {
-                ::mcpwire_types::support::roundtrip::<CallToolRequest>(value)
-            }
-            "CallToolRequestParams" => {
-                ::mcpwire_types::support::roundtrip::<CallToolRequestParams>(value)
-            }
-            "CallToolResult" => {
-                ::mcpwire_types::support::roundtrip::<CallToolResult>(value)
-            }
-            "CancelTaskRequest" => {
-                ::mcpwire_types::support::roundtrip::<CancelTaskRequest>(value)
-            }
-            "CancelTaskResult" => {
-                ::mcpwire_types::support::roundtrip::<CancelTaskResult>(value)
-            }
-            "CancelledNotification" => {
-                ::mcpwire_types::support::roundtrip::<CancelledNotification>(value)
-            }
-            "CancelledNotificationParams" => {
-                ::mcpwire_types::support::roundtrip::<CancelledNotificationParams>(value)
-            }
-            "ClientCapabilities" => {
-                ::mcpwire_types::support::roundtrip::<ClientCapabilities>(value)
-            }
-            "ClientNotification" => {
-                ::mcpwire_types::support::roundtrip::<ClientNotification>(value)
-            }
-            "ClientRequest" => {
-                ::mcpwire_types::support::roundtrip::<ClientRequest>(value)
-            }
-            "ClientResult" => ::mcpwire_types::support::roundtrip::<ClientResult>(value),
-            "CompleteRequest" => {
-                ::mcpwire_types::support::roundtrip::<CompleteRequest>(value)
-            }
-            "CompleteRequestParams" => {
-                ::mcpwire_types::support::roundtrip::<CompleteRequestParams>(value)
-            }
-            "CompleteResult" => {
-                ::mcpwire_types::support::roundtrip::<CompleteResult>(value)
-            }
-            "ContentBlock" => ::mcpwire_types::support::roundtrip::<ContentBlock>(value),
-            "CreateMessageRequest" => {
-                ::mcpwire_types::support::roundtrip::<CreateMessageRequest>(value)
-            }
-            "CreateMessageRequestParams" => {
-                ::mcpwire_types::support::roundtrip::<CreateMessageRequestParams>(value)
-            }
-            "CreateMessageResult" => {
-                ::mcpwire_types::support::roundtrip::<CreateMessageResult>(value)
-            }
-            "CreateTaskResult" => {
-                ::mcpwire_types::support::roundtrip::<CreateTaskResult>(value)
-            }
-            "Cursor" => ::mcpwire_types::support::roundtrip::<Cursor>(value),
-            "ElicitRequest" => {
-                ::mcpwire_types::support::roundtrip::<ElicitRequest>(value)
-            }
-            "ElicitRequestFormParams" => {
-                ::mcpwire_types::support::roundtrip::<ElicitRequestFormParams>(value)
-            }
-            "ElicitRequestParams" => {
-                ::mcpwire_types::support::roundtrip::<ElicitRequestParams>(value)
-            }
-            "ElicitRequestURLParams" => {
-                ::mcpwire_types::support::roundtrip::<ElicitRequestURLParams>(value)
-            }
-            "ElicitResult" => ::mcpwire_types::support::roundtrip::<ElicitResult>(value),
-            "ElicitationCompleteNotification" => {
-                ::mcpwire_types::support::roundtrip::<
-                    ElicitationCompleteNotification,
-                >(value)
-            }
-            "EmbeddedResource" => {
-                ::mcpwire_types::support::roundtrip::<EmbeddedResource>(value)
-            }
-            "EmptyResult" => ::mcpwire_types::support::roundtrip::<EmptyResult>(value),
-            "EnumSchema" => ::mcpwire_types::support::roundtrip::<EnumSchema>(value),
-            "Error" => ::mcpwire_types::support::roundtrip::<Error>(value),
-            "GetPromptRequest" => {
-                ::mcpwire_types::support::roundtrip::<GetPromptRequest>(value)
-            }
-            "GetPromptRequestParams" => {
-                ::mcpwire_types::support::roundtrip::<GetPromptRequestParams>(value)
-            }
-            "GetPromptResult" => {
-                ::mcpwire_types::support::roundtrip::<GetPromptResult>(value)
-            }
-            "GetTaskPayloadRequest" => {
-                ::mcpwire_types::support::roundtrip::<GetTaskPayloadRequest>(value)
-            }
-            "GetTaskPayloadResult" => {
-                ::mcpwire_types::support::roundtrip::<GetTaskPayloadResult>(value)
-            }
-            "GetTaskRequest" => {
-                ::mcpwire_types::support::roundtrip::<GetTaskRequest>(value)
-            }
-            "GetTaskResult" => {
-                ::mcpwire_types::support::roundtrip::<GetTaskResult>(value)
-            }
-            "Icon" => ::mcpwire_types::support::roundtrip::<Icon>(value),
-            "Icons" => ::mcpwire_types::support::roundtrip::<Icons>(value),
-            "ImageContent" => ::mcpwire_types::support::roundtrip::<ImageContent>(value),
-            "Implementation" => {
-                ::mcpwire_types::support::roundtrip::<Implementation>(value)
-            }
-            "InitializeRequest" => {
-                ::mcpwire_types::support::roundtrip::<InitializeRequest>(value)
-            }
-            "InitializeRequestParams" => {
-                ::mcpwire_types::support::roundtrip::<InitializeRequestParams>(value)
-            }
-            "InitializeResult" => {
-                ::mcpwire_types::support::roundtrip::<InitializeResult>(value)
-            }
-            "InitializedNotification" => {
-                ::mcpwire_types::support::roundtrip::<InitializedNotification>(value)
-            }
-            "JSONRPCErrorResponse" => {
-                ::mcpwire_types::support::roundtrip::<JSONRPCErrorResponse>(value)
-            }
-            "JSONRPCMessage" => {
-                ::mcpwire_types::support::roundtrip::<JSONRPCMessage>(value)
-            }
-            "JSONRPCNotification" => {
-                ::mcpwire_types::support::roundtrip::<JSONRPCNotification>(value)
-            }
-            "JSONRPCRequest" => {
-                ::mcpwire_types::support::roundtrip::<JSONRPCRequest>(value)
-            }
-            "JSONRPCResponse" => {
-                ::mcpwire_types::support::roundtrip::<JSONRPCResponse>(value)
-            }
-            "JSONRPCResultResponse" => {
-                ::mcpwire_types::support::roundtrip::<JSONRPCResultResponse>(value)
-            }
-            "LegacyTitledEnumSchema" => {
-                ::mcpwire_types::support::roundtrip::<LegacyTitledEnumSchema>(value)
-            }
-            "ListPromptsRequest" => {
-                ::mcpwire_types::support::roundtrip::<ListPromptsRequest>(value)
-            }
-            "ListPromptsResult" => {
-                ::mcpwire_types::support::roundtrip::<ListPromptsResult>(value)
-            }
-            "ListResourceTemplatesRequest" => {
-                ::mcpwire_types::support::roundtrip::<
-                    ListResourceTemplatesRequest,
-                >(value)
-            }
-            "ListResourceTemplatesResult" => {
-                ::mcpwire_types::support::roundtrip::<ListResourceTemplatesResult>(value)
-            }
-            "ListResourcesRequest" => {
-                ::mcpwire_types::support::roundtrip::<ListResourcesRequest>(value)
-            }
-            "ListResourcesResult" => {
-                ::mcpwire_types::support::roundtrip::<ListResourcesResult>(value)
-            }
-            "ListRootsRequest" => {
-                ::mcpwire_types::support::roundtrip::<ListRootsRequest>(value)
-            }
-            "ListRootsResult" => {
-                ::mcpwire_types::support::roundtrip::<ListRootsResult>(value)
-            }
-            "ListTasksRequest" => {
-                ::mcpwire_types::support::roundtrip::<ListTasksRequest>(value)
-            }
-            "ListTasksResult" => {
-                ::mcpwire_types::support::roundtrip::<ListTasksResult>(value)
-            }
-            "ListToolsRequest" => {
-                ::mcpwire_types::support::roundtrip::<ListToolsRequest>(value)
-            }
-            "ListToolsResult" => {
-                ::mcpwire_types::support::roundtrip::<ListToolsResult>(value)
-            }
-            "LoggingLevel" => ::mcpwire_types::support::roundtrip::<LoggingLevel>(value),
-            "LoggingMessageNotification" => {
-                ::mcpwire_types::support::roundtrip::<LoggingMessageNotification>(value)
-            }
-            "LoggingMessageNotificationParams" => {
-                ::mcpwire_types::support::roundtrip::<
-                    LoggingMessageNotificationParams,
-                >(value)
-            }
-            "ModelHint" => ::mcpwire_types::support::roundtrip::<ModelHint>(value),
-            "ModelPreferences" => {
-                ::mcpwire_types::support::roundtrip::<ModelPreferences>(value)
-            }
-            "MultiSelectEnumSchema" => {
-                ::mcpwire_types::support::roundtrip::<MultiSelectEnumSchema>(value)
-            }
-            "Notification" => ::mcpwire_types::support::roundtrip::<Notification>(value),
-            "NotificationParams" => {
-                ::mcpwire_types::support::roundtrip::<NotificationParams>(value)
-            }
-            "NumberSchema" => ::mcpwire_types::support::roundtrip::<NumberSchema>(value),
-            "PaginatedRequest" => {
-                ::mcpwire_types::support::roundtrip::<PaginatedRequest>(value)
-            }
-            "PaginatedRequestParams" => {
-                ::mcpwire_types::support::roundtrip::<PaginatedRequestParams>(value)
-            }
-            "PaginatedResult" => {
-                ::mcpwire_types::support::roundtrip::<PaginatedResult>(value)
-            }
-            "PingRequest" => ::mcpwire_types::support::roundtrip::<PingRequest>(value),
-            "PrimitiveSchemaDefinition" => {
-                ::mcpwire_types::support::roundtrip::<PrimitiveSchemaDefinition>(value)
-            }
-            "ProgressNotification" => {
-                ::mcpwire_types::support::roundtrip::<ProgressNotification>(value)
-            }
-            "ProgressNotificationParams" => {
-                ::mcpwire_types::support::roundtrip::<ProgressNotificationParams>(value)
-            }
-            "ProgressToken" => {
-                ::mcpwire_types::support::roundtrip::<ProgressToken>(value)
-            }
-            "Prompt" => ::mcpwire_types::support::roundtrip::<Prompt>(value),
-            "PromptArgument" => {
-                ::mcpwire_types::support::roundtrip::<PromptArgument>(value)
-            }
-            "PromptListChangedNotification" => {
-                ::mcpwire_types::support::roundtrip::<
-                    PromptListChangedNotification,
-                >(value)
-            }
-            "PromptMessage" => {
-                ::mcpwire_types::support::roundtrip::<PromptMessage>(value)
-            }
-            "PromptReference" => {
-                ::mcpwire_types::support::roundtrip::<PromptReference>(value)
-            }
-            "ReadResourceRequest" => {
-                ::mcpwire_types::support::roundtrip::<ReadResourceRequest>(value)
-            }
-            "ReadResourceRequestParams" => {
-                ::mcpwire_types::support::roundtrip::<ReadResourceRequestParams>(value)
-            }
-            "ReadResourceResult" => {
-                ::mcpwire_types::support::roundtrip::<ReadResourceResult>(value)
-            }
-            "RelatedTaskMetadata" => {
-                ::mcpwire_types::support::roundtrip::<RelatedTaskMetadata>(value)
-            }
-            "Request" => ::mcpwire_types::support::roundtrip::<Request>(value),
-            "RequestId" => ::mcpwire_types::support::roundtrip::<RequestId>(value),
-            "RequestParams" => {
-                ::mcpwire_types::support::roundtrip::<RequestParams>(value)
-            }
-            "Resource" => ::mcpwire_types::support::roundtrip::<Resource>(value),
-            "ResourceContents" => {
-                ::mcpwire_types::support::roundtrip::<ResourceContents>(value)
-            }
-            "ResourceLink" => ::mcpwire_types::support::roundtrip::<ResourceLink>(value),
-            "ResourceListChangedNotification" => {
-                ::mcpwire_types::support::roundtrip::<
-                    ResourceListChangedNotification,
-                >(value)
-            }
-            "ResourceRequestParams" => {
-                ::mcpwire_types::support::roundtrip::<ResourceRequestParams>(value)
-            }
-            "ResourceTemplate" => {
-                ::mcpwire_types::support::roundtrip::<ResourceTemplate>(value)
-            }
-            "ResourceTemplateReference" => {
-                ::mcpwire_types::support::roundtrip::<ResourceTemplateReference>(value)
-            }
-            "ResourceUpdatedNotification" => {
-                ::mcpwire_types::support::roundtrip::<ResourceUpdatedNotification>(value)
-            }
-            "ResourceUpdatedNotificationParams" => {
-                ::mcpwire_types::support::roundtrip::<
-                    ResourceUpdatedNotificationParams,
-                >(value)
-            }
-            "Result" => ::mcpwire_types::support::roundtrip::<Result>(value),
-            "Role" => ::mcpwire_types::support::roundtrip::<Role>(value),
-            "Root" => ::mcpwire_types::support::roundtrip::<Root>(value),
-            "RootsListChangedNotification" => {
-                ::mcpwire_types::support::roundtrip::<
-                    RootsListChangedNotification,
-                >(value)
-            }
-            "SamplingMessage" => {
-                ::mcpwire_types::support::roundtrip::<SamplingMessage>(value)
-            }
-            "SamplingMessageContentBlock" => {
-                ::mcpwire_types::support::roundtrip::<SamplingMessageContentBlock>(value)
-            }
-            "ServerCapabilities" => {
-                ::mcpwire_types::support::roundtrip::<ServerCapabilities>(value)
-            }
-            "ServerNotification" => {
-                ::mcpwire_types::support::roundtrip::<ServerNotification>(value)
-            }
-            "ServerRequest" => {
-                ::mcpwire_types::support::roundtrip::<ServerRequest>(value)
-            }
-            "ServerResult" => ::mcpwire_types::support::roundtrip::<ServerResult>(value),
-            "SetLevelRequest" => {
-                ::mcpwire_types::support::roundtrip::<SetLevelRequest>(value)
-            }
-            "SetLevelRequestParams" => {
-                ::mcpwire_types::support::roundtrip::<SetLevelRequestParams>(value)
-            }
-            "SingleSelectEnumSchema" => {
-                ::mcpwire_types::support::roundtrip::<SingleSelectEnumSchema>(value)
-            }
-            "StringSchema" => ::mcpwire_types::support::roundtrip::<StringSchema>(value),
-            "SubscribeRequest" => {
-                ::mcpwire_types::support::roundtrip::<SubscribeRequest>(value)
-            }
-            "SubscribeRequestParams" => {
-                ::mcpwire_types::support::roundtrip::<SubscribeRequestParams>(value)
-            }
-            "Task" => ::mcpwire_types::support::roundtrip::<Task>(value),
-            "TaskAugmentedRequestParams" => {
-                ::mcpwire_types::support::roundtrip::<TaskAugmentedRequestParams>(value)
-            }
-            "TaskMetadata" => ::mcpwire_types::support::roundtrip::<TaskMetadata>(value),
-            "TaskStatus" => ::mcpwire_types::support::roundtrip::<TaskStatus>(value),
-            "TaskStatusNotification" => {
-                ::mcpwire_types::support::roundtrip::<TaskStatusNotification>(value)
-            }
-            "TaskStatusNotificationParams" => {
-                ::mcpwire_types::support::roundtrip::<
-                    TaskStatusNotificationParams,
-                >(value)
-            }
-            "TextContent" => ::mcpwire_types::support::roundtrip::<TextContent>(value),
-            "TextResourceContents" => {
-                ::mcpwire_types::support::roundtrip::<TextResourceContents>(value)
-            }
-            "TitledMultiSelectEnumSchema" => {
-                ::mcpwire_types::support::roundtrip::<TitledMultiSelectEnumSchema>(value)
-            }
-            "TitledSingleSelectEnumSchema" => {
-                ::mcpwire_types::support::roundtrip::<
-                    TitledSingleSelectEnumSchema,
-                >(value)
-            }
-            "Tool" => ::mcpwire_types::support::roundtrip::<Tool>(value),
-            "ToolAnnotations" => {
-                ::mcpwire_types::support::roundtrip::<ToolAnnotations>(value)
-            }
-            "ToolChoice" => ::mcpwire_types::support::roundtrip::<ToolChoice>(value),
-            "ToolExecution" => {
-                ::mcpwire_types::support::roundtrip::<ToolExecution>(value)
-            }
-            "ToolListChangedNotification" => {
-                ::mcpwire_types::support::roundtrip::<ToolListChangedNotification>(value)
-            }
-            "ToolResultContent" => {
-                ::mcpwire_types::support::roundtrip::<ToolResultContent>(value)
-            }
-            "ToolUseContent" => {
-                ::mcpwire_types::support::roundtrip::<ToolUseContent>(value)
-            }
-            "URLElicitationRequiredError" => {
-                ::mcpwire_types::support::roundtrip::<URLElicitationRequiredError>(value)
-            }
-            "UnsubscribeRequest" => {
-                ::mcpwire_types::support::roundtrip::<UnsubscribeRequest>(value)
-            }
-            "UnsubscribeRequestParams" => {
-                ::mcpwire_types::support::roundtrip::<UnsubscribeRequestParams>(value)
-            }
-            "UntitledMultiSelectEnumSchema" => {
-                ::mcpwire_types::support::roundtrip::<
-                    UntitledMultiSelectEnumSchema,
-                >(value)
-            }
-            "UntitledSingleSelectEnumSchema" => {
-                ::mcpwire_types::support::roundtrip::<
-                    UntitledSingleSelectEnumSchema,
-                >(value)
-            }
-            _ => return ::core::option::Option::None,
-        },
-    )
+    visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
@@ -34093,464 +33895,7 @@ pub fn roundtrip_text(
 ) -> ::core::option::Option<
     ::core::result::Result<::std::string::String, ::std::string::String>,
 > {
-    ::core::option::Option::Some(
-        match name {
-            "Annotations" => {
-                ::mcpwire_types::support::roundtrip_text::<Annotations>(text)
-            }
-            "AudioContent" => {
-                ::mcpwire_types::support::roundtrip_text::<AudioContent>(text)
-            }
-            "BaseMetadata" => {
-                ::mcpwire_types::support::roundtrip_text::<BaseMetadata>(text)
-            }
-            "BlobResourceContents" => {
-                ::mcpwire_types::support::roundtrip_text::<BlobResourceContents>(text)
-            }
-            "BooleanSchema" => {
-                ::mcpwire_types::support::roundtrip_text::<BooleanSchema>(text)
-            }
-            "CallToolRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<CallToolRequest>(text)
-            }
-            "CallToolRequestParams" => {
-                ::mcpwire_types::support::roundtrip_text::<CallToolRequestParams>(text)
-            }
-            "CallToolResult" => {
-                ::mcpwire_types::support::roundtrip_text::<CallToolResult>(text)
-            }
-            "CancelTaskRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<CancelTaskRequest>(text)
-            }
-            "CancelTaskResult" => {
-                ::mcpwire_types::support::roundtrip_text::<CancelTaskResult>(text)
-            }
-            "CancelledNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<CancelledNotification>(text)
-            }
-            "CancelledNotificationParams" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    CancelledNotificationParams,
-                >(text)
-            }
-            "ClientCapabilities" => {
-                ::mcpwire_types::support::roundtrip_text::<ClientCapabilities>(text)
-            }
-            "ClientNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<ClientNotification>(text)
-            }
-            "ClientRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<ClientRequest>(text)
-            }
-            "ClientResult" => {
-                ::mcpwire_types::support::roundtrip_text::<ClientResult>(text)
-            }
-            "CompleteRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<CompleteRequest>(text)
-            }
-            "CompleteRequestParams" => {
-                ::mcpwire_types::support::roundtrip_text::<CompleteRequestParams>(text)
-            }
-            "CompleteResult" => {
-                ::mcpwire_types::support::roundtrip_text::<CompleteResult>(text)
-            }
-            "ContentBlock" => {
-                ::mcpwire_types::support::roundtrip_text::<ContentBlock>(text)
-            }
-            "CreateMessageRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<CreateMessageRequest>(text)
-            }
-            "CreateMessageRequestParams" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    CreateMessageRequestParams,
-                >(text)
-            }
-            "CreateMessageResult" => {
-                ::mcpwire_types::support::roundtrip_text::<CreateMessageResult>(text)
-            }
-            "CreateTaskResult" => {
-                ::mcpwire_types::support::roundtrip_text::<CreateTaskResult>(text)
-            }
-            "Cursor" => ::mcpwire_types::support::roundtrip_text::<Cursor>(text),
-            "ElicitRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<ElicitRequest>(text)
-            }
-            "ElicitRequestFormParams" => {
-                ::mcpwire_types::support::roundtrip_text::<ElicitRequestFormParams>(text)
-            }
-            "ElicitRequestParams" => {
-                ::mcpwire_types::support::roundtrip_text::<ElicitRequestParams>(text)
-            }
-            "ElicitRequestURLParams" => {
-                ::mcpwire_types::support::roundtrip_text::<ElicitRequestURLParams>(text)
-            }
-            "ElicitResult" => {
-                ::mcpwire_types::support::roundtrip_text::<ElicitResult>(text)
-            }
-            "ElicitationCompleteNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ElicitationCompleteNotification,
-                >(text)
-            }
-            "EmbeddedResource" => {
-                ::mcpwire_types::support::roundtrip_text::<EmbeddedResource>(text)
-            }
-            "EmptyResult" => {
-                ::mcpwire_types::support::roundtrip_text::<EmptyResult>(text)
-            }
-            "EnumSchema" => ::mcpwire_types::support::roundtrip_text::<EnumSchema>(text),
-            "Error" => ::mcpwire_types::support::roundtrip_text::<Error>(text),
-            "GetPromptRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<GetPromptRequest>(text)
-            }
-            "GetPromptRequestParams" => {
-                ::mcpwire_types::support::roundtrip_text::<GetPromptRequestParams>(text)
-            }
-            "GetPromptResult" => {
-                ::mcpwire_types::support::roundtrip_text::<GetPromptResult>(text)
-            }
-            "GetTaskPayloadRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<GetTaskPayloadRequest>(text)
-            }
-            "GetTaskPayloadResult" => {
-                ::mcpwire_types::support::roundtrip_text::<GetTaskPayloadResult>(text)
-            }
-            "GetTaskRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<GetTaskRequest>(text)
-            }
-            "GetTaskResult" => {
-                ::mcpwire_types::support::roundtrip_text::<GetTaskResult>(text)
-            }
-            "Icon" => ::mcpwire_types::support::roundtrip_text::<Icon>(text),
-            "Icons" => ::mcpwire_types::support::roundtrip_text::<Icons>(text),
-            "ImageContent" => {
-                ::mcpwire_types::support::roundtrip_text::<ImageContent>(text)
-            }
-            "Implementation" => {
-                ::mcpwire_types::support::roundtrip_text::<Implementation>(text)
-            }
-            "InitializeRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<InitializeRequest>(text)
-            }
-            "InitializeRequestParams" => {
-                ::mcpwire_types::support::roundtrip_text::<InitializeRequestParams>(text)
-            }
-            "InitializeResult" => {
-                ::mcpwire_types::support::roundtrip_text::<InitializeResult>(text)
-            }
-            "InitializedNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<InitializedNotification>(text)
-            }
-            "JSONRPCErrorResponse" => {
-                ::mcpwire_types::support::roundtrip_text::<JSONRPCErrorResponse>(text)
-            }
-            "JSONRPCMessage" => {
-                ::mcpwire_types::support::roundtrip_text::<JSONRPCMessage>(text)
-            }
-            "JSONRPCNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<JSONRPCNotification>(text)
-            }
-            "JSONRPCRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<JSONRPCRequest>(text)
-            }
-            "JSONRPCResponse" => {
-                ::mcpwire_types::support::roundtrip_text::<JSONRPCResponse>(text)
-            }
-            "JSONRPCResultResponse" => {
-                ::mcpwire_types::support::roundtrip_text::<JSONRPCResultResponse>(text)
-            }
-            "LegacyTitledEnumSchema" => {
-                ::mcpwire_types::support::roundtrip_text::<LegacyTitledEnumSchema>(text)
-            }
-            "ListPromptsRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<ListPromptsRequest>(text)
-            }
-            "ListPromptsResult" => {
-                ::mcpwire_types::support::roundtrip_text::<ListPromptsResult>(text)
-            }
-            "ListResourceTemplatesRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ListResourceTemplatesRequest,
-                >(text)
-            }
-            "ListResourceTemplatesResult" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ListResourceTemplatesResult,
-                >(text)
-            }
-            "ListResourcesRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<ListResourcesRequest>(text)
-            }
-            "ListResourcesResult" => {
-                ::mcpwire_types::support::roundtrip_text::<ListResourcesResult>(text)
-            }
-            "ListRootsRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<ListRootsRequest>(text)
-            }
-            "ListRootsResult" => {
-                ::mcpwire_types::support::roundtrip_text::<ListRootsResult>(text)
-            }
-            "ListTasksRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<ListTasksRequest>(text)
-            }
-            "ListTasksResult" => {
-                ::mcpwire_types::support::roundtrip_text::<ListTasksResult>(text)
-            }
-            "ListToolsRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<ListToolsRequest>(text)
-            }
-            "ListToolsResult" => {
-                ::mcpwire_types::support::roundtrip_text::<ListToolsResult>(text)
-            }
-            "LoggingLevel" => {
-                ::mcpwire_types::support::roundtrip_text::<LoggingLevel>(text)
-            }
-            "LoggingMessageNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    LoggingMessageNotification,
-                >(text)
-            }
-            "LoggingMessageNotificationParams" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    LoggingMessageNotificationParams,
-                >(text)
-            }
-            "ModelHint" => ::mcpwire_types::support::roundtrip_text::<ModelHint>(text),
-            "ModelPreferences" => {
-                ::mcpwire_types::support::roundtrip_text::<ModelPreferences>(text)
-            }
-            "MultiSelectEnumSchema" => {
-                ::mcpwire_types::support::roundtrip_text::<MultiSelectEnumSchema>(text)
-            }
-            "Notification" => {
-                ::mcpwire_types::support::roundtrip_text::<Notification>(text)
-            }
-            "NotificationParams" => {
-                ::mcpwire_types::support::roundtrip_text::<NotificationParams>(text)
-            }
-            "NumberSchema" => {
-                ::mcpwire_types::support::roundtrip_text::<NumberSchema>(text)
-            }
-            "PaginatedRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<PaginatedRequest>(text)
-            }
-            "PaginatedRequestParams" => {
-                ::mcpwire_types::support::roundtrip_text::<PaginatedRequestParams>(text)
-            }
-            "PaginatedResult" => {
-                ::mcpwire_types::support::roundtrip_text::<PaginatedResult>(text)
-            }
-            "PingRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<PingRequest>(text)
-            }
-            "PrimitiveSchemaDefinition" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    PrimitiveSchemaDefinition,
-                >(text)
-            }
-            "ProgressNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<ProgressNotification>(text)
-            }
-            "ProgressNotificationParams" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ProgressNotificationParams,
-                >(text)
-            }
-            "ProgressToken" => {
-                ::mcpwire_types::support::roundtrip_text::<ProgressToken>(text)
-            }
-            "Prompt" => ::mcpwire_types::support::roundtrip_text::<Prompt>(text),
-            "PromptArgument" => {
-                ::mcpwire_types::support::roundtrip_text::<PromptArgument>(text)
-            }
-            "PromptListChangedNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    PromptListChangedNotification,
-                >(text)
-            }
-            "PromptMessage" => {
-                ::mcpwire_types::support::roundtrip_text::<PromptMessage>(text)
-            }
-            "PromptReference" => {
-                ::mcpwire_types::support::roundtrip_text::<PromptReference>(text)
-            }
-            "ReadResourceRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<ReadResourceRequest>(text)
-            }
-            "ReadResourceRequestParams" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ReadResourceRequestParams,
-                >(text)
-            }
-            "ReadResourceResult" => {
-                ::mcpwire_types::support::roundtrip_text::<ReadResourceResult>(text)
-            }
-            "RelatedTaskMetadata" => {
-                ::mcpwire_types::support::roundtrip_text::<RelatedTaskMetadata>(text)
-            }
-            "Request" => ::mcpwire_types::support::roundtrip_text::<Request>(text),
-            "RequestId" => ::mcpwire_types::support::roundtrip_text::<RequestId>(text),
-            "RequestParams" => {
-                ::mcpwire_types::support::roundtrip_text::<RequestParams>(text)
-            }
-            "Resource" => ::mcpwire_types::support::roundtrip_text::<Resource>(text),
-            "ResourceContents" => {
-                ::mcpwire_types::support::roundtrip_text::<ResourceContents>(text)
-            }
-            "ResourceLink" => {
-                ::mcpwire_types::support::roundtrip_text::<ResourceLink>(text)
-            }
-            "ResourceListChangedNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ResourceListChangedNotification,
-                >(text)
-            }
-            "ResourceRequestParams" => {
-                ::mcpwire_types::support::roundtrip_text::<ResourceRequestParams>(text)
-            }
-            "ResourceTemplate" => {
-                ::mcpwire_types::support::roundtrip_text::<ResourceTemplate>(text)
-            }
-            "ResourceTemplateReference" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ResourceTemplateReference,
-                >(text)
-            }
-            "ResourceUpdatedNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ResourceUpdatedNotification,
-                >(text)
-            }
-            "ResourceUpdatedNotificationParams" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ResourceUpdatedNotificationParams,
-                >(text)
-            }
-            "Result" => ::mcpwire_types::support::roundtrip_text::<Result>(text),
-            "Role" => ::mcpwire_types::support::roundtrip_text::<Role>(text),
-            "Root" => ::mcpwire_types::support::roundtrip_text::<Root>(text),
-            "RootsListChangedNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    RootsListChangedNotification,
-                >(text)
-            }
-            "SamplingMessage" => {
-                ::mcpwire_types::support::roundtrip_text::<SamplingMessage>(text)
-            }
-            "SamplingMessageContentBlock" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    SamplingMessageContentBlock,
-                >(text)
-            }
-            "ServerCapabilities" => {
-                ::mcpwire_types::support::roundtrip_text::<ServerCapabilities>(text)
-            }
-            "ServerNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<ServerNotification>(text)
-            }
-            "ServerRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<ServerRequest>(text)
-            }
-            "ServerResult" => {
-                ::mcpwire_types::support::roundtrip_text::<ServerResult>(text)
-            }
-            "SetLevelRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<SetLevelRequest>(text)
-            }
-            "SetLevelRequestParams" => {
-                ::mcpwire_types::support::roundtrip_text::<SetLevelRequestParams>(text)
-            }
-            "SingleSelectEnumSchema" => {
-                ::mcpwire_types::support::roundtrip_text::<SingleSelectEnumSchema>(text)
-            }
-            "StringSchema" => {
-                ::mcpwire_types::support::roundtrip_text::<StringSchema>(text)
-            }
-            "SubscribeRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<SubscribeRequest>(text)
-            }
-            "SubscribeRequestParams" => {
-                ::mcpwire_types::support::roundtrip_text::<SubscribeRequestParams>(text)
-            }
-            "Task" => ::mcpwire_types::support::roundtrip_text::<Task>(text),
-            "TaskAugmentedRequestParams" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    TaskAugmentedRequestParams,
-                >(text)
-            }
-            "TaskMetadata" => {
-                ::mcpwire_types::support::roundtrip_text::<TaskMetadata>(text)
-            }
-            "TaskStatus" => ::mcpwire_types::support::roundtrip_text::<TaskStatus>(text),
-            "TaskStatusNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<TaskStatusNotification>(text)
-            }
-            "TaskStatusNotificationParams" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    TaskStatusNotificationParams,
-                >(text)
-            }
-            "TextContent" => {
-                ::mcpwire_types::support::roundtrip_text::<TextContent>(text)
-            }
-            "TextResourceContents" => {
-                ::mcpwire_types::support::roundtrip_text::<TextResourceContents>(text)
-            }
-            "TitledMultiSelectEnumSchema" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    TitledMultiSelectEnumSchema,
-                >(text)
-            }
-            "TitledSingleSelectEnumSchema" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    TitledSingleSelectEnumSchema,
-                >(text)
-            }
-            "Tool" => ::mcpwire_types::support::roundtrip_text::<Tool>(text),
-            "ToolAnnotations" => {
-                ::mcpwire_types::support::roundtrip_text::<ToolAnnotations>(text)
-            }
-            "ToolChoice" => ::mcpwire_types::support::roundtrip_text::<ToolChoice>(text),
-            "ToolExecution" => {
-                ::mcpwire_types::support::roundtrip_text::<ToolExecution>(text)
-            }
-            "ToolListChangedNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ToolListChangedNotification,
-                >(text)
-            }
-            "ToolResultContent" => {
-                ::mcpwire_types::support::roundtrip_text::<ToolResultContent>(text)
-            }
-            "ToolUseContent" => {
-                ::mcpwire_types::support::roundtrip_text::<ToolUseContent>(text)
-            }
-            "URLElicitationRequiredError" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    URLElicitationRequiredError,
-                >(text)
-            }
-            "UnsubscribeRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<UnsubscribeRequest>(text)
-            }
-            "UnsubscribeRequestParams" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    UnsubscribeRequestParams,
-                >(text)
-            }
-            "UntitledMultiSelectEnumSchema" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    UntitledMultiSelectEnumSchema,
-                >(text)
-            }
-            "UntitledSingleSelectEnumSchema" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    UntitledSingleSelectEnumSchema,
-                >(text)
-            }
-            _ => return ::core::option::Option::None,
-        },
-    )
+    visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
 }
 /// The `schemars` JSON Schema of the definition named `name`.
 #[cfg(feature = "schemars")]

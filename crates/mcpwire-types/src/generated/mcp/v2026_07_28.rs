@@ -30649,7 +30649,222 @@ pub const DEFINITIONS: &[&str] = &[
     "UntitledMultiSelectEnumSchema",
     "UntitledSingleSelectEnumSchema",
 ];
-/// Decodes `value` as the definition named `name` and encodes the result back to JSON.
+/// Calls `visitor` with the type of the definition named `name` (see
+/// `mcpwire_types::support::DefinitionVisitor`); `None` when there is no such definition.
+pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
+    name: &str,
+    visitor: V,
+) -> ::core::option::Option<V::Output> {
+    ::core::option::Option::Some(
+        match name {
+            "Annotations" => visitor.visit::<Annotations>(),
+            "AudioContent" => visitor.visit::<AudioContent>(),
+            "BaseMetadata" => visitor.visit::<BaseMetadata>(),
+            "BlobResourceContents" => visitor.visit::<BlobResourceContents>(),
+            "BooleanSchema" => visitor.visit::<BooleanSchema>(),
+            "CacheableResult" => visitor.visit::<CacheableResult>(),
+            "CallToolRequest" => visitor.visit::<CallToolRequest>(),
+            "CallToolRequestParams" => visitor.visit::<CallToolRequestParams>(),
+            "CallToolResult" => visitor.visit::<CallToolResult>(),
+            "CallToolResultResponse" => visitor.visit::<CallToolResultResponse>(),
+            "CancelledNotification" => visitor.visit::<CancelledNotification>(),
+            "CancelledNotificationParams" => {
+                visitor.visit::<CancelledNotificationParams>()
+            }
+            "ClientCapabilities" => visitor.visit::<ClientCapabilities>(),
+            "ClientNotification" => visitor.visit::<ClientNotification>(),
+            "ClientRequest" => visitor.visit::<ClientRequest>(),
+            "ClientResult" => visitor.visit::<ClientResult>(),
+            "CompleteRequest" => visitor.visit::<CompleteRequest>(),
+            "CompleteRequestParams" => visitor.visit::<CompleteRequestParams>(),
+            "CompleteResult" => visitor.visit::<CompleteResult>(),
+            "CompleteResultResponse" => visitor.visit::<CompleteResultResponse>(),
+            "ContentBlock" => visitor.visit::<ContentBlock>(),
+            "CreateMessageRequest" => visitor.visit::<CreateMessageRequest>(),
+            "CreateMessageRequestParams" => visitor.visit::<CreateMessageRequestParams>(),
+            "CreateMessageResult" => visitor.visit::<CreateMessageResult>(),
+            "Cursor" => visitor.visit::<Cursor>(),
+            "DiscoverRequest" => visitor.visit::<DiscoverRequest>(),
+            "DiscoverResult" => visitor.visit::<DiscoverResult>(),
+            "DiscoverResultResponse" => visitor.visit::<DiscoverResultResponse>(),
+            "ElicitRequest" => visitor.visit::<ElicitRequest>(),
+            "ElicitRequestFormParams" => visitor.visit::<ElicitRequestFormParams>(),
+            "ElicitRequestParams" => visitor.visit::<ElicitRequestParams>(),
+            "ElicitRequestURLParams" => visitor.visit::<ElicitRequestURLParams>(),
+            "ElicitResult" => visitor.visit::<ElicitResult>(),
+            "EmbeddedResource" => visitor.visit::<EmbeddedResource>(),
+            "EmptyResult" => visitor.visit::<EmptyResult>(),
+            "EnumSchema" => visitor.visit::<EnumSchema>(),
+            "Error" => visitor.visit::<Error>(),
+            "GetPromptRequest" => visitor.visit::<GetPromptRequest>(),
+            "GetPromptRequestParams" => visitor.visit::<GetPromptRequestParams>(),
+            "GetPromptResult" => visitor.visit::<GetPromptResult>(),
+            "GetPromptResultResponse" => visitor.visit::<GetPromptResultResponse>(),
+            "HeaderMismatchError" => visitor.visit::<HeaderMismatchError>(),
+            "Icon" => visitor.visit::<Icon>(),
+            "Icons" => visitor.visit::<Icons>(),
+            "ImageContent" => visitor.visit::<ImageContent>(),
+            "Implementation" => visitor.visit::<Implementation>(),
+            "InputRequest" => visitor.visit::<InputRequest>(),
+            "InputRequests" => visitor.visit::<InputRequests>(),
+            "InputRequiredResult" => visitor.visit::<InputRequiredResult>(),
+            "InputResponse" => visitor.visit::<InputResponse>(),
+            "InputResponseRequestParams" => visitor.visit::<InputResponseRequestParams>(),
+            "InputResponses" => visitor.visit::<InputResponses>(),
+            "InternalError" => visitor.visit::<InternalError>(),
+            "InvalidParamsError" => visitor.visit::<InvalidParamsError>(),
+            "InvalidRequestError" => visitor.visit::<InvalidRequestError>(),
+            "JSONArray" => visitor.visit::<JSONArray>(),
+            "JSONObject" => visitor.visit::<JSONObject>(),
+            "JSONRPCErrorResponse" => visitor.visit::<JSONRPCErrorResponse>(),
+            "JSONRPCMessage" => visitor.visit::<JSONRPCMessage>(),
+            "JSONRPCNotification" => visitor.visit::<JSONRPCNotification>(),
+            "JSONRPCRequest" => visitor.visit::<JSONRPCRequest>(),
+            "JSONRPCResponse" => visitor.visit::<JSONRPCResponse>(),
+            "JSONRPCResultResponse" => visitor.visit::<JSONRPCResultResponse>(),
+            "JSONValue" => visitor.visit::<JSONValue>(),
+            "LegacyTitledEnumSchema" => visitor.visit::<LegacyTitledEnumSchema>(),
+            "ListPromptsRequest" => visitor.visit::<ListPromptsRequest>(),
+            "ListPromptsResult" => visitor.visit::<ListPromptsResult>(),
+            "ListPromptsResultResponse" => visitor.visit::<ListPromptsResultResponse>(),
+            "ListResourceTemplatesRequest" => {
+                visitor.visit::<ListResourceTemplatesRequest>()
+            }
+            "ListResourceTemplatesResult" => {
+                visitor.visit::<ListResourceTemplatesResult>()
+            }
+            "ListResourceTemplatesResultResponse" => {
+                visitor.visit::<ListResourceTemplatesResultResponse>()
+            }
+            "ListResourcesRequest" => visitor.visit::<ListResourcesRequest>(),
+            "ListResourcesResult" => visitor.visit::<ListResourcesResult>(),
+            "ListResourcesResultResponse" => {
+                visitor.visit::<ListResourcesResultResponse>()
+            }
+            "ListRootsRequest" => visitor.visit::<ListRootsRequest>(),
+            "ListRootsResult" => visitor.visit::<ListRootsResult>(),
+            "ListToolsRequest" => visitor.visit::<ListToolsRequest>(),
+            "ListToolsResult" => visitor.visit::<ListToolsResult>(),
+            "ListToolsResultResponse" => visitor.visit::<ListToolsResultResponse>(),
+            "LoggingLevel" => visitor.visit::<LoggingLevel>(),
+            "LoggingMessageNotification" => visitor.visit::<LoggingMessageNotification>(),
+            "LoggingMessageNotificationParams" => {
+                visitor.visit::<LoggingMessageNotificationParams>()
+            }
+            "MetaObject" => visitor.visit::<MetaObject>(),
+            "MethodNotFoundError" => visitor.visit::<MethodNotFoundError>(),
+            "MissingRequiredClientCapabilityError" => {
+                visitor.visit::<MissingRequiredClientCapabilityError>()
+            }
+            "ModelHint" => visitor.visit::<ModelHint>(),
+            "ModelPreferences" => visitor.visit::<ModelPreferences>(),
+            "MultiSelectEnumSchema" => visitor.visit::<MultiSelectEnumSchema>(),
+            "Notification" => visitor.visit::<Notification>(),
+            "NotificationMetaObject" => visitor.visit::<NotificationMetaObject>(),
+            "NotificationParams" => visitor.visit::<NotificationParams>(),
+            "NumberSchema" => visitor.visit::<NumberSchema>(),
+            "PaginatedRequest" => visitor.visit::<PaginatedRequest>(),
+            "PaginatedRequestParams" => visitor.visit::<PaginatedRequestParams>(),
+            "PaginatedResult" => visitor.visit::<PaginatedResult>(),
+            "ParseError" => visitor.visit::<ParseError>(),
+            "PrimitiveSchemaDefinition" => visitor.visit::<PrimitiveSchemaDefinition>(),
+            "ProgressNotification" => visitor.visit::<ProgressNotification>(),
+            "ProgressNotificationParams" => visitor.visit::<ProgressNotificationParams>(),
+            "ProgressToken" => visitor.visit::<ProgressToken>(),
+            "Prompt" => visitor.visit::<Prompt>(),
+            "PromptArgument" => visitor.visit::<PromptArgument>(),
+            "PromptListChangedNotification" => {
+                visitor.visit::<PromptListChangedNotification>()
+            }
+            "PromptMessage" => visitor.visit::<PromptMessage>(),
+            "PromptReference" => visitor.visit::<PromptReference>(),
+            "ReadResourceRequest" => visitor.visit::<ReadResourceRequest>(),
+            "ReadResourceRequestParams" => visitor.visit::<ReadResourceRequestParams>(),
+            "ReadResourceResult" => visitor.visit::<ReadResourceResult>(),
+            "ReadResourceResultResponse" => visitor.visit::<ReadResourceResultResponse>(),
+            "Request" => visitor.visit::<Request>(),
+            "RequestId" => visitor.visit::<RequestId>(),
+            "RequestMetaObject" => visitor.visit::<RequestMetaObject>(),
+            "RequestParams" => visitor.visit::<RequestParams>(),
+            "Resource" => visitor.visit::<Resource>(),
+            "ResourceContents" => visitor.visit::<ResourceContents>(),
+            "ResourceLink" => visitor.visit::<ResourceLink>(),
+            "ResourceListChangedNotification" => {
+                visitor.visit::<ResourceListChangedNotification>()
+            }
+            "ResourceRequestParams" => visitor.visit::<ResourceRequestParams>(),
+            "ResourceTemplate" => visitor.visit::<ResourceTemplate>(),
+            "ResourceTemplateReference" => visitor.visit::<ResourceTemplateReference>(),
+            "ResourceUpdatedNotification" => {
+                visitor.visit::<ResourceUpdatedNotification>()
+            }
+            "ResourceUpdatedNotificationParams" => {
+                visitor.visit::<ResourceUpdatedNotificationParams>()
+            }
+            "Result" => visitor.visit::<Result>(),
+            "ResultMetaObject" => visitor.visit::<ResultMetaObject>(),
+            "ResultType" => visitor.visit::<ResultType>(),
+            "Role" => visitor.visit::<Role>(),
+            "Root" => visitor.visit::<Root>(),
+            "SamplingMessage" => visitor.visit::<SamplingMessage>(),
+            "SamplingMessageContentBlock" => {
+                visitor.visit::<SamplingMessageContentBlock>()
+            }
+            "ServerCapabilities" => visitor.visit::<ServerCapabilities>(),
+            "ServerNotification" => visitor.visit::<ServerNotification>(),
+            "ServerResult" => visitor.visit::<ServerResult>(),
+            "SingleSelectEnumSchema" => visitor.visit::<SingleSelectEnumSchema>(),
+            "StringSchema" => visitor.visit::<StringSchema>(),
+            "SubscriptionFilter" => visitor.visit::<SubscriptionFilter>(),
+            "SubscriptionsAcknowledgedNotification" => {
+                visitor.visit::<SubscriptionsAcknowledgedNotification>()
+            }
+            "SubscriptionsAcknowledgedNotificationParams" => {
+                visitor.visit::<SubscriptionsAcknowledgedNotificationParams>()
+            }
+            "SubscriptionsListenRequest" => visitor.visit::<SubscriptionsListenRequest>(),
+            "SubscriptionsListenRequestParams" => {
+                visitor.visit::<SubscriptionsListenRequestParams>()
+            }
+            "SubscriptionsListenResult" => visitor.visit::<SubscriptionsListenResult>(),
+            "SubscriptionsListenResultMetaObject" => {
+                visitor.visit::<SubscriptionsListenResultMetaObject>()
+            }
+            "SubscriptionsListenResultResponse" => {
+                visitor.visit::<SubscriptionsListenResultResponse>()
+            }
+            "TextContent" => visitor.visit::<TextContent>(),
+            "TextResourceContents" => visitor.visit::<TextResourceContents>(),
+            "TitledMultiSelectEnumSchema" => {
+                visitor.visit::<TitledMultiSelectEnumSchema>()
+            }
+            "TitledSingleSelectEnumSchema" => {
+                visitor.visit::<TitledSingleSelectEnumSchema>()
+            }
+            "Tool" => visitor.visit::<Tool>(),
+            "ToolAnnotations" => visitor.visit::<ToolAnnotations>(),
+            "ToolChoice" => visitor.visit::<ToolChoice>(),
+            "ToolListChangedNotification" => {
+                visitor.visit::<ToolListChangedNotification>()
+            }
+            "ToolResultContent" => visitor.visit::<ToolResultContent>(),
+            "ToolUseContent" => visitor.visit::<ToolUseContent>(),
+            "UnsupportedProtocolVersionError" => {
+                visitor.visit::<UnsupportedProtocolVersionError>()
+            }
+            "UntitledMultiSelectEnumSchema" => {
+                visitor.visit::<UntitledMultiSelectEnumSchema>()
+            }
+            "UntitledSingleSelectEnumSchema" => {
+                visitor.visit::<UntitledSingleSelectEnumSchema>()
+            }
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
+/// Decodes `value` as the definition named `name` and encodes the result back to JSON
+/// (an integer spelled with a fraction or an exponent, or beyond `u64`, comes back as
+/// the `f64` the `Value` holds; `roundtrip_text` keeps the spelling).
 /// `None` when there is no such definition; `Some(Err(message))` when it does not decode.
 pub fn roundtrip(
     name: &str,
@@ -30657,434 +30872,7 @@ pub fn roundtrip(
 ) -> ::core::option::Option<
     ::core::result::Result<::serde_json::Value, ::std::string::String>,
 > {
-    ::core::option::Option::Some(
-        match name {
-            "Annotations" => ::mcpwire_types::support::roundtrip::<Annotations>(value),
-            "AudioContent" => ::mcpwire_types::support::roundtrip::<AudioContent>(value),
-            "BaseMetadata" => ::mcpwire_types::support::roundtrip::<BaseMetadata>(value),
-            "BlobResourceContents" => {
-                ::mcpwire_types::support::roundtrip::<BlobResourceContents>(value)
-            }
-            "BooleanSchema" => {
-                ::mcpwire_types::support::roundtrip::<BooleanSchema>(value)
-            }
-            "CacheableResult" => {
-                ::mcpwire_types::support::roundtrip::<CacheableResult>(value)
-            }
-            "CallToolRequest" => {
-                ::mcpwire_types::support::roundtrip::<CallToolRequest>(value)
-            }
-            "CallToolRequestParams" => {
-                ::mcpwire_types::support::roundtrip::<CallToolRequestParams>(value)
-            }
-            "CallToolResult" => {
-                ::mcpwire_types::support::roundtrip::<CallToolResult>(value)
-            }
-            "CallToolResultResponse" => {
-                ::mcpwire_types::support::roundtrip::<CallToolResultResponse>(value)
-            }
-            "CancelledNotification" => {
-                ::mcpwire_types::support::roundtrip::<CancelledNotification>(value)
-            }
-            "CancelledNotificationParams" => {
-                ::mcpwire_types::support::roundtrip::<CancelledNotificationParams>(value)
-            }
-            "ClientCapabilities" => {
-                ::mcpwire_types::support::roundtrip::<ClientCapabilities>(value)
-            }
-            "ClientNotification" => {
-                ::mcpwire_types::support::roundtrip::<ClientNotification>(value)
-            }
-            "ClientRequest" => {
-                ::mcpwire_types::support::roundtrip::<ClientRequest>(value)
-            }
-            "ClientResult" => ::mcpwire_types::support::roundtrip::<ClientResult>(value),
-            "CompleteRequest" => {
-                ::mcpwire_types::support::roundtrip::<CompleteRequest>(value)
-            }
-            "CompleteRequestParams" => {
-                ::mcpwire_types::support::roundtrip::<CompleteRequestParams>(value)
-            }
-            "CompleteResult" => {
-                ::mcpwire_types::support::roundtrip::<CompleteResult>(value)
-            }
-            "CompleteResultResponse" => {
-                ::mcpwire_types::support::roundtrip::<CompleteResultResponse>(value)
-            }
-            "ContentBlock" => ::mcpwire_types::support::roundtrip::<ContentBlock>(value),
-            "CreateMessageRequest" => {
-                ::mcpwire_types::support::roundtrip::<CreateMessageRequest>(value)
-            }
-            "CreateMessageRequestParams" => {
-                ::mcpwire_types::support::roundtrip::<CreateMessageRequestParams>(value)
-            }
-            "CreateMessageResult" => {
-                ::mcpwire_types::support::roundtrip::<CreateMessageResult>(value)
-            }
-            "Cursor" => ::mcpwire_types::support::roundtrip::<Cursor>(value),
-            "DiscoverRequest" => {
-                ::mcpwire_types::support::roundtrip::<DiscoverRequest>(value)
-            }
-            "DiscoverResult" => {
-                ::mcpwire_types::support::roundtrip::<DiscoverResult>(value)
-            }
-            "DiscoverResultResponse" => {
-                ::mcpwire_types::support::roundtrip::<DiscoverResultResponse>(value)
-            }
-            "ElicitRequest" => {
-                ::mcpwire_types::support::roundtrip::<ElicitRequest>(value)
-            }
-            "ElicitRequestFormParams" => {
-                ::mcpwire_types::support::roundtrip::<ElicitRequestFormParams>(value)
-            }
-            "ElicitRequestParams" => {
-                ::mcpwire_types::support::roundtrip::<ElicitRequestParams>(value)
-            }
-            "ElicitRequestURLParams" => {
-                ::mcpwire_types::support::roundtrip::<ElicitRequestURLParams>(value)
-            }
-            "ElicitResult" => ::mcpwire_types::support::roundtrip::<ElicitResult>(value),
-            "EmbeddedResource" => {
-                ::mcpwire_types::support::roundtrip::<EmbeddedResource>(value)
-            }
-            "EmptyResult" => ::mcpwire_types::support::roundtrip::<EmptyResult>(value),
-            "EnumSchema" => ::mcpwire_types::support::roundtrip::<EnumSchema>(value),
-            "Error" => ::mcpwire_types::support::roundtrip::<Error>(value),
-            "GetPromptRequest" => {
-                ::mcpwire_types::support::roundtrip::<GetPromptRequest>(value)
-            }
-            "GetPromptRequestParams" => {
-                ::mcpwire_types::support::roundtrip::<GetPromptRequestParams>(value)
-            }
-            "GetPromptResult" => {
-                ::mcpwire_types::support::roundtrip::<GetPromptResult>(value)
-            }
-            "GetPromptResultResponse" => {
-                ::mcpwire_types::support::roundtrip::<GetPromptResultResponse>(value)
-            }
-            "HeaderMismatchError" => {
-                ::mcpwire_types::support::roundtrip::<HeaderMismatchError>(value)
-            }
-            "Icon" => ::mcpwire_types::support::roundtrip::<Icon>(value),
-            "Icons" => ::mcpwire_types::support::roundtrip::<Icons>(value),
-            "ImageContent" => ::mcpwire_types::support::roundtrip::<ImageContent>(value),
-            "Implementation" => {
-                ::mcpwire_types::support::roundtrip::<Implementation>(value)
-            }
-            "InputRequest" => ::mcpwire_types::support::roundtrip::<InputRequest>(value),
-            "InputRequests" => {
-                ::mcpwire_types::support::roundtrip::<InputRequests>(value)
-            }
-            "InputRequiredResult" => {
-                ::mcpwire_types::support::roundtrip::<InputRequiredResult>(value)
-            }
-            "InputResponse" => {
-                ::mcpwire_types::support::roundtrip::<InputResponse>(value)
-            }
-            "InputResponseRequestParams" => {
-                ::mcpwire_types::support::roundtrip::<InputResponseRequestParams>(value)
-            }
-            "InputResponses" => {
-                ::mcpwire_types::support::roundtrip::<InputResponses>(value)
-            }
-            "InternalError" => {
-                ::mcpwire_types::support::roundtrip::<InternalError>(value)
-            }
-            "InvalidParamsError" => {
-                ::mcpwire_types::support::roundtrip::<InvalidParamsError>(value)
-            }
-            "InvalidRequestError" => {
-                ::mcpwire_types::support::roundtrip::<InvalidRequestError>(value)
-            }
-            "JSONArray" => ::mcpwire_types::support::roundtrip::<JSONArray>(value),
-            "JSONObject" => ::mcpwire_types::support::roundtrip::<JSONObject>(value),
-            "JSONRPCErrorResponse" => {
-                ::mcpwire_types::support::roundtrip::<JSONRPCErrorResponse>(value)
-            }
-            "JSONRPCMessage" => {
-                ::mcpwire_types::support::roundtrip::<JSONRPCMessage>(value)
-            }
-            "JSONRPCNotification" => {
-                ::mcpwire_types::support::roundtrip::<JSONRPCNotification>(value)
-            }
-            "JSONRPCRequest" => {
-                ::mcpwire_types::support::roundtrip::<JSONRPCRequest>(value)
-            }
-            "JSONRPCResponse" => {
-                ::mcpwire_types::support::roundtrip::<JSONRPCResponse>(value)
-            }
-            "JSONRPCResultResponse" => {
-                ::mcpwire_types::support::roundtrip::<JSONRPCResultResponse>(value)
-            }
-            "JSONValue" => ::mcpwire_types::support::roundtrip::<JSONValue>(value),
-            "LegacyTitledEnumSchema" => {
-                ::mcpwire_types::support::roundtrip::<LegacyTitledEnumSchema>(value)
-            }
-            "ListPromptsRequest" => {
-                ::mcpwire_types::support::roundtrip::<ListPromptsRequest>(value)
-            }
-            "ListPromptsResult" => {
-                ::mcpwire_types::support::roundtrip::<ListPromptsResult>(value)
-            }
-            "ListPromptsResultResponse" => {
-                ::mcpwire_types::support::roundtrip::<ListPromptsResultResponse>(value)
-            }
-            "ListResourceTemplatesRequest" => {
-                ::mcpwire_types::support::roundtrip::<
-                    ListResourceTemplatesRequest,
-                >(value)
-            }
-            "ListResourceTemplatesResult" => {
-                ::mcpwire_types::support::roundtrip::<ListResourceTemplatesResult>(value)
-            }
-            "ListResourceTemplatesResultResponse" => {
-                ::mcpwire_types::support::roundtrip::<
-                    ListResourceTemplatesResultResponse,
-                >(value)
-            }
-            "ListResourcesRequest" => {
-                ::mcpwire_types::support::roundtrip::<ListResourcesRequest>(value)
-            }
-            "ListResourcesResult" => {
-                ::mcpwire_types::support::roundtrip::<ListResourcesResult>(value)
-            }
-            "ListResourcesResultResponse" => {
-                ::mcpwire_types::support::roundtrip::<ListResourcesResultResponse>(value)
-            }
-            "ListRootsRequest" => {
-                ::mcpwire_types::support::roundtrip::<ListRootsRequest>(value)
-            }
-            "ListRootsResult" => {
-                ::mcpwire_types::support::roundtrip::<ListRootsResult>(value)
-            }
-            "ListToolsRequest" => {
-                ::mcpwire_types::support::roundtrip::<ListToolsRequest>(value)
-            }
-            "ListToolsResult" => {
-                ::mcpwire_types::support::roundtrip::<ListToolsResult>(value)
-            }
-            "ListToolsResultResponse" => {
-                ::mcpwire_types::support::roundtrip::<ListToolsResultResponse>(value)
-            }
-            "LoggingLevel" => ::mcpwire_types::support::roundtrip::<LoggingLevel>(value),
-            "LoggingMessageNotification" => {
-                ::mcpwire_types::support::roundtrip::<LoggingMessageNotification>(value)
-            }
-            "LoggingMessageNotificationParams" => {
-                ::mcpwire_types::support::roundtrip::<
-                    LoggingMessageNotificationParams,
-                >(value)
-            }
-            "MetaObject" => ::mcpwire_types::support::roundtrip::<MetaObject>(value),
-            "MethodNotFoundError" => {
-                ::mcpwire_types::support::roundtrip::<MethodNotFoundError>(value)
-            }
-            "MissingRequiredClientCapabilityError" => {
-                ::mcpwire_types::support::roundtrip::<
-                    MissingRequiredClientCapabilityError,
-                >(value)
-            }
-            "ModelHint" => ::mcpwire_types::support::roundtrip::<ModelHint>(value),
-            "ModelPreferences" => {
-                ::mcpwire_types::support::roundtrip::<ModelPreferences>(value)
-            }
-            "MultiSelectEnumSchema" => {
-                ::mcpwire_types::support::roundtrip::<MultiSelectEnumSchema>(value)
-            }
-            "Notification" => ::mcpwire_types::support::roundtrip::<Notification>(value),
-            "NotificationMetaObject" => {
-                ::mcpwire_types::support::roundtrip::<NotificationMetaObject>(value)
-            }
-            "NotificationParams" => {
-                ::mcpwire_types::support::roundtrip::<NotificationParams>(value)
-            }
-            "NumberSchema" => ::mcpwire_types::support::roundtrip::<NumberSchema>(value),
-            "PaginatedRequest" => {
-                ::mcpwire_types::support::roundtrip::<PaginatedRequest>(value)
-            }
-            "PaginatedRequestParams" => {
-                ::mcpwire_types::support::roundtrip::<PaginatedRequestParams>(value)
-            }
-            "PaginatedResult" => {
-                ::mcpwire_types::support::roundtrip::<PaginatedResult>(value)
-            }
-            "ParseError" => ::mcpwire_types::support::roundtrip::<ParseError>(value),
-            "PrimitiveSchemaDefinition" => {
-                ::mcpwire_types::support::roundtrip::<PrimitiveSchemaDefinition>(value)
-            }
-            "ProgressNotification" => {
-                ::mcpwire_types::support::roundtrip::<ProgressNotification>(value)
-            }
-            "ProgressNotificationParams" => {
-                ::mcpwire_types::support::roundtrip::<ProgressNotificationParams>(value)
-            }
-            "ProgressToken" => {
-                ::mcpwire_types::support::roundtrip::<ProgressToken>(value)
-            }
-            "Prompt" => ::mcpwire_types::support::roundtrip::<Prompt>(value),
-            "PromptArgument" => {
-                ::mcpwire_types::support::roundtrip::<PromptArgument>(value)
-            }
-            "PromptListChangedNotification" => {
-                ::mcpwire_types::support::roundtrip::<
-                    PromptListChangedNotification,
-                >(value)
-            }
-            "PromptMessage" => {
-                ::mcpwire_types::support::roundtrip::<PromptMessage>(value)
-            }
-            "PromptReference" => {
-                ::mcpwire_types::support::roundtrip::<PromptReference>(value)
-            }
-            "ReadResourceRequest" => {
-                ::mcpwire_types::support::roundtrip::<ReadResourceRequest>(value)
-            }
-            "ReadResourceRequestParams" => {
-                ::mcpwire_types::support::roundtrip::<ReadResourceRequestParams>(value)
-            }
-            "ReadResourceResult" => {
-                ::mcpwire_types::support::roundtrip::<ReadResourceResult>(value)
-            }
-            "ReadResourceResultResponse" => {
-                ::mcpwire_types::support::roundtrip::<ReadResourceResultResponse>(value)
-            }
-            "Request" => ::mcpwire_types::support::roundtrip::<Request>(value),
-            "RequestId" => ::mcpwire_types::support::roundtrip::<RequestId>(value),
-            "RequestMetaObject" => {
-                ::mcpwire_types::support::roundtrip::<RequestMetaObject>(value)
-            }
-            "RequestParams" => {
-                ::mcpwire_types::support::roundtrip::<RequestParams>(value)
-            }
-            "Resource" => ::mcpwire_types::support::roundtrip::<Resource>(value),
-            "ResourceContents" => {
-                ::mcpwire_types::support::roundtrip::<ResourceContents>(value)
-            }
-            "ResourceLink" => ::mcpwire_types::support::roundtrip::<ResourceLink>(value),
-            "ResourceListChangedNotification" => {
-                ::mcpwire_types::support::roundtrip::<
-                    ResourceListChangedNotification,
-                >(value)
-            }
-            "ResourceRequestParams" => {
-                ::mcpwire_types::support::roundtrip::<ResourceRequestParams>(value)
-            }
-            "ResourceTemplate" => {
-                ::mcpwire_types::support::roundtrip::<ResourceTemplate>(value)
-            }
-            "ResourceTemplateReference" => {
-                ::mcpwire_types::support::roundtrip::<ResourceTemplateReference>(value)
-            }
-            "ResourceUpdatedNotification" => {
-                ::mcpwire_types::support::roundtrip::<ResourceUpdatedNotification>(value)
-            }
-            "ResourceUpdatedNotificationParams" => {
-                ::mcpwire_types::support::roundtrip::<
-                    ResourceUpdatedNotificationParams,
-                >(value)
-            }
-            "Result" => ::mcpwire_types::support::roundtrip::<Result>(value),
-            "ResultMetaObject" => {
-                ::mcpwire_types::support::roundtrip::<ResultMetaObject>(value)
-            }
-            "ResultType" => ::mcpwire_types::support::roundtrip::<ResultType>(value),
-            "Role" => ::mcpwire_types::support::roundtrip::<Role>(value),
-            "Root" => ::mcpwire_types::support::roundtrip::<Root>(value),
-            "SamplingMessage" => {
-                ::mcpwire_types::support::roundtrip::<SamplingMessage>(value)
-            }
-            "SamplingMessageContentBlock" => {
-                ::mcpwire_types::support::roundtrip::<SamplingMessageContentBlock>(value)
-            }
-            "ServerCapabilities" => {
-                ::mcpwire_types::support::roundtrip::<ServerCapabilities>(value)
-            }
-            "ServerNotification" => {
-                ::mcpwire_types::support::roundtrip::<ServerNotification>(value)
-            }
-            "ServerResult" => ::mcpwire_types::support::roundtrip::<ServerResult>(value),
-            "SingleSelectEnumSchema" => {
-                ::mcpwire_types::support::roundtrip::<SingleSelectEnumSchema>(value)
-            }
-            "StringSchema" => ::mcpwire_types::support::roundtrip::<StringSchema>(value),
-            "SubscriptionFilter" => {
-                ::mcpwire_types::support::roundtrip::<SubscriptionFilter>(value)
-            }
-            "SubscriptionsAcknowledgedNotification" => {
-                ::mcpwire_types::support::roundtrip::<
-                    SubscriptionsAcknowledgedNotification,
-                >(value)
-            }
-            "SubscriptionsAcknowledgedNotificationParams" => {
-                ::mcpwire_types::support::roundtrip::<
-                    SubscriptionsAcknowledgedNotificationParams,
-                >(value)
-            }
-            "SubscriptionsListenRequest" => {
-                ::mcpwire_types::support::roundtrip::<SubscriptionsListenRequest>(value)
-            }
-            "SubscriptionsListenRequestParams" => {
-                ::mcpwire_types::support::roundtrip::<
-                    SubscriptionsListenRequestParams,
-                >(value)
-            }
-            "SubscriptionsListenResult" => {
-                ::mcpwire_types::support::roundtrip::<SubscriptionsListenResult>(value)
-            }
-            "SubscriptionsListenResultMetaObject" => {
-                ::mcpwire_types::support::roundtrip::<
-                    SubscriptionsListenResultMetaObject,
-                >(value)
-            }
-            "SubscriptionsListenResultResponse" => {
-                ::mcpwire_types::support::roundtrip::<
-                    SubscriptionsListenResultResponse,
-                >(value)
-            }
-            "TextContent" => ::mcpwire_types::support::roundtrip::<TextContent>(value),
-            "TextResourceContents" => {
-                ::mcpwire_types::support::roundtrip::<TextResourceContents>(value)
-            }
-            "TitledMultiSelectEnumSchema" => {
-                ::mcpwire_types::support::roundtrip::<TitledMultiSelectEnumSchema>(value)
-            }
-            "TitledSingleSelectEnumSchema" => {
-                ::mcpwire_types::support::roundtrip::<
-                    TitledSingleSelectEnumSchema,
-                >(value)
-            }
-            "Tool" => ::mcpwire_types::support::roundtrip::<Tool>(value),
-            "ToolAnnotations" => {
-                ::mcpwire_types::support::roundtrip::<ToolAnnotations>(value)
-            }
-            "ToolChoice" => ::mcpwire_types::support::roundtrip::<ToolChoice>(value),
-            "ToolListChangedNotification" => {
-                ::mcpwire_types::support::roundtrip::<ToolListChangedNotification>(value)
-            }
-            "ToolResultContent" => {
-                ::mcpwire_types::support::roundtrip::<ToolResultContent>(value)
-            }
-            "ToolUseContent" => {
-                ::mcpwire_types::support::roundtrip::<ToolUseContent>(value)
-            }
-            "UnsupportedProtocolVersionError" => {
-                ::mcpwire_types::support::roundtrip::<
-                    UnsupportedProtocolVersionError,
-                >(value)
-            }
-            "UntitledMultiSelectEnumSchema" => {
-                ::mcpwire_types::support::roundtrip::<
-                    UntitledMultiSelectEnumSchema,
-                >(value)
-            }
-            "UntitledSingleSelectEnumSchema" => {
-                ::mcpwire_types::support::roundtrip::<
-                    UntitledSingleSelectEnumSchema,
-                >(value)
-            }
-            _ => return ::core::option::Option::None,
-        },
-    )
+    visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
@@ -31095,502 +30883,7 @@ pub fn roundtrip_text(
 ) -> ::core::option::Option<
     ::core::result::Result<::std::string::String, ::std::string::String>,
 > {
-    ::core::option::Option::Some(
-        match name {
-            "Annotations" => {
-                ::mcpwire_types::support::roundtrip_text::<Annotations>(text)
-            }
-            "AudioContent" => {
-                ::mcpwire_types::support::roundtrip_text::<AudioContent>(text)
-            }
-            "BaseMetadata" => {
-                ::mcpwire_types::support::roundtrip_text::<BaseMetadata>(text)
-            }
-            "BlobResourceContents" => {
-                ::mcpwire_types::support::roundtrip_text::<BlobResourceContents>(text)
-            }
-            "BooleanSchema" => {
-                ::mcpwire_types::support::roundtrip_text::<BooleanSchema>(text)
-            }
-            "CacheableResult" => {
-                ::mcpwire_types::support::roundtrip_text::<CacheableResult>(text)
-            }
-            "CallToolRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<CallToolRequest>(text)
-            }
-            "CallToolRequestParams" => {
-                ::mcpwire_types::support::roundtrip_text::<CallToolRequestParams>(text)
-            }
-            "CallToolResult" => {
-                ::mcpwire_types::support::roundtrip_text::<CallToolResult>(text)
-            }
-            "CallToolResultResponse" => {
-                ::mcpwire_types::support::roundtrip_text::<CallToolResultResponse>(text)
-            }
-            "CancelledNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<CancelledNotification>(text)
-            }
-            "CancelledNotificationParams" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    CancelledNotificationParams,
-                >(text)
-            }
-            "ClientCapabilities" => {
-                ::mcpwire_types::support::roundtrip_text::<ClientCapabilities>(text)
-            }
-            "ClientNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<ClientNotification>(text)
-            }
-            "ClientRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<ClientRequest>(text)
-            }
-            "ClientResult" => {
-                ::mcpwire_types::support::roundtrip_text::<ClientResult>(text)
-            }
-            "CompleteRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<CompleteRequest>(text)
-            }
-            "CompleteRequestParams" => {
-                ::mcpwire_types::support::roundtrip_text::<CompleteRequestParams>(text)
-            }
-            "CompleteResult" => {
-                ::mcpwire_types::support::roundtrip_text::<CompleteResult>(text)
-            }
-            "CompleteResultResponse" => {
-                ::mcpwire_types::support::roundtrip_text::<CompleteResultResponse>(text)
-            }
-            "ContentBlock" => {
-                ::mcpwire_types::support::roundtrip_text::<ContentBlock>(text)
-            }
-            "CreateMessageRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<CreateMessageRequest>(text)
-            }
-            "CreateMessageRequestParams" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    CreateMessageRequestParams,
-                >(text)
-            }
-            "CreateMessageResult" => {
-                ::mcpwire_types::support::roundtrip_text::<CreateMessageResult>(text)
-            }
-            "Cursor" => ::mcpwire_types::support::roundtrip_text::<Cursor>(text),
-            "DiscoverRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<DiscoverRequest>(text)
-            }
-            "DiscoverResult" => {
-                ::mcpwire_types::support::roundtrip_text::<DiscoverResult>(text)
-            }
-            "DiscoverResultResponse" => {
-                ::mcpwire_types::support::roundtrip_text::<DiscoverResultResponse>(text)
-            }
-            "ElicitRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<ElicitRequest>(text)
-            }
-            "ElicitRequestFormParams" => {
-                ::mcpwire_types::support::roundtrip_text::<ElicitRequestFormParams>(text)
-            }
-            "ElicitRequestParams" => {
-                ::mcpwire_types::support::roundtrip_text::<ElicitRequestParams>(text)
-            }
-            "ElicitRequestURLParams" => {
-                ::mcpwire_types::support::roundtrip_text::<ElicitRequestURLParams>(text)
-            }
-            "ElicitResult" => {
-                ::mcpwire_types::support::roundtrip_text::<ElicitResult>(text)
-            }
-            "EmbeddedResource" => {
-                ::mcpwire_types::support::roundtrip_text::<EmbeddedResource>(text)
-            }
-            "EmptyResult" => {
-                ::mcpwire_types::support::roundtrip_text::<EmptyResult>(text)
-            }
-            "EnumSchema" => ::mcpwire_types::support::roundtrip_text::<EnumSchema>(text),
-            "Error" => ::mcpwire_types::support::roundtrip_text::<Error>(text),
-            "GetPromptRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<GetPromptRequest>(text)
-            }
-            "GetPromptRequestParams" => {
-                ::mcpwire_types::support::roundtrip_text::<GetPromptRequestParams>(text)
-            }
-            "GetPromptResult" => {
-                ::mcpwire_types::support::roundtrip_text::<GetPromptResult>(text)
-            }
-            "GetPromptResultResponse" => {
-                ::mcpwire_types::support::roundtrip_text::<GetPromptResultResponse>(text)
-            }
-            "HeaderMismatchError" => {
-                ::mcpwire_types::support::roundtrip_text::<HeaderMismatchError>(text)
-            }
-            "Icon" => ::mcpwire_types::support::roundtrip_text::<Icon>(text),
-            "Icons" => ::mcpwire_types::support::roundtrip_text::<Icons>(text),
-            "ImageContent" => {
-                ::mcpwire_types::support::roundtrip_text::<ImageContent>(text)
-            }
-            "Implementation" => {
-                ::mcpwire_types::support::roundtrip_text::<Implementation>(text)
-            }
-            "InputRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<InputRequest>(text)
-            }
-            "InputRequests" => {
-                ::mcpwire_types::support::roundtrip_text::<InputRequests>(text)
-            }
-            "InputRequiredResult" => {
-                ::mcpwire_types::support::roundtrip_text::<InputRequiredResult>(text)
-            }
-            "InputResponse" => {
-                ::mcpwire_types::support::roundtrip_text::<InputResponse>(text)
-            }
-            "InputResponseRequestParams" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    InputResponseRequestParams,
-                >(text)
-            }
-            "InputResponses" => {
-                ::mcpwire_types::support::roundtrip_text::<InputResponses>(text)
-            }
-            "InternalError" => {
-                ::mcpwire_types::support::roundtrip_text::<InternalError>(text)
-            }
-            "InvalidParamsError" => {
-                ::mcpwire_types::support::roundtrip_text::<InvalidParamsError>(text)
-            }
-            "InvalidRequestError" => {
-                ::mcpwire_types::support::roundtrip_text::<InvalidRequestError>(text)
-            }
-            "JSONArray" => ::mcpwire_types::support::roundtrip_text::<JSONArray>(text),
-            "JSONObject" => ::mcpwire_types::support::roundtrip_text::<JSONObject>(text),
-            "JSONRPCErrorResponse" => {
-                ::mcpwire_types::support::roundtrip_text::<JSONRPCErrorResponse>(text)
-            }
-            "JSONRPCMessage" => {
-                ::mcpwire_types::support::roundtrip_text::<JSONRPCMessage>(text)
-            }
-            "JSONRPCNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<JSONRPCNotification>(text)
-            }
-            "JSONRPCRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<JSONRPCRequest>(text)
-            }
-            "JSONRPCResponse" => {
-                ::mcpwire_types::support::roundtrip_text::<JSONRPCResponse>(text)
-            }
-            "JSONRPCResultResponse" => {
-                ::mcpwire_types::support::roundtrip_text::<JSONRPCResultResponse>(text)
-            }
-            "JSONValue" => ::mcpwire_types::support::roundtrip_text::<JSONValue>(text),
-            "LegacyTitledEnumSchema" => {
-                ::mcpwire_types::support::roundtrip_text::<LegacyTitledEnumSchema>(text)
-            }
-            "ListPromptsRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<ListPromptsRequest>(text)
-            }
-            "ListPromptsResult" => {
-                ::mcpwire_types::support::roundtrip_text::<ListPromptsResult>(text)
-            }
-            "ListPromptsResultResponse" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ListPromptsResultResponse,
-                >(text)
-            }
-            "ListResourceTemplatesRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ListResourceTemplatesRequest,
-                >(text)
-            }
-            "ListResourceTemplatesResult" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ListResourceTemplatesResult,
-                >(text)
-            }
-            "ListResourceTemplatesResultResponse" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ListResourceTemplatesResultResponse,
-                >(text)
-            }
-            "ListResourcesRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<ListResourcesRequest>(text)
-            }
-            "ListResourcesResult" => {
-                ::mcpwire_types::support::roundtrip_text::<ListResourcesResult>(text)
-            }
-            "ListResourcesResultResponse" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ListResourcesResultResponse,
-                >(text)
-            }
-            "ListRootsRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<ListRootsRequest>(text)
-            }
-            "ListRootsResult" => {
-                ::mcpwire_types::support::roundtrip_text::<ListRootsResult>(text)
-            }
-            "ListToolsRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<ListToolsRequest>(text)
-            }
-            "ListToolsResult" => {
-                ::mcpwire_types::support::roundtrip_text::<ListToolsResult>(text)
-            }
-            "ListToolsResultResponse" => {
-                ::mcpwire_types::support::roundtrip_text::<ListToolsResultResponse>(text)
-            }
-            "LoggingLevel" => {
-                ::mcpwire_types::support::roundtrip_text::<LoggingLevel>(text)
-            }
-            "LoggingMessageNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    LoggingMessageNotification,
-                >(text)
-            }
-            "LoggingMessageNotificationParams" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    LoggingMessageNotificationParams,
-                >(text)
-            }
-            "MetaObject" => ::mcpwire_types::support::roundtrip_text::<MetaObject>(text),
-            "MethodNotFoundError" => {
-                ::mcpwire_types::support::roundtrip_text::<MethodNotFoundError>(text)
-            }
-            "MissingRequiredClientCapabilityError" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    MissingRequiredClientCapabilityError,
-                >(text)
-            }
-            "ModelHint" => ::mcpwire_types::support::roundtrip_text::<ModelHint>(text),
-            "ModelPreferences" => {
-                ::mcpwire_types::support::roundtrip_text::<ModelPreferences>(text)
-            }
-            "MultiSelectEnumSchema" => {
-                ::mcpwire_types::support::roundtrip_text::<MultiSelectEnumSchema>(text)
-            }
-            "Notification" => {
-                ::mcpwire_types::support::roundtrip_text::<Notification>(text)
-            }
-            "NotificationMetaObject" => {
-                ::mcpwire_types::support::roundtrip_text::<NotificationMetaObject>(text)
-            }
-            "NotificationParams" => {
-                ::mcpwire_types::support::roundtrip_text::<NotificationParams>(text)
-            }
-            "NumberSchema" => {
-                ::mcpwire_types::support::roundtrip_text::<NumberSchema>(text)
-            }
-            "PaginatedRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<PaginatedRequest>(text)
-            }
-            "PaginatedRequestParams" => {
-                ::mcpwire_types::support::roundtrip_text::<PaginatedRequestParams>(text)
-            }
-            "PaginatedResult" => {
-                ::mcpwire_types::support::roundtrip_text::<PaginatedResult>(text)
-            }
-            "ParseError" => ::mcpwire_types::support::roundtrip_text::<ParseError>(text),
-            "PrimitiveSchemaDefinition" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    PrimitiveSchemaDefinition,
-                >(text)
-            }
-            "ProgressNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<ProgressNotification>(text)
-            }
-            "ProgressNotificationParams" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ProgressNotificationParams,
-                >(text)
-            }
-            "ProgressToken" => {
-                ::mcpwire_types::support::roundtrip_text::<ProgressToken>(text)
-            }
-            "Prompt" => ::mcpwire_types::support::roundtrip_text::<Prompt>(text),
-            "PromptArgument" => {
-                ::mcpwire_types::support::roundtrip_text::<PromptArgument>(text)
-            }
-            "PromptListChangedNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    PromptListChangedNotification,
-                >(text)
-            }
-            "PromptMessage" => {
-                ::mcpwire_types::support::roundtrip_text::<PromptMessage>(text)
-            }
-            "PromptReference" => {
-                ::mcpwire_types::support::roundtrip_text::<PromptReference>(text)
-            }
-            "ReadResourceRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<ReadResourceRequest>(text)
-            }
-            "ReadResourceRequestParams" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ReadResourceRequestParams,
-                >(text)
-            }
-            "ReadResourceResult" => {
-                ::mcpwire_types::support::roundtrip_text::<ReadResourceResult>(text)
-            }
-            "ReadResourceResultResponse" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ReadResourceResultResponse,
-                >(text)
-            }
-            "Request" => ::mcpwire_types::support::roundtrip_text::<Request>(text),
-            "RequestId" => ::mcpwire_types::support::roundtrip_text::<RequestId>(text),
-            "RequestMetaObject" => {
-                ::mcpwire_types::support::roundtrip_text::<RequestMetaObject>(text)
-            }
-            "RequestParams" => {
-                ::mcpwire_types::support::roundtrip_text::<RequestParams>(text)
-            }
-            "Resource" => ::mcpwire_types::support::roundtrip_text::<Resource>(text),
-            "ResourceContents" => {
-                ::mcpwire_types::support::roundtrip_text::<ResourceContents>(text)
-            }
-            "ResourceLink" => {
-                ::mcpwire_types::support::roundtrip_text::<ResourceLink>(text)
-            }
-            "ResourceListChangedNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ResourceListChangedNotification,
-                >(text)
-            }
-            "ResourceRequestParams" => {
-                ::mcpwire_types::support::roundtrip_text::<ResourceRequestParams>(text)
-            }
-            "ResourceTemplate" => {
-                ::mcpwire_types::support::roundtrip_text::<ResourceTemplate>(text)
-            }
-            "ResourceTemplateReference" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ResourceTemplateReference,
-                >(text)
-            }
-            "ResourceUpdatedNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ResourceUpdatedNotification,
-                >(text)
-            }
-            "ResourceUpdatedNotificationParams" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ResourceUpdatedNotificationParams,
-                >(text)
-            }
-            "Result" => ::mcpwire_types::support::roundtrip_text::<Result>(text),
-            "ResultMetaObject" => {
-                ::mcpwire_types::support::roundtrip_text::<ResultMetaObject>(text)
-            }
-            "ResultType" => ::mcpwire_types::support::roundtrip_text::<ResultType>(text),
-            "Role" => ::mcpwire_types::support::roundtrip_text::<Role>(text),
-            "Root" => ::mcpwire_types::support::roundtrip_text::<Root>(text),
-            "SamplingMessage" => {
-                ::mcpwire_types::support::roundtrip_text::<SamplingMessage>(text)
-            }
-            "SamplingMessageContentBlock" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    SamplingMessageContentBlock,
-                >(text)
-            }
-            "ServerCapabilities" => {
-                ::mcpwire_types::support::roundtrip_text::<ServerCapabilities>(text)
-            }
-            "ServerNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<ServerNotification>(text)
-            }
-            "ServerResult" => {
-                ::mcpwire_types::support::roundtrip_text::<ServerResult>(text)
-            }
-            "SingleSelectEnumSchema" => {
-                ::mcpwire_types::support::roundtrip_text::<SingleSelectEnumSchema>(text)
-            }
-            "StringSchema" => {
-                ::mcpwire_types::support::roundtrip_text::<StringSchema>(text)
-            }
-            "SubscriptionFilter" => {
-                ::mcpwire_types::support::roundtrip_text::<SubscriptionFilter>(text)
-            }
-            "SubscriptionsAcknowledgedNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    SubscriptionsAcknowledgedNotification,
-                >(text)
-            }
-            "SubscriptionsAcknowledgedNotificationParams" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    SubscriptionsAcknowledgedNotificationParams,
-                >(text)
-            }
-            "SubscriptionsListenRequest" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    SubscriptionsListenRequest,
-                >(text)
-            }
-            "SubscriptionsListenRequestParams" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    SubscriptionsListenRequestParams,
-                >(text)
-            }
-            "SubscriptionsListenResult" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    SubscriptionsListenResult,
-                >(text)
-            }
-            "SubscriptionsListenResultMetaObject" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    SubscriptionsListenResultMetaObject,
-                >(text)
-            }
-            "SubscriptionsListenResultResponse" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    SubscriptionsListenResultResponse,
-                >(text)
-            }
-            "TextContent" => {
-                ::mcpwire_types::support::roundtrip_text::<TextContent>(text)
-            }
-            "TextResourceContents" => {
-                ::mcpwire_types::support::roundtrip_text::<TextResourceContents>(text)
-            }
-            "TitledMultiSelectEnumSchema" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    TitledMultiSelectEnumSchema,
-                >(text)
-            }
-            "TitledSingleSelectEnumSchema" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    TitledSingleSelectEnumSchema,
-                >(text)
-            }
-            "Tool" => ::mcpwire_types::support::roundtrip_text::<Tool>(text),
-            "ToolAnnotations" => {
-                ::mcpwire_types::support::roundtrip_text::<ToolAnnotations>(text)
-            }
-            "ToolChoice" => ::mcpwire_types::support::roundtrip_text::<ToolChoice>(text),
-            "ToolListChangedNotification" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    ToolListChangedNotification,
-                >(text)
-            }
-            "ToolResultContent" => {
-                ::mcpwire_types::support::roundtrip_text::<ToolResultContent>(text)
-            }
-            "ToolUseContent" => {
-                ::mcpwire_types::support::roundtrip_text::<ToolUseContent>(text)
-            }
-            "UnsupportedProtocolVersionError" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    UnsupportedProtocolVersionError,
-                >(text)
-            }
-            "UntitledMultiSelectEnumSchema" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    UntitledMultiSelectEnumSchema,
-                >(text)
-            }
-            "UntitledSingleSelectEnumSchema" => {
-                ::mcpwire_types::support::roundtrip_text::<
-                    UntitledSingleSelectEnumSchema,
-                >(text)
-            }
-            _ => return ::core::option::Option::None,
-        },
-    )
+    visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
 }
 /// The `schemars` JSON Schema of the definition named `name`.
 #[cfg(feature = "schemars")]
