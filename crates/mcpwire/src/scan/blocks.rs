@@ -70,9 +70,9 @@ pub(super) fn scan_blocks(bytes: &[u8], mut i: usize) -> Result<Stop, ScanError>
 
 /// The bits of `escaped` (escaped bytes of `block` other than backslashes) whose byte is not
 /// one of the two-character escapes `" / b f n r t`: a `u`, or a malformed escape. Escapes
-/// are a few per block even in escape-dense text, so each is looked up in a table. (Looking
-/// up the first ones without a branch, or testing all 64 bytes against the eight letters
-/// with compares, measured slower.)
+/// are a few per block even in escape-dense text, so each is looked up in a table. (Testing
+/// all 64 bytes against the letters with compares measured slower, and looking up the first
+/// few without a branch no faster.)
 #[inline(always)]
 fn unusual_escapes(block: &[u8; BLOCK], escaped: u64) -> u64 {
     let mut unusual = 0;
@@ -116,8 +116,8 @@ fn first_stop(
 /// byte k), and whether the block's last byte is a backslash that escapes the next block's
 /// first byte. `carry` is that bit (0 or 1) from the block before.
 ///
-/// A run of backslashes that starts at a byte which is not itself escaped escapes its
-/// every other byte and, when its length is odd, the byte after it. Adding a run's lowest
+/// A run of backslashes whose first byte is not itself escaped escapes every second byte of
+/// the run and, when its length is odd, the byte after it. Adding a run's lowest
 /// bit to the backslash bits carries through the run and lands on the byte after it; the
 /// run's length is odd when that byte's position and the run's start differ in parity. So
 /// runs starting at even and at odd positions are added separately and each sum is masked
