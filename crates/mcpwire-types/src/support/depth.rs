@@ -37,7 +37,10 @@
 
 use std::cell::Cell;
 
-use serde::de::{DeserializeOwned, DeserializeSeed};
+use std::marker::PhantomData;
+
+use serde::Deserialize;
+use serde::de::{DeserializeOwned, DeserializeSeed, Deserializer};
 
 thread_local! {
     static UNBOUNDED: Cell<bool> = const { Cell::new(false) };
@@ -57,36 +60,12 @@ pub fn with_unbounded_depth<R>(decode: impl FnOnce() -> R) -> R {
     decode()
 }
 
-/// Decodes one JSON text as `T` under the depth rules of the module documentation. A failure
-/// comes with the JSON pointer (relative to the text) of where it happened: the text is then
-/// decoded a second time tracking the path, so that a decode that succeeds (the common case)
-/// pays nothing for it.
+/// Decodes one JSON text as `T` under the depth rules of the module documentation, with the
+/// JSON pointer (relative to the text) of a failure (see [`decode_tracked`]).
 pub(super) fn decode_text<T: DeserializeOwned>(
     text: &str,
 ) -> Result<T, (String, serde_json::Error)> {
-    let unbounded = UNBOUNDED.with(Cell::get);
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    let first = if unbounded {
-        deserializer.disable_recursion_limit();
-        T::deserialize(serde_stacker::Deserializer::new(&mut deserializer))
-    } else {
-        T::deserialize(&mut deserializer)
-    };
-    let error = match first {
-        Ok(decoded) => return Ok(decoded),
-        Err(error) => error,
-    };
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    let tracked: Result<T, _> = if unbounded {
-        deserializer.disable_recursion_limit();
-        serde_path_to_error::deserialize(serde_stacker::Deserializer::new(&mut deserializer))
-    } else {
-        serde_path_to_error::deserialize(&mut deserializer)
-    };
-    Err(match tracked {
-        Ok(_) => (String::new(), error),
-        Err(tracked) => (super::json_pointer(tracked.path()), tracked.into_inner()),
-    })
+    decode_tracked(|seed| decode_member(text, seed))
 }
 
 /// Decodes one captured member's raw text with `seed`, under the depth rules of the module
@@ -104,23 +83,38 @@ pub(super) fn decode_member<'de, S: DeserializeSeed<'de>>(
     }
 }
 
-/// Decodes `T` from `deserializer` (made by `make`), and on failure once more tracking the
-/// path, for the JSON pointer of where it failed (relative to the decoded value).
-pub(super) fn decode_tracked<
-    'de,
-    T: DeserializeOwned,
-    D: serde::Deserializer<'de, Error = serde_json::Error>,
->(
-    make: impl Fn() -> D,
+/// Runs `decode` with a seed decoding `T`; when it fails, runs it once more with the seed
+/// tracking the path, for the JSON pointer of where it failed (relative to the decoded
+/// value). A decode that succeeds (the common case) pays nothing for the tracking.
+pub(super) fn decode_tracked<T: DeserializeOwned>(
+    decode: impl Fn(Tracked<'_, T>) -> Result<T, serde_json::Error>,
 ) -> Result<T, (String, serde_json::Error)> {
-    let error = match T::deserialize(make()) {
+    let error = match decode(Tracked(None, PhantomData)) {
         Ok(decoded) => return Ok(decoded),
         Err(error) => error,
     };
-    Err(match serde_path_to_error::deserialize::<_, T>(make()) {
+    let mut track = serde_path_to_error::Track::new();
+    Err(match decode(Tracked(Some(&mut track), PhantomData)) {
         Ok(_) => (String::new(), error),
-        Err(tracked) => (super::json_pointer(tracked.path()), tracked.into_inner()),
+        Err(tracked) => (super::json_pointer(&track.path()), tracked),
     })
+}
+
+/// The seed of [`decode_tracked`]: decodes `T`, recording the path of a failure in the track
+/// when it has one.
+pub(super) struct Tracked<'t, T>(Option<&'t mut serde_path_to_error::Track>, PhantomData<T>);
+
+impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for Tracked<'_, T> {
+    type Value = T;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
+        match self.0 {
+            None => T::deserialize(deserializer),
+            Some(track) => {
+                T::deserialize(serde_path_to_error::Deserializer::new(deserializer, track))
+            }
+        }
+    }
 }
 
 /// A serde_json error without the " at line L column C" of the inner text: the position

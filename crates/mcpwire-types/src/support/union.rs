@@ -28,7 +28,7 @@
 
 use std::borrow::Cow;
 
-use serde::de::DeserializeOwned;
+use serde::de::{DeserializeOwned, DeserializeSeed};
 
 use super::Shape;
 
@@ -253,8 +253,10 @@ pub fn decode_object_variant<T: DeserializeOwned, E: serde::de::Error>(
             shape.token_name()
         )));
     };
-    super::depth::decode_tracked::<T, _>(|| super::members_de::MembersDeserializer(members))
-        .map_err(|(pointer, error)| variant_error(&pointer, &error, union, variant, reason))
+    super::depth::decode_tracked::<T>(|seed| {
+        seed.deserialize(super::members_de::MembersDeserializer(members))
+    })
+    .map_err(|(pointer, error)| variant_error(&pointer, &error, union, variant, reason))
 }
 
 /// The error of a variant that failed at `pointer` (relative to the union's value).
