@@ -239,13 +239,7 @@ fn objects_only(ctx: &Context<'_>, u: &Union) -> Option<Vec<String>> {
     }
     let mut members = std::collections::BTreeMap::new();
     let mut listable = true;
-    for v in &u.variants {
-        declared_members(ctx, &v.ty, &mut members, &mut listable);
-    }
-    if u.unknown_method {
-        // `support::UnknownMethod`: a string `method`, every other member a `Value`.
-        members.entry("method".to_owned()).or_insert(true);
-    }
+    union_members(ctx, u, &mut members, &mut listable);
     if !listable {
         return Some(Vec::new());
     }
@@ -255,6 +249,22 @@ fn objects_only(ctx: &Context<'_>, u: &Union) -> Option<Vec<String>> {
             .filter_map(|(name, string)| string.then_some(name))
             .collect(),
     )
+}
+
+/// [`declared_members`] of every variant of `u`.
+fn union_members(
+    ctx: &Context<'_>,
+    u: &Union,
+    members: &mut std::collections::BTreeMap<String, bool>,
+    listable: &mut bool,
+) {
+    for v in &u.variants {
+        declared_members(ctx, &v.ty, members, listable);
+    }
+    if u.unknown_method {
+        // `support::UnknownMethod`: a string `method`, every other member a `Value`.
+        members.entry("method".to_owned()).or_insert(true);
+    }
 }
 
 /// Records, for each member `ty` declares, whether it is string-like (and-ed with what other
@@ -272,14 +282,7 @@ fn declared_members(
     };
     match ctx.def(name).map(|d| &d.kind) {
         Some(Kind::Alias(target)) => declared_members(ctx, target, members, listable),
-        Some(Kind::Union(inner)) => {
-            for v in &inner.variants {
-                declared_members(ctx, &v.ty, members, listable);
-            }
-            if inner.unknown_method {
-                members.entry("method".to_owned()).or_insert(true);
-            }
-        }
+        Some(Kind::Union(inner)) => union_members(ctx, inner, members, listable),
         Some(Kind::Struct(s)) => {
             if !matches!(
                 s.extra,
