@@ -13,11 +13,13 @@ pub enum Ty {
     Bool,
     /// JSON `null` (only as a union variant): a unit variant.
     Null,
-    /// Any JSON value, where the schema really admits any value (`{}` or `true`).
+    /// Any JSON value, where the schema really admits any value (`{}` or `true`): kept as its
+    /// text, `mcpwire_types::Json`.
     Any,
     /// A JSON array: `Vec<T>`.
     Array(Box<Ty>),
-    /// A JSON object used as a map: `BTreeMap<String, T>`.
+    /// A JSON object used as a map: `BTreeMap<String, T>`; with [`Ty::Any`] values (an object
+    /// with any members) kept as its text, `mcpwire_types::JsonObject`.
     Map(Box<Ty>),
     /// A named definition of the same module.
     Named(String),

@@ -130,11 +130,12 @@ pub fn ty_tokens(ty: &Ty) -> TokenStream {
         Ty::Number => quote! { ::serde_json::Number },
         Ty::Bool => quote! { bool },
         Ty::Null => quote! { () },
-        Ty::Any => quote! { ::serde_json::Value },
+        Ty::Any => quote! { ::mcpwire_types::Json },
         Ty::Array(item) => {
             let item = ty_tokens(item);
             quote! { ::std::vec::Vec<#item> }
         }
+        Ty::Map(value) if **value == Ty::Any => quote! { ::mcpwire_types::JsonObject },
         Ty::Map(value) => {
             let value = ty_tokens(value);
             quote! { ::std::collections::BTreeMap<::std::string::String, #value> }

@@ -321,6 +321,9 @@ fn cut_value(ty: &Ty, constraints: &Constraints) -> Option<TokenStream> {
         Ty::Array(_) if constraints.min_items.unwrap_or(0) == 0 => {
             Some(quote! { Just(::std::vec::Vec::new()).boxed() })
         }
+        Ty::Map(value) if **value == Ty::Any => {
+            Some(quote! { Just(::mcpwire_types::JsonObject::new()).boxed() })
+        }
         Ty::Map(_) => Some(quote! { Just(::std::collections::BTreeMap::new()).boxed() }),
         _ => None,
     }
@@ -376,12 +379,13 @@ fn ty_strategy(
         }
         Ty::Bool => quote! { s::boolean() },
         Ty::Null => quote! { Just(()).boxed() },
-        Ty::Any => quote! { s::any_json() },
+        Ty::Any => quote! { s::json() },
         Ty::Array(item) => {
             let item = ty_strategy(plan, item, &Constraints::default(), depth);
             let (min, max) = (opt_u64(c.min_items), opt_u64(c.max_items));
             quote! { s::vec(#item, #min, #max) }
         }
+        Ty::Map(value) if **value == Ty::Any => quote! { s::json_object() },
         Ty::Map(value) => {
             let value = ty_strategy(plan, value, &Constraints::default(), depth);
             quote! { s::map(#value) }

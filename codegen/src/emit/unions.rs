@@ -262,7 +262,7 @@ fn union_members(
         declared_members(ctx, &v.ty, members, listable);
     }
     if u.unknown_method {
-        // `support::UnknownMethod`: a string `method`, every other member a `Value`.
+        // `support::UnknownMethod`: a string `method`, every other member a `Json`.
         members.entry("method".to_owned()).or_insert(true);
     }
 }

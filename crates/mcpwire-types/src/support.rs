@@ -61,30 +61,70 @@ pub enum MethodKind {
 }
 
 /// A call whose `method` a version does not define: the method name, the raw `params`,
-/// and every other member as it came.
+/// and every other member as it came (kept as text, see [`crate::Json`]).
 ///
 /// ```
 /// use mcpwire_types::support::UnknownMethod;
-/// let m: UnknownMethod = serde_json::from_str(r#"{"method":"x/y","params":{"a":1},"id":7}"#).unwrap();
+/// let m: UnknownMethod = serde_json::from_str(r#"{"method":"x/y","params":{"a":1e3},"id":7}"#).unwrap();
 /// assert_eq!(m.method, "x/y");
-/// assert_eq!(m.params, Some(serde_json::json!({"a": 1})));
-/// assert_eq!(m.other["id"], 7);
+/// assert_eq!(m.params.unwrap().text(), r#"{"a":1e3}"#);
+/// assert_eq!(m.other["id"], serde_json::json!(7));
 /// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnknownMethod {
     /// The method name.
     pub method: String,
-    /// The raw `params`, when present.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "some_value"
-    )]
-    pub params: Option<Value>,
+    /// The raw `params`, when present (a present `null` is `Some`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub params: Option<crate::Json>,
     /// Every other member (`jsonrpc`, `id`, ...).
     #[serde(flatten)]
-    pub other: BTreeMap<String, Value>,
+    pub other: BTreeMap<String, crate::Json>,
+}
+
+impl<'de> Deserialize<'de> for UnknownMethod {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Members;
+        impl<'de> serde::de::Visitor<'de> for Members {
+            type Value = UnknownMethod;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object with a string `method`")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<UnknownMethod, A::Error> {
+                use serde::de::Error;
+                let (mut method, mut params, mut other) = (None, None, BTreeMap::new());
+                while let Some(name) = map.next_key::<String>()? {
+                    match name.as_str() {
+                        "method" if method.is_some() => {
+                            return Err(A::Error::duplicate_field("method"));
+                        }
+                        "method" => method = Some(map.next_value::<String>()?),
+                        "params" if params.is_some() => {
+                            return Err(A::Error::duplicate_field("params"));
+                        }
+                        "params" => params = Some(map.next_value::<crate::Json>()?),
+                        _ if other.contains_key(&name) => {
+                            return Err(A::Error::custom(format_args!("duplicate field `{name}`")));
+                        }
+                        _ => {
+                            let value = map.next_value::<crate::Json>()?;
+                            other.insert(name, value);
+                        }
+                    }
+                }
+                Ok(UnknownMethod {
+                    method: method.ok_or_else(|| A::Error::missing_field("method"))?,
+                    params,
+                    other,
+                })
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 
 /// Decodes a string and checks it equals `expected`.
@@ -116,11 +156,6 @@ pub fn expect_int<'de, D: Deserializer<'de>>(
     expected: i64,
 ) -> Result<(), D::Error> {
     schema_decode::expect_integer(deserializer, expected)
-}
-
-/// For an optional member of any type: present (even `null`) → `Some`.
-pub fn some_value<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
-    Value::deserialize(deserializer).map(Some)
 }
 
 /// For an optional member that may not be `null`: present → `Some(value)`; `null` is decoded

@@ -176,7 +176,10 @@ fn unknown_methods_keep_their_params() {
     match typed {
         v2025_06_18::ClientRequest::Unknown(u) => {
             assert_eq!(u.method, "vendor/custom");
-            assert_eq!(u.params, Some(json!({"deep": [1, {"x": null}]})));
+            assert_eq!(
+                u.params.as_ref().unwrap(),
+                &json!({"deep": [1, {"x": null}]})
+            );
         }
         other => panic!("expected Unknown, got {other:?}"),
     }

@@ -141,7 +141,7 @@ fn values_built_in_rust_validate_upstream() {
         input_schema: v::ToolInputSchema {
             r#type: v::TypeObject,
             properties: Some(
-                [("text".to_owned(), [].into_iter().collect())]
+                [("text".to_owned(), mcpwire_types::JsonObject::new())]
                     .into_iter()
                     .collect(),
             ),

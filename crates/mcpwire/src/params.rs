@@ -264,18 +264,21 @@ mod tests {
     }
 
     #[test]
-    fn generated_unions_decode_past_serde_jsons_limit_too() {
-        // A generated union decodes its captured text with a deserializer of its own: under
-        // `decode_params` that one lifts serde_json's 128-level limit as well.
+    fn free_form_params_of_a_generated_union_keep_any_depth_as_text() {
+        // `params` of the JSON-RPC `Message` union admits any value: it is kept as its text
+        // (`mcpwire_types::Json`), captured without recursion, so the depth bound is the
+        // scanner's (checked before decoding), not serde_json's 128 levels.
         use mcpwire_types::jsonrpc::Message;
         let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
         let text = format!(r#"{{"jsonrpc":"2.0","id":7,"method":"m","params":{deep}}}"#);
         let raw = RawParams::parse(&text).unwrap();
         let message = raw.deserialize::<Message>(256).unwrap();
-        let back = serde_json::to_string(&message).unwrap();
-        assert!(back.contains(&deep), "{back}");
-        // A plain serde_json decode keeps its limit.
-        assert!(serde_json::from_str::<Message>(&text).is_err());
+        let params = format!(r#""params":{deep}"#);
+        assert!(serde_json::to_string(&message).unwrap().contains(&params));
+        let plain = serde_json::from_str::<Message>(&text).unwrap();
+        assert!(serde_json::to_string(&plain).unwrap().contains(&params));
+        // Past the profile's limit the scanner refuses it before any decode.
+        assert!(raw.deserialize::<Message>(199).is_err());
     }
 
     /// Arrays of arrays: recursion as deep as the input, refusing any other value.

@@ -93,7 +93,10 @@ pub struct Ignored {
     pub id: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Ignored {
     /// A value with every optional member absent.
@@ -118,7 +121,7 @@ impl Ignored {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -161,7 +164,7 @@ impl<'de> ::serde::Deserialize<'de> for Ignored {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -192,7 +195,10 @@ pub struct Open {
     pub id: ::std::string::String,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Open {
     /// A value with the required `id` and every optional member absent.
@@ -207,7 +213,7 @@ impl Open {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -248,7 +254,7 @@ impl<'de> ::serde::Deserialize<'de> for Open {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -447,7 +453,7 @@ pub mod strategies {
                     ::core::option::Option::None,
                     ::core::option::Option::None,
                 ),
-                s::extra(s::any_json(), &["id"]),
+                s::extra(s::json(), &["id"]),
             ),
         )
             .prop_map(|((f0, f1),)| super::Open { id: f0, extra: f1 })

@@ -53,7 +53,10 @@ pub struct ElicitationRequired {
     pub message: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ElicitationRequired {
     /// A value with the required `message`, `data` and every optional member absent.
@@ -73,7 +76,7 @@ impl ElicitationRequired {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -136,7 +139,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationRequired {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -171,7 +174,10 @@ pub struct ElicitationRequiredData {
     pub url: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ElicitationRequiredData {
     /// A value with the required `url` and every optional member absent.
@@ -186,7 +192,7 @@ impl ElicitationRequiredData {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -227,7 +233,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationRequiredData {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -254,12 +260,15 @@ pub struct Error {
     pub code: ::mcpwire_types::support::Integer,
     /// `data` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub data: ::core::option::Option<::serde_json::Value>,
+    pub data: ::core::option::Option<::mcpwire_types::Json>,
     /// `message` member (required).
     pub message: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Error {
     /// A value with the required `code`, `message` and every optional member absent.
@@ -278,7 +287,7 @@ impl Error {
     #[must_use]
     pub fn with_data(
         mut self,
-        data: impl ::core::convert::Into<::serde_json::Value>,
+        data: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.data = ::core::option::Option::Some(data.into());
         self
@@ -288,7 +297,7 @@ impl Error {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -338,7 +347,7 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Value>()?,
+                                    map.next_value::<::mcpwire_types::Json>()?,
                                 ),
                             );
                         }
@@ -353,7 +362,7 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -552,7 +561,7 @@ pub mod strategies {
                 s::integer(::core::option::Option::None, ::core::option::Option::None)
                     .prop_map(::mcpwire_types::support::Integer::from)
                     .boxed(),
-                s::optional(s::any_json()),
+                s::optional(s::json()),
                 s::string(
                     ::core::option::Option::None,
                     ::core::option::Option::None,

@@ -162,7 +162,10 @@ pub struct CountResult {
     pub total: ::mcpwire_types::support::Integer,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CountResult {
     /// A value with the required `total` and every optional member absent.
@@ -179,7 +182,7 @@ impl CountResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -220,7 +223,7 @@ impl<'de> ::serde::Deserialize<'de> for CountResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -250,7 +253,10 @@ pub struct ListResult {
     pub next: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListResult {
     /// A value with the required `items` and every optional member absent.
@@ -277,7 +283,7 @@ impl ListResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -331,7 +337,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -511,12 +517,13 @@ pub struct Result {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Result {
     /// A value with every optional member absent.
@@ -531,9 +538,7 @@ impl Result {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -543,7 +548,7 @@ impl Result {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -581,18 +586,12 @@ impl<'de> ::serde::Deserialize<'de> for Result {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -814,7 +813,7 @@ pub mod strategies {
     }
     /// Values of [`super::Result`].
     pub fn result() -> BoxedStrategy<super::Result> {
-        ((s::optional(s::map(s::any_json())), s::extra(s::any_json(), &["_meta"])),)
+        ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
             .prop_map(|((f0, f1),)| super::Result {
                 meta: f0,
                 extra: f1,

@@ -13,7 +13,10 @@ pub struct Call {
     pub method: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Call {
     /// A value with the required `method` and every optional member absent.
@@ -38,7 +41,7 @@ impl Call {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -92,7 +95,7 @@ impl<'de> ::serde::Deserialize<'de> for Call {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -318,15 +321,18 @@ pub struct Reply {
     /// `id` member (required).
     pub id: ::mcpwire_types::support::Integer,
     /// `result` member (required).
-    pub result: ::serde_json::Value,
+    pub result: ::mcpwire_types::Json,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Reply {
     /// A value with the required `result`, `id` and every optional member absent.
     pub fn new(
-        result: impl ::core::convert::Into<::serde_json::Value>,
+        result: impl ::core::convert::Into<::mcpwire_types::Json>,
         id: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
     ) -> Self {
         Self {
@@ -340,7 +346,7 @@ impl Reply {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -388,11 +394,11 @@ impl<'de> ::serde::Deserialize<'de> for Reply {
                                 );
                             }
                             m1 = ::core::option::Option::Some(
-                                map.next_value::<::serde_json::Value>()?,
+                                map.next_value::<::mcpwire_types::Json>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -588,7 +594,7 @@ pub mod strategies {
                 s::integer(::core::option::Option::None, ::core::option::Option::None)
                     .prop_map(::mcpwire_types::support::Integer::from)
                     .boxed(),
-                s::any_json(),
+                s::json(),
             ),
         )
             .prop_map(|((f0, f1),)| super::Reply {

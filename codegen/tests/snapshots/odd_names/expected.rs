@@ -11,7 +11,10 @@ pub struct MyType {
     pub x: ::core::option::Option<MyType2>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl MyType {
     /// A value with every optional member absent.
@@ -33,7 +36,7 @@ impl MyType {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -74,7 +77,7 @@ impl<'de> ::serde::Deserialize<'de> for MyType {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -122,7 +125,10 @@ pub struct MyType2 {
     pub r#type: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra2: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra2: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl MyType2 {
     /// A value with the required `self` and every optional member absent.
@@ -184,7 +190,7 @@ impl MyType2 {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra2.insert(name.into(), value.into());
         self
@@ -288,7 +294,7 @@ impl<'de> ::serde::Deserialize<'de> for MyType2 {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra2.insert(member, value);
                         }
                     }

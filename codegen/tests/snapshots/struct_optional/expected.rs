@@ -12,14 +12,12 @@ pub struct Item {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `count` member (required).
     pub count: ::mcpwire_types::support::Integer,
     /// `data` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub data: ::core::option::Option<::serde_json::Value>,
+    pub data: ::core::option::Option<::mcpwire_types::Json>,
     /// `enabled` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub enabled: ::core::option::Option<bool>,
@@ -46,7 +44,10 @@ pub struct Item {
     pub r#type: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Item {
     /// A value with the required `name`, `count`, `ttl` and every optional member absent.
@@ -74,9 +75,7 @@ impl Item {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -85,7 +84,7 @@ impl Item {
     #[must_use]
     pub fn with_data(
         mut self,
-        data: impl ::core::convert::Into<::serde_json::Value>,
+        data: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.data = ::core::option::Option::Some(data.into());
         self
@@ -143,7 +142,7 @@ impl Item {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -203,13 +202,7 @@ impl<'de> ::serde::Deserialize<'de> for Item {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -231,7 +224,7 @@ impl<'de> ::serde::Deserialize<'de> for Item {
                             }
                             m2 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Value>()?,
+                                    map.next_value::<::mcpwire_types::Json>()?,
                                 ),
                             );
                         }
@@ -333,7 +326,7 @@ impl<'de> ::serde::Deserialize<'de> for Item {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -498,14 +491,14 @@ pub mod strategies {
     pub fn item() -> BoxedStrategy<super::Item> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::integer(
                         ::core::option::Option::Some(0i64),
                         ::core::option::Option::None,
                     )
                     .prop_map(::mcpwire_types::support::Integer::from)
                     .boxed(),
-                s::optional(s::any_json()),
+                s::optional(s::json()),
                 s::optional(s::boolean()),
                 s::optional(
                     s::optional(

@@ -4,13 +4,11 @@
 //! string: `initialize` and `ping` exist up to 2025-11-25; 2026-07-28 is stateless, offers
 //! `server/discover` and states the protocol version in every request's `_meta`.
 
-use std::collections::BTreeMap;
-
 use mcpwire::params::decode_params;
 use mcpwire::{Context, ProfileFacts, RawParams, Router, RpcError};
-use mcpwire_types::facts;
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
 use mcpwire_types::support::MethodKind;
+use mcpwire_types::{JsonObject, facts};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
@@ -39,7 +37,7 @@ trait Version {
     /// Result of `ping` (the empty result).
     type EmptyResult: Serialize + DeserializeOwned;
     /// The tool name and arguments of a `tools/call`.
-    fn tool_call(params: &Self::CallParams) -> (&str, Option<&BTreeMap<String, Value>>);
+    fn tool_call(params: &Self::CallParams) -> (&str, Option<&JsonObject>);
     /// The protocol version a request states in its `_meta` (stateless versions only).
     fn stated_version_of_list(params: &Self::ListParams) -> Option<&str>;
     /// The protocol version a `tools/call` states in its `_meta` (stateless versions only).
@@ -78,7 +76,7 @@ macro_rules! handshake_version {
             type CallParams = $module::CallToolRequestParams;
             type CallResult = $module::CallToolResult;
             type EmptyResult = $module::EmptyResult;
-            fn tool_call(params: &Self::CallParams) -> (&str, Option<&BTreeMap<String, Value>>) {
+            fn tool_call(params: &Self::CallParams) -> (&str, Option<&JsonObject>) {
                 (&params.name, params.arguments.as_ref())
             }
             fn stated_version_of_list(_: &Self::ListParams) -> Option<&str> {
@@ -129,7 +127,7 @@ impl Version for V2026_07_28 {
     type CallParams = v2026_07_28::CallToolRequestParams;
     type CallResult = v2026_07_28::CallToolResult;
     type EmptyResult = v2026_07_28::EmptyResult;
-    fn tool_call(params: &Self::CallParams) -> (&str, Option<&BTreeMap<String, Value>>) {
+    fn tool_call(params: &Self::CallParams) -> (&str, Option<&JsonObject>) {
         (&params.name, params.arguments.as_ref())
     }
     fn stated_version_of_list(params: &Self::ListParams) -> Option<&str> {
@@ -388,8 +386,10 @@ fn tools_call<V: Version>(raw: Raw<'_>, ctx: &mut Context<'_>) -> Result<Box<Raw
             "reason": format!("unknown tool `{name}`; this server has `echo`"),
         })));
     }
-    let Some(text) = arguments
-        .and_then(|a| a.get("text"))
+    let members = arguments.and_then(|a| a.to_map().ok());
+    let Some(text) = members
+        .as_ref()
+        .and_then(|m| m.get("text"))
         .and_then(Value::as_str)
     else {
         return Err(RpcError::invalid_params().with_data(&json!({

@@ -343,12 +343,15 @@ pub struct Error {
     pub code: ::mcpwire_types::support::Integer,
     /// `data` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub data: ::core::option::Option<::serde_json::Value>,
+    pub data: ::core::option::Option<::mcpwire_types::Json>,
     /// `message` member (required).
     pub message: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Error {
     /// A value with the required `code`, `message` and every optional member absent.
@@ -367,7 +370,7 @@ impl Error {
     #[must_use]
     pub fn with_data(
         mut self,
-        data: impl ::core::convert::Into<::serde_json::Value>,
+        data: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.data = ::core::option::Option::Some(data.into());
         self
@@ -377,7 +380,7 @@ impl Error {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -427,7 +430,7 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Value>()?,
+                                    map.next_value::<::mcpwire_types::Json>()?,
                                 ),
                             );
                         }
@@ -442,7 +445,7 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -478,7 +481,10 @@ pub struct ErrorResponse {
     pub jsonrpc: Jsonrpc2_0,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ErrorResponse {
     /// A value with the required `error`, `id` and every optional member absent.
@@ -498,7 +504,7 @@ impl ErrorResponse {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -561,7 +567,7 @@ impl<'de> ::serde::Deserialize<'de> for ErrorResponse {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -596,12 +602,15 @@ pub struct InternalError {
     pub code: CodeMinus32603,
     /// `data` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub data: ::core::option::Option<::serde_json::Value>,
+    pub data: ::core::option::Option<::mcpwire_types::Json>,
     /// `message` member (required).
     pub message: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl InternalError {
     /// A value with the required `message` and every optional member absent.
@@ -617,7 +626,7 @@ impl InternalError {
     #[must_use]
     pub fn with_data(
         mut self,
-        data: impl ::core::convert::Into<::serde_json::Value>,
+        data: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.data = ::core::option::Option::Some(data.into());
         self
@@ -627,7 +636,7 @@ impl InternalError {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -677,7 +686,7 @@ impl<'de> ::serde::Deserialize<'de> for InternalError {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Value>()?,
+                                    map.next_value::<::mcpwire_types::Json>()?,
                                 ),
                             );
                         }
@@ -692,7 +701,7 @@ impl<'de> ::serde::Deserialize<'de> for InternalError {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -724,12 +733,15 @@ pub struct InvalidParamsError {
     pub code: CodeMinus32602,
     /// `data` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub data: ::core::option::Option<::serde_json::Value>,
+    pub data: ::core::option::Option<::mcpwire_types::Json>,
     /// `message` member (required).
     pub message: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl InvalidParamsError {
     /// A value with the required `message` and every optional member absent.
@@ -745,7 +757,7 @@ impl InvalidParamsError {
     #[must_use]
     pub fn with_data(
         mut self,
-        data: impl ::core::convert::Into<::serde_json::Value>,
+        data: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.data = ::core::option::Option::Some(data.into());
         self
@@ -755,7 +767,7 @@ impl InvalidParamsError {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -805,7 +817,7 @@ impl<'de> ::serde::Deserialize<'de> for InvalidParamsError {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Value>()?,
+                                    map.next_value::<::mcpwire_types::Json>()?,
                                 ),
                             );
                         }
@@ -820,7 +832,7 @@ impl<'de> ::serde::Deserialize<'de> for InvalidParamsError {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -852,12 +864,15 @@ pub struct InvalidRequestError {
     pub code: CodeMinus32600,
     /// `data` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub data: ::core::option::Option<::serde_json::Value>,
+    pub data: ::core::option::Option<::mcpwire_types::Json>,
     /// `message` member (required).
     pub message: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl InvalidRequestError {
     /// A value with the required `message` and every optional member absent.
@@ -873,7 +888,7 @@ impl InvalidRequestError {
     #[must_use]
     pub fn with_data(
         mut self,
-        data: impl ::core::convert::Into<::serde_json::Value>,
+        data: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.data = ::core::option::Option::Some(data.into());
         self
@@ -883,7 +898,7 @@ impl InvalidRequestError {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -933,7 +948,7 @@ impl<'de> ::serde::Deserialize<'de> for InvalidRequestError {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Value>()?,
+                                    map.next_value::<::mcpwire_types::Json>()?,
                                 ),
                             );
                         }
@@ -948,7 +963,7 @@ impl<'de> ::serde::Deserialize<'de> for InvalidRequestError {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -1248,12 +1263,15 @@ pub struct MethodNotFoundError {
     pub code: CodeMinus32601,
     /// `data` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub data: ::core::option::Option<::serde_json::Value>,
+    pub data: ::core::option::Option<::mcpwire_types::Json>,
     /// `message` member (required).
     pub message: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl MethodNotFoundError {
     /// A value with the required `message` and every optional member absent.
@@ -1269,7 +1287,7 @@ impl MethodNotFoundError {
     #[must_use]
     pub fn with_data(
         mut self,
-        data: impl ::core::convert::Into<::serde_json::Value>,
+        data: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.data = ::core::option::Option::Some(data.into());
         self
@@ -1279,7 +1297,7 @@ impl MethodNotFoundError {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1329,7 +1347,7 @@ impl<'de> ::serde::Deserialize<'de> for MethodNotFoundError {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Value>()?,
+                                    map.next_value::<::mcpwire_types::Json>()?,
                                 ),
                             );
                         }
@@ -1344,7 +1362,7 @@ impl<'de> ::serde::Deserialize<'de> for MethodNotFoundError {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -1381,7 +1399,10 @@ pub struct Notification {
     pub params: ::core::option::Option<Params>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Notification {
     /// A value with the required `method` and every optional member absent.
@@ -1404,7 +1425,7 @@ impl Notification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1467,7 +1488,7 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -1497,9 +1518,9 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
 #[allow(clippy::large_enum_variant)]
 pub enum Params {
     /// The `Object` alternative.
-    Object(::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>),
+    Object(::mcpwire_types::JsonObject),
     /// The `Array` alternative.
-    Array(::std::vec::Vec<::serde_json::Value>),
+    Array(::std::vec::Vec<::mcpwire_types::Json>),
 }
 impl Params {
     /// The name of the variant this value holds (the schema definition it decoded as).
@@ -1510,19 +1531,15 @@ impl Params {
         }
     }
 }
-impl ::core::convert::From<
-    ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-> for Params {
+impl ::core::convert::From<::mcpwire_types::JsonObject> for Params {
     /// The `Object` alternative.
-    fn from(
-        value: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    ) -> Self {
+    fn from(value: ::mcpwire_types::JsonObject) -> Self {
         Self::Object(value)
     }
 }
-impl ::core::convert::From<::std::vec::Vec<::serde_json::Value>> for Params {
+impl ::core::convert::From<::std::vec::Vec<::mcpwire_types::Json>> for Params {
     /// The `Array` alternative.
-    fn from(value: ::std::vec::Vec<::serde_json::Value>) -> Self {
+    fn from(value: ::std::vec::Vec<::mcpwire_types::Json>) -> Self {
         Self::Array(value)
     }
 }
@@ -1578,17 +1595,14 @@ impl<'de> ::serde::Deserialize<'de> for Params {
             |index: usize, input: &str, reason: &str| match index {
                 0usize => {
                     ::mcpwire_types::support::decode_variant::<
-                        ::std::collections::BTreeMap<
-                            ::std::string::String,
-                            ::serde_json::Value,
-                        >,
+                        ::mcpwire_types::JsonObject,
                         D::Error,
                     >(input, "Params", "Object", reason)
                         .map(Self::Object)
                 }
                 _ => {
                     ::mcpwire_types::support::decode_variant::<
-                        ::std::vec::Vec<::serde_json::Value>,
+                        ::std::vec::Vec<::mcpwire_types::Json>,
                         D::Error,
                     >(input, "Params", "Array", reason)
                         .map(Self::Array)
@@ -1608,9 +1622,8 @@ impl ::schemars::JsonSchema for Params {
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         ::mcpwire_types::support::any_of_schema(
             ::std::vec![
-                generator.subschema_for:: < ::std::collections::BTreeMap <
-                ::std::string::String, ::serde_json::Value > > (), generator
-                .subschema_for:: < ::std::vec::Vec < ::serde_json::Value > > ()
+                generator.subschema_for:: < ::mcpwire_types::JsonObject > (), generator
+                .subschema_for:: < ::std::vec::Vec < ::mcpwire_types::Json > > ()
             ],
         )
     }
@@ -1625,12 +1638,15 @@ pub struct ParseError {
     pub code: CodeMinus32700,
     /// `data` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub data: ::core::option::Option<::serde_json::Value>,
+    pub data: ::core::option::Option<::mcpwire_types::Json>,
     /// `message` member (required).
     pub message: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ParseError {
     /// A value with the required `message` and every optional member absent.
@@ -1646,7 +1662,7 @@ impl ParseError {
     #[must_use]
     pub fn with_data(
         mut self,
-        data: impl ::core::convert::Into<::serde_json::Value>,
+        data: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.data = ::core::option::Option::Some(data.into());
         self
@@ -1656,7 +1672,7 @@ impl ParseError {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1706,7 +1722,7 @@ impl<'de> ::serde::Deserialize<'de> for ParseError {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Value>()?,
+                                    map.next_value::<::mcpwire_types::Json>()?,
                                 ),
                             );
                         }
@@ -1721,7 +1737,7 @@ impl<'de> ::serde::Deserialize<'de> for ParseError {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -1760,7 +1776,10 @@ pub struct Request {
     pub params: ::core::option::Option<Params>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Request {
     /// A value with the required `method`, `id` and every optional member absent.
@@ -1787,7 +1806,7 @@ impl Request {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1861,7 +1880,7 @@ impl<'de> ::serde::Deserialize<'de> for Request {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -2179,15 +2198,18 @@ pub struct ResultResponse {
     /// `jsonrpc` member (required).
     pub jsonrpc: Jsonrpc2_0,
     /// `result` member (required).
-    pub result: ::serde_json::Value,
+    pub result: ::mcpwire_types::Json,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ResultResponse {
     /// A value with the required `result`, `id` and every optional member absent.
     pub fn new(
-        result: impl ::core::convert::Into<::serde_json::Value>,
+        result: impl ::core::convert::Into<::mcpwire_types::Json>,
         id: impl ::core::convert::Into<RequestId>,
     ) -> Self {
         Self {
@@ -2202,7 +2224,7 @@ impl ResultResponse {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -2261,11 +2283,11 @@ impl<'de> ::serde::Deserialize<'de> for ResultResponse {
                                 );
                             }
                             m2 = ::core::option::Option::Some(
-                                map.next_value::<::serde_json::Value>()?,
+                                map.next_value::<::mcpwire_types::Json>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -2515,7 +2537,7 @@ pub mod strategies {
                 s::integer(::core::option::Option::None, ::core::option::Option::None)
                     .prop_map(::mcpwire_types::support::Integer::from)
                     .boxed(),
-                s::optional(s::any_json()),
+                s::optional(s::json()),
                 s::string(
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -2547,7 +2569,7 @@ pub mod strategies {
         (
             (
                 code_minus_32603(),
-                s::optional(s::any_json()),
+                s::optional(s::json()),
                 s::string(
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -2568,7 +2590,7 @@ pub mod strategies {
         (
             (
                 code_minus_32602(),
-                s::optional(s::any_json()),
+                s::optional(s::json()),
                 s::string(
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -2589,7 +2611,7 @@ pub mod strategies {
         (
             (
                 code_minus_32600(),
-                s::optional(s::any_json()),
+                s::optional(s::json()),
                 s::string(
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -2629,7 +2651,7 @@ pub mod strategies {
         (
             (
                 code_minus_32601(),
-                s::optional(s::any_json()),
+                s::optional(s::json()),
                 s::string(
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -2671,8 +2693,8 @@ pub mod strategies {
         s::unambiguous(
             s::one_of(
                 ::std::vec![
-                    s::map(s::any_json()).prop_map(super::Params::Object).boxed(),
-                    s::vec(s::any_json(), ::core::option::Option::None,
+                    s::json_object().prop_map(super::Params::Object).boxed(),
+                    s::vec(s::json(), ::core::option::Option::None,
                     ::core::option::Option::None).prop_map(super::Params::Array).boxed()
                 ],
             ),
@@ -2684,7 +2706,7 @@ pub mod strategies {
         (
             (
                 code_minus_32700(),
-                s::optional(s::any_json()),
+                s::optional(s::json()),
                 s::string(
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -2752,7 +2774,7 @@ pub mod strategies {
     }
     /// Values of [`super::ResultResponse`].
     pub fn result_response() -> BoxedStrategy<super::ResultResponse> {
-        ((request_id(), jsonrpc_2_0(), s::any_json()),)
+        ((request_id(), jsonrpc_2_0(), s::json()),)
             .prop_map(|((f0, f1, f2),)| super::ResultResponse {
                 id: f0,
                 jsonrpc: f1,

@@ -14,9 +14,9 @@
 //!
 //! A listed member holding something other than a string cannot match a variant that
 //! declares it, so only a variant that keeps it as an undeclared member (a
-//! `serde_json::Value`) can take it: it is kept as the text of that value, the same value
-//! that variant would keep. The generator lists no member when some variant keeps undeclared
-//! members as a typed value.
+//! [`crate::Json`]) can take it: it is kept as the compact text of the value serde_json reads
+//! (`1e3` becomes `1000.0`, the same value). The generator lists no member when some variant
+//! keeps undeclared members as a typed value.
 //!
 //! The chosen variant then decodes from the members ([`super::decode_object_variant`]).
 //!

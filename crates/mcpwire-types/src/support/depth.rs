@@ -14,6 +14,10 @@
 //! limit too and decodes on a growing stack, so no 128-level limit comes back and no stack
 //! overflows.
 //!
+//! Members the schema leaves free (`_meta`, `arguments`, anything kept as a
+//! [`crate::Json`]) are captured as text without recursion and take any depth either way: the
+//! limit matters for typed members nested in one another (a recursive schema).
+//!
 //! ```
 //! use mcpwire_types::mcp::v2026_07_28::ContentBlock;
 //! use mcpwire_types::support::with_unbounded_depth;
@@ -23,8 +27,9 @@
 //!     "[".repeat(200),
 //!     "]".repeat(200)
 //! );
-//! // A plain decode keeps serde_json's limit.
-//! assert!(serde_json::from_str::<ContentBlock>(&deep).is_err());
+//! // `_meta` is kept as text: even a plain decode takes it.
+//! let plain: ContentBlock = serde_json::from_str(&deep).unwrap();
+//! assert_eq!(plain.variant_name(), "ResourceLink");
 //! // Lifted, on a growing stack (as `mcpwire` decodes).
 //! let block = with_unbounded_depth(|| {
 //!     let mut deserializer = serde_json::Deserializer::from_str(&deep);

@@ -145,6 +145,18 @@ pub fn any_json() -> BoxedStrategy<Value> {
     .boxed()
 }
 
+/// A small arbitrary JSON value (see [`any_json`]) kept as its text.
+pub fn json() -> BoxedStrategy<crate::Json> {
+    any_json().prop_map(crate::Json::from).boxed()
+}
+
+/// A small JSON object with arbitrary members (values as [`any_json`]) kept as its text.
+pub fn json_object() -> BoxedStrategy<crate::JsonObject> {
+    proptest::collection::btree_map(key(), any_json(), 0..=MAX_ITEMS)
+        .prop_map(|m| crate::JsonObject::from(m.into_iter().collect::<serde_json::Map<_, _>>()))
+        .boxed()
+}
+
 /// A short object member name.
 fn key() -> BoxedStrategy<String> {
     "[a-zA-Z_][a-zA-Z0-9_.-]{0,7}".boxed()

@@ -14,7 +14,10 @@ pub struct Annotated {
     pub annotations: ::core::option::Option<AnnotatedAnnotations>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Annotated {
     /// A value with every optional member absent.
@@ -39,7 +42,7 @@ impl Annotated {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -84,7 +87,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotated {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -113,7 +116,10 @@ pub struct AnnotatedAnnotations {
     pub priority: ::core::option::Option<::serde_json::Number>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl AnnotatedAnnotations {
     /// A value with every optional member absent.
@@ -148,7 +154,7 @@ impl AnnotatedAnnotations {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -208,7 +214,7 @@ impl<'de> ::serde::Deserialize<'de> for AnnotatedAnnotations {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -243,7 +249,10 @@ pub struct BlobResourceContents {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl BlobResourceContents {
     /// A value with the required `blob`, `uri` and every optional member absent.
@@ -272,7 +281,7 @@ impl BlobResourceContents {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -339,7 +348,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -374,7 +383,10 @@ pub struct CallToolRequest {
     pub params: CallToolRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CallToolRequest {
     /// A value with the required `params` and every optional member absent.
@@ -390,7 +402,7 @@ impl CallToolRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -442,7 +454,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -472,14 +484,15 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
 pub struct CallToolRequestParams {
     /// `arguments` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub arguments: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub arguments: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CallToolRequestParams {
     /// A value with the required `name` and every optional member absent.
@@ -494,9 +507,7 @@ impl CallToolRequestParams {
     #[must_use]
     pub fn with_arguments(
         mut self,
-        arguments: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        arguments: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.arguments = ::core::option::Option::Some(arguments.into());
         self
@@ -506,7 +517,7 @@ impl CallToolRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -547,13 +558,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -568,7 +573,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -599,9 +604,7 @@ pub struct CallToolResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `content` member (required).
     pub content: ::std::vec::Vec<CallToolResultContentItem>,
     /// `isError` member (optional).
@@ -613,7 +616,10 @@ pub struct CallToolResult {
     pub is_error: ::core::option::Option<bool>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CallToolResult {
     /// A value with the required `content` and every optional member absent.
@@ -631,9 +637,7 @@ impl CallToolResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -649,7 +653,7 @@ impl CallToolResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -689,13 +693,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -721,7 +719,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -932,7 +930,10 @@ pub struct CancelledNotification {
     pub params: CancelledNotificationParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CancelledNotification {
     /// A value with the required `params` and every optional member absent.
@@ -948,7 +949,7 @@ impl CancelledNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1000,7 +1001,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -1036,7 +1037,10 @@ pub struct CancelledNotificationParams {
     pub request_id: RequestId,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CancelledNotificationParams {
     /// A value with the required `requestId` and every optional member absent.
@@ -1061,7 +1065,7 @@ impl CancelledNotificationParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1117,7 +1121,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -1145,22 +1149,20 @@ pub struct ClientCapabilities {
     /// `experimental` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
     >,
     /// `roots` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub roots: ::core::option::Option<ClientCapabilitiesRoots>,
     /// `sampling` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub sampling: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub sampling: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ClientCapabilities {
     /// A value with every optional member absent.
@@ -1180,7 +1182,7 @@ impl ClientCapabilities {
         experimental: impl ::core::convert::Into<
             ::std::collections::BTreeMap<
                 ::std::string::String,
-                ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+                ::mcpwire_types::JsonObject,
             >,
         >,
     ) -> Self {
@@ -1200,9 +1202,7 @@ impl ClientCapabilities {
     #[must_use]
     pub fn with_sampling(
         mut self,
-        sampling: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        sampling: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.sampling = ::core::option::Option::Some(sampling.into());
         self
@@ -1212,7 +1212,7 @@ impl ClientCapabilities {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1258,10 +1258,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                                         .next_value::<
                                             ::std::collections::BTreeMap<
                                                 ::std::string::String,
-                                                ::std::collections::BTreeMap<
-                                                    ::std::string::String,
-                                                    ::serde_json::Value,
-                                                >,
+                                                ::mcpwire_types::JsonObject,
                                             >,
                                         >()?,
                                 ),
@@ -1289,18 +1286,12 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                             }
                             m2 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -1332,7 +1323,10 @@ pub struct ClientCapabilitiesRoots {
     pub list_changed: ::core::option::Option<bool>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ClientCapabilitiesRoots {
     /// A value with every optional member absent.
@@ -1357,7 +1351,7 @@ impl ClientCapabilitiesRoots {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1400,7 +1394,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -2304,7 +2298,10 @@ pub struct CompleteRequest {
     pub params: CompleteRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CompleteRequest {
     /// A value with the required `params` and every optional member absent.
@@ -2320,7 +2317,7 @@ impl CompleteRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -2372,7 +2369,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -2406,7 +2403,10 @@ pub struct CompleteRequestParams {
     pub r#ref: CompleteRequestParamsRef,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CompleteRequestParams {
     /// A value with the required `argument`, `ref` and every optional member absent.
@@ -2425,7 +2425,7 @@ impl CompleteRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -2479,7 +2479,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -2513,7 +2513,10 @@ pub struct CompleteRequestParamsArgument {
     pub value: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CompleteRequestParamsArgument {
     /// A value with the required `name`, `value` and every optional member absent.
@@ -2532,7 +2535,7 @@ impl CompleteRequestParamsArgument {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -2584,7 +2587,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -2770,14 +2773,15 @@ pub struct CompleteResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `completion` member (required).
     pub completion: CompleteResultCompletion,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CompleteResult {
     /// A value with the required `completion` and every optional member absent.
@@ -2794,9 +2798,7 @@ impl CompleteResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -2806,7 +2808,7 @@ impl CompleteResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -2845,13 +2847,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -2868,7 +2864,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -2907,7 +2903,10 @@ pub struct CompleteResultCompletion {
     pub values: ::std::vec::Vec<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CompleteResultCompletion {
     /// A value with the required `values` and every optional member absent.
@@ -2941,7 +2940,7 @@ impl CompleteResultCompletion {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -3006,7 +3005,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -3038,7 +3037,10 @@ pub struct CreateMessageRequest {
     pub params: CreateMessageRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CreateMessageRequest {
     /// A value with the required `params` and every optional member absent.
@@ -3054,7 +3056,7 @@ impl CreateMessageRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -3106,7 +3108,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -3150,9 +3152,7 @@ pub struct CreateMessageRequestParams {
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// `metadata` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub metadata: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub metadata: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `modelPreferences` member (optional).
     #[serde(
         rename = "modelPreferences",
@@ -3179,7 +3179,10 @@ pub struct CreateMessageRequestParams {
     pub temperature: ::core::option::Option<::serde_json::Number>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CreateMessageRequestParams {
     /// A value with the required `maxTokens`, `messages` and every optional member absent.
@@ -3214,9 +3217,7 @@ impl CreateMessageRequestParams {
     #[must_use]
     pub fn with_metadata(
         mut self,
-        metadata: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        metadata: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.metadata = ::core::option::Option::Some(metadata.into());
         self
@@ -3264,7 +3265,7 @@ impl CreateMessageRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -3359,13 +3360,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
                             }
                             m3 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -3426,7 +3421,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -3494,9 +3489,7 @@ pub struct CreateMessageResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `content` member (required).
     pub content: CreateMessageResultContent,
     /// `model` member (required).
@@ -3512,7 +3505,10 @@ pub struct CreateMessageResult {
     pub stop_reason: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CreateMessageResult {
     /// A value with the required `content`, `model`, `role` and every optional member absent.
@@ -3534,9 +3530,7 @@ impl CreateMessageResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -3555,7 +3549,7 @@ impl CreateMessageResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -3597,13 +3591,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -3650,7 +3638,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -3851,7 +3839,10 @@ pub struct EmbeddedResource {
     pub r#type: TypeResource,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl EmbeddedResource {
     /// A value with the required `resource` and every optional member absent.
@@ -3877,7 +3868,7 @@ impl EmbeddedResource {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -3946,7 +3937,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -3983,7 +3974,10 @@ pub struct EmbeddedResourceAnnotations {
     pub priority: ::core::option::Option<::serde_json::Number>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl EmbeddedResourceAnnotations {
     /// A value with every optional member absent.
@@ -4018,7 +4012,7 @@ impl EmbeddedResourceAnnotations {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -4078,7 +4072,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceAnnotations {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -4245,7 +4239,10 @@ pub struct GetPromptRequest {
     pub params: GetPromptRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl GetPromptRequest {
     /// A value with the required `params` and every optional member absent.
@@ -4261,7 +4258,7 @@ impl GetPromptRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -4313,7 +4310,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -4350,7 +4347,10 @@ pub struct GetPromptRequestParams {
     pub name: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl GetPromptRequestParams {
     /// A value with the required `name` and every optional member absent.
@@ -4377,7 +4377,7 @@ impl GetPromptRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -4439,7 +4439,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -4470,9 +4470,7 @@ pub struct GetPromptResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `description` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub description: ::core::option::Option<::std::string::String>,
@@ -4480,7 +4478,10 @@ pub struct GetPromptResult {
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl GetPromptResult {
     /// A value with the required `messages` and every optional member absent.
@@ -4498,9 +4499,7 @@ impl GetPromptResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -4519,7 +4518,7 @@ impl GetPromptResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -4559,13 +4558,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -4596,7 +4589,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -4634,7 +4627,10 @@ pub struct ImageContent {
     pub r#type: TypeImage,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ImageContent {
     /// A value with the required `data`, `mimeType` and every optional member absent.
@@ -4664,7 +4660,7 @@ impl ImageContent {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -4744,7 +4740,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -4785,7 +4781,10 @@ pub struct ImageContentAnnotations {
     pub priority: ::core::option::Option<::serde_json::Number>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ImageContentAnnotations {
     /// A value with every optional member absent.
@@ -4820,7 +4819,7 @@ impl ImageContentAnnotations {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -4880,7 +4879,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContentAnnotations {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -4908,7 +4907,10 @@ pub struct Implementation {
     pub version: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Implementation {
     /// A value with the required `name`, `version` and every optional member absent.
@@ -4927,7 +4929,7 @@ impl Implementation {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -4979,7 +4981,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -5013,7 +5015,10 @@ pub struct InitializeRequest {
     pub params: InitializeRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl InitializeRequest {
     /// A value with the required `params` and every optional member absent.
@@ -5029,7 +5034,7 @@ impl InitializeRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -5081,7 +5086,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -5119,7 +5124,10 @@ pub struct InitializeRequestParams {
     pub protocol_version: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl InitializeRequestParams {
     /// A value with the required `capabilities`, `clientInfo`, `protocolVersion` and every optional member absent.
@@ -5140,7 +5148,7 @@ impl InitializeRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -5209,7 +5217,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -5247,9 +5255,7 @@ pub struct InitializeResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `capabilities` member (required).
     pub capabilities: ServerCapabilities,
     /// `instructions` member (optional).
@@ -5263,7 +5269,10 @@ pub struct InitializeResult {
     pub server_info: Implementation,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl InitializeResult {
     /// A value with the required `capabilities`, `protocolVersion`, `serverInfo` and every optional member absent.
@@ -5285,9 +5294,7 @@ impl InitializeResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -5306,7 +5313,7 @@ impl InitializeResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -5354,13 +5361,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -5415,7 +5416,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -5456,7 +5457,10 @@ pub struct InitializedNotification {
     pub params: ::core::option::Option<InitializedNotificationParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl InitializedNotification {
     /// A value with every optional member absent.
@@ -5482,7 +5486,7 @@ impl InitializedNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -5536,7 +5540,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -5567,12 +5571,13 @@ pub struct InitializedNotificationParams {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl InitializedNotificationParams {
     /// A value with every optional member absent.
@@ -5587,9 +5592,7 @@ impl InitializedNotificationParams {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -5599,7 +5602,7 @@ impl InitializedNotificationParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -5637,18 +5640,12 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotificationParams {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -5677,7 +5674,10 @@ pub struct JSONRPCError {
     pub jsonrpc: Jsonrpc2_0,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl JSONRPCError {
     /// A value with the required `error`, `id` and every optional member absent.
@@ -5697,7 +5697,7 @@ impl JSONRPCError {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -5760,7 +5760,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCError {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -5796,12 +5796,15 @@ pub struct JSONRPCErrorError {
     pub code: ::mcpwire_types::support::Integer,
     /// `data` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub data: ::core::option::Option<::serde_json::Value>,
+    pub data: ::core::option::Option<::mcpwire_types::Json>,
     /// `message` member (required).
     pub message: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl JSONRPCErrorError {
     /// A value with the required `code`, `message` and every optional member absent.
@@ -5820,7 +5823,7 @@ impl JSONRPCErrorError {
     #[must_use]
     pub fn with_data(
         mut self,
-        data: impl ::core::convert::Into<::serde_json::Value>,
+        data: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.data = ::core::option::Option::Some(data.into());
         self
@@ -5830,7 +5833,7 @@ impl JSONRPCErrorError {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -5880,7 +5883,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorError {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Value>()?,
+                                    map.next_value::<::mcpwire_types::Json>()?,
                                 ),
                             );
                         }
@@ -5895,7 +5898,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorError {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -6125,7 +6128,10 @@ pub struct JSONRPCNotification {
     pub params: ::core::option::Option<JSONRPCNotificationParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl JSONRPCNotification {
     /// A value with the required `method` and every optional member absent.
@@ -6151,7 +6157,7 @@ impl JSONRPCNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -6216,7 +6222,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -6251,12 +6257,13 @@ pub struct JSONRPCNotificationParams {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl JSONRPCNotificationParams {
     /// A value with every optional member absent.
@@ -6271,9 +6278,7 @@ impl JSONRPCNotificationParams {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -6283,7 +6288,7 @@ impl JSONRPCNotificationParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -6321,18 +6326,12 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotificationParams {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -6364,7 +6363,10 @@ pub struct JSONRPCRequest {
     pub params: ::core::option::Option<JSONRPCRequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl JSONRPCRequest {
     /// A value with the required `id`, `method` and every optional member absent.
@@ -6394,7 +6396,7 @@ impl JSONRPCRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -6470,7 +6472,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -6512,7 +6514,10 @@ pub struct JSONRPCRequestParams {
     pub meta: ::core::option::Option<JSONRPCRequestParamsMeta>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl JSONRPCRequestParams {
     /// A value with every optional member absent.
@@ -6537,7 +6542,7 @@ impl JSONRPCRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -6580,7 +6585,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -6610,7 +6615,10 @@ pub struct JSONRPCRequestParamsMeta {
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl JSONRPCRequestParamsMeta {
     /// A value with every optional member absent.
@@ -6635,7 +6643,7 @@ impl JSONRPCRequestParamsMeta {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -6680,7 +6688,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequestParamsMeta {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -6709,7 +6717,10 @@ pub struct JSONRPCResponse {
     pub result: Result,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl JSONRPCResponse {
     /// A value with the required `id`, `result` and every optional member absent.
@@ -6729,7 +6740,7 @@ impl JSONRPCResponse {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -6792,7 +6803,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -6871,7 +6882,10 @@ pub struct ListPromptsRequest {
     pub params: ::core::option::Option<ListPromptsRequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListPromptsRequest {
     /// A value with every optional member absent.
@@ -6897,7 +6911,7 @@ impl ListPromptsRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -6951,7 +6965,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -6981,7 +6995,10 @@ pub struct ListPromptsRequestParams {
     pub cursor: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListPromptsRequestParams {
     /// A value with every optional member absent.
@@ -7006,7 +7023,7 @@ impl ListPromptsRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -7049,7 +7066,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -7076,9 +7093,7 @@ pub struct ListPromptsResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `nextCursor` member (optional).
     #[serde(
         rename = "nextCursor",
@@ -7090,7 +7105,10 @@ pub struct ListPromptsResult {
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListPromptsResult {
     /// A value with the required `prompts` and every optional member absent.
@@ -7106,9 +7124,7 @@ impl ListPromptsResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -7127,7 +7143,7 @@ impl ListPromptsResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -7167,13 +7183,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -7202,7 +7212,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -7235,7 +7245,10 @@ pub struct ListResourceTemplatesRequest {
     pub params: ::core::option::Option<ListResourceTemplatesRequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListResourceTemplatesRequest {
     /// A value with every optional member absent.
@@ -7261,7 +7274,7 @@ impl ListResourceTemplatesRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -7315,7 +7328,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -7345,7 +7358,10 @@ pub struct ListResourceTemplatesRequestParams {
     pub cursor: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListResourceTemplatesRequestParams {
     /// A value with every optional member absent.
@@ -7370,7 +7386,7 @@ impl ListResourceTemplatesRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -7413,7 +7429,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -7440,9 +7456,7 @@ pub struct ListResourceTemplatesResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `nextCursor` member (optional).
     #[serde(
         rename = "nextCursor",
@@ -7455,7 +7469,10 @@ pub struct ListResourceTemplatesResult {
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListResourceTemplatesResult {
     /// A value with the required `resourceTemplates` and every optional member absent.
@@ -7473,9 +7490,7 @@ impl ListResourceTemplatesResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -7494,7 +7509,7 @@ impl ListResourceTemplatesResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -7534,13 +7549,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -7571,7 +7580,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -7604,7 +7613,10 @@ pub struct ListResourcesRequest {
     pub params: ::core::option::Option<ListResourcesRequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListResourcesRequest {
     /// A value with every optional member absent.
@@ -7630,7 +7642,7 @@ impl ListResourcesRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -7684,7 +7696,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -7714,7 +7726,10 @@ pub struct ListResourcesRequestParams {
     pub cursor: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListResourcesRequestParams {
     /// A value with every optional member absent.
@@ -7739,7 +7754,7 @@ impl ListResourcesRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -7782,7 +7797,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -7809,9 +7824,7 @@ pub struct ListResourcesResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `nextCursor` member (optional).
     #[serde(
         rename = "nextCursor",
@@ -7823,7 +7836,10 @@ pub struct ListResourcesResult {
     pub resources: ::std::vec::Vec<Resource>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListResourcesResult {
     /// A value with the required `resources` and every optional member absent.
@@ -7841,9 +7857,7 @@ impl ListResourcesResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -7862,7 +7876,7 @@ impl ListResourcesResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -7902,13 +7916,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -7939,7 +7947,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -7972,7 +7980,10 @@ pub struct ListRootsRequest {
     pub params: ::core::option::Option<ListRootsRequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListRootsRequest {
     /// A value with every optional member absent.
@@ -7998,7 +8009,7 @@ impl ListRootsRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -8052,7 +8063,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -8086,7 +8097,10 @@ pub struct ListRootsRequestParams {
     pub meta: ::core::option::Option<ListRootsRequestParamsMeta>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListRootsRequestParams {
     /// A value with every optional member absent.
@@ -8111,7 +8125,7 @@ impl ListRootsRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -8154,7 +8168,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -8184,7 +8198,10 @@ pub struct ListRootsRequestParamsMeta {
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListRootsRequestParamsMeta {
     /// A value with every optional member absent.
@@ -8209,7 +8226,7 @@ impl ListRootsRequestParamsMeta {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -8254,7 +8271,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParamsMeta {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -8281,14 +8298,15 @@ pub struct ListRootsResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `roots` member (required).
     pub roots: ::std::vec::Vec<Root>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListRootsResult {
     /// A value with the required `roots` and every optional member absent.
@@ -8303,9 +8321,7 @@ impl ListRootsResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -8315,7 +8331,7 @@ impl ListRootsResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -8354,13 +8370,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -8375,7 +8385,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -8407,7 +8417,10 @@ pub struct ListToolsRequest {
     pub params: ::core::option::Option<ListToolsRequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListToolsRequest {
     /// A value with every optional member absent.
@@ -8433,7 +8446,7 @@ impl ListToolsRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -8487,7 +8500,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -8517,7 +8530,10 @@ pub struct ListToolsRequestParams {
     pub cursor: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListToolsRequestParams {
     /// A value with every optional member absent.
@@ -8542,7 +8558,7 @@ impl ListToolsRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -8585,7 +8601,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -8612,9 +8628,7 @@ pub struct ListToolsResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `nextCursor` member (optional).
     #[serde(
         rename = "nextCursor",
@@ -8626,7 +8640,10 @@ pub struct ListToolsResult {
     pub tools: ::std::vec::Vec<Tool>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListToolsResult {
     /// A value with the required `tools` and every optional member absent.
@@ -8642,9 +8659,7 @@ impl ListToolsResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -8663,7 +8678,7 @@ impl ListToolsResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -8703,13 +8718,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -8738,7 +8747,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -8818,7 +8827,10 @@ pub struct LoggingMessageNotification {
     pub params: LoggingMessageNotificationParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl LoggingMessageNotification {
     /// A value with the required `params` and every optional member absent.
@@ -8836,7 +8848,7 @@ impl LoggingMessageNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -8888,7 +8900,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -8917,7 +8929,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct LoggingMessageNotificationParams {
     /// `data` member (required).
-    pub data: ::serde_json::Value,
+    pub data: ::mcpwire_types::Json,
     /// `level` member (required).
     pub level: LoggingLevel,
     /// `logger` member (optional).
@@ -8925,12 +8937,15 @@ pub struct LoggingMessageNotificationParams {
     pub logger: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl LoggingMessageNotificationParams {
     /// A value with the required `data`, `level` and every optional member absent.
     pub fn new(
-        data: impl ::core::convert::Into<::serde_json::Value>,
+        data: impl ::core::convert::Into<::mcpwire_types::Json>,
         level: impl ::core::convert::Into<LoggingLevel>,
     ) -> Self {
         Self {
@@ -8954,7 +8969,7 @@ impl LoggingMessageNotificationParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -8993,7 +9008,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
                                 );
                             }
                             m0 = ::core::option::Option::Some(
-                                map.next_value::<::serde_json::Value>()?,
+                                map.next_value::<::mcpwire_types::Json>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Declared(1usize) => {
@@ -9019,7 +9034,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -10035,7 +10050,10 @@ pub struct ModelHint {
     pub name: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ModelHint {
     /// A value with every optional member absent.
@@ -10060,7 +10078,7 @@ impl ModelHint {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -10103,7 +10121,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -10150,7 +10168,10 @@ pub struct ModelPreferences {
     pub speed_priority: ::core::option::Option<::serde_json::Number>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ModelPreferences {
     /// A value with every optional member absent.
@@ -10207,7 +10228,7 @@ impl ModelPreferences {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -10300,7 +10321,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -10331,7 +10352,10 @@ pub struct Notification {
     pub params: ::core::option::Option<NotificationParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Notification {
     /// A value with the required `method` and every optional member absent.
@@ -10356,7 +10380,7 @@ impl Notification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -10410,7 +10434,7 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -10441,12 +10465,13 @@ pub struct NotificationParams {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl NotificationParams {
     /// A value with every optional member absent.
@@ -10461,9 +10486,7 @@ impl NotificationParams {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -10473,7 +10496,7 @@ impl NotificationParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -10511,18 +10534,12 @@ impl<'de> ::serde::Deserialize<'de> for NotificationParams {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -10550,7 +10567,10 @@ pub struct PaginatedRequest {
     pub params: ::core::option::Option<PaginatedRequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PaginatedRequest {
     /// A value with the required `method` and every optional member absent.
@@ -10575,7 +10595,7 @@ impl PaginatedRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -10629,7 +10649,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -10659,7 +10679,10 @@ pub struct PaginatedRequestParams {
     pub cursor: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PaginatedRequestParams {
     /// A value with every optional member absent.
@@ -10684,7 +10707,7 @@ impl PaginatedRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -10727,7 +10750,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -10754,9 +10777,7 @@ pub struct PaginatedResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `nextCursor` member (optional).
     #[serde(
         rename = "nextCursor",
@@ -10766,7 +10787,10 @@ pub struct PaginatedResult {
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PaginatedResult {
     /// A value with every optional member absent.
@@ -10782,9 +10806,7 @@ impl PaginatedResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -10803,7 +10825,7 @@ impl PaginatedResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -10842,13 +10864,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -10867,7 +10883,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -10896,7 +10912,10 @@ pub struct PingRequest {
     pub params: ::core::option::Option<PingRequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PingRequest {
     /// A value with every optional member absent.
@@ -10922,7 +10941,7 @@ impl PingRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -10976,7 +10995,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -11010,7 +11029,10 @@ pub struct PingRequestParams {
     pub meta: ::core::option::Option<PingRequestParamsMeta>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PingRequestParams {
     /// A value with every optional member absent.
@@ -11035,7 +11057,7 @@ impl PingRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -11078,7 +11100,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -11108,7 +11130,10 @@ pub struct PingRequestParamsMeta {
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PingRequestParamsMeta {
     /// A value with every optional member absent.
@@ -11133,7 +11158,7 @@ impl PingRequestParamsMeta {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -11178,7 +11203,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequestParamsMeta {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -11205,7 +11230,10 @@ pub struct ProgressNotification {
     pub params: ProgressNotificationParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ProgressNotification {
     /// A value with the required `params` and every optional member absent.
@@ -11221,7 +11249,7 @@ impl ProgressNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -11273,7 +11301,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -11311,7 +11339,10 @@ pub struct ProgressNotificationParams {
     pub total: ::core::option::Option<::serde_json::Number>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ProgressNotificationParams {
     /// A value with the required `progress`, `progressToken` and every optional member absent.
@@ -11340,7 +11371,7 @@ impl ProgressNotificationParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -11409,7 +11440,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -11567,7 +11598,10 @@ pub struct Prompt {
     pub name: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Prompt {
     /// A value with the required `name` and every optional member absent.
@@ -11602,7 +11636,7 @@ impl Prompt {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -11673,7 +11707,7 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -11709,7 +11743,10 @@ pub struct PromptArgument {
     pub required: ::core::option::Option<bool>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PromptArgument {
     /// A value with the required `name` and every optional member absent.
@@ -11741,7 +11778,7 @@ impl PromptArgument {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -11810,7 +11847,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -11843,7 +11880,10 @@ pub struct PromptListChangedNotification {
     pub params: ::core::option::Option<PromptListChangedNotificationParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PromptListChangedNotification {
     /// A value with every optional member absent.
@@ -11869,7 +11909,7 @@ impl PromptListChangedNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -11923,7 +11963,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -11954,12 +11994,13 @@ pub struct PromptListChangedNotificationParams {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PromptListChangedNotificationParams {
     /// A value with every optional member absent.
@@ -11974,9 +12015,7 @@ impl PromptListChangedNotificationParams {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -11986,7 +12025,7 @@ impl PromptListChangedNotificationParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -12024,18 +12063,12 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotificationParams {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -12062,7 +12095,10 @@ pub struct PromptMessage {
     pub role: Role,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PromptMessage {
     /// A value with the required `content`, `role` and every optional member absent.
@@ -12081,7 +12117,7 @@ impl PromptMessage {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -12131,7 +12167,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
                             m1 = ::core::option::Option::Some(map.next_value::<Role>()?);
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -12344,7 +12380,10 @@ pub struct PromptReference {
     pub r#type: TypeRefPrompt,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PromptReference {
     /// A value with the required `name` and every optional member absent.
@@ -12360,7 +12399,7 @@ impl PromptReference {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -12412,7 +12451,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -12446,7 +12485,10 @@ pub struct ReadResourceRequest {
     pub params: ReadResourceRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ReadResourceRequest {
     /// A value with the required `params` and every optional member absent.
@@ -12462,7 +12504,7 @@ impl ReadResourceRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -12514,7 +12556,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -12546,7 +12588,10 @@ pub struct ReadResourceRequestParams {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ReadResourceRequestParams {
     /// A value with the required `uri` and every optional member absent.
@@ -12561,7 +12606,7 @@ impl ReadResourceRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -12602,7 +12647,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -12632,14 +12677,15 @@ pub struct ReadResourceResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `contents` member (required).
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ReadResourceResult {
     /// A value with the required `contents` and every optional member absent.
@@ -12658,9 +12704,7 @@ impl ReadResourceResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -12670,7 +12714,7 @@ impl ReadResourceResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -12709,13 +12753,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -12735,7 +12773,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -12912,7 +12950,10 @@ pub struct Request {
     pub params: ::core::option::Option<RequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Request {
     /// A value with the required `method` and every optional member absent.
@@ -12937,7 +12978,7 @@ impl Request {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -12991,7 +13032,7 @@ impl<'de> ::serde::Deserialize<'de> for Request {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -13144,7 +13185,10 @@ pub struct RequestParams {
     pub meta: ::core::option::Option<RequestParamsMeta>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl RequestParams {
     /// A value with every optional member absent.
@@ -13169,7 +13213,7 @@ impl RequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -13212,7 +13256,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -13242,7 +13286,10 @@ pub struct RequestParamsMeta {
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl RequestParamsMeta {
     /// A value with every optional member absent.
@@ -13267,7 +13314,7 @@ impl RequestParamsMeta {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -13312,7 +13359,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -13355,7 +13402,10 @@ pub struct Resource {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Resource {
     /// A value with the required `name`, `uri` and every optional member absent.
@@ -13414,7 +13464,7 @@ impl Resource {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -13531,7 +13581,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -13571,7 +13621,10 @@ pub struct ResourceAnnotations {
     pub priority: ::core::option::Option<::serde_json::Number>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ResourceAnnotations {
     /// A value with every optional member absent.
@@ -13606,7 +13659,7 @@ impl ResourceAnnotations {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -13666,7 +13719,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceAnnotations {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -13699,7 +13752,10 @@ pub struct ResourceContents {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ResourceContents {
     /// A value with the required `uri` and every optional member absent.
@@ -13724,7 +13780,7 @@ impl ResourceContents {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -13780,7 +13836,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -13812,7 +13868,10 @@ pub struct ResourceListChangedNotification {
     pub params: ::core::option::Option<ResourceListChangedNotificationParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ResourceListChangedNotification {
     /// A value with every optional member absent.
@@ -13838,7 +13897,7 @@ impl ResourceListChangedNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -13892,7 +13951,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -13923,12 +13982,13 @@ pub struct ResourceListChangedNotificationParams {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ResourceListChangedNotificationParams {
     /// A value with every optional member absent.
@@ -13943,9 +14003,7 @@ impl ResourceListChangedNotificationParams {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -13955,7 +14013,7 @@ impl ResourceListChangedNotificationParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -13996,18 +14054,12 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotificationParams {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -14034,7 +14086,10 @@ pub struct ResourceReference {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ResourceReference {
     /// A value with the required `uri` and every optional member absent.
@@ -14050,7 +14105,7 @@ impl ResourceReference {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -14102,7 +14157,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceReference {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -14150,7 +14205,10 @@ pub struct ResourceTemplate {
     pub uri_template: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ResourceTemplate {
     /// A value with the required `name`, `uriTemplate` and every optional member absent.
@@ -14199,7 +14257,7 @@ impl ResourceTemplate {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -14304,7 +14362,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -14343,7 +14401,10 @@ pub struct ResourceTemplateAnnotations {
     pub priority: ::core::option::Option<::serde_json::Number>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ResourceTemplateAnnotations {
     /// A value with every optional member absent.
@@ -14378,7 +14439,7 @@ impl ResourceTemplateAnnotations {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -14438,7 +14499,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplateAnnotations {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -14466,7 +14527,10 @@ pub struct ResourceUpdatedNotification {
     pub params: ResourceUpdatedNotificationParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ResourceUpdatedNotification {
     /// A value with the required `params` and every optional member absent.
@@ -14484,7 +14548,7 @@ impl ResourceUpdatedNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -14536,7 +14600,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -14568,7 +14632,10 @@ pub struct ResourceUpdatedNotificationParams {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ResourceUpdatedNotificationParams {
     /// A value with the required `uri` and every optional member absent.
@@ -14583,7 +14650,7 @@ impl ResourceUpdatedNotificationParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -14624,7 +14691,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -14654,12 +14721,13 @@ pub struct Result {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Result {
     /// A value with every optional member absent.
@@ -14674,9 +14742,7 @@ impl Result {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -14686,7 +14752,7 @@ impl Result {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -14724,18 +14790,12 @@ impl<'de> ::serde::Deserialize<'de> for Result {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -14787,7 +14847,10 @@ pub struct Root {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Root {
     /// A value with the required `uri` and every optional member absent.
@@ -14812,7 +14875,7 @@ impl Root {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -14866,7 +14929,7 @@ impl<'de> ::serde::Deserialize<'de> for Root {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -14898,7 +14961,10 @@ pub struct RootsListChangedNotification {
     pub params: ::core::option::Option<RootsListChangedNotificationParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl RootsListChangedNotification {
     /// A value with every optional member absent.
@@ -14924,7 +14990,7 @@ impl RootsListChangedNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -14978,7 +15044,7 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -15009,12 +15075,13 @@ pub struct RootsListChangedNotificationParams {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl RootsListChangedNotificationParams {
     /// A value with every optional member absent.
@@ -15029,9 +15096,7 @@ impl RootsListChangedNotificationParams {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -15041,7 +15106,7 @@ impl RootsListChangedNotificationParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -15079,18 +15144,12 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotificationParams {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -15117,7 +15176,10 @@ pub struct SamplingMessage {
     pub role: Role,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl SamplingMessage {
     /// A value with the required `content`, `role` and every optional member absent.
@@ -15136,7 +15198,7 @@ impl SamplingMessage {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -15186,7 +15248,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
                             m1 = ::core::option::Option::Some(map.next_value::<Role>()?);
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -15369,16 +15431,11 @@ pub struct ServerCapabilities {
     /// `experimental` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
     >,
     /// `logging` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub logging: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub logging: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `prompts` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub prompts: ::core::option::Option<ServerCapabilitiesPrompts>,
@@ -15390,7 +15447,10 @@ pub struct ServerCapabilities {
     pub tools: ::core::option::Option<ServerCapabilitiesTools>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ServerCapabilities {
     /// A value with every optional member absent.
@@ -15412,7 +15472,7 @@ impl ServerCapabilities {
         experimental: impl ::core::convert::Into<
             ::std::collections::BTreeMap<
                 ::std::string::String,
-                ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+                ::mcpwire_types::JsonObject,
             >,
         >,
     ) -> Self {
@@ -15423,9 +15483,7 @@ impl ServerCapabilities {
     #[must_use]
     pub fn with_logging(
         mut self,
-        logging: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        logging: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.logging = ::core::option::Option::Some(logging.into());
         self
@@ -15462,7 +15520,7 @@ impl ServerCapabilities {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -15516,10 +15574,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                                         .next_value::<
                                             ::std::collections::BTreeMap<
                                                 ::std::string::String,
-                                                ::std::collections::BTreeMap<
-                                                    ::std::string::String,
-                                                    ::serde_json::Value,
-                                                >,
+                                                ::mcpwire_types::JsonObject,
                                             >,
                                         >()?,
                                 ),
@@ -15533,13 +15588,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -15582,7 +15631,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -15616,7 +15665,10 @@ pub struct ServerCapabilitiesPrompts {
     pub list_changed: ::core::option::Option<bool>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ServerCapabilitiesPrompts {
     /// A value with every optional member absent.
@@ -15641,7 +15693,7 @@ impl ServerCapabilitiesPrompts {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -15684,7 +15736,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -15717,7 +15769,10 @@ pub struct ServerCapabilitiesResources {
     pub subscribe: ::core::option::Option<bool>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ServerCapabilitiesResources {
     /// A value with every optional member absent.
@@ -15752,7 +15807,7 @@ impl ServerCapabilitiesResources {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -15808,7 +15863,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -15839,7 +15894,10 @@ pub struct ServerCapabilitiesTools {
     pub list_changed: ::core::option::Option<bool>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ServerCapabilitiesTools {
     /// A value with every optional member absent.
@@ -15864,7 +15922,7 @@ impl ServerCapabilitiesTools {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -15907,7 +15965,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -16836,7 +16894,10 @@ pub struct SetLevelRequest {
     pub params: SetLevelRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl SetLevelRequest {
     /// A value with the required `params` and every optional member absent.
@@ -16852,7 +16913,7 @@ impl SetLevelRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -16904,7 +16965,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -16936,7 +16997,10 @@ pub struct SetLevelRequestParams {
     pub level: LoggingLevel,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl SetLevelRequestParams {
     /// A value with the required `level` and every optional member absent.
@@ -16951,7 +17015,7 @@ impl SetLevelRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -16992,7 +17056,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -17022,7 +17086,10 @@ pub struct SubscribeRequest {
     pub params: SubscribeRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl SubscribeRequest {
     /// A value with the required `params` and every optional member absent.
@@ -17038,7 +17105,7 @@ impl SubscribeRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -17090,7 +17157,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -17122,7 +17189,10 @@ pub struct SubscribeRequestParams {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl SubscribeRequestParams {
     /// A value with the required `uri` and every optional member absent.
@@ -17137,7 +17207,7 @@ impl SubscribeRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -17178,7 +17248,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -17211,7 +17281,10 @@ pub struct TextContent {
     pub r#type: TypeText,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl TextContent {
     /// A value with the required `text` and every optional member absent.
@@ -17237,7 +17310,7 @@ impl TextContent {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -17304,7 +17377,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -17341,7 +17414,10 @@ pub struct TextContentAnnotations {
     pub priority: ::core::option::Option<::serde_json::Number>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl TextContentAnnotations {
     /// A value with every optional member absent.
@@ -17376,7 +17452,7 @@ impl TextContentAnnotations {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -17436,7 +17512,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContentAnnotations {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -17471,7 +17547,10 @@ pub struct TextResourceContents {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl TextResourceContents {
     /// A value with the required `text`, `uri` and every optional member absent.
@@ -17500,7 +17579,7 @@ impl TextResourceContents {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -17567,7 +17646,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -17606,7 +17685,10 @@ pub struct Tool {
     pub name: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Tool {
     /// A value with the required `inputSchema`, `name` and every optional member absent.
@@ -17635,7 +17717,7 @@ impl Tool {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -17704,7 +17786,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -17736,10 +17818,7 @@ pub struct ToolInputSchema {
     /// `properties` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub properties: ::core::option::Option<
-        ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
     >,
     /// `required` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
@@ -17748,7 +17827,10 @@ pub struct ToolInputSchema {
     pub r#type: TypeObject,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ToolInputSchema {
     /// A value with every optional member absent.
@@ -17768,7 +17850,7 @@ impl ToolInputSchema {
         properties: impl ::core::convert::Into<
             ::std::collections::BTreeMap<
                 ::std::string::String,
-                ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+                ::mcpwire_types::JsonObject,
             >,
         >,
     ) -> Self {
@@ -17789,7 +17871,7 @@ impl ToolInputSchema {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -17835,10 +17917,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
                                         .next_value::<
                                             ::std::collections::BTreeMap<
                                                 ::std::string::String,
-                                                ::std::collections::BTreeMap<
-                                                    ::std::string::String,
-                                                    ::serde_json::Value,
-                                                >,
+                                                ::mcpwire_types::JsonObject,
                                             >,
                                         >()?,
                                 ),
@@ -17869,7 +17948,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -17902,7 +17981,10 @@ pub struct ToolListChangedNotification {
     pub params: ::core::option::Option<ToolListChangedNotificationParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ToolListChangedNotification {
     /// A value with every optional member absent.
@@ -17928,7 +18010,7 @@ impl ToolListChangedNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -17982,7 +18064,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -18013,12 +18095,13 @@ pub struct ToolListChangedNotificationParams {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ToolListChangedNotificationParams {
     /// A value with every optional member absent.
@@ -18033,9 +18116,7 @@ impl ToolListChangedNotificationParams {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -18045,7 +18126,7 @@ impl ToolListChangedNotificationParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -18083,18 +18164,12 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotificationParams {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -18361,7 +18436,10 @@ pub struct UnsubscribeRequest {
     pub params: UnsubscribeRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl UnsubscribeRequest {
     /// A value with the required `params` and every optional member absent.
@@ -18377,7 +18455,7 @@ impl UnsubscribeRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -18429,7 +18507,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -18461,7 +18539,10 @@ pub struct UnsubscribeRequestParams {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl UnsubscribeRequestParams {
     /// A value with the required `uri` and every optional member absent.
@@ -18476,7 +18557,7 @@ impl UnsubscribeRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -18517,7 +18598,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -19061,7 +19142,7 @@ pub mod strategies {
     pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::string(
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -19080,7 +19161,7 @@ pub mod strategies {
     pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::vec(
                     call_tool_result_content_item(),
                     ::core::option::Option::None,
@@ -19152,9 +19233,9 @@ pub mod strategies {
     pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
         (
             (
-                s::optional(s::map(s::map(s::any_json()))),
+                s::optional(s::map(s::json_object())),
                 s::optional(client_capabilities_roots()),
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
             ),
         )
             .prop_map(|((f0, f1, f2),)| super::ClientCapabilities {
@@ -19303,7 +19384,7 @@ pub mod strategies {
     }
     /// Values of [`super::CompleteResult`].
     pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
-        ((s::optional(s::map(s::any_json())), complete_result_completion()),)
+        ((s::optional(s::json_object()), complete_result_completion()),)
             .prop_map(|((f0, f1),)| super::CompleteResult {
                 meta: f0,
                 completion: f1,
@@ -19370,7 +19451,7 @@ pub mod strategies {
                     ::core::option::Option::None,
                     ::core::option::Option::None,
                 ),
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(model_preferences()),
                 s::optional(
                     s::vec(
@@ -19424,7 +19505,7 @@ pub mod strategies {
     pub fn create_message_result() -> BoxedStrategy<super::CreateMessageResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 create_message_result_content(),
                 s::string(
                     ::core::option::Option::None,
@@ -19582,7 +19663,7 @@ pub mod strategies {
     pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -19716,7 +19797,7 @@ pub mod strategies {
     pub fn initialize_result() -> BoxedStrategy<super::InitializeResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 server_capabilities(),
                 s::optional(
                     s::string(
@@ -19762,7 +19843,7 @@ pub mod strategies {
     pub fn initialized_notification_params() -> BoxedStrategy<
         super::InitializedNotificationParams,
     > {
-        ((s::optional(s::map(s::any_json())), s::extra(s::any_json(), &["_meta"])),)
+        ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
             .prop_map(|((f0, f1),)| super::InitializedNotificationParams {
                 meta: f0,
                 extra: f1,
@@ -19787,7 +19868,7 @@ pub mod strategies {
                 s::integer(::core::option::Option::None, ::core::option::Option::None)
                     .prop_map(::mcpwire_types::support::Integer::from)
                     .boxed(),
-                s::optional(s::any_json()),
+                s::optional(s::json()),
                 s::string(
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -19844,7 +19925,7 @@ pub mod strategies {
     pub fn jsonrpcnotification_params() -> BoxedStrategy<
         super::JSONRPCNotificationParams,
     > {
-        ((s::optional(s::map(s::any_json())), s::extra(s::any_json(), &["_meta"])),)
+        ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
             .prop_map(|((f0, f1),)| super::JSONRPCNotificationParams {
                 meta: f0,
                 extra: f1,
@@ -19876,12 +19957,7 @@ pub mod strategies {
     }
     /// Values of [`super::JSONRPCRequestParams`].
     pub fn jsonrpcrequest_params() -> BoxedStrategy<super::JSONRPCRequestParams> {
-        (
-            (
-                s::optional(jsonrpcrequest_params_meta()),
-                s::extra(s::any_json(), &["_meta"]),
-            ),
-        )
+        ((s::optional(jsonrpcrequest_params_meta()), s::extra(s::json(), &["_meta"])),)
             .prop_map(|((f0, f1),)| super::JSONRPCRequestParams {
                 meta: f0,
                 extra: f1,
@@ -19949,7 +20025,7 @@ pub mod strategies {
     pub fn list_prompts_result() -> BoxedStrategy<super::ListPromptsResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -20016,7 +20092,7 @@ pub mod strategies {
     > {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -20074,7 +20150,7 @@ pub mod strategies {
     pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -20112,7 +20188,7 @@ pub mod strategies {
         (
             (
                 s::optional(list_roots_request_params_meta()),
-                s::extra(s::any_json(), &["_meta"]),
+                s::extra(s::json(), &["_meta"]),
             ),
         )
             .prop_map(|((f0, f1),)| super::ListRootsRequestParams {
@@ -20136,7 +20212,7 @@ pub mod strategies {
     pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::vec(
                     root(),
                     ::core::option::Option::None,
@@ -20184,7 +20260,7 @@ pub mod strategies {
     pub fn list_tools_result() -> BoxedStrategy<super::ListToolsResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -20236,7 +20312,7 @@ pub mod strategies {
     > {
         (
             (
-                s::any_json(),
+                s::json(),
                 logging_level(),
                 s::optional(
                     s::string(
@@ -20459,7 +20535,7 @@ pub mod strategies {
     }
     /// Values of [`super::NotificationParams`].
     pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
-        ((s::optional(s::map(s::any_json())), s::extra(s::any_json(), &["_meta"])),)
+        ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
             .prop_map(|((f0, f1),)| super::NotificationParams {
                 meta: f0,
                 extra: f1,
@@ -20508,7 +20584,7 @@ pub mod strategies {
     pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -20537,7 +20613,7 @@ pub mod strategies {
     }
     /// Values of [`super::PingRequestParams`].
     pub fn ping_request_params() -> BoxedStrategy<super::PingRequestParams> {
-        ((s::optional(ping_request_params_meta()), s::extra(s::any_json(), &["_meta"])),)
+        ((s::optional(ping_request_params_meta()), s::extra(s::json(), &["_meta"])),)
             .prop_map(|((f0, f1),)| super::PingRequestParams {
                 meta: f0,
                 extra: f1,
@@ -20681,7 +20757,7 @@ pub mod strategies {
     pub fn prompt_list_changed_notification_params() -> BoxedStrategy<
         super::PromptListChangedNotificationParams,
     > {
-        ((s::optional(s::map(s::any_json())), s::extra(s::any_json(), &["_meta"])),)
+        ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
             .prop_map(|((f0, f1),)| super::PromptListChangedNotificationParams {
                 meta: f0,
                 extra: f1,
@@ -20765,7 +20841,7 @@ pub mod strategies {
     pub fn read_resource_result() -> BoxedStrategy<super::ReadResourceResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::vec(
                     read_resource_result_contents_item(),
                     ::core::option::Option::None,
@@ -20834,7 +20910,7 @@ pub mod strategies {
     }
     /// Values of [`super::RequestParams`].
     pub fn request_params() -> BoxedStrategy<super::RequestParams> {
-        ((s::optional(request_params_meta()), s::extra(s::any_json(), &["_meta"])),)
+        ((s::optional(request_params_meta()), s::extra(s::json(), &["_meta"])),)
             .prop_map(|((f0, f1),)| super::RequestParams {
                 meta: f0,
                 extra: f1,
@@ -20972,7 +21048,7 @@ pub mod strategies {
     pub fn resource_list_changed_notification_params() -> BoxedStrategy<
         super::ResourceListChangedNotificationParams,
     > {
-        ((s::optional(s::map(s::any_json())), s::extra(s::any_json(), &["_meta"])),)
+        ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
             .prop_map(|((f0, f1),)| super::ResourceListChangedNotificationParams {
                 meta: f0,
                 extra: f1,
@@ -21105,7 +21181,7 @@ pub mod strategies {
     }
     /// Values of [`super::Result`].
     pub fn result() -> BoxedStrategy<super::Result> {
-        ((s::optional(s::map(s::any_json())), s::extra(s::any_json(), &["_meta"])),)
+        ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
             .prop_map(|((f0, f1),)| super::Result {
                 meta: f0,
                 extra: f1,
@@ -21162,7 +21238,7 @@ pub mod strategies {
     pub fn roots_list_changed_notification_params() -> BoxedStrategy<
         super::RootsListChangedNotificationParams,
     > {
-        ((s::optional(s::map(s::any_json())), s::extra(s::any_json(), &["_meta"])),)
+        ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
             .prop_map(|((f0, f1),)| super::RootsListChangedNotificationParams {
                 meta: f0,
                 extra: f1,
@@ -21196,8 +21272,8 @@ pub mod strategies {
     pub fn server_capabilities() -> BoxedStrategy<super::ServerCapabilities> {
         (
             (
-                s::optional(s::map(s::map(s::any_json()))),
-                s::optional(s::map(s::any_json())),
+                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object()),
                 s::optional(server_capabilities_prompts()),
                 s::optional(server_capabilities_resources()),
                 s::optional(server_capabilities_tools()),
@@ -21466,7 +21542,7 @@ pub mod strategies {
     pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
         (
             (
-                s::optional(s::map(s::map(s::any_json()))),
+                s::optional(s::map(s::json_object())),
                 s::optional(
                     s::vec(
                         s::string(
@@ -21510,7 +21586,7 @@ pub mod strategies {
     pub fn tool_list_changed_notification_params() -> BoxedStrategy<
         super::ToolListChangedNotificationParams,
     > {
-        ((s::optional(s::map(s::any_json())), s::extra(s::any_json(), &["_meta"])),)
+        ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
             .prop_map(|((f0, f1),)| super::ToolListChangedNotificationParams {
                 meta: f0,
                 extra: f1,

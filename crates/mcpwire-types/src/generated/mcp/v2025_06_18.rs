@@ -24,7 +24,10 @@ pub struct Annotations {
     pub priority: ::core::option::Option<::serde_json::Number>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Annotations {
     /// A value with every optional member absent.
@@ -69,7 +72,7 @@ impl Annotations {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -144,7 +147,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -173,9 +176,7 @@ pub struct AudioContent {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `annotations` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub annotations: ::core::option::Option<Annotations>,
@@ -188,7 +189,10 @@ pub struct AudioContent {
     pub r#type: TypeAudio,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl AudioContent {
     /// A value with the required `data`, `mimeType` and every optional member absent.
@@ -209,9 +213,7 @@ impl AudioContent {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -230,7 +232,7 @@ impl AudioContent {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -272,13 +274,7 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -329,7 +325,7 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -370,7 +366,10 @@ pub struct BaseMetadata {
     pub title: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl BaseMetadata {
     /// A value with the required `name` and every optional member absent.
@@ -395,7 +394,7 @@ impl BaseMetadata {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -449,7 +448,7 @@ impl<'de> ::serde::Deserialize<'de> for BaseMetadata {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -480,9 +479,7 @@ pub struct BlobResourceContents {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `blob` member (required).
     pub blob: ::std::string::String,
     /// `mimeType` member (optional).
@@ -496,7 +493,10 @@ pub struct BlobResourceContents {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl BlobResourceContents {
     /// A value with the required `blob`, `uri` and every optional member absent.
@@ -516,9 +516,7 @@ impl BlobResourceContents {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -537,7 +535,7 @@ impl BlobResourceContents {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -578,13 +576,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -623,7 +615,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -666,7 +658,10 @@ pub struct BooleanSchema {
     pub r#type: TypeBoolean,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl BooleanSchema {
     /// A value with every optional member absent.
@@ -709,7 +704,7 @@ impl BooleanSchema {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -789,7 +784,7 @@ impl<'de> ::serde::Deserialize<'de> for BooleanSchema {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -822,7 +817,10 @@ pub struct CallToolRequest {
     pub params: CallToolRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CallToolRequest {
     /// A value with the required `params` and every optional member absent.
@@ -838,7 +836,7 @@ impl CallToolRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -890,7 +888,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -920,14 +918,15 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
 pub struct CallToolRequestParams {
     /// `arguments` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub arguments: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub arguments: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CallToolRequestParams {
     /// A value with the required `name` and every optional member absent.
@@ -942,9 +941,7 @@ impl CallToolRequestParams {
     #[must_use]
     pub fn with_arguments(
         mut self,
-        arguments: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        arguments: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.arguments = ::core::option::Option::Some(arguments.into());
         self
@@ -954,7 +951,7 @@ impl CallToolRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -995,13 +992,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -1016,7 +1007,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -1047,9 +1038,7 @@ pub struct CallToolResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `content` member (required).
     pub content: ::std::vec::Vec<ContentBlock>,
     /// `isError` member (optional).
@@ -1065,12 +1054,13 @@ pub struct CallToolResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub structured_content: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub structured_content: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CallToolResult {
     /// A value with the required `content` and every optional member absent.
@@ -1089,9 +1079,7 @@ impl CallToolResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -1106,9 +1094,7 @@ impl CallToolResult {
     #[must_use]
     pub fn with_structured_content(
         mut self,
-        structured_content: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        structured_content: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.structured_content = ::core::option::Option::Some(
             structured_content.into(),
@@ -1120,7 +1106,7 @@ impl CallToolResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1161,13 +1147,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -1201,18 +1181,12 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
                             }
                             m3 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -1245,7 +1219,10 @@ pub struct CancelledNotification {
     pub params: CancelledNotificationParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CancelledNotification {
     /// A value with the required `params` and every optional member absent.
@@ -1261,7 +1238,7 @@ impl CancelledNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1313,7 +1290,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -1349,7 +1326,10 @@ pub struct CancelledNotificationParams {
     pub request_id: RequestId,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CancelledNotificationParams {
     /// A value with the required `requestId` and every optional member absent.
@@ -1374,7 +1354,7 @@ impl CancelledNotificationParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1430,7 +1410,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -1457,28 +1437,24 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
 pub struct ClientCapabilities {
     /// `elicitation` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub elicitation: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub elicitation: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `experimental` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
     >,
     /// `roots` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub roots: ::core::option::Option<ClientCapabilitiesRoots>,
     /// `sampling` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub sampling: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub sampling: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ClientCapabilities {
     /// A value with every optional member absent.
@@ -1496,9 +1472,7 @@ impl ClientCapabilities {
     #[must_use]
     pub fn with_elicitation(
         mut self,
-        elicitation: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        elicitation: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.elicitation = ::core::option::Option::Some(elicitation.into());
         self
@@ -1510,7 +1484,7 @@ impl ClientCapabilities {
         experimental: impl ::core::convert::Into<
             ::std::collections::BTreeMap<
                 ::std::string::String,
-                ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+                ::mcpwire_types::JsonObject,
             >,
         >,
     ) -> Self {
@@ -1530,9 +1504,7 @@ impl ClientCapabilities {
     #[must_use]
     pub fn with_sampling(
         mut self,
-        sampling: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        sampling: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.sampling = ::core::option::Option::Some(sampling.into());
         self
@@ -1542,7 +1514,7 @@ impl ClientCapabilities {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1585,13 +1557,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -1609,10 +1575,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                                         .next_value::<
                                             ::std::collections::BTreeMap<
                                                 ::std::string::String,
-                                                ::std::collections::BTreeMap<
-                                                    ::std::string::String,
-                                                    ::serde_json::Value,
-                                                >,
+                                                ::mcpwire_types::JsonObject,
                                             >,
                                         >()?,
                                 ),
@@ -1640,18 +1603,12 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                             }
                             m3 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -1684,7 +1641,10 @@ pub struct ClientCapabilitiesRoots {
     pub list_changed: ::core::option::Option<bool>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ClientCapabilitiesRoots {
     /// A value with every optional member absent.
@@ -1709,7 +1669,7 @@ impl ClientCapabilitiesRoots {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1752,7 +1712,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -2685,7 +2645,10 @@ pub struct CompleteRequest {
     pub params: CompleteRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CompleteRequest {
     /// A value with the required `params` and every optional member absent.
@@ -2701,7 +2664,7 @@ impl CompleteRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -2753,7 +2716,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -2790,7 +2753,10 @@ pub struct CompleteRequestParams {
     pub r#ref: CompleteRequestParamsRef,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CompleteRequestParams {
     /// A value with the required `argument`, `ref` and every optional member absent.
@@ -2819,7 +2785,7 @@ impl CompleteRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -2886,7 +2852,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -2921,7 +2887,10 @@ pub struct CompleteRequestParamsArgument {
     pub value: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CompleteRequestParamsArgument {
     /// A value with the required `name`, `value` and every optional member absent.
@@ -2940,7 +2909,7 @@ impl CompleteRequestParamsArgument {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -2992,7 +2961,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -3027,7 +2996,10 @@ pub struct CompleteRequestParamsContext {
     >,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CompleteRequestParamsContext {
     /// A value with every optional member absent.
@@ -3054,7 +3026,7 @@ impl CompleteRequestParamsContext {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -3105,7 +3077,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsContext {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -3289,14 +3261,15 @@ pub struct CompleteResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `completion` member (required).
     pub completion: CompleteResultCompletion,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CompleteResult {
     /// A value with the required `completion` and every optional member absent.
@@ -3313,9 +3286,7 @@ impl CompleteResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -3325,7 +3296,7 @@ impl CompleteResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -3364,13 +3335,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -3387,7 +3352,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -3426,7 +3391,10 @@ pub struct CompleteResultCompletion {
     pub values: ::std::vec::Vec<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CompleteResultCompletion {
     /// A value with the required `values` and every optional member absent.
@@ -3460,7 +3428,7 @@ impl CompleteResultCompletion {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -3525,7 +3493,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -3799,7 +3767,10 @@ pub struct CreateMessageRequest {
     pub params: CreateMessageRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CreateMessageRequest {
     /// A value with the required `params` and every optional member absent.
@@ -3815,7 +3786,7 @@ impl CreateMessageRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -3867,7 +3838,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -3911,9 +3882,7 @@ pub struct CreateMessageRequestParams {
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// `metadata` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub metadata: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub metadata: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `modelPreferences` member (optional).
     #[serde(
         rename = "modelPreferences",
@@ -3940,7 +3909,10 @@ pub struct CreateMessageRequestParams {
     pub temperature: ::core::option::Option<::serde_json::Number>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CreateMessageRequestParams {
     /// A value with the required `maxTokens`, `messages` and every optional member absent.
@@ -3975,9 +3947,7 @@ impl CreateMessageRequestParams {
     #[must_use]
     pub fn with_metadata(
         mut self,
-        metadata: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        metadata: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.metadata = ::core::option::Option::Some(metadata.into());
         self
@@ -4025,7 +3995,7 @@ impl CreateMessageRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -4120,13 +4090,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
                             }
                             m3 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -4187,7 +4151,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -4255,9 +4219,7 @@ pub struct CreateMessageResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `content` member (required).
     pub content: CreateMessageResultContent,
     /// `model` member (required).
@@ -4273,7 +4235,10 @@ pub struct CreateMessageResult {
     pub stop_reason: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CreateMessageResult {
     /// A value with the required `content`, `model`, `role` and every optional member absent.
@@ -4295,9 +4260,7 @@ impl CreateMessageResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -4316,7 +4279,7 @@ impl CreateMessageResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -4358,13 +4321,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -4411,7 +4368,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -4636,7 +4593,10 @@ pub struct ElicitRequest {
     pub params: ElicitRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ElicitRequest {
     /// A value with the required `params` and every optional member absent.
@@ -4652,7 +4612,7 @@ impl ElicitRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -4704,7 +4664,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -4739,7 +4699,10 @@ pub struct ElicitRequestParams {
     pub requested_schema: ElicitRequestParamsRequestedSchema,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ElicitRequestParams {
     /// A value with the required `message`, `requestedSchema` and every optional member absent.
@@ -4758,7 +4721,7 @@ impl ElicitRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -4812,7 +4775,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -4852,7 +4815,10 @@ pub struct ElicitRequestParamsRequestedSchema {
     pub r#type: TypeObject,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ElicitRequestParamsRequestedSchema {
     /// A value with the required `properties` and every optional member absent.
@@ -4885,7 +4851,7 @@ impl ElicitRequestParamsRequestedSchema {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -4960,7 +4926,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParamsRequestedSchema {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -4995,9 +4961,7 @@ pub struct ElicitResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `action` member (required).
     pub action: ElicitResultAction,
     /// `content` member (optional).
@@ -5007,7 +4971,10 @@ pub struct ElicitResult {
     >,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ElicitResult {
     /// A value with the required `action` and every optional member absent.
@@ -5023,9 +4990,7 @@ impl ElicitResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -5046,7 +5011,7 @@ impl ElicitResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -5086,13 +5051,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -5125,7 +5084,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -5330,9 +5289,7 @@ pub struct EmbeddedResource {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `annotations` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub annotations: ::core::option::Option<Annotations>,
@@ -5342,7 +5299,10 @@ pub struct EmbeddedResource {
     pub r#type: TypeResource,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl EmbeddedResource {
     /// A value with the required `resource` and every optional member absent.
@@ -5359,9 +5319,7 @@ impl EmbeddedResource {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -5380,7 +5338,7 @@ impl EmbeddedResource {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -5421,13 +5379,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -5468,7 +5420,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -5656,7 +5608,10 @@ pub struct EnumSchema {
     pub r#type: TypeString,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl EnumSchema {
     /// A value with the required `enum` and every optional member absent.
@@ -5704,7 +5659,7 @@ impl EnumSchema {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -5799,7 +5754,7 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -5836,7 +5791,10 @@ pub struct GetPromptRequest {
     pub params: GetPromptRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl GetPromptRequest {
     /// A value with the required `params` and every optional member absent.
@@ -5852,7 +5810,7 @@ impl GetPromptRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -5904,7 +5862,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -5941,7 +5899,10 @@ pub struct GetPromptRequestParams {
     pub name: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl GetPromptRequestParams {
     /// A value with the required `name` and every optional member absent.
@@ -5968,7 +5929,7 @@ impl GetPromptRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -6030,7 +5991,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -6061,9 +6022,7 @@ pub struct GetPromptResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `description` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub description: ::core::option::Option<::std::string::String>,
@@ -6071,7 +6030,10 @@ pub struct GetPromptResult {
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl GetPromptResult {
     /// A value with the required `messages` and every optional member absent.
@@ -6089,9 +6051,7 @@ impl GetPromptResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -6110,7 +6070,7 @@ impl GetPromptResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -6150,13 +6110,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -6187,7 +6141,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -6219,9 +6173,7 @@ pub struct ImageContent {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `annotations` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub annotations: ::core::option::Option<Annotations>,
@@ -6234,7 +6186,10 @@ pub struct ImageContent {
     pub r#type: TypeImage,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ImageContent {
     /// A value with the required `data`, `mimeType` and every optional member absent.
@@ -6255,9 +6210,7 @@ impl ImageContent {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -6276,7 +6229,7 @@ impl ImageContent {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -6318,13 +6271,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -6375,7 +6322,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -6418,7 +6365,10 @@ pub struct Implementation {
     pub version: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Implementation {
     /// A value with the required `name`, `version` and every optional member absent.
@@ -6447,7 +6397,7 @@ impl Implementation {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -6512,7 +6462,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -6547,7 +6497,10 @@ pub struct InitializeRequest {
     pub params: InitializeRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl InitializeRequest {
     /// A value with the required `params` and every optional member absent.
@@ -6563,7 +6516,7 @@ impl InitializeRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -6615,7 +6568,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -6653,7 +6606,10 @@ pub struct InitializeRequestParams {
     pub protocol_version: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl InitializeRequestParams {
     /// A value with the required `capabilities`, `clientInfo`, `protocolVersion` and every optional member absent.
@@ -6674,7 +6630,7 @@ impl InitializeRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -6743,7 +6699,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -6781,9 +6737,7 @@ pub struct InitializeResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `capabilities` member (required).
     pub capabilities: ServerCapabilities,
     /// `instructions` member (optional).
@@ -6797,7 +6751,10 @@ pub struct InitializeResult {
     pub server_info: Implementation,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl InitializeResult {
     /// A value with the required `capabilities`, `protocolVersion`, `serverInfo` and every optional member absent.
@@ -6819,9 +6776,7 @@ impl InitializeResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -6840,7 +6795,7 @@ impl InitializeResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -6888,13 +6843,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -6949,7 +6898,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -6990,7 +6939,10 @@ pub struct InitializedNotification {
     pub params: ::core::option::Option<Result>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl InitializedNotification {
     /// A value with every optional member absent.
@@ -7013,7 +6965,7 @@ impl InitializedNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -7065,7 +7017,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -7098,7 +7050,10 @@ pub struct JSONRPCError {
     pub jsonrpc: Jsonrpc2_0,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl JSONRPCError {
     /// A value with the required `error`, `id` and every optional member absent.
@@ -7118,7 +7073,7 @@ impl JSONRPCError {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -7181,7 +7136,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCError {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -7217,12 +7172,15 @@ pub struct JSONRPCErrorError {
     pub code: ::mcpwire_types::support::Integer,
     /// `data` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub data: ::core::option::Option<::serde_json::Value>,
+    pub data: ::core::option::Option<::mcpwire_types::Json>,
     /// `message` member (required).
     pub message: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl JSONRPCErrorError {
     /// A value with the required `code`, `message` and every optional member absent.
@@ -7241,7 +7199,7 @@ impl JSONRPCErrorError {
     #[must_use]
     pub fn with_data(
         mut self,
-        data: impl ::core::convert::Into<::serde_json::Value>,
+        data: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.data = ::core::option::Option::Some(data.into());
         self
@@ -7251,7 +7209,7 @@ impl JSONRPCErrorError {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -7301,7 +7259,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorError {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Value>()?,
+                                    map.next_value::<::mcpwire_types::Json>()?,
                                 ),
                             );
                         }
@@ -7316,7 +7274,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorError {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -7546,7 +7504,10 @@ pub struct JSONRPCNotification {
     pub params: ::core::option::Option<Result>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl JSONRPCNotification {
     /// A value with the required `method` and every optional member absent.
@@ -7569,7 +7530,7 @@ impl JSONRPCNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -7632,7 +7593,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -7672,7 +7633,10 @@ pub struct JSONRPCRequest {
     pub params: ::core::option::Option<JSONRPCRequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl JSONRPCRequest {
     /// A value with the required `id`, `method` and every optional member absent.
@@ -7702,7 +7666,7 @@ impl JSONRPCRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -7778,7 +7742,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -7820,7 +7784,10 @@ pub struct JSONRPCRequestParams {
     pub meta: ::core::option::Option<JSONRPCRequestParamsMeta>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl JSONRPCRequestParams {
     /// A value with every optional member absent.
@@ -7845,7 +7812,7 @@ impl JSONRPCRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -7888,7 +7855,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -7918,7 +7885,10 @@ pub struct JSONRPCRequestParamsMeta {
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl JSONRPCRequestParamsMeta {
     /// A value with every optional member absent.
@@ -7943,7 +7913,7 @@ impl JSONRPCRequestParamsMeta {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -7988,7 +7958,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequestParamsMeta {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -8017,7 +7987,10 @@ pub struct JSONRPCResponse {
     pub result: Result,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl JSONRPCResponse {
     /// A value with the required `id`, `result` and every optional member absent.
@@ -8037,7 +8010,7 @@ impl JSONRPCResponse {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -8100,7 +8073,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -8179,7 +8152,10 @@ pub struct ListPromptsRequest {
     pub params: ::core::option::Option<ListPromptsRequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListPromptsRequest {
     /// A value with every optional member absent.
@@ -8205,7 +8181,7 @@ impl ListPromptsRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -8259,7 +8235,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -8289,7 +8265,10 @@ pub struct ListPromptsRequestParams {
     pub cursor: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListPromptsRequestParams {
     /// A value with every optional member absent.
@@ -8314,7 +8293,7 @@ impl ListPromptsRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -8357,7 +8336,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -8384,9 +8363,7 @@ pub struct ListPromptsResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `nextCursor` member (optional).
     #[serde(
         rename = "nextCursor",
@@ -8398,7 +8375,10 @@ pub struct ListPromptsResult {
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListPromptsResult {
     /// A value with the required `prompts` and every optional member absent.
@@ -8414,9 +8394,7 @@ impl ListPromptsResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -8435,7 +8413,7 @@ impl ListPromptsResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -8475,13 +8453,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -8510,7 +8482,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -8543,7 +8515,10 @@ pub struct ListResourceTemplatesRequest {
     pub params: ::core::option::Option<ListResourceTemplatesRequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListResourceTemplatesRequest {
     /// A value with every optional member absent.
@@ -8569,7 +8544,7 @@ impl ListResourceTemplatesRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -8623,7 +8598,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -8653,7 +8628,10 @@ pub struct ListResourceTemplatesRequestParams {
     pub cursor: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListResourceTemplatesRequestParams {
     /// A value with every optional member absent.
@@ -8678,7 +8656,7 @@ impl ListResourceTemplatesRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -8721,7 +8699,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -8748,9 +8726,7 @@ pub struct ListResourceTemplatesResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `nextCursor` member (optional).
     #[serde(
         rename = "nextCursor",
@@ -8763,7 +8739,10 @@ pub struct ListResourceTemplatesResult {
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListResourceTemplatesResult {
     /// A value with the required `resourceTemplates` and every optional member absent.
@@ -8781,9 +8760,7 @@ impl ListResourceTemplatesResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -8802,7 +8779,7 @@ impl ListResourceTemplatesResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -8842,13 +8819,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -8879,7 +8850,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -8912,7 +8883,10 @@ pub struct ListResourcesRequest {
     pub params: ::core::option::Option<ListResourcesRequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListResourcesRequest {
     /// A value with every optional member absent.
@@ -8938,7 +8912,7 @@ impl ListResourcesRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -8992,7 +8966,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -9022,7 +8996,10 @@ pub struct ListResourcesRequestParams {
     pub cursor: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListResourcesRequestParams {
     /// A value with every optional member absent.
@@ -9047,7 +9024,7 @@ impl ListResourcesRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -9090,7 +9067,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -9117,9 +9094,7 @@ pub struct ListResourcesResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `nextCursor` member (optional).
     #[serde(
         rename = "nextCursor",
@@ -9131,7 +9106,10 @@ pub struct ListResourcesResult {
     pub resources: ::std::vec::Vec<Resource>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListResourcesResult {
     /// A value with the required `resources` and every optional member absent.
@@ -9149,9 +9127,7 @@ impl ListResourcesResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -9170,7 +9146,7 @@ impl ListResourcesResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -9210,13 +9186,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -9247,7 +9217,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -9280,7 +9250,10 @@ pub struct ListRootsRequest {
     pub params: ::core::option::Option<ListRootsRequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListRootsRequest {
     /// A value with every optional member absent.
@@ -9306,7 +9279,7 @@ impl ListRootsRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -9360,7 +9333,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -9394,7 +9367,10 @@ pub struct ListRootsRequestParams {
     pub meta: ::core::option::Option<ListRootsRequestParamsMeta>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListRootsRequestParams {
     /// A value with every optional member absent.
@@ -9419,7 +9395,7 @@ impl ListRootsRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -9462,7 +9438,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -9492,7 +9468,10 @@ pub struct ListRootsRequestParamsMeta {
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListRootsRequestParamsMeta {
     /// A value with every optional member absent.
@@ -9517,7 +9496,7 @@ impl ListRootsRequestParamsMeta {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -9562,7 +9541,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParamsMeta {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -9589,14 +9568,15 @@ pub struct ListRootsResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `roots` member (required).
     pub roots: ::std::vec::Vec<Root>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListRootsResult {
     /// A value with the required `roots` and every optional member absent.
@@ -9611,9 +9591,7 @@ impl ListRootsResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -9623,7 +9601,7 @@ impl ListRootsResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -9662,13 +9640,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -9683,7 +9655,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -9715,7 +9687,10 @@ pub struct ListToolsRequest {
     pub params: ::core::option::Option<ListToolsRequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListToolsRequest {
     /// A value with every optional member absent.
@@ -9741,7 +9716,7 @@ impl ListToolsRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -9795,7 +9770,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -9825,7 +9800,10 @@ pub struct ListToolsRequestParams {
     pub cursor: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListToolsRequestParams {
     /// A value with every optional member absent.
@@ -9850,7 +9828,7 @@ impl ListToolsRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -9893,7 +9871,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -9920,9 +9898,7 @@ pub struct ListToolsResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `nextCursor` member (optional).
     #[serde(
         rename = "nextCursor",
@@ -9934,7 +9910,10 @@ pub struct ListToolsResult {
     pub tools: ::std::vec::Vec<Tool>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListToolsResult {
     /// A value with the required `tools` and every optional member absent.
@@ -9950,9 +9929,7 @@ impl ListToolsResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -9971,7 +9948,7 @@ impl ListToolsResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -10011,13 +9988,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -10046,7 +10017,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -10126,7 +10097,10 @@ pub struct LoggingMessageNotification {
     pub params: LoggingMessageNotificationParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl LoggingMessageNotification {
     /// A value with the required `params` and every optional member absent.
@@ -10144,7 +10118,7 @@ impl LoggingMessageNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -10196,7 +10170,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -10225,7 +10199,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct LoggingMessageNotificationParams {
     /// `data` member (required).
-    pub data: ::serde_json::Value,
+    pub data: ::mcpwire_types::Json,
     /// `level` member (required).
     pub level: LoggingLevel,
     /// `logger` member (optional).
@@ -10233,12 +10207,15 @@ pub struct LoggingMessageNotificationParams {
     pub logger: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl LoggingMessageNotificationParams {
     /// A value with the required `data`, `level` and every optional member absent.
     pub fn new(
-        data: impl ::core::convert::Into<::serde_json::Value>,
+        data: impl ::core::convert::Into<::mcpwire_types::Json>,
         level: impl ::core::convert::Into<LoggingLevel>,
     ) -> Self {
         Self {
@@ -10262,7 +10239,7 @@ impl LoggingMessageNotificationParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -10301,7 +10278,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
                                 );
                             }
                             m0 = ::core::option::Option::Some(
-                                map.next_value::<::serde_json::Value>()?,
+                                map.next_value::<::mcpwire_types::Json>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Declared(1usize) => {
@@ -10327,7 +10304,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -11383,7 +11360,10 @@ pub struct ModelHint {
     pub name: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ModelHint {
     /// A value with every optional member absent.
@@ -11408,7 +11388,7 @@ impl ModelHint {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -11451,7 +11431,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -11498,7 +11478,10 @@ pub struct ModelPreferences {
     pub speed_priority: ::core::option::Option<::serde_json::Number>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ModelPreferences {
     /// A value with every optional member absent.
@@ -11555,7 +11538,7 @@ impl ModelPreferences {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -11648,7 +11631,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -11679,7 +11662,10 @@ pub struct Notification {
     pub params: ::core::option::Option<Result>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Notification {
     /// A value with the required `method` and every optional member absent.
@@ -11701,7 +11687,7 @@ impl Notification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -11753,7 +11739,7 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -11794,7 +11780,10 @@ pub struct NumberSchema {
     pub r#type: NumberSchemaType,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl NumberSchema {
     /// A value with the required `type` and every optional member absent.
@@ -11849,7 +11838,7 @@ impl NumberSchema {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -11944,7 +11933,7 @@ impl<'de> ::serde::Deserialize<'de> for NumberSchema {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -12003,7 +11992,10 @@ pub struct PaginatedRequest {
     pub params: ::core::option::Option<PaginatedRequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PaginatedRequest {
     /// A value with the required `method` and every optional member absent.
@@ -12028,7 +12020,7 @@ impl PaginatedRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -12082,7 +12074,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -12112,7 +12104,10 @@ pub struct PaginatedRequestParams {
     pub cursor: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PaginatedRequestParams {
     /// A value with every optional member absent.
@@ -12137,7 +12132,7 @@ impl PaginatedRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -12180,7 +12175,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -12207,9 +12202,7 @@ pub struct PaginatedResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `nextCursor` member (optional).
     #[serde(
         rename = "nextCursor",
@@ -12219,7 +12212,10 @@ pub struct PaginatedResult {
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PaginatedResult {
     /// A value with every optional member absent.
@@ -12235,9 +12231,7 @@ impl PaginatedResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -12256,7 +12250,7 @@ impl PaginatedResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -12295,13 +12289,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -12320,7 +12308,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -12349,7 +12337,10 @@ pub struct PingRequest {
     pub params: ::core::option::Option<PingRequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PingRequest {
     /// A value with every optional member absent.
@@ -12375,7 +12366,7 @@ impl PingRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -12429,7 +12420,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -12463,7 +12454,10 @@ pub struct PingRequestParams {
     pub meta: ::core::option::Option<PingRequestParamsMeta>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PingRequestParams {
     /// A value with every optional member absent.
@@ -12488,7 +12482,7 @@ impl PingRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -12531,7 +12525,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -12561,7 +12555,10 @@ pub struct PingRequestParamsMeta {
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PingRequestParamsMeta {
     /// A value with every optional member absent.
@@ -12586,7 +12583,7 @@ impl PingRequestParamsMeta {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -12631,7 +12628,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequestParamsMeta {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -12872,7 +12869,10 @@ pub struct ProgressNotification {
     pub params: ProgressNotificationParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ProgressNotification {
     /// A value with the required `params` and every optional member absent.
@@ -12888,7 +12888,7 @@ impl ProgressNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -12940,7 +12940,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -12981,7 +12981,10 @@ pub struct ProgressNotificationParams {
     pub total: ::core::option::Option<::serde_json::Number>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ProgressNotificationParams {
     /// A value with the required `progress`, `progressToken` and every optional member absent.
@@ -13020,7 +13023,7 @@ impl ProgressNotificationParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -13102,7 +13105,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -13257,9 +13260,7 @@ pub struct Prompt {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `arguments` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub arguments: ::core::option::Option<::std::vec::Vec<PromptArgument>>,
@@ -13273,7 +13274,10 @@ pub struct Prompt {
     pub title: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Prompt {
     /// A value with the required `name` and every optional member absent.
@@ -13291,9 +13295,7 @@ impl Prompt {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -13330,7 +13332,7 @@ impl Prompt {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -13372,13 +13374,7 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -13433,7 +13429,7 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -13474,7 +13470,10 @@ pub struct PromptArgument {
     pub title: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PromptArgument {
     /// A value with the required `name` and every optional member absent.
@@ -13516,7 +13515,7 @@ impl PromptArgument {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -13598,7 +13597,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -13632,7 +13631,10 @@ pub struct PromptListChangedNotification {
     pub params: ::core::option::Option<Result>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PromptListChangedNotification {
     /// A value with every optional member absent.
@@ -13655,7 +13657,7 @@ impl PromptListChangedNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -13707,7 +13709,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -13738,7 +13740,10 @@ pub struct PromptMessage {
     pub role: Role,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PromptMessage {
     /// A value with the required `content`, `role` and every optional member absent.
@@ -13757,7 +13762,7 @@ impl PromptMessage {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -13807,7 +13812,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
                             m1 = ::core::option::Option::Some(map.next_value::<Role>()?);
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -13844,7 +13849,10 @@ pub struct PromptReference {
     pub r#type: TypeRefPrompt,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PromptReference {
     /// A value with the required `name` and every optional member absent.
@@ -13870,7 +13878,7 @@ impl PromptReference {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -13935,7 +13943,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -13970,7 +13978,10 @@ pub struct ReadResourceRequest {
     pub params: ReadResourceRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ReadResourceRequest {
     /// A value with the required `params` and every optional member absent.
@@ -13986,7 +13997,7 @@ impl ReadResourceRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -14038,7 +14049,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -14070,7 +14081,10 @@ pub struct ReadResourceRequestParams {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ReadResourceRequestParams {
     /// A value with the required `uri` and every optional member absent.
@@ -14085,7 +14099,7 @@ impl ReadResourceRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -14126,7 +14140,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -14156,14 +14170,15 @@ pub struct ReadResourceResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `contents` member (required).
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ReadResourceResult {
     /// A value with the required `contents` and every optional member absent.
@@ -14182,9 +14197,7 @@ impl ReadResourceResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -14194,7 +14207,7 @@ impl ReadResourceResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -14233,13 +14246,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -14259,7 +14266,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -14436,7 +14443,10 @@ pub struct Request {
     pub params: ::core::option::Option<RequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Request {
     /// A value with the required `method` and every optional member absent.
@@ -14461,7 +14471,7 @@ impl Request {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -14515,7 +14525,7 @@ impl<'de> ::serde::Deserialize<'de> for Request {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -14668,7 +14678,10 @@ pub struct RequestParams {
     pub meta: ::core::option::Option<RequestParamsMeta>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl RequestParams {
     /// A value with every optional member absent.
@@ -14693,7 +14706,7 @@ impl RequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -14736,7 +14749,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -14766,7 +14779,10 @@ pub struct RequestParamsMeta {
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl RequestParamsMeta {
     /// A value with every optional member absent.
@@ -14791,7 +14807,7 @@ impl RequestParamsMeta {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -14836,7 +14852,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -14863,9 +14879,7 @@ pub struct Resource {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `annotations` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub annotations: ::core::option::Option<Annotations>,
@@ -14891,7 +14905,10 @@ pub struct Resource {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Resource {
     /// A value with the required `name`, `uri` and every optional member absent.
@@ -14915,9 +14932,7 @@ impl Resource {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -14972,7 +14987,7 @@ impl Resource {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -15026,13 +15041,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -15123,7 +15132,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -15163,9 +15172,7 @@ pub struct ResourceContents {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `mimeType` member (optional).
     #[serde(
         rename = "mimeType",
@@ -15177,7 +15184,10 @@ pub struct ResourceContents {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ResourceContents {
     /// A value with the required `uri` and every optional member absent.
@@ -15193,9 +15203,7 @@ impl ResourceContents {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -15214,7 +15222,7 @@ impl ResourceContents {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -15254,13 +15262,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -15289,7 +15291,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -15321,9 +15323,7 @@ pub struct ResourceLink {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `annotations` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub annotations: ::core::option::Option<Annotations>,
@@ -15351,7 +15351,10 @@ pub struct ResourceLink {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ResourceLink {
     /// A value with the required `name`, `uri` and every optional member absent.
@@ -15376,9 +15379,7 @@ impl ResourceLink {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -15433,7 +15434,7 @@ impl ResourceLink {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -15489,13 +15490,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -15596,7 +15591,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -15641,7 +15636,10 @@ pub struct ResourceListChangedNotification {
     pub params: ::core::option::Option<Result>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ResourceListChangedNotification {
     /// A value with every optional member absent.
@@ -15664,7 +15662,7 @@ impl ResourceListChangedNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -15716,7 +15714,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -15747,9 +15745,7 @@ pub struct ResourceTemplate {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `annotations` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub annotations: ::core::option::Option<Annotations>,
@@ -15773,7 +15769,10 @@ pub struct ResourceTemplate {
     pub uri_template: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ResourceTemplate {
     /// A value with the required `name`, `uriTemplate` and every optional member absent.
@@ -15796,9 +15795,7 @@ impl ResourceTemplate {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -15844,7 +15841,7 @@ impl ResourceTemplate {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -15896,13 +15893,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -15983,7 +15974,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -16022,7 +16013,10 @@ pub struct ResourceTemplateReference {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ResourceTemplateReference {
     /// A value with the required `uri` and every optional member absent.
@@ -16038,7 +16032,7 @@ impl ResourceTemplateReference {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -16090,7 +16084,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplateReference {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -16124,7 +16118,10 @@ pub struct ResourceUpdatedNotification {
     pub params: ResourceUpdatedNotificationParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ResourceUpdatedNotification {
     /// A value with the required `params` and every optional member absent.
@@ -16142,7 +16139,7 @@ impl ResourceUpdatedNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -16194,7 +16191,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -16226,7 +16223,10 @@ pub struct ResourceUpdatedNotificationParams {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ResourceUpdatedNotificationParams {
     /// A value with the required `uri` and every optional member absent.
@@ -16241,7 +16241,7 @@ impl ResourceUpdatedNotificationParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -16282,7 +16282,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -16312,12 +16312,13 @@ pub struct Result {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Result {
     /// A value with every optional member absent.
@@ -16332,9 +16333,7 @@ impl Result {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -16344,7 +16343,7 @@ impl Result {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -16382,18 +16381,12 @@ impl<'de> ::serde::Deserialize<'de> for Result {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -16444,9 +16437,7 @@ pub struct Root {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `name` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub name: ::core::option::Option<::std::string::String>,
@@ -16454,7 +16445,10 @@ pub struct Root {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Root {
     /// A value with the required `uri` and every optional member absent.
@@ -16470,9 +16464,7 @@ impl Root {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -16491,7 +16483,7 @@ impl Root {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -16531,13 +16523,7 @@ impl<'de> ::serde::Deserialize<'de> for Root {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -16564,7 +16550,7 @@ impl<'de> ::serde::Deserialize<'de> for Root {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -16597,7 +16583,10 @@ pub struct RootsListChangedNotification {
     pub params: ::core::option::Option<Result>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl RootsListChangedNotification {
     /// A value with every optional member absent.
@@ -16620,7 +16609,7 @@ impl RootsListChangedNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -16672,7 +16661,7 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -16703,7 +16692,10 @@ pub struct SamplingMessage {
     pub role: Role,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl SamplingMessage {
     /// A value with the required `content`, `role` and every optional member absent.
@@ -16722,7 +16714,7 @@ impl SamplingMessage {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -16772,7 +16764,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
                             m1 = ::core::option::Option::Some(map.next_value::<Role>()?);
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -16981,22 +16973,15 @@ impl ::schemars::JsonSchema for SamplingMessageContent {
 pub struct ServerCapabilities {
     /// `completions` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub completions: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub completions: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `experimental` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
     >,
     /// `logging` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub logging: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub logging: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `prompts` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub prompts: ::core::option::Option<ServerCapabilitiesPrompts>,
@@ -17008,7 +16993,10 @@ pub struct ServerCapabilities {
     pub tools: ::core::option::Option<ServerCapabilitiesTools>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ServerCapabilities {
     /// A value with every optional member absent.
@@ -17028,9 +17016,7 @@ impl ServerCapabilities {
     #[must_use]
     pub fn with_completions(
         mut self,
-        completions: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        completions: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.completions = ::core::option::Option::Some(completions.into());
         self
@@ -17042,7 +17028,7 @@ impl ServerCapabilities {
         experimental: impl ::core::convert::Into<
             ::std::collections::BTreeMap<
                 ::std::string::String,
-                ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+                ::mcpwire_types::JsonObject,
             >,
         >,
     ) -> Self {
@@ -17053,9 +17039,7 @@ impl ServerCapabilities {
     #[must_use]
     pub fn with_logging(
         mut self,
-        logging: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        logging: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.logging = ::core::option::Option::Some(logging.into());
         self
@@ -17092,7 +17076,7 @@ impl ServerCapabilities {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -17144,13 +17128,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -17168,10 +17146,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                                         .next_value::<
                                             ::std::collections::BTreeMap<
                                                 ::std::string::String,
-                                                ::std::collections::BTreeMap<
-                                                    ::std::string::String,
-                                                    ::serde_json::Value,
-                                                >,
+                                                ::mcpwire_types::JsonObject,
                                             >,
                                         >()?,
                                 ),
@@ -17185,13 +17160,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                             }
                             m2 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -17234,7 +17203,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -17269,7 +17238,10 @@ pub struct ServerCapabilitiesPrompts {
     pub list_changed: ::core::option::Option<bool>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ServerCapabilitiesPrompts {
     /// A value with every optional member absent.
@@ -17294,7 +17266,7 @@ impl ServerCapabilitiesPrompts {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -17337,7 +17309,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -17370,7 +17342,10 @@ pub struct ServerCapabilitiesResources {
     pub subscribe: ::core::option::Option<bool>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ServerCapabilitiesResources {
     /// A value with every optional member absent.
@@ -17405,7 +17380,7 @@ impl ServerCapabilitiesResources {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -17461,7 +17436,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -17492,7 +17467,10 @@ pub struct ServerCapabilitiesTools {
     pub list_changed: ::core::option::Option<bool>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ServerCapabilitiesTools {
     /// A value with every optional member absent.
@@ -17517,7 +17495,7 @@ impl ServerCapabilitiesTools {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -17560,7 +17538,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -18523,7 +18501,10 @@ pub struct SetLevelRequest {
     pub params: SetLevelRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl SetLevelRequest {
     /// A value with the required `params` and every optional member absent.
@@ -18539,7 +18520,7 @@ impl SetLevelRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -18591,7 +18572,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -18623,7 +18604,10 @@ pub struct SetLevelRequestParams {
     pub level: LoggingLevel,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl SetLevelRequestParams {
     /// A value with the required `level` and every optional member absent.
@@ -18638,7 +18622,7 @@ impl SetLevelRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -18679,7 +18663,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -18730,7 +18714,10 @@ pub struct StringSchema {
     pub r#type: TypeString,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl StringSchema {
     /// A value with every optional member absent.
@@ -18796,7 +18783,7 @@ impl StringSchema {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -18915,7 +18902,7 @@ impl<'de> ::serde::Deserialize<'de> for StringSchema {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -18982,7 +18969,10 @@ pub struct SubscribeRequest {
     pub params: SubscribeRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl SubscribeRequest {
     /// A value with the required `params` and every optional member absent.
@@ -18998,7 +18988,7 @@ impl SubscribeRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -19050,7 +19040,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -19082,7 +19072,10 @@ pub struct SubscribeRequestParams {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl SubscribeRequestParams {
     /// A value with the required `uri` and every optional member absent.
@@ -19097,7 +19090,7 @@ impl SubscribeRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -19138,7 +19131,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -19168,9 +19161,7 @@ pub struct TextContent {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `annotations` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub annotations: ::core::option::Option<Annotations>,
@@ -19180,7 +19171,10 @@ pub struct TextContent {
     pub r#type: TypeText,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl TextContent {
     /// A value with the required `text` and every optional member absent.
@@ -19197,9 +19191,7 @@ impl TextContent {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -19218,7 +19210,7 @@ impl TextContent {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -19259,13 +19251,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -19304,7 +19290,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -19340,9 +19326,7 @@ pub struct TextResourceContents {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `mimeType` member (optional).
     #[serde(
         rename = "mimeType",
@@ -19356,7 +19340,10 @@ pub struct TextResourceContents {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl TextResourceContents {
     /// A value with the required `text`, `uri` and every optional member absent.
@@ -19376,9 +19363,7 @@ impl TextResourceContents {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -19397,7 +19382,7 @@ impl TextResourceContents {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -19438,13 +19423,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -19483,7 +19462,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -19519,9 +19498,7 @@ pub struct Tool {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `annotations` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub annotations: ::core::option::Option<ToolAnnotations>,
@@ -19545,7 +19522,10 @@ pub struct Tool {
     pub title: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Tool {
     /// A value with the required `inputSchema`, `name` and every optional member absent.
@@ -19568,9 +19548,7 @@ impl Tool {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -19616,7 +19594,7 @@ impl Tool {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -19668,13 +19646,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -19755,7 +19727,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -19821,7 +19793,10 @@ pub struct ToolAnnotations {
     pub title: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ToolAnnotations {
     /// A value with every optional member absent.
@@ -19886,7 +19861,7 @@ impl ToolAnnotations {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -19987,7 +19962,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -20015,10 +19990,7 @@ pub struct ToolInputSchema {
     /// `properties` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub properties: ::core::option::Option<
-        ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
     >,
     /// `required` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
@@ -20027,7 +19999,10 @@ pub struct ToolInputSchema {
     pub r#type: TypeObject,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ToolInputSchema {
     /// A value with every optional member absent.
@@ -20047,7 +20022,7 @@ impl ToolInputSchema {
         properties: impl ::core::convert::Into<
             ::std::collections::BTreeMap<
                 ::std::string::String,
-                ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+                ::mcpwire_types::JsonObject,
             >,
         >,
     ) -> Self {
@@ -20068,7 +20043,7 @@ impl ToolInputSchema {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -20114,10 +20089,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
                                         .next_value::<
                                             ::std::collections::BTreeMap<
                                                 ::std::string::String,
-                                                ::std::collections::BTreeMap<
-                                                    ::std::string::String,
-                                                    ::serde_json::Value,
-                                                >,
+                                                ::mcpwire_types::JsonObject,
                                             >,
                                         >()?,
                                 ),
@@ -20148,7 +20120,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -20181,7 +20153,10 @@ pub struct ToolListChangedNotification {
     pub params: ::core::option::Option<Result>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ToolListChangedNotification {
     /// A value with every optional member absent.
@@ -20204,7 +20179,7 @@ impl ToolListChangedNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -20256,7 +20231,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -20284,10 +20259,7 @@ pub struct ToolOutputSchema {
     /// `properties` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub properties: ::core::option::Option<
-        ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
     >,
     /// `required` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
@@ -20296,7 +20268,10 @@ pub struct ToolOutputSchema {
     pub r#type: TypeObject,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ToolOutputSchema {
     /// A value with every optional member absent.
@@ -20316,7 +20291,7 @@ impl ToolOutputSchema {
         properties: impl ::core::convert::Into<
             ::std::collections::BTreeMap<
                 ::std::string::String,
-                ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+                ::mcpwire_types::JsonObject,
             >,
         >,
     ) -> Self {
@@ -20337,7 +20312,7 @@ impl ToolOutputSchema {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -20383,10 +20358,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
                                         .next_value::<
                                             ::std::collections::BTreeMap<
                                                 ::std::string::String,
-                                                ::std::collections::BTreeMap<
-                                                    ::std::string::String,
-                                                    ::serde_json::Value,
-                                                >,
+                                                ::mcpwire_types::JsonObject,
                                             >,
                                         >()?,
                                 ),
@@ -20417,7 +20389,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -20849,7 +20821,10 @@ pub struct UnsubscribeRequest {
     pub params: UnsubscribeRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl UnsubscribeRequest {
     /// A value with the required `params` and every optional member absent.
@@ -20865,7 +20840,7 @@ impl UnsubscribeRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -20917,7 +20892,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -20949,7 +20924,10 @@ pub struct UnsubscribeRequestParams {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl UnsubscribeRequestParams {
     /// A value with the required `uri` and every optional member absent.
@@ -20964,7 +20942,7 @@ impl UnsubscribeRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -21005,7 +20983,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -21548,7 +21526,7 @@ pub mod strategies {
     pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(annotations()),
                 s::string(
                     ::core::option::Option::Some("byte"),
@@ -21602,7 +21580,7 @@ pub mod strategies {
     pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::string(
                     ::core::option::Option::Some("byte"),
                     ::core::option::Option::None,
@@ -21676,7 +21654,7 @@ pub mod strategies {
     pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::string(
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -21695,14 +21673,14 @@ pub mod strategies {
     pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::vec(
                     content_block(),
                     ::core::option::Option::None,
                     ::core::option::Option::None,
                 ),
                 s::optional(s::boolean()),
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
             ),
         )
             .prop_map(|((f0, f1, f2, f3),)| super::CallToolResult {
@@ -21751,10 +21729,10 @@ pub mod strategies {
     pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
         (
             (
-                s::optional(s::map(s::any_json())),
-                s::optional(s::map(s::map(s::any_json()))),
+                s::optional(s::json_object()),
+                s::optional(s::map(s::json_object())),
                 s::optional(client_capabilities_roots()),
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
             ),
         )
             .prop_map(|((f0, f1, f2, f3),)| super::ClientCapabilities {
@@ -21936,7 +21914,7 @@ pub mod strategies {
     }
     /// Values of [`super::CompleteResult`].
     pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
-        ((s::optional(s::map(s::any_json())), complete_result_completion()),)
+        ((s::optional(s::json_object()), complete_result_completion()),)
             .prop_map(|((f0, f1),)| super::CompleteResult {
                 meta: f0,
                 completion: f1,
@@ -22019,7 +21997,7 @@ pub mod strategies {
                     ::core::option::Option::None,
                     ::core::option::Option::None,
                 ),
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(model_preferences()),
                 s::optional(
                     s::vec(
@@ -22073,7 +22051,7 @@ pub mod strategies {
     pub fn create_message_result() -> BoxedStrategy<super::CreateMessageResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 create_message_result_content(),
                 s::string(
                     ::core::option::Option::None,
@@ -22188,7 +22166,7 @@ pub mod strategies {
     pub fn elicit_result() -> BoxedStrategy<super::ElicitResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 elicit_result_action(),
                 s::optional(s::map(elicit_result_content_value())),
             ),
@@ -22235,7 +22213,7 @@ pub mod strategies {
     pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(annotations()),
                 embedded_resource_resource(),
                 type_resource(),
@@ -22363,7 +22341,7 @@ pub mod strategies {
     pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -22390,7 +22368,7 @@ pub mod strategies {
     pub fn image_content() -> BoxedStrategy<super::ImageContent> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(annotations()),
                 s::string(
                     ::core::option::Option::Some("byte"),
@@ -22481,7 +22459,7 @@ pub mod strategies {
     pub fn initialize_result() -> BoxedStrategy<super::InitializeResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 server_capabilities(),
                 s::optional(
                     s::string(
@@ -22536,7 +22514,7 @@ pub mod strategies {
                 s::integer(::core::option::Option::None, ::core::option::Option::None)
                     .prop_map(::mcpwire_types::support::Integer::from)
                     .boxed(),
-                s::optional(s::any_json()),
+                s::optional(s::json()),
                 s::string(
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -22614,12 +22592,7 @@ pub mod strategies {
     }
     /// Values of [`super::JSONRPCRequestParams`].
     pub fn jsonrpcrequest_params() -> BoxedStrategy<super::JSONRPCRequestParams> {
-        (
-            (
-                s::optional(jsonrpcrequest_params_meta()),
-                s::extra(s::any_json(), &["_meta"]),
-            ),
-        )
+        ((s::optional(jsonrpcrequest_params_meta()), s::extra(s::json(), &["_meta"])),)
             .prop_map(|((f0, f1),)| super::JSONRPCRequestParams {
                 meta: f0,
                 extra: f1,
@@ -22630,7 +22603,7 @@ pub mod strategies {
     pub fn jsonrpcrequest_params_meta() -> BoxedStrategy<
         super::JSONRPCRequestParamsMeta,
     > {
-        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+        ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
             .prop_map(|((f0, f1),)| super::JSONRPCRequestParamsMeta {
                 progress_token: f0,
                 extra: f1,
@@ -22687,7 +22660,7 @@ pub mod strategies {
     pub fn list_prompts_result() -> BoxedStrategy<super::ListPromptsResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -22754,7 +22727,7 @@ pub mod strategies {
     > {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -22812,7 +22785,7 @@ pub mod strategies {
     pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -22850,7 +22823,7 @@ pub mod strategies {
         (
             (
                 s::optional(list_roots_request_params_meta()),
-                s::extra(s::any_json(), &["_meta"]),
+                s::extra(s::json(), &["_meta"]),
             ),
         )
             .prop_map(|((f0, f1),)| super::ListRootsRequestParams {
@@ -22863,7 +22836,7 @@ pub mod strategies {
     pub fn list_roots_request_params_meta() -> BoxedStrategy<
         super::ListRootsRequestParamsMeta,
     > {
-        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+        ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
             .prop_map(|((f0, f1),)| super::ListRootsRequestParamsMeta {
                 progress_token: f0,
                 extra: f1,
@@ -22874,7 +22847,7 @@ pub mod strategies {
     pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::vec(
                     root(),
                     ::core::option::Option::None,
@@ -22922,7 +22895,7 @@ pub mod strategies {
     pub fn list_tools_result() -> BoxedStrategy<super::ListToolsResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -22974,7 +22947,7 @@ pub mod strategies {
     > {
         (
             (
-                s::any_json(),
+                s::json(),
                 logging_level(),
                 s::optional(
                     s::string(
@@ -23286,7 +23259,7 @@ pub mod strategies {
     pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -23315,7 +23288,7 @@ pub mod strategies {
     }
     /// Values of [`super::PingRequestParams`].
     pub fn ping_request_params() -> BoxedStrategy<super::PingRequestParams> {
-        ((s::optional(ping_request_params_meta()), s::extra(s::any_json(), &["_meta"])),)
+        ((s::optional(ping_request_params_meta()), s::extra(s::json(), &["_meta"])),)
             .prop_map(|((f0, f1),)| super::PingRequestParams {
                 meta: f0,
                 extra: f1,
@@ -23324,7 +23297,7 @@ pub mod strategies {
     }
     /// Values of [`super::PingRequestParamsMeta`].
     pub fn ping_request_params_meta() -> BoxedStrategy<super::PingRequestParamsMeta> {
-        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+        ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
             .prop_map(|((f0, f1),)| super::PingRequestParamsMeta {
                 progress_token: f0,
                 extra: f1,
@@ -23410,7 +23383,7 @@ pub mod strategies {
     pub fn prompt() -> BoxedStrategy<super::Prompt> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::vec(
                         prompt_argument(),
@@ -23566,7 +23539,7 @@ pub mod strategies {
     pub fn read_resource_result() -> BoxedStrategy<super::ReadResourceResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::vec(
                     read_resource_result_contents_item(),
                     ::core::option::Option::None,
@@ -23635,7 +23608,7 @@ pub mod strategies {
     }
     /// Values of [`super::RequestParams`].
     pub fn request_params() -> BoxedStrategy<super::RequestParams> {
-        ((s::optional(request_params_meta()), s::extra(s::any_json(), &["_meta"])),)
+        ((s::optional(request_params_meta()), s::extra(s::json(), &["_meta"])),)
             .prop_map(|((f0, f1),)| super::RequestParams {
                 meta: f0,
                 extra: f1,
@@ -23644,7 +23617,7 @@ pub mod strategies {
     }
     /// Values of [`super::RequestParamsMeta`].
     pub fn request_params_meta() -> BoxedStrategy<super::RequestParamsMeta> {
-        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+        ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
             .prop_map(|((f0, f1),)| super::RequestParamsMeta {
                 progress_token: f0,
                 extra: f1,
@@ -23655,7 +23628,7 @@ pub mod strategies {
     pub fn resource() -> BoxedStrategy<super::Resource> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(annotations()),
                 s::optional(
                     s::string(
@@ -23715,7 +23688,7 @@ pub mod strategies {
     pub fn resource_contents() -> BoxedStrategy<super::ResourceContents> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -23742,7 +23715,7 @@ pub mod strategies {
     pub fn resource_link() -> BoxedStrategy<super::ResourceLink> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(annotations()),
                 s::optional(
                     s::string(
@@ -23816,7 +23789,7 @@ pub mod strategies {
     pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(annotations()),
                 s::optional(
                     s::string(
@@ -23922,7 +23895,7 @@ pub mod strategies {
     }
     /// Values of [`super::Result`].
     pub fn result() -> BoxedStrategy<super::Result> {
-        ((s::optional(s::map(s::any_json())), s::extra(s::any_json(), &["_meta"])),)
+        ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
             .prop_map(|((f0, f1),)| super::Result {
                 meta: f0,
                 extra: f1,
@@ -23937,7 +23910,7 @@ pub mod strategies {
     pub fn root() -> BoxedStrategy<super::Root> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -24001,9 +23974,9 @@ pub mod strategies {
     pub fn server_capabilities() -> BoxedStrategy<super::ServerCapabilities> {
         (
             (
-                s::optional(s::map(s::any_json())),
-                s::optional(s::map(s::map(s::any_json()))),
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
+                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object()),
                 s::optional(server_capabilities_prompts()),
                 s::optional(server_capabilities_resources()),
                 s::optional(server_capabilities_tools()),
@@ -24227,7 +24200,7 @@ pub mod strategies {
     pub fn text_content() -> BoxedStrategy<super::TextContent> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(annotations()),
                 s::string(
                     ::core::option::Option::None,
@@ -24250,7 +24223,7 @@ pub mod strategies {
     pub fn text_resource_contents() -> BoxedStrategy<super::TextResourceContents> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -24283,7 +24256,7 @@ pub mod strategies {
     pub fn tool() -> BoxedStrategy<super::Tool> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(tool_annotations()),
                 s::optional(
                     s::string(
@@ -24351,7 +24324,7 @@ pub mod strategies {
     pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
         (
             (
-                s::optional(s::map(s::map(s::any_json()))),
+                s::optional(s::map(s::json_object())),
                 s::optional(
                     s::vec(
                         s::string(
@@ -24390,7 +24363,7 @@ pub mod strategies {
     pub fn tool_output_schema() -> BoxedStrategy<super::ToolOutputSchema> {
         (
             (
-                s::optional(s::map(s::map(s::any_json()))),
+                s::optional(s::map(s::json_object())),
                 s::optional(
                     s::vec(
                         s::string(

@@ -24,7 +24,10 @@ pub struct Annotations {
     pub priority: ::core::option::Option<::serde_json::Number>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Annotations {
     /// A value with every optional member absent.
@@ -69,7 +72,7 @@ impl Annotations {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -144,7 +147,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -173,9 +176,7 @@ pub struct AudioContent {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `annotations` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub annotations: ::core::option::Option<Annotations>,
@@ -188,7 +189,10 @@ pub struct AudioContent {
     pub r#type: TypeAudio,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl AudioContent {
     /// A value with the required `data`, `mimeType` and every optional member absent.
@@ -209,9 +213,7 @@ impl AudioContent {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -230,7 +232,7 @@ impl AudioContent {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -272,13 +274,7 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -329,7 +325,7 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -370,7 +366,10 @@ pub struct BaseMetadata {
     pub title: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl BaseMetadata {
     /// A value with the required `name` and every optional member absent.
@@ -395,7 +394,7 @@ impl BaseMetadata {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -449,7 +448,7 @@ impl<'de> ::serde::Deserialize<'de> for BaseMetadata {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -480,9 +479,7 @@ pub struct BlobResourceContents {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `blob` member (required).
     pub blob: ::std::string::String,
     /// `mimeType` member (optional).
@@ -496,7 +493,10 @@ pub struct BlobResourceContents {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl BlobResourceContents {
     /// A value with the required `blob`, `uri` and every optional member absent.
@@ -516,9 +516,7 @@ impl BlobResourceContents {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -537,7 +535,7 @@ impl BlobResourceContents {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -578,13 +576,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -623,7 +615,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -666,7 +658,10 @@ pub struct BooleanSchema {
     pub r#type: TypeBoolean,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl BooleanSchema {
     /// A value with every optional member absent.
@@ -709,7 +704,7 @@ impl BooleanSchema {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -789,7 +784,7 @@ impl<'de> ::serde::Deserialize<'de> for BooleanSchema {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -826,7 +821,10 @@ pub struct CallToolRequest {
     pub params: CallToolRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CallToolRequest {
     /// A value with the required `id`, `params` and every optional member absent.
@@ -847,7 +845,7 @@ impl CallToolRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -921,7 +919,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -966,9 +964,7 @@ pub struct CallToolRequestParams {
     pub meta: ::core::option::Option<CallToolRequestParamsMeta>,
     /// `arguments` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub arguments: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub arguments: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `task` member (optional).
@@ -976,7 +972,10 @@ pub struct CallToolRequestParams {
     pub task: ::core::option::Option<TaskMetadata>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CallToolRequestParams {
     /// A value with the required `name` and every optional member absent.
@@ -1002,9 +1001,7 @@ impl CallToolRequestParams {
     #[must_use]
     pub fn with_arguments(
         mut self,
-        arguments: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        arguments: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.arguments = ::core::option::Option::Some(arguments.into());
         self
@@ -1020,7 +1017,7 @@ impl CallToolRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1075,13 +1072,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -1108,7 +1099,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -1144,7 +1135,10 @@ pub struct CallToolRequestParamsMeta {
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CallToolRequestParamsMeta {
     /// A value with every optional member absent.
@@ -1169,7 +1163,7 @@ impl CallToolRequestParamsMeta {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1214,7 +1208,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParamsMeta {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -1241,9 +1235,7 @@ pub struct CallToolResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `content` member (required).
     pub content: ::std::vec::Vec<ContentBlock>,
     /// `isError` member (optional).
@@ -1259,12 +1251,13 @@ pub struct CallToolResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub structured_content: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub structured_content: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CallToolResult {
     /// A value with the required `content` and every optional member absent.
@@ -1283,9 +1276,7 @@ impl CallToolResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -1300,9 +1291,7 @@ impl CallToolResult {
     #[must_use]
     pub fn with_structured_content(
         mut self,
-        structured_content: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        structured_content: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.structured_content = ::core::option::Option::Some(
             structured_content.into(),
@@ -1314,7 +1303,7 @@ impl CallToolResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1355,13 +1344,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -1395,18 +1378,12 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
                             }
                             m3 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -1443,7 +1420,10 @@ pub struct CancelTaskRequest {
     pub params: CancelTaskRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CancelTaskRequest {
     /// A value with the required `id`, `params` and every optional member absent.
@@ -1464,7 +1444,7 @@ impl CancelTaskRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1538,7 +1518,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -1579,7 +1559,10 @@ pub struct CancelTaskRequestParams {
     pub task_id: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CancelTaskRequestParams {
     /// A value with the required `taskId` and every optional member absent.
@@ -1594,7 +1577,7 @@ impl CancelTaskRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1635,7 +1618,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -1665,9 +1648,7 @@ pub struct CancelTaskResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `createdAt` member (required).
     #[serde(rename = "createdAt")]
     pub created_at: ::std::string::String,
@@ -1697,7 +1678,10 @@ pub struct CancelTaskResult {
     pub ttl: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CancelTaskResult {
     /// A value with the required `createdAt`, `lastUpdatedAt`, `status`, `taskId`, `ttl` and every optional member absent.
@@ -1724,9 +1708,7 @@ impl CancelTaskResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -1754,7 +1736,7 @@ impl CancelTaskResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1808,13 +1790,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -1904,7 +1880,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -1955,7 +1931,10 @@ pub struct CancelledNotification {
     pub params: CancelledNotificationParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CancelledNotification {
     /// A value with the required `params` and every optional member absent.
@@ -1972,7 +1951,7 @@ impl CancelledNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -2035,7 +2014,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -2073,9 +2052,7 @@ pub struct CancelledNotificationParams {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `reason` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub reason: ::core::option::Option<::std::string::String>,
@@ -2088,7 +2065,10 @@ pub struct CancelledNotificationParams {
     pub request_id: ::core::option::Option<RequestId>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CancelledNotificationParams {
     /// A value with every optional member absent.
@@ -2105,9 +2085,7 @@ impl CancelledNotificationParams {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -2135,7 +2113,7 @@ impl CancelledNotificationParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -2175,13 +2153,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -2210,7 +2182,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -2239,10 +2211,7 @@ pub struct ClientCapabilities {
     /// `experimental` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
     >,
     /// `roots` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
@@ -2255,7 +2224,10 @@ pub struct ClientCapabilities {
     pub tasks: ::core::option::Option<ClientCapabilitiesTasks>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ClientCapabilities {
     /// A value with every optional member absent.
@@ -2286,7 +2258,7 @@ impl ClientCapabilities {
         experimental: impl ::core::convert::Into<
             ::std::collections::BTreeMap<
                 ::std::string::String,
-                ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+                ::mcpwire_types::JsonObject,
             >,
         >,
     ) -> Self {
@@ -2325,7 +2297,7 @@ impl ClientCapabilities {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -2393,10 +2365,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                                         .next_value::<
                                             ::std::collections::BTreeMap<
                                                 ::std::string::String,
-                                                ::std::collections::BTreeMap<
-                                                    ::std::string::String,
-                                                    ::serde_json::Value,
-                                                >,
+                                                ::mcpwire_types::JsonObject,
                                             >,
                                         >()?,
                                 ),
@@ -2441,7 +2410,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -2468,17 +2437,16 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
 pub struct ClientCapabilitiesElicitation {
     /// `form` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub form: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub form: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `url` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub url: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub url: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ClientCapabilitiesElicitation {
     /// A value with every optional member absent.
@@ -2494,9 +2462,7 @@ impl ClientCapabilitiesElicitation {
     #[must_use]
     pub fn with_form(
         mut self,
-        form: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        form: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.form = ::core::option::Option::Some(form.into());
         self
@@ -2505,9 +2471,7 @@ impl ClientCapabilitiesElicitation {
     #[must_use]
     pub fn with_url(
         mut self,
-        url: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        url: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.url = ::core::option::Option::Some(url.into());
         self
@@ -2517,7 +2481,7 @@ impl ClientCapabilitiesElicitation {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -2556,13 +2520,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesElicitation {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -2574,18 +2532,12 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesElicitation {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -2616,7 +2568,10 @@ pub struct ClientCapabilitiesRoots {
     pub list_changed: ::core::option::Option<bool>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ClientCapabilitiesRoots {
     /// A value with every optional member absent.
@@ -2641,7 +2596,7 @@ impl ClientCapabilitiesRoots {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -2684,7 +2639,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -2707,17 +2662,16 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
 pub struct ClientCapabilitiesSampling {
     /// `context` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub context: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub context: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `tools` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub tools: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub tools: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ClientCapabilitiesSampling {
     /// A value with every optional member absent.
@@ -2733,9 +2687,7 @@ impl ClientCapabilitiesSampling {
     #[must_use]
     pub fn with_context(
         mut self,
-        context: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        context: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.context = ::core::option::Option::Some(context.into());
         self
@@ -2744,9 +2696,7 @@ impl ClientCapabilitiesSampling {
     #[must_use]
     pub fn with_tools(
         mut self,
-        tools: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        tools: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.tools = ::core::option::Option::Some(tools.into());
         self
@@ -2756,7 +2706,7 @@ impl ClientCapabilitiesSampling {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -2795,13 +2745,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesSampling {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -2813,18 +2757,12 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesSampling {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -2848,20 +2786,19 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesSampling {
 pub struct ClientCapabilitiesTasks {
     /// `cancel` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub cancel: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub cancel: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `list` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub list: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub list: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `requests` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub requests: ::core::option::Option<ClientCapabilitiesTasksRequests>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ClientCapabilitiesTasks {
     /// A value with every optional member absent.
@@ -2878,9 +2815,7 @@ impl ClientCapabilitiesTasks {
     #[must_use]
     pub fn with_cancel(
         mut self,
-        cancel: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        cancel: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.cancel = ::core::option::Option::Some(cancel.into());
         self
@@ -2889,9 +2824,7 @@ impl ClientCapabilitiesTasks {
     #[must_use]
     pub fn with_list(
         mut self,
-        list: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        list: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.list = ::core::option::Option::Some(list.into());
         self
@@ -2910,7 +2843,7 @@ impl ClientCapabilitiesTasks {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -2950,13 +2883,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasks {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -2968,13 +2895,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasks {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -2993,7 +2914,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasks {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -3024,7 +2945,10 @@ pub struct ClientCapabilitiesTasksRequests {
     pub sampling: ::core::option::Option<ClientCapabilitiesTasksRequestsSampling>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ClientCapabilitiesTasksRequests {
     /// A value with every optional member absent.
@@ -3061,7 +2985,7 @@ impl ClientCapabilitiesTasksRequests {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -3122,7 +3046,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasksRequests {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -3146,12 +3070,13 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasksRequests {
 pub struct ClientCapabilitiesTasksRequestsElicitation {
     /// `create` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub create: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub create: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ClientCapabilitiesTasksRequestsElicitation {
     /// A value with every optional member absent.
@@ -3166,9 +3091,7 @@ impl ClientCapabilitiesTasksRequestsElicitation {
     #[must_use]
     pub fn with_create(
         mut self,
-        create: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        create: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.create = ::core::option::Option::Some(create.into());
         self
@@ -3178,7 +3101,7 @@ impl ClientCapabilitiesTasksRequestsElicitation {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -3219,18 +3142,12 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsElicitati
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -3257,12 +3174,13 @@ pub struct ClientCapabilitiesTasksRequestsSampling {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub create_message: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub create_message: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ClientCapabilitiesTasksRequestsSampling {
     /// A value with every optional member absent.
@@ -3277,9 +3195,7 @@ impl ClientCapabilitiesTasksRequestsSampling {
     #[must_use]
     pub fn with_create_message(
         mut self,
-        create_message: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        create_message: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.create_message = ::core::option::Option::Some(create_message.into());
         self
@@ -3289,7 +3205,7 @@ impl ClientCapabilitiesTasksRequestsSampling {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -3332,18 +3248,12 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsSampling 
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -4650,7 +4560,10 @@ pub struct CompleteRequest {
     pub params: CompleteRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CompleteRequest {
     /// A value with the required `id`, `params` and every optional member absent.
@@ -4671,7 +4584,7 @@ impl CompleteRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -4745,7 +4658,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -4797,7 +4710,10 @@ pub struct CompleteRequestParams {
     pub r#ref: CompleteRequestParamsRef,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CompleteRequestParams {
     /// A value with the required `argument`, `ref` and every optional member absent.
@@ -4836,7 +4752,7 @@ impl CompleteRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -4916,7 +4832,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -4952,7 +4868,10 @@ pub struct CompleteRequestParamsArgument {
     pub value: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CompleteRequestParamsArgument {
     /// A value with the required `name`, `value` and every optional member absent.
@@ -4971,7 +4890,7 @@ impl CompleteRequestParamsArgument {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -5023,7 +4942,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -5058,7 +4977,10 @@ pub struct CompleteRequestParamsContext {
     >,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CompleteRequestParamsContext {
     /// A value with every optional member absent.
@@ -5085,7 +5007,7 @@ impl CompleteRequestParamsContext {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -5136,7 +5058,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsContext {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -5166,7 +5088,10 @@ pub struct CompleteRequestParamsMeta {
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CompleteRequestParamsMeta {
     /// A value with every optional member absent.
@@ -5191,7 +5116,7 @@ impl CompleteRequestParamsMeta {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -5236,7 +5161,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsMeta {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -5420,14 +5345,15 @@ pub struct CompleteResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `completion` member (required).
     pub completion: CompleteResultCompletion,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CompleteResult {
     /// A value with the required `completion` and every optional member absent.
@@ -5444,9 +5370,7 @@ impl CompleteResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -5456,7 +5380,7 @@ impl CompleteResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -5495,13 +5419,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -5518,7 +5436,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -5557,7 +5475,10 @@ pub struct CompleteResultCompletion {
     pub values: ::std::vec::Vec<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CompleteResultCompletion {
     /// A value with the required `values` and every optional member absent.
@@ -5591,7 +5512,7 @@ impl CompleteResultCompletion {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -5656,7 +5577,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -5934,7 +5855,10 @@ pub struct CreateMessageRequest {
     pub params: CreateMessageRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CreateMessageRequest {
     /// A value with the required `id`, `params` and every optional member absent.
@@ -5955,7 +5879,7 @@ impl CreateMessageRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -6029,7 +5953,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -6088,9 +6012,7 @@ pub struct CreateMessageRequestParams {
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// `metadata` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub metadata: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub metadata: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `modelPreferences` member (optional).
     #[serde(
         rename = "modelPreferences",
@@ -6130,7 +6052,10 @@ pub struct CreateMessageRequestParams {
     pub tools: ::core::option::Option<::std::vec::Vec<Tool>>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CreateMessageRequestParams {
     /// A value with the required `maxTokens`, `messages` and every optional member absent.
@@ -6178,9 +6103,7 @@ impl CreateMessageRequestParams {
     #[must_use]
     pub fn with_metadata(
         mut self,
-        metadata: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        metadata: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.metadata = ::core::option::Option::Some(metadata.into());
         self
@@ -6252,7 +6175,7 @@ impl CreateMessageRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -6367,13 +6290,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
                             }
                             m4 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -6472,7 +6389,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -6547,7 +6464,10 @@ pub struct CreateMessageRequestParamsMeta {
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CreateMessageRequestParamsMeta {
     /// A value with every optional member absent.
@@ -6572,7 +6492,7 @@ impl CreateMessageRequestParamsMeta {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -6617,7 +6537,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParamsMeta {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -6644,9 +6564,7 @@ pub struct CreateMessageResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `content` member (required).
     pub content: CreateMessageResultContent,
     /// `model` member (required).
@@ -6662,7 +6580,10 @@ pub struct CreateMessageResult {
     pub stop_reason: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CreateMessageResult {
     /// A value with the required `content`, `model`, `role` and every optional member absent.
@@ -6684,9 +6605,7 @@ impl CreateMessageResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -6705,7 +6624,7 @@ impl CreateMessageResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -6747,13 +6666,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -6800,7 +6713,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -7112,14 +7025,15 @@ pub struct CreateTaskResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `task` member (required).
     pub task: Task,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl CreateTaskResult {
     /// A value with the required `task` and every optional member absent.
@@ -7134,9 +7048,7 @@ impl CreateTaskResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -7146,7 +7058,7 @@ impl CreateTaskResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -7185,13 +7097,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateTaskResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -7204,7 +7110,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateTaskResult {
                             m1 = ::core::option::Option::Some(map.next_value::<Task>()?);
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -7244,7 +7150,10 @@ pub struct ElicitRequest {
     pub params: ElicitRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ElicitRequest {
     /// A value with the required `id`, `params` and every optional member absent.
@@ -7265,7 +7174,7 @@ impl ElicitRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -7339,7 +7248,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -7395,7 +7304,10 @@ pub struct ElicitRequestFormParams {
     pub task: ::core::option::Option<TaskMetadata>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ElicitRequestFormParams {
     /// A value with the required `message`, `requestedSchema` and every optional member absent.
@@ -7440,7 +7352,7 @@ impl ElicitRequestFormParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -7537,7 +7449,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -7577,7 +7489,10 @@ pub struct ElicitRequestFormParamsMeta {
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ElicitRequestFormParamsMeta {
     /// A value with every optional member absent.
@@ -7602,7 +7517,7 @@ impl ElicitRequestFormParamsMeta {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -7647,7 +7562,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParamsMeta {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -7687,7 +7602,10 @@ pub struct ElicitRequestFormParamsRequestedSchema {
     pub r#type: TypeObject,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ElicitRequestFormParamsRequestedSchema {
     /// A value with the required `properties` and every optional member absent.
@@ -7730,7 +7648,7 @@ impl ElicitRequestFormParamsRequestedSchema {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -7821,7 +7739,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -8014,7 +7932,10 @@ pub struct ElicitRequestURLParams {
     pub url: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ElicitRequestURLParams {
     /// A value with the required `elicitationId`, `message`, `url` and every optional member absent.
@@ -8053,7 +7974,7 @@ impl ElicitRequestURLParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -8162,7 +8083,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestURLParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -8209,7 +8130,10 @@ pub struct ElicitRequestURLParamsMeta {
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ElicitRequestURLParamsMeta {
     /// A value with every optional member absent.
@@ -8234,7 +8158,7 @@ impl ElicitRequestURLParamsMeta {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -8279,7 +8203,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestURLParamsMeta {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -8306,9 +8230,7 @@ pub struct ElicitResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `action` member (required).
     pub action: ElicitResultAction,
     /// `content` member (optional).
@@ -8318,7 +8240,10 @@ pub struct ElicitResult {
     >,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ElicitResult {
     /// A value with the required `action` and every optional member absent.
@@ -8334,9 +8259,7 @@ impl ElicitResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -8357,7 +8280,7 @@ impl ElicitResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -8397,13 +8320,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -8436,7 +8353,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -8668,7 +8585,10 @@ pub struct ElicitationCompleteNotification {
     pub params: ElicitationCompleteNotificationParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ElicitationCompleteNotification {
     /// A value with the required `params` and every optional member absent.
@@ -8687,7 +8607,7 @@ impl ElicitationCompleteNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -8750,7 +8670,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCompleteNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -8787,7 +8707,10 @@ pub struct ElicitationCompleteNotificationParams {
     pub elicitation_id: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ElicitationCompleteNotificationParams {
     /// A value with the required `elicitationId` and every optional member absent.
@@ -8804,7 +8727,7 @@ impl ElicitationCompleteNotificationParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -8850,7 +8773,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCompleteNotificationParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -8880,9 +8803,7 @@ pub struct EmbeddedResource {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `annotations` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub annotations: ::core::option::Option<Annotations>,
@@ -8892,7 +8813,10 @@ pub struct EmbeddedResource {
     pub r#type: TypeResource,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl EmbeddedResource {
     /// A value with the required `resource` and every optional member absent.
@@ -8909,9 +8833,7 @@ impl EmbeddedResource {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -8930,7 +8852,7 @@ impl EmbeddedResource {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -8971,13 +8893,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -9018,7 +8934,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -9442,12 +9358,15 @@ pub struct Error {
     pub code: ::mcpwire_types::support::Integer,
     /// `data` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub data: ::core::option::Option<::serde_json::Value>,
+    pub data: ::core::option::Option<::mcpwire_types::Json>,
     /// `message` member (required).
     pub message: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Error {
     /// A value with the required `code`, `message` and every optional member absent.
@@ -9466,7 +9385,7 @@ impl Error {
     #[must_use]
     pub fn with_data(
         mut self,
-        data: impl ::core::convert::Into<::serde_json::Value>,
+        data: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.data = ::core::option::Option::Some(data.into());
         self
@@ -9476,7 +9395,7 @@ impl Error {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -9526,7 +9445,7 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Value>()?,
+                                    map.next_value::<::mcpwire_types::Json>()?,
                                 ),
                             );
                         }
@@ -9541,7 +9460,7 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -9580,7 +9499,10 @@ pub struct GetPromptRequest {
     pub params: GetPromptRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl GetPromptRequest {
     /// A value with the required `id`, `params` and every optional member absent.
@@ -9601,7 +9523,7 @@ impl GetPromptRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -9675,7 +9597,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -9727,7 +9649,10 @@ pub struct GetPromptRequestParams {
     pub name: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl GetPromptRequestParams {
     /// A value with the required `name` and every optional member absent.
@@ -9764,7 +9689,7 @@ impl GetPromptRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -9839,7 +9764,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -9874,7 +9799,10 @@ pub struct GetPromptRequestParamsMeta {
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl GetPromptRequestParamsMeta {
     /// A value with every optional member absent.
@@ -9899,7 +9827,7 @@ impl GetPromptRequestParamsMeta {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -9944,7 +9872,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParamsMeta {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -9971,9 +9899,7 @@ pub struct GetPromptResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `description` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub description: ::core::option::Option<::std::string::String>,
@@ -9981,7 +9907,10 @@ pub struct GetPromptResult {
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl GetPromptResult {
     /// A value with the required `messages` and every optional member absent.
@@ -9999,9 +9928,7 @@ impl GetPromptResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -10020,7 +9947,7 @@ impl GetPromptResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -10060,13 +9987,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -10097,7 +10018,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -10133,7 +10054,10 @@ pub struct GetTaskPayloadRequest {
     pub params: GetTaskPayloadRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl GetTaskPayloadRequest {
     /// A value with the required `id`, `params` and every optional member absent.
@@ -10154,7 +10078,7 @@ impl GetTaskPayloadRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -10228,7 +10152,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPayloadRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -10269,7 +10193,10 @@ pub struct GetTaskPayloadRequestParams {
     pub task_id: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl GetTaskPayloadRequestParams {
     /// A value with the required `taskId` and every optional member absent.
@@ -10284,7 +10211,7 @@ impl GetTaskPayloadRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -10325,7 +10252,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPayloadRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -10355,12 +10282,13 @@ pub struct GetTaskPayloadResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl GetTaskPayloadResult {
     /// A value with every optional member absent.
@@ -10375,9 +10303,7 @@ impl GetTaskPayloadResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -10387,7 +10313,7 @@ impl GetTaskPayloadResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -10425,18 +10351,12 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPayloadResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -10467,7 +10387,10 @@ pub struct GetTaskRequest {
     pub params: GetTaskRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl GetTaskRequest {
     /// A value with the required `id`, `params` and every optional member absent.
@@ -10488,7 +10411,7 @@ impl GetTaskRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -10562,7 +10485,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -10603,7 +10526,10 @@ pub struct GetTaskRequestParams {
     pub task_id: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl GetTaskRequestParams {
     /// A value with the required `taskId` and every optional member absent.
@@ -10618,7 +10544,7 @@ impl GetTaskRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -10659,7 +10585,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -10689,9 +10615,7 @@ pub struct GetTaskResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `createdAt` member (required).
     #[serde(rename = "createdAt")]
     pub created_at: ::std::string::String,
@@ -10721,7 +10645,10 @@ pub struct GetTaskResult {
     pub ttl: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl GetTaskResult {
     /// A value with the required `createdAt`, `lastUpdatedAt`, `status`, `taskId`, `ttl` and every optional member absent.
@@ -10748,9 +10675,7 @@ impl GetTaskResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -10778,7 +10703,7 @@ impl GetTaskResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -10832,13 +10757,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -10928,7 +10847,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -10988,7 +10907,10 @@ pub struct Icon {
     pub theme: ::core::option::Option<IconTheme>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Icon {
     /// A value with the required `src` and every optional member absent.
@@ -11030,7 +10952,7 @@ impl Icon {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -11110,7 +11032,7 @@ impl<'de> ::serde::Deserialize<'de> for Icon {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -11166,7 +11088,10 @@ pub struct Icons {
     pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Icons {
     /// A value with every optional member absent.
@@ -11191,7 +11116,7 @@ impl Icons {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -11234,7 +11159,7 @@ impl<'de> ::serde::Deserialize<'de> for Icons {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -11261,9 +11186,7 @@ pub struct ImageContent {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `annotations` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub annotations: ::core::option::Option<Annotations>,
@@ -11276,7 +11199,10 @@ pub struct ImageContent {
     pub r#type: TypeImage,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ImageContent {
     /// A value with the required `data`, `mimeType` and every optional member absent.
@@ -11297,9 +11223,7 @@ impl ImageContent {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -11318,7 +11242,7 @@ impl ImageContent {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -11360,13 +11284,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -11417,7 +11335,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -11473,7 +11391,10 @@ pub struct Implementation {
     pub website_url: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Implementation {
     /// A value with the required `name`, `version` and every optional member absent.
@@ -11532,7 +11453,7 @@ impl Implementation {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -11647,7 +11568,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -11689,7 +11610,10 @@ pub struct InitializeRequest {
     pub params: InitializeRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl InitializeRequest {
     /// A value with the required `id`, `params` and every optional member absent.
@@ -11710,7 +11634,7 @@ impl InitializeRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -11784,7 +11708,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -11837,7 +11761,10 @@ pub struct InitializeRequestParams {
     pub protocol_version: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl InitializeRequestParams {
     /// A value with the required `capabilities`, `clientInfo`, `protocolVersion` and every optional member absent.
@@ -11868,7 +11795,7 @@ impl InitializeRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -11955,7 +11882,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -11997,7 +11924,10 @@ pub struct InitializeRequestParamsMeta {
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl InitializeRequestParamsMeta {
     /// A value with every optional member absent.
@@ -12022,7 +11952,7 @@ impl InitializeRequestParamsMeta {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -12067,7 +11997,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequestParamsMeta {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -12094,9 +12024,7 @@ pub struct InitializeResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `capabilities` member (required).
     pub capabilities: ServerCapabilities,
     /// `instructions` member (optional).
@@ -12110,7 +12038,10 @@ pub struct InitializeResult {
     pub server_info: Implementation,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl InitializeResult {
     /// A value with the required `capabilities`, `protocolVersion`, `serverInfo` and every optional member absent.
@@ -12132,9 +12063,7 @@ impl InitializeResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -12153,7 +12082,7 @@ impl InitializeResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -12201,13 +12130,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -12262,7 +12185,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -12305,7 +12228,10 @@ pub struct InitializedNotification {
     pub params: ::core::option::Option<NotificationParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl InitializedNotification {
     /// A value with every optional member absent.
@@ -12332,7 +12258,7 @@ impl InitializedNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -12397,7 +12323,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -12435,7 +12361,10 @@ pub struct JSONRPCErrorResponse {
     pub jsonrpc: Jsonrpc2_0,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl JSONRPCErrorResponse {
     /// A value with the required `error` and every optional member absent.
@@ -12458,7 +12387,7 @@ impl JSONRPCErrorResponse {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -12521,7 +12450,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorResponse {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -12749,12 +12678,13 @@ pub struct JSONRPCNotification {
     pub method: ::std::string::String,
     /// `params` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub params: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub params: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl JSONRPCNotification {
     /// A value with the required `method` and every optional member absent.
@@ -12770,9 +12700,7 @@ impl JSONRPCNotification {
     #[must_use]
     pub fn with_params(
         mut self,
-        params: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        params: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.params = ::core::option::Option::Some(params.into());
         self
@@ -12782,7 +12710,7 @@ impl JSONRPCNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -12842,18 +12770,12 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
                             }
                             m2 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -12890,12 +12812,13 @@ pub struct JSONRPCRequest {
     pub method: ::std::string::String,
     /// `params` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub params: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub params: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl JSONRPCRequest {
     /// A value with the required `id`, `method` and every optional member absent.
@@ -12915,9 +12838,7 @@ impl JSONRPCRequest {
     #[must_use]
     pub fn with_params(
         mut self,
-        params: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        params: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.params = ::core::option::Option::Some(params.into());
         self
@@ -12927,7 +12848,7 @@ impl JSONRPCRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -12998,18 +12919,12 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
                             }
                             m3 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -13189,7 +13104,10 @@ pub struct JSONRPCResultResponse {
     pub result: Result,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl JSONRPCResultResponse {
     /// A value with the required `id`, `result` and every optional member absent.
@@ -13209,7 +13127,7 @@ impl JSONRPCResultResponse {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -13272,7 +13190,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResultResponse {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -13366,7 +13284,10 @@ pub struct LegacyTitledEnumSchema {
     pub r#type: TypeString,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl LegacyTitledEnumSchema {
     /// A value with the required `enum` and every optional member absent.
@@ -13424,7 +13345,7 @@ impl LegacyTitledEnumSchema {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -13539,7 +13460,7 @@ impl<'de> ::serde::Deserialize<'de> for LegacyTitledEnumSchema {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -13582,7 +13503,10 @@ pub struct ListPromptsRequest {
     pub params: ::core::option::Option<PaginatedRequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListPromptsRequest {
     /// A value with the required `id` and every optional member absent.
@@ -13609,7 +13533,7 @@ impl ListPromptsRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -13685,7 +13609,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -13724,9 +13648,7 @@ pub struct ListPromptsResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `nextCursor` member (optional).
     #[serde(
         rename = "nextCursor",
@@ -13738,7 +13660,10 @@ pub struct ListPromptsResult {
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListPromptsResult {
     /// A value with the required `prompts` and every optional member absent.
@@ -13754,9 +13679,7 @@ impl ListPromptsResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -13775,7 +13698,7 @@ impl ListPromptsResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -13815,13 +13738,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -13850,7 +13767,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -13887,7 +13804,10 @@ pub struct ListResourceTemplatesRequest {
     pub params: ::core::option::Option<PaginatedRequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListResourceTemplatesRequest {
     /// A value with the required `id` and every optional member absent.
@@ -13914,7 +13834,7 @@ impl ListResourceTemplatesRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -13990,7 +13910,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -14029,9 +13949,7 @@ pub struct ListResourceTemplatesResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `nextCursor` member (optional).
     #[serde(
         rename = "nextCursor",
@@ -14044,7 +13962,10 @@ pub struct ListResourceTemplatesResult {
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListResourceTemplatesResult {
     /// A value with the required `resourceTemplates` and every optional member absent.
@@ -14062,9 +13983,7 @@ impl ListResourceTemplatesResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -14083,7 +14002,7 @@ impl ListResourceTemplatesResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -14123,13 +14042,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -14160,7 +14073,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -14197,7 +14110,10 @@ pub struct ListResourcesRequest {
     pub params: ::core::option::Option<PaginatedRequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListResourcesRequest {
     /// A value with the required `id` and every optional member absent.
@@ -14224,7 +14140,7 @@ impl ListResourcesRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -14300,7 +14216,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -14339,9 +14255,7 @@ pub struct ListResourcesResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `nextCursor` member (optional).
     #[serde(
         rename = "nextCursor",
@@ -14353,7 +14267,10 @@ pub struct ListResourcesResult {
     pub resources: ::std::vec::Vec<Resource>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListResourcesResult {
     /// A value with the required `resources` and every optional member absent.
@@ -14371,9 +14288,7 @@ impl ListResourcesResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -14392,7 +14307,7 @@ impl ListResourcesResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -14432,13 +14347,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -14469,7 +14378,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -14506,7 +14415,10 @@ pub struct ListRootsRequest {
     pub params: ::core::option::Option<RequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListRootsRequest {
     /// A value with the required `id` and every optional member absent.
@@ -14533,7 +14445,7 @@ impl ListRootsRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -14609,7 +14521,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -14648,14 +14560,15 @@ pub struct ListRootsResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `roots` member (required).
     pub roots: ::std::vec::Vec<Root>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListRootsResult {
     /// A value with the required `roots` and every optional member absent.
@@ -14670,9 +14583,7 @@ impl ListRootsResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -14682,7 +14593,7 @@ impl ListRootsResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -14721,13 +14632,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -14742,7 +14647,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -14778,7 +14683,10 @@ pub struct ListTasksRequest {
     pub params: ::core::option::Option<PaginatedRequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListTasksRequest {
     /// A value with the required `id` and every optional member absent.
@@ -14805,7 +14713,7 @@ impl ListTasksRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -14881,7 +14789,7 @@ impl<'de> ::serde::Deserialize<'de> for ListTasksRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -14920,9 +14828,7 @@ pub struct ListTasksResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `nextCursor` member (optional).
     #[serde(
         rename = "nextCursor",
@@ -14934,7 +14840,10 @@ pub struct ListTasksResult {
     pub tasks: ::std::vec::Vec<Task>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListTasksResult {
     /// A value with the required `tasks` and every optional member absent.
@@ -14950,9 +14859,7 @@ impl ListTasksResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -14971,7 +14878,7 @@ impl ListTasksResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -15011,13 +14918,7 @@ impl<'de> ::serde::Deserialize<'de> for ListTasksResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -15046,7 +14947,7 @@ impl<'de> ::serde::Deserialize<'de> for ListTasksResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -15083,7 +14984,10 @@ pub struct ListToolsRequest {
     pub params: ::core::option::Option<PaginatedRequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListToolsRequest {
     /// A value with the required `id` and every optional member absent.
@@ -15110,7 +15014,7 @@ impl ListToolsRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -15186,7 +15090,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -15225,9 +15129,7 @@ pub struct ListToolsResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `nextCursor` member (optional).
     #[serde(
         rename = "nextCursor",
@@ -15239,7 +15141,10 @@ pub struct ListToolsResult {
     pub tools: ::std::vec::Vec<Tool>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ListToolsResult {
     /// A value with the required `tools` and every optional member absent.
@@ -15255,9 +15160,7 @@ impl ListToolsResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -15276,7 +15179,7 @@ impl ListToolsResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -15316,13 +15219,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -15351,7 +15248,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -15433,7 +15330,10 @@ pub struct LoggingMessageNotification {
     pub params: LoggingMessageNotificationParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl LoggingMessageNotification {
     /// A value with the required `params` and every optional member absent.
@@ -15452,7 +15352,7 @@ impl LoggingMessageNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -15515,7 +15415,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -15553,11 +15453,9 @@ pub struct LoggingMessageNotificationParams {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `data` member (required).
-    pub data: ::serde_json::Value,
+    pub data: ::mcpwire_types::Json,
     /// `level` member (required).
     pub level: LoggingLevel,
     /// `logger` member (optional).
@@ -15565,12 +15463,15 @@ pub struct LoggingMessageNotificationParams {
     pub logger: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl LoggingMessageNotificationParams {
     /// A value with the required `data`, `level` and every optional member absent.
     pub fn new(
-        data: impl ::core::convert::Into<::serde_json::Value>,
+        data: impl ::core::convert::Into<::mcpwire_types::Json>,
         level: impl ::core::convert::Into<LoggingLevel>,
     ) -> Self {
         Self {
@@ -15585,9 +15486,7 @@ impl LoggingMessageNotificationParams {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -15606,7 +15505,7 @@ impl LoggingMessageNotificationParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -15647,13 +15546,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -15664,7 +15557,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
                                 );
                             }
                             m1 = ::core::option::Option::Some(
-                                map.next_value::<::serde_json::Value>()?,
+                                map.next_value::<::mcpwire_types::Json>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Declared(2usize) => {
@@ -15690,7 +15583,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -17071,7 +16964,10 @@ pub struct ModelHint {
     pub name: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ModelHint {
     /// A value with every optional member absent.
@@ -17096,7 +16992,7 @@ impl ModelHint {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -17139,7 +17035,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -17186,7 +17082,10 @@ pub struct ModelPreferences {
     pub speed_priority: ::core::option::Option<::serde_json::Number>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ModelPreferences {
     /// A value with every optional member absent.
@@ -17243,7 +17142,7 @@ impl ModelPreferences {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -17336,7 +17235,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -17511,12 +17410,13 @@ pub struct Notification {
     pub method: ::std::string::String,
     /// `params` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub params: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub params: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Notification {
     /// A value with the required `method` and every optional member absent.
@@ -17531,9 +17431,7 @@ impl Notification {
     #[must_use]
     pub fn with_params(
         mut self,
-        params: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        params: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.params = ::core::option::Option::Some(params.into());
         self
@@ -17543,7 +17441,7 @@ impl Notification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -17592,18 +17490,12 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -17634,12 +17526,13 @@ pub struct NotificationParams {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl NotificationParams {
     /// A value with every optional member absent.
@@ -17654,9 +17547,7 @@ impl NotificationParams {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -17666,7 +17557,7 @@ impl NotificationParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -17704,18 +17595,12 @@ impl<'de> ::serde::Deserialize<'de> for NotificationParams {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -17755,7 +17640,10 @@ pub struct NumberSchema {
     pub r#type: NumberSchemaType,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl NumberSchema {
     /// A value with the required `type` and every optional member absent.
@@ -17820,7 +17708,7 @@ impl NumberSchema {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -17935,7 +17823,7 @@ impl<'de> ::serde::Deserialize<'de> for NumberSchema {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -17999,7 +17887,10 @@ pub struct PaginatedRequest {
     pub params: ::core::option::Option<PaginatedRequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PaginatedRequest {
     /// A value with the required `id`, `method` and every optional member absent.
@@ -18029,7 +17920,7 @@ impl PaginatedRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -18105,7 +17996,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -18150,7 +18041,10 @@ pub struct PaginatedRequestParams {
     pub cursor: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PaginatedRequestParams {
     /// A value with every optional member absent.
@@ -18185,7 +18079,7 @@ impl PaginatedRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -18241,7 +18135,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -18272,7 +18166,10 @@ pub struct PaginatedRequestParamsMeta {
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PaginatedRequestParamsMeta {
     /// A value with every optional member absent.
@@ -18297,7 +18194,7 @@ impl PaginatedRequestParamsMeta {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -18342,7 +18239,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParamsMeta {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -18369,9 +18266,7 @@ pub struct PaginatedResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `nextCursor` member (optional).
     #[serde(
         rename = "nextCursor",
@@ -18381,7 +18276,10 @@ pub struct PaginatedResult {
     pub next_cursor: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PaginatedResult {
     /// A value with every optional member absent.
@@ -18397,9 +18295,7 @@ impl PaginatedResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -18418,7 +18314,7 @@ impl PaginatedResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -18457,13 +18353,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -18482,7 +18372,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -18515,7 +18405,10 @@ pub struct PingRequest {
     pub params: ::core::option::Option<RequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PingRequest {
     /// A value with the required `id` and every optional member absent.
@@ -18542,7 +18435,7 @@ impl PingRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -18618,7 +18511,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -19029,7 +18922,10 @@ pub struct ProgressNotification {
     pub params: ProgressNotificationParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ProgressNotification {
     /// A value with the required `params` and every optional member absent.
@@ -19046,7 +18942,7 @@ impl ProgressNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -19109,7 +19005,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -19147,9 +19043,7 @@ pub struct ProgressNotificationParams {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `message` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub message: ::core::option::Option<::std::string::String>,
@@ -19163,7 +19057,10 @@ pub struct ProgressNotificationParams {
     pub total: ::core::option::Option<::serde_json::Number>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ProgressNotificationParams {
     /// A value with the required `progress`, `progressToken` and every optional member absent.
@@ -19184,9 +19081,7 @@ impl ProgressNotificationParams {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -19214,7 +19109,7 @@ impl ProgressNotificationParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -19262,13 +19157,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -19321,7 +19210,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -19477,9 +19366,7 @@ pub struct Prompt {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `arguments` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub arguments: ::core::option::Option<::std::vec::Vec<PromptArgument>>,
@@ -19496,7 +19383,10 @@ pub struct Prompt {
     pub title: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Prompt {
     /// A value with the required `name` and every optional member absent.
@@ -19515,9 +19405,7 @@ impl Prompt {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -19563,7 +19451,7 @@ impl Prompt {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -19613,13 +19501,7 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -19686,7 +19568,7 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -19728,7 +19610,10 @@ pub struct PromptArgument {
     pub title: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PromptArgument {
     /// A value with the required `name` and every optional member absent.
@@ -19770,7 +19655,7 @@ impl PromptArgument {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -19852,7 +19737,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -19888,7 +19773,10 @@ pub struct PromptListChangedNotification {
     pub params: ::core::option::Option<NotificationParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PromptListChangedNotification {
     /// A value with every optional member absent.
@@ -19915,7 +19803,7 @@ impl PromptListChangedNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -19980,7 +19868,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -20015,7 +19903,10 @@ pub struct PromptMessage {
     pub role: Role,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PromptMessage {
     /// A value with the required `content`, `role` and every optional member absent.
@@ -20034,7 +19925,7 @@ impl PromptMessage {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -20084,7 +19975,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
                             m1 = ::core::option::Option::Some(map.next_value::<Role>()?);
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -20121,7 +20012,10 @@ pub struct PromptReference {
     pub r#type: TypeRefPrompt,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl PromptReference {
     /// A value with the required `name` and every optional member absent.
@@ -20147,7 +20041,7 @@ impl PromptReference {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -20212,7 +20106,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -20251,7 +20145,10 @@ pub struct ReadResourceRequest {
     pub params: ReadResourceRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ReadResourceRequest {
     /// A value with the required `id`, `params` and every optional member absent.
@@ -20272,7 +20169,7 @@ impl ReadResourceRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -20346,7 +20243,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -20393,7 +20290,10 @@ pub struct ReadResourceRequestParams {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ReadResourceRequestParams {
     /// A value with the required `uri` and every optional member absent.
@@ -20418,7 +20318,7 @@ impl ReadResourceRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -20472,7 +20372,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -20506,7 +20406,10 @@ pub struct ReadResourceRequestParamsMeta {
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ReadResourceRequestParamsMeta {
     /// A value with every optional member absent.
@@ -20531,7 +20434,7 @@ impl ReadResourceRequestParamsMeta {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -20576,7 +20479,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParamsMeta {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -20603,14 +20506,15 @@ pub struct ReadResourceResult {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `contents` member (required).
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ReadResourceResult {
     /// A value with the required `contents` and every optional member absent.
@@ -20629,9 +20533,7 @@ impl ReadResourceResult {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -20641,7 +20543,7 @@ impl ReadResourceResult {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -20680,13 +20582,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -20706,7 +20602,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -20881,7 +20777,10 @@ pub struct RelatedTaskMetadata {
     pub task_id: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl RelatedTaskMetadata {
     /// A value with the required `taskId` and every optional member absent.
@@ -20896,7 +20795,7 @@ impl RelatedTaskMetadata {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -20937,7 +20836,7 @@ impl<'de> ::serde::Deserialize<'de> for RelatedTaskMetadata {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -20965,12 +20864,13 @@ pub struct Request {
     pub method: ::std::string::String,
     /// `params` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub params: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub params: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Request {
     /// A value with the required `method` and every optional member absent.
@@ -20985,9 +20885,7 @@ impl Request {
     #[must_use]
     pub fn with_params(
         mut self,
-        params: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        params: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.params = ::core::option::Option::Some(params.into());
         self
@@ -20997,7 +20895,7 @@ impl Request {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -21046,18 +20944,12 @@ impl<'de> ::serde::Deserialize<'de> for Request {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -21210,7 +21102,10 @@ pub struct RequestParams {
     pub meta: ::core::option::Option<RequestParamsMeta>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl RequestParams {
     /// A value with every optional member absent.
@@ -21235,7 +21130,7 @@ impl RequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -21278,7 +21173,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -21308,7 +21203,10 @@ pub struct RequestParamsMeta {
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl RequestParamsMeta {
     /// A value with every optional member absent.
@@ -21333,7 +21231,7 @@ impl RequestParamsMeta {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -21378,7 +21276,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -21405,9 +21303,7 @@ pub struct Resource {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `annotations` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub annotations: ::core::option::Option<Annotations>,
@@ -21436,7 +21332,10 @@ pub struct Resource {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Resource {
     /// A value with the required `name`, `uri` and every optional member absent.
@@ -21461,9 +21360,7 @@ impl Resource {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -21527,7 +21424,7 @@ impl Resource {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -21583,13 +21480,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -21692,7 +21583,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -21733,9 +21624,7 @@ pub struct ResourceContents {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `mimeType` member (optional).
     #[serde(
         rename = "mimeType",
@@ -21747,7 +21636,10 @@ pub struct ResourceContents {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ResourceContents {
     /// A value with the required `uri` and every optional member absent.
@@ -21763,9 +21655,7 @@ impl ResourceContents {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -21784,7 +21674,7 @@ impl ResourceContents {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -21824,13 +21714,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -21859,7 +21743,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -21891,9 +21775,7 @@ pub struct ResourceLink {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `annotations` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub annotations: ::core::option::Option<Annotations>,
@@ -21924,7 +21806,10 @@ pub struct ResourceLink {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ResourceLink {
     /// A value with the required `name`, `uri` and every optional member absent.
@@ -21950,9 +21835,7 @@ impl ResourceLink {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -22016,7 +21899,7 @@ impl ResourceLink {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -22074,13 +21957,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -22193,7 +22070,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -22241,7 +22118,10 @@ pub struct ResourceListChangedNotification {
     pub params: ::core::option::Option<NotificationParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ResourceListChangedNotification {
     /// A value with every optional member absent.
@@ -22268,7 +22148,7 @@ impl ResourceListChangedNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -22333,7 +22213,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -22373,7 +22253,10 @@ pub struct ResourceRequestParams {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ResourceRequestParams {
     /// A value with the required `uri` and every optional member absent.
@@ -22398,7 +22281,7 @@ impl ResourceRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -22452,7 +22335,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -22486,7 +22369,10 @@ pub struct ResourceRequestParamsMeta {
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ResourceRequestParamsMeta {
     /// A value with every optional member absent.
@@ -22511,7 +22397,7 @@ impl ResourceRequestParamsMeta {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -22556,7 +22442,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceRequestParamsMeta {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -22583,9 +22469,7 @@ pub struct ResourceTemplate {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `annotations` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub annotations: ::core::option::Option<Annotations>,
@@ -22612,7 +22496,10 @@ pub struct ResourceTemplate {
     pub uri_template: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ResourceTemplate {
     /// A value with the required `name`, `uriTemplate` and every optional member absent.
@@ -22636,9 +22523,7 @@ impl ResourceTemplate {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -22693,7 +22578,7 @@ impl ResourceTemplate {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -22747,13 +22632,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -22846,7 +22725,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -22886,7 +22765,10 @@ pub struct ResourceTemplateReference {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ResourceTemplateReference {
     /// A value with the required `uri` and every optional member absent.
@@ -22902,7 +22784,7 @@ impl ResourceTemplateReference {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -22954,7 +22836,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplateReference {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -22990,7 +22872,10 @@ pub struct ResourceUpdatedNotification {
     pub params: ResourceUpdatedNotificationParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ResourceUpdatedNotification {
     /// A value with the required `params` and every optional member absent.
@@ -23009,7 +22894,7 @@ impl ResourceUpdatedNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -23072,7 +22957,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -23110,14 +22995,15 @@ pub struct ResourceUpdatedNotificationParams {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `uri` member (required).
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ResourceUpdatedNotificationParams {
     /// A value with the required `uri` and every optional member absent.
@@ -23132,9 +23018,7 @@ impl ResourceUpdatedNotificationParams {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -23144,7 +23028,7 @@ impl ResourceUpdatedNotificationParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -23183,13 +23067,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -23204,7 +23082,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -23235,12 +23113,13 @@ pub struct Result {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Result {
     /// A value with every optional member absent.
@@ -23255,9 +23134,7 @@ impl Result {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -23267,7 +23144,7 @@ impl Result {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -23305,18 +23182,12 @@ impl<'de> ::serde::Deserialize<'de> for Result {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -23367,9 +23238,7 @@ pub struct Root {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `name` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub name: ::core::option::Option<::std::string::String>,
@@ -23377,7 +23246,10 @@ pub struct Root {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Root {
     /// A value with the required `uri` and every optional member absent.
@@ -23393,9 +23265,7 @@ impl Root {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -23414,7 +23284,7 @@ impl Root {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -23454,13 +23324,7 @@ impl<'de> ::serde::Deserialize<'de> for Root {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -23487,7 +23351,7 @@ impl<'de> ::serde::Deserialize<'de> for Root {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -23522,7 +23386,10 @@ pub struct RootsListChangedNotification {
     pub params: ::core::option::Option<NotificationParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl RootsListChangedNotification {
     /// A value with every optional member absent.
@@ -23549,7 +23416,7 @@ impl RootsListChangedNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -23614,7 +23481,7 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -23649,16 +23516,17 @@ pub struct SamplingMessage {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `content` member (required).
     pub content: SamplingMessageContent,
     /// `role` member (required).
     pub role: Role,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl SamplingMessage {
     /// A value with the required `content`, `role` and every optional member absent.
@@ -23677,9 +23545,7 @@ impl SamplingMessage {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -23689,7 +23555,7 @@ impl SamplingMessage {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -23729,13 +23595,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -23758,7 +23618,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
                             m2 = ::core::option::Option::Some(map.next_value::<Role>()?);
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -24304,22 +24164,15 @@ impl ::schemars::JsonSchema for SamplingMessageContentBlock {
 pub struct ServerCapabilities {
     /// `completions` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub completions: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub completions: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `experimental` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
     >,
     /// `logging` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub logging: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub logging: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `prompts` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub prompts: ::core::option::Option<ServerCapabilitiesPrompts>,
@@ -24334,7 +24187,10 @@ pub struct ServerCapabilities {
     pub tools: ::core::option::Option<ServerCapabilitiesTools>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ServerCapabilities {
     /// A value with every optional member absent.
@@ -24355,9 +24211,7 @@ impl ServerCapabilities {
     #[must_use]
     pub fn with_completions(
         mut self,
-        completions: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        completions: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.completions = ::core::option::Option::Some(completions.into());
         self
@@ -24369,7 +24223,7 @@ impl ServerCapabilities {
         experimental: impl ::core::convert::Into<
             ::std::collections::BTreeMap<
                 ::std::string::String,
-                ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+                ::mcpwire_types::JsonObject,
             >,
         >,
     ) -> Self {
@@ -24380,9 +24234,7 @@ impl ServerCapabilities {
     #[must_use]
     pub fn with_logging(
         mut self,
-        logging: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        logging: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.logging = ::core::option::Option::Some(logging.into());
         self
@@ -24428,7 +24280,7 @@ impl ServerCapabilities {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -24482,13 +24334,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -24506,10 +24352,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                                         .next_value::<
                                             ::std::collections::BTreeMap<
                                                 ::std::string::String,
-                                                ::std::collections::BTreeMap<
-                                                    ::std::string::String,
-                                                    ::serde_json::Value,
-                                                >,
+                                                ::mcpwire_types::JsonObject,
                                             >,
                                         >()?,
                                 ),
@@ -24523,13 +24366,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                             }
                             m2 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -24584,7 +24421,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -24620,7 +24457,10 @@ pub struct ServerCapabilitiesPrompts {
     pub list_changed: ::core::option::Option<bool>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ServerCapabilitiesPrompts {
     /// A value with every optional member absent.
@@ -24645,7 +24485,7 @@ impl ServerCapabilitiesPrompts {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -24688,7 +24528,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -24721,7 +24561,10 @@ pub struct ServerCapabilitiesResources {
     pub subscribe: ::core::option::Option<bool>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ServerCapabilitiesResources {
     /// A value with every optional member absent.
@@ -24756,7 +24599,7 @@ impl ServerCapabilitiesResources {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -24812,7 +24655,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -24836,20 +24679,19 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
 pub struct ServerCapabilitiesTasks {
     /// `cancel` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub cancel: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub cancel: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `list` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub list: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub list: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `requests` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub requests: ::core::option::Option<ServerCapabilitiesTasksRequests>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ServerCapabilitiesTasks {
     /// A value with every optional member absent.
@@ -24866,9 +24708,7 @@ impl ServerCapabilitiesTasks {
     #[must_use]
     pub fn with_cancel(
         mut self,
-        cancel: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        cancel: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.cancel = ::core::option::Option::Some(cancel.into());
         self
@@ -24877,9 +24717,7 @@ impl ServerCapabilitiesTasks {
     #[must_use]
     pub fn with_list(
         mut self,
-        list: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        list: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.list = ::core::option::Option::Some(list.into());
         self
@@ -24898,7 +24736,7 @@ impl ServerCapabilitiesTasks {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -24938,13 +24776,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTasks {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -24956,13 +24788,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTasks {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -24981,7 +24807,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTasks {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -25009,7 +24835,10 @@ pub struct ServerCapabilitiesTasksRequests {
     pub tools: ::core::option::Option<ServerCapabilitiesTasksRequestsTools>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ServerCapabilitiesTasksRequests {
     /// A value with every optional member absent.
@@ -25034,7 +24863,7 @@ impl ServerCapabilitiesTasksRequests {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -25077,7 +24906,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTasksRequests {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -25100,12 +24929,13 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTasksRequests {
 pub struct ServerCapabilitiesTasksRequestsTools {
     /// `call` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub call: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub call: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ServerCapabilitiesTasksRequestsTools {
     /// A value with every optional member absent.
@@ -25120,9 +24950,7 @@ impl ServerCapabilitiesTasksRequestsTools {
     #[must_use]
     pub fn with_call(
         mut self,
-        call: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        call: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.call = ::core::option::Option::Some(call.into());
         self
@@ -25132,7 +24960,7 @@ impl ServerCapabilitiesTasksRequestsTools {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -25170,18 +24998,12 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTasksRequestsTools {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -25211,7 +25033,10 @@ pub struct ServerCapabilitiesTools {
     pub list_changed: ::core::option::Option<bool>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ServerCapabilitiesTools {
     /// A value with every optional member absent.
@@ -25236,7 +25061,7 @@ impl ServerCapabilitiesTools {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -25279,7 +25104,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -26606,7 +26431,10 @@ pub struct SetLevelRequest {
     pub params: SetLevelRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl SetLevelRequest {
     /// A value with the required `id`, `params` and every optional member absent.
@@ -26627,7 +26455,7 @@ impl SetLevelRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -26701,7 +26529,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -26748,7 +26576,10 @@ pub struct SetLevelRequestParams {
     pub level: LoggingLevel,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl SetLevelRequestParams {
     /// A value with the required `level` and every optional member absent.
@@ -26773,7 +26604,7 @@ impl SetLevelRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -26827,7 +26658,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -26861,7 +26692,10 @@ pub struct SetLevelRequestParamsMeta {
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl SetLevelRequestParamsMeta {
     /// A value with every optional member absent.
@@ -26886,7 +26720,7 @@ impl SetLevelRequestParamsMeta {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -26931,7 +26765,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParamsMeta {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -27128,7 +26962,10 @@ pub struct StringSchema {
     pub r#type: TypeString,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl StringSchema {
     /// A value with every optional member absent.
@@ -27204,7 +27041,7 @@ impl StringSchema {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -27337,7 +27174,7 @@ impl<'de> ::serde::Deserialize<'de> for StringSchema {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -27409,7 +27246,10 @@ pub struct SubscribeRequest {
     pub params: SubscribeRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl SubscribeRequest {
     /// A value with the required `id`, `params` and every optional member absent.
@@ -27430,7 +27270,7 @@ impl SubscribeRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -27504,7 +27344,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -27551,7 +27391,10 @@ pub struct SubscribeRequestParams {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl SubscribeRequestParams {
     /// A value with the required `uri` and every optional member absent.
@@ -27576,7 +27419,7 @@ impl SubscribeRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -27630,7 +27473,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -27664,7 +27507,10 @@ pub struct SubscribeRequestParamsMeta {
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl SubscribeRequestParamsMeta {
     /// A value with every optional member absent.
@@ -27689,7 +27535,7 @@ impl SubscribeRequestParamsMeta {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -27734,7 +27580,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParamsMeta {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -27784,7 +27630,10 @@ pub struct Task {
     pub ttl: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Task {
     /// A value with the required `createdAt`, `lastUpdatedAt`, `status`, `taskId`, `ttl` and every optional member absent.
@@ -27829,7 +27678,7 @@ impl Task {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -27959,7 +27808,7 @@ impl<'de> ::serde::Deserialize<'de> for Task {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -28013,7 +27862,10 @@ pub struct TaskAugmentedRequestParams {
     pub task: ::core::option::Option<TaskMetadata>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl TaskAugmentedRequestParams {
     /// A value with every optional member absent.
@@ -28045,7 +27897,7 @@ impl TaskAugmentedRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -28101,7 +27953,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskAugmentedRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -28132,7 +27984,10 @@ pub struct TaskAugmentedRequestParamsMeta {
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl TaskAugmentedRequestParamsMeta {
     /// A value with every optional member absent.
@@ -28157,7 +28012,7 @@ impl TaskAugmentedRequestParamsMeta {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -28202,7 +28057,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskAugmentedRequestParamsMeta {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -28228,7 +28083,10 @@ pub struct TaskMetadata {
     pub ttl: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl TaskMetadata {
     /// A value with every optional member absent.
@@ -28253,7 +28111,7 @@ impl TaskMetadata {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -28296,7 +28154,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskMetadata {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -28361,7 +28219,10 @@ pub struct TaskStatusNotification {
     pub params: TaskStatusNotificationParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl TaskStatusNotification {
     /// A value with the required `params` and every optional member absent.
@@ -28380,7 +28241,7 @@ impl TaskStatusNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -28443,7 +28304,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -28481,9 +28342,7 @@ pub struct TaskStatusNotificationParams {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `createdAt` member (required).
     #[serde(rename = "createdAt")]
     pub created_at: ::std::string::String,
@@ -28513,7 +28372,10 @@ pub struct TaskStatusNotificationParams {
     pub ttl: ::core::option::Option<::mcpwire_types::support::Integer>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl TaskStatusNotificationParams {
     /// A value with the required `createdAt`, `lastUpdatedAt`, `status`, `taskId`, `ttl` and every optional member absent.
@@ -28540,9 +28402,7 @@ impl TaskStatusNotificationParams {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -28570,7 +28430,7 @@ impl TaskStatusNotificationParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -28624,13 +28484,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusNotificationParams {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -28720,7 +28574,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusNotificationParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -28769,9 +28623,7 @@ pub struct TextContent {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `annotations` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub annotations: ::core::option::Option<Annotations>,
@@ -28781,7 +28633,10 @@ pub struct TextContent {
     pub r#type: TypeText,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl TextContent {
     /// A value with the required `text` and every optional member absent.
@@ -28798,9 +28653,7 @@ impl TextContent {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -28819,7 +28672,7 @@ impl TextContent {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -28860,13 +28713,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -28905,7 +28752,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -28941,9 +28788,7 @@ pub struct TextResourceContents {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `mimeType` member (optional).
     #[serde(
         rename = "mimeType",
@@ -28957,7 +28802,10 @@ pub struct TextResourceContents {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl TextResourceContents {
     /// A value with the required `text`, `uri` and every optional member absent.
@@ -28977,9 +28825,7 @@ impl TextResourceContents {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -28998,7 +28844,7 @@ impl TextResourceContents {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -29039,13 +28885,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -29084,7 +28924,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -29143,7 +28983,10 @@ pub struct TitledMultiSelectEnumSchema {
     pub r#type: TypeArray,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl TitledMultiSelectEnumSchema {
     /// A value with the required `items` and every optional member absent.
@@ -29211,7 +29054,7 @@ impl TitledMultiSelectEnumSchema {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -29342,7 +29185,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -29380,7 +29223,10 @@ pub struct TitledMultiSelectEnumSchemaItems {
     pub any_of: ::std::vec::Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl TitledMultiSelectEnumSchemaItems {
     /// A value with the required `anyOf` and every optional member absent.
@@ -29399,7 +29245,7 @@ impl TitledMultiSelectEnumSchemaItems {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -29443,7 +29289,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -29473,7 +29319,10 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     pub title: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
     /// A value with the required `const`, `title` and every optional member absent.
@@ -29492,7 +29341,7 @@ impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -29547,7 +29396,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfIte
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -29591,7 +29440,10 @@ pub struct TitledSingleSelectEnumSchema {
     pub r#type: TypeString,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl TitledSingleSelectEnumSchema {
     /// A value with the required `oneOf` and every optional member absent.
@@ -29641,7 +29493,7 @@ impl TitledSingleSelectEnumSchema {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -29737,7 +29589,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -29774,7 +29626,10 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
     pub title: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl TitledSingleSelectEnumSchemaOneOfItem {
     /// A value with the required `const`, `title` and every optional member absent.
@@ -29793,7 +29648,7 @@ impl TitledSingleSelectEnumSchemaOneOfItem {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -29848,7 +29703,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -29882,9 +29737,7 @@ pub struct Tool {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `annotations` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub annotations: ::core::option::Option<ToolAnnotations>,
@@ -29914,7 +29767,10 @@ pub struct Tool {
     pub title: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl Tool {
     /// A value with the required `inputSchema`, `name` and every optional member absent.
@@ -29939,9 +29795,7 @@ impl Tool {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -30005,7 +29859,7 @@ impl Tool {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -30061,13 +29915,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -30174,7 +30022,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -30242,7 +30090,10 @@ pub struct ToolAnnotations {
     pub title: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ToolAnnotations {
     /// A value with every optional member absent.
@@ -30307,7 +30158,7 @@ impl ToolAnnotations {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -30408,7 +30259,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -30438,7 +30289,10 @@ pub struct ToolChoice {
     pub mode: ::core::option::Option<ToolChoiceMode>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ToolChoice {
     /// A value with every optional member absent.
@@ -30463,7 +30317,7 @@ impl ToolChoice {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -30506,7 +30360,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolChoice {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -30564,7 +30418,10 @@ pub struct ToolExecution {
     pub task_support: ::core::option::Option<ToolExecutionTaskSupport>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ToolExecution {
     /// A value with every optional member absent.
@@ -30589,7 +30446,7 @@ impl ToolExecution {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -30634,7 +30491,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolExecution {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -30693,10 +30550,7 @@ pub struct ToolInputSchema {
     /// `properties` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub properties: ::core::option::Option<
-        ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
     >,
     /// `required` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
@@ -30705,7 +30559,10 @@ pub struct ToolInputSchema {
     pub r#type: TypeObject,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ToolInputSchema {
     /// A value with every optional member absent.
@@ -30735,7 +30592,7 @@ impl ToolInputSchema {
         properties: impl ::core::convert::Into<
             ::std::collections::BTreeMap<
                 ::std::string::String,
-                ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+                ::mcpwire_types::JsonObject,
             >,
         >,
     ) -> Self {
@@ -30756,7 +30613,7 @@ impl ToolInputSchema {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -30815,10 +30672,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
                                         .next_value::<
                                             ::std::collections::BTreeMap<
                                                 ::std::string::String,
-                                                ::std::collections::BTreeMap<
-                                                    ::std::string::String,
-                                                    ::serde_json::Value,
-                                                >,
+                                                ::mcpwire_types::JsonObject,
                                             >,
                                         >()?,
                                 ),
@@ -30849,7 +30703,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -30885,7 +30739,10 @@ pub struct ToolListChangedNotification {
     pub params: ::core::option::Option<NotificationParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ToolListChangedNotification {
     /// A value with every optional member absent.
@@ -30912,7 +30769,7 @@ impl ToolListChangedNotification {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -30977,7 +30834,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -31016,10 +30873,7 @@ pub struct ToolOutputSchema {
     /// `properties` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub properties: ::core::option::Option<
-        ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
     >,
     /// `required` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
@@ -31028,7 +30882,10 @@ pub struct ToolOutputSchema {
     pub r#type: TypeObject,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ToolOutputSchema {
     /// A value with every optional member absent.
@@ -31058,7 +30915,7 @@ impl ToolOutputSchema {
         properties: impl ::core::convert::Into<
             ::std::collections::BTreeMap<
                 ::std::string::String,
-                ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+                ::mcpwire_types::JsonObject,
             >,
         >,
     ) -> Self {
@@ -31079,7 +30936,7 @@ impl ToolOutputSchema {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -31138,10 +30995,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
                                         .next_value::<
                                             ::std::collections::BTreeMap<
                                                 ::std::string::String,
-                                                ::std::collections::BTreeMap<
-                                                    ::std::string::String,
-                                                    ::serde_json::Value,
-                                                >,
+                                                ::mcpwire_types::JsonObject,
                                             >,
                                         >()?,
                                 ),
@@ -31172,7 +31026,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -31205,9 +31059,7 @@ pub struct ToolResultContent {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `content` member (required).
     pub content: ::std::vec::Vec<ContentBlock>,
     /// `isError` member (optional).
@@ -31223,9 +31075,7 @@ pub struct ToolResultContent {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub structured_content: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub structured_content: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `toolUseId` member (required).
     #[serde(rename = "toolUseId")]
     pub tool_use_id: ::std::string::String,
@@ -31233,7 +31083,10 @@ pub struct ToolResultContent {
     pub r#type: TypeToolResult,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ToolResultContent {
     /// A value with the required `content`, `toolUseId` and every optional member absent.
@@ -31255,9 +31108,7 @@ impl ToolResultContent {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -31272,9 +31123,7 @@ impl ToolResultContent {
     #[must_use]
     pub fn with_structured_content(
         mut self,
-        structured_content: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        structured_content: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.structured_content = ::core::option::Option::Some(
             structured_content.into(),
@@ -31286,7 +31135,7 @@ impl ToolResultContent {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -31336,13 +31185,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolResultContent {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -31376,13 +31219,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolResultContent {
                             }
                             m3 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -31409,7 +31246,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolResultContent {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -31450,28 +31287,27 @@ pub struct ToolUseContent {
         default,
         skip_serializing_if = "::core::option::Option::is_none"
     )]
-    pub meta: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-    >,
+    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `id` member (required).
     pub id: ::std::string::String,
     /// `input` member (required).
-    pub input: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub input: ::mcpwire_types::JsonObject,
     /// `name` member (required).
     pub name: ::std::string::String,
     /// `type` member (required).
     pub r#type: TypeToolUse,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl ToolUseContent {
     /// A value with the required `id`, `input`, `name` and every optional member absent.
     pub fn new(
         id: impl ::core::convert::Into<::std::string::String>,
-        input: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        input: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
         name: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
@@ -31487,9 +31323,7 @@ impl ToolUseContent {
     #[must_use]
     pub fn with_meta(
         mut self,
-        meta: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        >,
+        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
     ) -> Self {
         self.meta = ::core::option::Option::Some(meta.into());
         self
@@ -31499,7 +31333,7 @@ impl ToolUseContent {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -31541,13 +31375,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolUseContent {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::serde_json::Value,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObject>()?,
                                 ),
                             );
                         }
@@ -31568,13 +31396,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolUseContent {
                                 );
                             }
                             m2 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<
-                                        ::std::collections::BTreeMap<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >()?,
+                                map.next_value::<::mcpwire_types::JsonObject>()?,
                             );
                         }
                         ::mcpwire_types::support::Member::Declared(3usize) => {
@@ -31598,7 +31420,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolUseContent {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -32164,7 +31986,10 @@ pub struct URLElicitationRequiredError {
     pub jsonrpc: Jsonrpc2_0,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl URLElicitationRequiredError {
     /// A value with the required `error` and every optional member absent.
@@ -32189,7 +32014,7 @@ impl URLElicitationRequiredError {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -32252,7 +32077,7 @@ impl<'de> ::serde::Deserialize<'de> for URLElicitationRequiredError {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -32289,7 +32114,10 @@ pub struct URLElicitationRequiredErrorError {
     pub message: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl URLElicitationRequiredErrorError {
     /// A value with the required `message`, `data` and every optional member absent.
@@ -32309,7 +32137,7 @@ impl URLElicitationRequiredErrorError {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -32372,7 +32200,7 @@ impl<'de> ::serde::Deserialize<'de> for URLElicitationRequiredErrorError {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -32408,7 +32236,10 @@ pub struct URLElicitationRequiredErrorErrorData {
     pub elicitations: ::std::vec::Vec<ElicitRequestURLParams>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl URLElicitationRequiredErrorErrorData {
     /// A value with the required `elicitations` and every optional member absent.
@@ -32425,7 +32256,7 @@ impl URLElicitationRequiredErrorErrorData {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -32468,7 +32299,7 @@ impl<'de> ::serde::Deserialize<'de> for URLElicitationRequiredErrorErrorData {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -32502,7 +32333,10 @@ pub struct UnsubscribeRequest {
     pub params: UnsubscribeRequestParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl UnsubscribeRequest {
     /// A value with the required `id`, `params` and every optional member absent.
@@ -32523,7 +32357,7 @@ impl UnsubscribeRequest {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -32597,7 +32431,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -32644,7 +32478,10 @@ pub struct UnsubscribeRequestParams {
     pub uri: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl UnsubscribeRequestParams {
     /// A value with the required `uri` and every optional member absent.
@@ -32669,7 +32506,7 @@ impl UnsubscribeRequestParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -32723,7 +32560,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -32757,7 +32594,10 @@ pub struct UnsubscribeRequestParamsMeta {
     pub progress_token: ::core::option::Option<ProgressToken>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl UnsubscribeRequestParamsMeta {
     /// A value with every optional member absent.
@@ -32782,7 +32622,7 @@ impl UnsubscribeRequestParamsMeta {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -32827,7 +32667,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParamsMeta {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -32877,7 +32717,10 @@ pub struct UntitledMultiSelectEnumSchema {
     pub r#type: TypeArray,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl UntitledMultiSelectEnumSchema {
     /// A value with the required `items` and every optional member absent.
@@ -32945,7 +32788,7 @@ impl UntitledMultiSelectEnumSchema {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -33076,7 +32919,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -33115,7 +32958,10 @@ pub struct UntitledMultiSelectEnumSchemaItems {
     pub r#type: TypeString,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl UntitledMultiSelectEnumSchemaItems {
     /// A value with the required `enum` and every optional member absent.
@@ -33133,7 +32979,7 @@ impl UntitledMultiSelectEnumSchemaItems {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -33185,7 +33031,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -33228,7 +33074,10 @@ pub struct UntitledSingleSelectEnumSchema {
     pub r#type: TypeString,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::mcpwire_types::Json,
+    >,
 }
 impl UntitledSingleSelectEnumSchema {
     /// A value with the required `enum` and every optional member absent.
@@ -33276,7 +33125,7 @@ impl UntitledSingleSelectEnumSchema {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::serde_json::Value>,
+        value: impl ::core::convert::Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -33369,7 +33218,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
                             );
                         }
                         ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
+                            let value = map.next_value::<::mcpwire_types::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -34148,7 +33997,7 @@ pub mod strategies {
     pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(annotations()),
                 s::string(
                     ::core::option::Option::Some("byte"),
@@ -34202,7 +34051,7 @@ pub mod strategies {
     pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::string(
                     ::core::option::Option::Some("byte"),
                     ::core::option::Option::None,
@@ -34279,7 +34128,7 @@ pub mod strategies {
         (
             (
                 s::optional(call_tool_request_params_meta()),
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::string(
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -34301,7 +34150,7 @@ pub mod strategies {
     pub fn call_tool_request_params_meta() -> BoxedStrategy<
         super::CallToolRequestParamsMeta,
     > {
-        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+        ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
             .prop_map(|((f0, f1),)| super::CallToolRequestParamsMeta {
                 progress_token: f0,
                 extra: f1,
@@ -34312,14 +34161,14 @@ pub mod strategies {
     pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::vec(
                     content_block(),
                     ::core::option::Option::None,
                     ::core::option::Option::None,
                 ),
                 s::optional(s::boolean()),
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
             ),
         )
             .prop_map(|((f0, f1, f2, f3),)| super::CallToolResult {
@@ -34373,7 +34222,7 @@ pub mod strategies {
     pub fn cancel_task_result() -> BoxedStrategy<super::CancelTaskResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::string(
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -34414,7 +34263,7 @@ pub mod strategies {
                         .boxed(),
                 ),
                 s::extra(
-                    s::any_json(),
+                    s::json(),
                     &[
                         "_meta",
                         "createdAt",
@@ -34464,7 +34313,7 @@ pub mod strategies {
     > {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -34488,7 +34337,7 @@ pub mod strategies {
         (
             (
                 s::optional(client_capabilities_elicitation()),
-                s::optional(s::map(s::map(s::any_json()))),
+                s::optional(s::map(s::json_object())),
                 s::optional(client_capabilities_roots()),
                 s::optional(client_capabilities_sampling()),
                 s::optional(client_capabilities_tasks()),
@@ -34508,7 +34357,7 @@ pub mod strategies {
     pub fn client_capabilities_elicitation() -> BoxedStrategy<
         super::ClientCapabilitiesElicitation,
     > {
-        ((s::optional(s::map(s::any_json())), s::optional(s::map(s::any_json()))),)
+        ((s::optional(s::json_object()), s::optional(s::json_object())),)
             .prop_map(|((f0, f1),)| super::ClientCapabilitiesElicitation {
                 form: f0,
                 url: f1,
@@ -34529,7 +34378,7 @@ pub mod strategies {
     pub fn client_capabilities_sampling() -> BoxedStrategy<
         super::ClientCapabilitiesSampling,
     > {
-        ((s::optional(s::map(s::any_json())), s::optional(s::map(s::any_json()))),)
+        ((s::optional(s::json_object()), s::optional(s::json_object())),)
             .prop_map(|((f0, f1),)| super::ClientCapabilitiesSampling {
                 context: f0,
                 tools: f1,
@@ -34541,8 +34390,8 @@ pub mod strategies {
     pub fn client_capabilities_tasks() -> BoxedStrategy<super::ClientCapabilitiesTasks> {
         (
             (
-                s::optional(s::map(s::any_json())),
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
+                s::optional(s::json_object()),
                 s::optional(client_capabilities_tasks_requests()),
             ),
         )
@@ -34575,7 +34424,7 @@ pub mod strategies {
     pub fn client_capabilities_tasks_requests_elicitation() -> BoxedStrategy<
         super::ClientCapabilitiesTasksRequestsElicitation,
     > {
-        ((s::optional(s::map(s::any_json())),),)
+        ((s::optional(s::json_object()),),)
             .prop_map(|((f0,),)| super::ClientCapabilitiesTasksRequestsElicitation {
                 create: f0,
                 extra: ::std::collections::BTreeMap::new(),
@@ -34586,7 +34435,7 @@ pub mod strategies {
     pub fn client_capabilities_tasks_requests_sampling() -> BoxedStrategy<
         super::ClientCapabilitiesTasksRequestsSampling,
     > {
-        ((s::optional(s::map(s::any_json())),),)
+        ((s::optional(s::json_object()),),)
             .prop_map(|((f0,),)| super::ClientCapabilitiesTasksRequestsSampling {
                 create_message: f0,
                 extra: ::std::collections::BTreeMap::new(),
@@ -34769,7 +34618,7 @@ pub mod strategies {
     pub fn complete_request_params_meta() -> BoxedStrategy<
         super::CompleteRequestParamsMeta,
     > {
-        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+        ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
             .prop_map(|((f0, f1),)| super::CompleteRequestParamsMeta {
                 progress_token: f0,
                 extra: f1,
@@ -34795,7 +34644,7 @@ pub mod strategies {
     }
     /// Values of [`super::CompleteResult`].
     pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
-        ((s::optional(s::map(s::any_json())), complete_result_completion()),)
+        ((s::optional(s::json_object()), complete_result_completion()),)
             .prop_map(|((f0, f1),)| super::CompleteResult {
                 meta: f0,
                 completion: f1,
@@ -34888,7 +34737,7 @@ pub mod strategies {
                     ::core::option::Option::None,
                     ::core::option::Option::None,
                 ),
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(model_preferences()),
                 s::optional(
                     s::vec(
@@ -34957,7 +34806,7 @@ pub mod strategies {
     pub fn create_message_request_params_meta() -> BoxedStrategy<
         super::CreateMessageRequestParamsMeta,
     > {
-        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+        ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
             .prop_map(|((f0, f1),)| super::CreateMessageRequestParamsMeta {
                 progress_token: f0,
                 extra: f1,
@@ -34968,7 +34817,7 @@ pub mod strategies {
     pub fn create_message_result() -> BoxedStrategy<super::CreateMessageResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 create_message_result_content(),
                 s::string(
                     ::core::option::Option::None,
@@ -35022,7 +34871,7 @@ pub mod strategies {
     }
     /// Values of [`super::CreateTaskResult`].
     pub fn create_task_result() -> BoxedStrategy<super::CreateTaskResult> {
-        ((s::optional(s::map(s::any_json())), task()),)
+        ((s::optional(s::json_object()), task()),)
             .prop_map(|((f0, f1),)| super::CreateTaskResult {
                 meta: f0,
                 task: f1,
@@ -35088,7 +34937,7 @@ pub mod strategies {
     pub fn elicit_request_form_params_meta() -> BoxedStrategy<
         super::ElicitRequestFormParamsMeta,
     > {
-        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+        ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
             .prop_map(|((f0, f1),)| super::ElicitRequestFormParamsMeta {
                 progress_token: f0,
                 extra: f1,
@@ -35186,7 +35035,7 @@ pub mod strategies {
     pub fn elicit_request_urlparams_meta() -> BoxedStrategy<
         super::ElicitRequestURLParamsMeta,
     > {
-        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+        ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
             .prop_map(|((f0, f1),)| super::ElicitRequestURLParamsMeta {
                 progress_token: f0,
                 extra: f1,
@@ -35197,7 +35046,7 @@ pub mod strategies {
     pub fn elicit_result() -> BoxedStrategy<super::ElicitResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 elicit_result_action(),
                 s::optional(s::map(elicit_result_content_value())),
             ),
@@ -35286,7 +35135,7 @@ pub mod strategies {
     pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(annotations()),
                 embedded_resource_resource(),
                 type_resource(),
@@ -35349,7 +35198,7 @@ pub mod strategies {
                 s::integer(::core::option::Option::None, ::core::option::Option::None)
                     .prop_map(::mcpwire_types::support::Integer::from)
                     .boxed(),
-                s::optional(s::any_json()),
+                s::optional(s::json()),
                 s::string(
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -35417,7 +35266,7 @@ pub mod strategies {
     pub fn get_prompt_request_params_meta() -> BoxedStrategy<
         super::GetPromptRequestParamsMeta,
     > {
-        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+        ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
             .prop_map(|((f0, f1),)| super::GetPromptRequestParamsMeta {
                 progress_token: f0,
                 extra: f1,
@@ -35428,7 +35277,7 @@ pub mod strategies {
     pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -35491,7 +35340,7 @@ pub mod strategies {
     }
     /// Values of [`super::GetTaskPayloadResult`].
     pub fn get_task_payload_result() -> BoxedStrategy<super::GetTaskPayloadResult> {
-        ((s::optional(s::map(s::any_json())), s::extra(s::any_json(), &["_meta"])),)
+        ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
             .prop_map(|((f0, f1),)| super::GetTaskPayloadResult {
                 meta: f0,
                 extra: f1,
@@ -35531,7 +35380,7 @@ pub mod strategies {
     pub fn get_task_result() -> BoxedStrategy<super::GetTaskResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::string(
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -35572,7 +35421,7 @@ pub mod strategies {
                         .boxed(),
                 ),
                 s::extra(
-                    s::any_json(),
+                    s::json(),
                     &[
                         "_meta",
                         "createdAt",
@@ -35665,7 +35514,7 @@ pub mod strategies {
     pub fn image_content() -> BoxedStrategy<super::ImageContent> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(annotations()),
                 s::string(
                     ::core::option::Option::Some("byte"),
@@ -35791,7 +35640,7 @@ pub mod strategies {
     pub fn initialize_request_params_meta() -> BoxedStrategy<
         super::InitializeRequestParamsMeta,
     > {
-        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+        ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
             .prop_map(|((f0, f1),)| super::InitializeRequestParamsMeta {
                 progress_token: f0,
                 extra: f1,
@@ -35802,7 +35651,7 @@ pub mod strategies {
     pub fn initialize_result() -> BoxedStrategy<super::InitializeResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 server_capabilities(),
                 s::optional(
                     s::string(
@@ -35884,7 +35733,7 @@ pub mod strategies {
                     ::core::option::Option::None,
                     ::core::option::Option::None,
                 ),
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
             ),
         )
             .prop_map(|((f0, f1, f2),)| super::JSONRPCNotification {
@@ -35906,7 +35755,7 @@ pub mod strategies {
                     ::core::option::Option::None,
                     ::core::option::Option::None,
                 ),
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
             ),
         )
             .prop_map(|((f0, f1, f2, f3),)| super::JSONRPCRequest {
@@ -36029,7 +35878,7 @@ pub mod strategies {
     pub fn list_prompts_result() -> BoxedStrategy<super::ListPromptsResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -36079,7 +35928,7 @@ pub mod strategies {
     > {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -36125,7 +35974,7 @@ pub mod strategies {
     pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -36171,7 +36020,7 @@ pub mod strategies {
     pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::vec(
                     root(),
                     ::core::option::Option::None,
@@ -36209,7 +36058,7 @@ pub mod strategies {
     pub fn list_tasks_result() -> BoxedStrategy<super::ListTasksResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -36255,7 +36104,7 @@ pub mod strategies {
     pub fn list_tools_result() -> BoxedStrategy<super::ListToolsResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -36314,8 +36163,8 @@ pub mod strategies {
     > {
         (
             (
-                s::optional(s::map(s::any_json())),
-                s::any_json(),
+                s::optional(s::json_object()),
+                s::json(),
                 logging_level(),
                 s::optional(
                     s::string(
@@ -36582,7 +36431,7 @@ pub mod strategies {
                     ::core::option::Option::None,
                     ::core::option::Option::None,
                 ),
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
             ),
         )
             .prop_map(|((f0, f1),)| super::Notification {
@@ -36594,7 +36443,7 @@ pub mod strategies {
     }
     /// Values of [`super::NotificationParams`].
     pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
-        ((s::optional(s::map(s::any_json())),),)
+        ((s::optional(s::json_object()),),)
             .prop_map(|((f0,),)| super::NotificationParams {
                 meta: f0,
                 extra: ::std::collections::BTreeMap::new(),
@@ -36698,7 +36547,7 @@ pub mod strategies {
     pub fn paginated_request_params_meta() -> BoxedStrategy<
         super::PaginatedRequestParamsMeta,
     > {
-        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+        ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
             .prop_map(|((f0, f1),)| super::PaginatedRequestParamsMeta {
                 progress_token: f0,
                 extra: f1,
@@ -36709,7 +36558,7 @@ pub mod strategies {
     pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -36790,7 +36639,7 @@ pub mod strategies {
     > {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -36835,7 +36684,7 @@ pub mod strategies {
     pub fn prompt() -> BoxedStrategy<super::Prompt> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::vec(
                         prompt_argument(),
@@ -37017,7 +36866,7 @@ pub mod strategies {
     pub fn read_resource_request_params_meta() -> BoxedStrategy<
         super::ReadResourceRequestParamsMeta,
     > {
-        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+        ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
             .prop_map(|((f0, f1),)| super::ReadResourceRequestParamsMeta {
                 progress_token: f0,
                 extra: f1,
@@ -37028,7 +36877,7 @@ pub mod strategies {
     pub fn read_resource_result() -> BoxedStrategy<super::ReadResourceResult> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::vec(
                     read_resource_result_contents_item(),
                     ::core::option::Option::None,
@@ -37086,7 +36935,7 @@ pub mod strategies {
                     ::core::option::Option::None,
                     ::core::option::Option::None,
                 ),
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
             ),
         )
             .prop_map(|((f0, f1),)| super::Request {
@@ -37123,7 +36972,7 @@ pub mod strategies {
     }
     /// Values of [`super::RequestParamsMeta`].
     pub fn request_params_meta() -> BoxedStrategy<super::RequestParamsMeta> {
-        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+        ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
             .prop_map(|((f0, f1),)| super::RequestParamsMeta {
                 progress_token: f0,
                 extra: f1,
@@ -37134,7 +36983,7 @@ pub mod strategies {
     pub fn resource() -> BoxedStrategy<super::Resource> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(annotations()),
                 s::optional(
                     s::string(
@@ -37202,7 +37051,7 @@ pub mod strategies {
     pub fn resource_contents() -> BoxedStrategy<super::ResourceContents> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -37229,7 +37078,7 @@ pub mod strategies {
     pub fn resource_link() -> BoxedStrategy<super::ResourceLink> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(annotations()),
                 s::optional(
                     s::string(
@@ -37337,7 +37186,7 @@ pub mod strategies {
     pub fn resource_request_params_meta() -> BoxedStrategy<
         super::ResourceRequestParamsMeta,
     > {
-        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+        ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
             .prop_map(|((f0, f1),)| super::ResourceRequestParamsMeta {
                 progress_token: f0,
                 extra: f1,
@@ -37348,7 +37197,7 @@ pub mod strategies {
     pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(annotations()),
                 s::optional(
                     s::string(
@@ -37449,7 +37298,7 @@ pub mod strategies {
     > {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::string(
                     ::core::option::Option::Some("uri"),
                     ::core::option::Option::None,
@@ -37466,7 +37315,7 @@ pub mod strategies {
     }
     /// Values of [`super::Result`].
     pub fn result() -> BoxedStrategy<super::Result> {
-        ((s::optional(s::map(s::any_json())), s::extra(s::any_json(), &["_meta"])),)
+        ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
             .prop_map(|((f0, f1),)| super::Result {
                 meta: f0,
                 extra: f1,
@@ -37481,7 +37330,7 @@ pub mod strategies {
     pub fn root() -> BoxedStrategy<super::Root> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -37525,7 +37374,7 @@ pub mod strategies {
     }
     /// Values of [`super::SamplingMessage`].
     pub fn sampling_message() -> BoxedStrategy<super::SamplingMessage> {
-        ((s::optional(s::map(s::any_json())), sampling_message_content(), role()),)
+        ((s::optional(s::json_object()), sampling_message_content(), role()),)
             .prop_map(|((f0, f1, f2),)| super::SamplingMessage {
                 meta: f0,
                 content: f1,
@@ -37582,9 +37431,9 @@ pub mod strategies {
     pub fn server_capabilities() -> BoxedStrategy<super::ServerCapabilities> {
         (
             (
-                s::optional(s::map(s::any_json())),
-                s::optional(s::map(s::map(s::any_json()))),
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
+                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object()),
                 s::optional(server_capabilities_prompts()),
                 s::optional(server_capabilities_resources()),
                 s::optional(server_capabilities_tasks()),
@@ -37630,8 +37479,8 @@ pub mod strategies {
     pub fn server_capabilities_tasks() -> BoxedStrategy<super::ServerCapabilitiesTasks> {
         (
             (
-                s::optional(s::map(s::any_json())),
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
+                s::optional(s::json_object()),
                 s::optional(server_capabilities_tasks_requests()),
             ),
         )
@@ -37658,7 +37507,7 @@ pub mod strategies {
     pub fn server_capabilities_tasks_requests_tools() -> BoxedStrategy<
         super::ServerCapabilitiesTasksRequestsTools,
     > {
-        ((s::optional(s::map(s::any_json())),),)
+        ((s::optional(s::json_object()),),)
             .prop_map(|((f0,),)| super::ServerCapabilitiesTasksRequestsTools {
                 call: f0,
                 extra: ::std::collections::BTreeMap::new(),
@@ -37791,7 +37640,7 @@ pub mod strategies {
     pub fn set_level_request_params_meta() -> BoxedStrategy<
         super::SetLevelRequestParamsMeta,
     > {
-        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+        ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
             .prop_map(|((f0, f1),)| super::SetLevelRequestParamsMeta {
                 progress_token: f0,
                 extra: f1,
@@ -37921,7 +37770,7 @@ pub mod strategies {
     pub fn subscribe_request_params_meta() -> BoxedStrategy<
         super::SubscribeRequestParamsMeta,
     > {
-        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+        ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
             .prop_map(|((f0, f1),)| super::SubscribeRequestParamsMeta {
                 progress_token: f0,
                 extra: f1,
@@ -38006,7 +37855,7 @@ pub mod strategies {
     pub fn task_augmented_request_params_meta() -> BoxedStrategy<
         super::TaskAugmentedRequestParamsMeta,
     > {
-        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+        ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
             .prop_map(|((f0, f1),)| super::TaskAugmentedRequestParamsMeta {
                 progress_token: f0,
                 extra: f1,
@@ -38066,7 +37915,7 @@ pub mod strategies {
     > {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::string(
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -38125,7 +37974,7 @@ pub mod strategies {
     pub fn text_content() -> BoxedStrategy<super::TextContent> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(annotations()),
                 s::string(
                     ::core::option::Option::None,
@@ -38148,7 +37997,7 @@ pub mod strategies {
     pub fn text_resource_contents() -> BoxedStrategy<super::TextResourceContents> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(
                     s::string(
                         ::core::option::Option::None,
@@ -38358,7 +38207,7 @@ pub mod strategies {
     pub fn tool() -> BoxedStrategy<super::Tool> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::optional(tool_annotations()),
                 s::optional(
                     s::string(
@@ -38482,7 +38331,7 @@ pub mod strategies {
                         ::core::option::Option::None,
                     ),
                 ),
-                s::optional(s::map(s::map(s::any_json()))),
+                s::optional(s::map(s::json_object())),
                 s::optional(
                     s::vec(
                         s::string(
@@ -38536,7 +38385,7 @@ pub mod strategies {
                         ::core::option::Option::None,
                     ),
                 ),
-                s::optional(s::map(s::map(s::any_json()))),
+                s::optional(s::map(s::json_object())),
                 s::optional(
                     s::vec(
                         s::string(
@@ -38564,14 +38413,14 @@ pub mod strategies {
     pub fn tool_result_content() -> BoxedStrategy<super::ToolResultContent> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::vec(
                     content_block(),
                     ::core::option::Option::None,
                     ::core::option::Option::None,
                 ),
                 s::optional(s::boolean()),
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::string(
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -38595,13 +38444,13 @@ pub mod strategies {
     pub fn tool_use_content() -> BoxedStrategy<super::ToolUseContent> {
         (
             (
-                s::optional(s::map(s::any_json())),
+                s::optional(s::json_object()),
                 s::string(
                     ::core::option::Option::None,
                     ::core::option::Option::None,
                     ::core::option::Option::None,
                 ),
-                s::map(s::any_json()),
+                s::json_object(),
                 s::string(
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -38725,7 +38574,7 @@ pub mod strategies {
                     ::core::option::Option::None,
                     ::core::option::Option::None,
                 ),
-                s::extra(s::any_json(), &["elicitations"]),
+                s::extra(s::json(), &["elicitations"]),
             ),
         )
             .prop_map(|((f0, f1),)| super::URLElicitationRequiredErrorErrorData {
@@ -38778,7 +38627,7 @@ pub mod strategies {
     pub fn unsubscribe_request_params_meta() -> BoxedStrategy<
         super::UnsubscribeRequestParamsMeta,
     > {
-        ((s::optional(progress_token()), s::extra(s::any_json(), &["progressToken"])),)
+        ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
             .prop_map(|((f0, f1),)| super::UnsubscribeRequestParamsMeta {
                 progress_token: f0,
                 extra: f1,
