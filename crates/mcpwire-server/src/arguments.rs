@@ -1,8 +1,9 @@
 //! Decoding a call's arguments into the handler's type, naming where it failed.
 
+use mcpwire_types::JsonObject;
 use mcpwire_types::support::{json_pointer, missing_member, push_pointer_token};
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// The arguments type of a tool or prompt that takes none: `{}` (other members are
 /// ignored).
@@ -25,11 +26,24 @@ impl std::fmt::Display for ArgumentError {
     }
 }
 
-/// Decodes `arguments` (the member of `params`) as `T`.
+/// Decodes `arguments` (the member of `params`) as `T`, from the text the client sent: a number
+/// reaches `T` with every digit it was written with (a `u128` member gets them all), and no
+/// recursion limit applies (the runtime bounded the params' depth before this decode).
 pub(crate) fn decode_arguments<T: DeserializeOwned>(
-    arguments: Map<String, Value>,
+    arguments: &JsonObject,
 ) -> Result<T, ArgumentError> {
-    decode_member("arguments", Value::Object(arguments))
+    let mut text = serde_json::Deserializer::from_str(arguments.text());
+    text.disable_recursion_limit();
+    let growing = serde_stacker::Deserializer::new(&mut text);
+    serde_path_to_error::deserialize(growing).map_err(|error| {
+        let (line, column) = (error.inner().line(), error.inner().column());
+        let reason = error.inner().to_string();
+        // The position is within the arguments' text: the pointer says where instead.
+        let reason = reason
+            .strip_suffix(&format!(" at line {line} column {column}"))
+            .map_or(reason.clone(), str::to_owned);
+        argument_error("arguments", error.path(), reason)
+    })
 }
 
 /// Decodes `value`, the member `member` of `params`, as `T`.
@@ -37,16 +51,19 @@ pub(crate) fn decode_member<T: DeserializeOwned>(
     member: &str,
     value: Value,
 ) -> Result<T, ArgumentError> {
-    serde_path_to_error::deserialize(value).map_err(|error| {
-        let reason = error.inner().to_string();
-        let mut pointer = String::new();
-        push_pointer_token(&mut pointer, member);
-        pointer.push_str(&json_pointer(error.path()));
-        if let Some(missing) = missing_member(&reason) {
-            push_pointer_token(&mut pointer, missing);
-        }
-        ArgumentError { pointer, reason }
-    })
+    serde_path_to_error::deserialize(value)
+        .map_err(|error| argument_error(member, error.path(), error.inner().to_string()))
+}
+
+/// The error of a failed decode of `member` at `path` (inside it), for `reason`.
+fn argument_error(member: &str, path: &serde_path_to_error::Path, reason: String) -> ArgumentError {
+    let mut pointer = String::new();
+    push_pointer_token(&mut pointer, member);
+    pointer.push_str(&json_pointer(path));
+    if let Some(missing) = missing_member(&reason) {
+        push_pointer_token(&mut pointer, missing);
+    }
+    ArgumentError { pointer, reason }
 }
 
 #[cfg(test)]
@@ -62,17 +79,37 @@ mod tests {
         b: i64,
     }
 
-    fn args(value: Value) -> Map<String, Value> {
-        value.as_object().unwrap().clone()
+    fn args(value: Value) -> JsonObject {
+        JsonObject::try_from(value).unwrap()
     }
 
     #[test]
     fn the_pointer_names_the_member_inside_arguments() {
-        let wrong = decode_arguments::<Add>(args(json!({ "a": "x", "b": 1 }))).unwrap_err();
+        let wrong = decode_arguments::<Add>(&args(json!({ "a": "x", "b": 1 }))).unwrap_err();
         assert_eq!(wrong.pointer, "/arguments/a");
         assert!(wrong.reason.contains("expected i64"), "{}", wrong.reason);
-        let missing = decode_arguments::<Add>(args(json!({ "a": 1 }))).unwrap_err();
+        let missing = decode_arguments::<Add>(&args(json!({ "a": 1 }))).unwrap_err();
         assert_eq!(missing.pointer, "/arguments/b");
         assert_eq!(missing.reason, "missing field `b`");
+    }
+
+    #[test]
+    fn arguments_decode_from_their_text_at_any_depth_and_precision() {
+        #[derive(Debug, Deserialize)]
+        struct Wide {
+            n: u128,
+            nested: Value,
+        }
+        let nested = format!("{}{}", "[".repeat(300), "]".repeat(300));
+        let text =
+            format!(r#"{{"n": 340282366920938463463374607431768211455, "nested": {nested}}}"#);
+        let wide: Wide = decode_arguments(&JsonObject::from_text(text).unwrap()).unwrap();
+        assert_eq!(wide.n, u128::MAX);
+        assert!(wide.nested.is_array());
+        let wrong =
+            decode_arguments::<Add>(&JsonObject::from_text(r#"{"a": 1, "b": true}"#).unwrap())
+                .unwrap_err();
+        assert_eq!(wrong.pointer, "/arguments/b");
+        assert_eq!(wrong.reason, "invalid type: boolean `true`, expected i64");
     }
 }

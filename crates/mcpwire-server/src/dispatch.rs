@@ -17,6 +17,7 @@ use std::sync::{Arc, PoisonError, RwLock};
 use mcpwire::params::decode_params;
 use mcpwire::service::RequestContext;
 use mcpwire::{RawParams, RpcError};
+use mcpwire_types::JsonObject;
 use mcpwire_types::mcp::v2026_07_28::ErrorCode;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -43,7 +44,7 @@ struct Params {
     #[serde(default)]
     name: Option<String>,
     #[serde(default)]
-    arguments: Option<Map<String, Value>>,
+    arguments: Option<JsonObject>,
     #[serde(default)]
     uri: Option<String>,
     #[serde(default)]
@@ -184,11 +185,11 @@ fn input_round(
         .as_deref()
         .or(fields.uri.as_deref())
         .unwrap_or_default();
-    let arguments = fields
-        .arguments
-        .clone()
-        .map(Value::Object)
-        .unwrap_or(Value::Null);
+    // Bound to the arguments' value, not their spelling: a client may re-encode them.
+    let arguments = fields.arguments.as_ref().map_or(Value::Null, |a| {
+        a.to_value()
+            .unwrap_or_else(|_| Value::String(a.text().to_owned()))
+    });
     let binding = request_state::binding(method, target, &arguments);
     let carried = match fields.request_state.take() {
         Some(state) => request_state::open(&shared.state_key, &state, &binding)?,
@@ -317,7 +318,12 @@ async fn serve(
                 .get(&name)
                 .cloned()
                 .ok_or_else(|| unknown("prompt", &name))?;
-            let arguments = fields.arguments.unwrap_or_default();
+            let arguments = match fields.arguments {
+                Some(arguments) => arguments
+                    .to_map()
+                    .map_err(|e| invalid_params("/arguments", &e.to_string()))?,
+                None => Map::new(),
+            };
             let round = ctx.input_round();
             let future = prompt
                 .start(arguments, ctx)
@@ -337,7 +343,7 @@ async fn call_tool(shared: &Shared, fields: Params, ctx: Context) -> Result<Valu
         .ok_or_else(|| unknown("tool", &name))?;
     let arguments = fields.arguments.unwrap_or_default();
     let round = ctx.input_round();
-    match tool.start(arguments, ctx) {
+    match tool.start(&arguments, ctx) {
         Ok(running) => answered(round, async move { running.await.to_json(version) }).await,
         // From 2025-11-25 MCP asks for argument errors as tool execution errors, which the
         // model can read and correct; before, they are protocol errors.

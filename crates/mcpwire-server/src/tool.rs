@@ -4,6 +4,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use mcpwire_types::JsonObject;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -20,9 +21,8 @@ pub(crate) type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 /// A tool's `inputSchema` and optional `outputSchema`.
 type Schemas = (Map<String, Value>, Option<Map<String, Value>>);
 
-type ToolFn = dyn Fn(Map<String, Value>, Context) -> Result<BoxFuture<ToolResult>, ArgumentError>
-    + Send
-    + Sync;
+type ToolFn =
+    dyn Fn(&JsonObject, Context) -> Result<BoxFuture<ToolResult>, ArgumentError> + Send + Sync;
 
 /// A tool the server offers: `tools/list` describes it, `tools/call` runs it.
 ///
@@ -73,7 +73,7 @@ impl Tool {
         Fut: Future<Output = R> + Send + 'static,
     {
         let schemas = object_schema::<A>().and_then(|input| Ok((input, R::output_schema()?)));
-        let handler = move |arguments: Map<String, Value>, ctx: Context| {
+        let handler = move |arguments: &JsonObject, ctx: Context| {
             let arguments: A = decode_arguments(arguments)?;
             let future = handler(arguments, ctx);
             let boxed: BoxFuture<ToolResult> =
@@ -132,7 +132,7 @@ impl Tool {
     /// Decodes the arguments and starts the handler.
     pub(crate) fn start(
         &self,
-        arguments: Map<String, Value>,
+        arguments: &JsonObject,
         ctx: Context,
     ) -> Result<BoxFuture<ToolResult>, ArgumentError> {
         (self.handler)(arguments, ctx)

@@ -241,6 +241,11 @@ impl JsonObject {
         self.0.parse()
     }
 
+    /// The object as a `serde_json::Value` (numbers as `Value` holds them).
+    pub fn to_value(&self) -> Result<Value, serde_json::Error> {
+        self.0.to_value()
+    }
+
     /// The members as a `serde_json::Map` (numbers as `Value` holds them).
     pub fn to_map(&self) -> Result<Map<String, Value>, serde_json::Error> {
         self.parse()
