@@ -371,6 +371,7 @@ fn resolve_id<'a>(field: &Field<'a>, profile: &Profile) -> IdState<'a> {
     IdState::Recovered(id)
 }
 
+#[inline]
 fn jsonrpc_is_20(field: &Field<'_>) -> Result<(), InvalidReason> {
     match field {
         Field::Absent => Err(InvalidReason::JsonrpcMissing),

@@ -45,6 +45,7 @@ pub struct IdPolicy {
 
 impl IdPolicy {
     /// Whether an id passes this policy.
+    #[inline]
     pub fn allows(&self, id: &crate::Id<'_>) -> bool {
         if self.max_len.is_none() && self.allowed_chars.is_none() {
             return true;

@@ -13,7 +13,7 @@
 //! reading of RFC 8259 §7, at the same offsets: the first offending byte in the string wins.
 
 use safe_arch::{
-    bitxor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, m128i, min_u8_m128i,
+    bitxor_m128i, cmp_eq_mask_i8_m128i, cmp_lt_mask_i8_m128i, load_unaligned_m128i, m128i,
     move_mask_i8_m128i, set_splat_i8_m128i,
 };
 
@@ -43,10 +43,9 @@ pub(super) fn scan_blocks(bytes: &[u8], mut i: usize) -> Result<Stop, ScanError>
         let lanes = Lanes::load(block);
         let backslashes = lanes.mask(|lane| cmp_eq_mask_i8_m128i(lane, splat(b'\\')));
         let quotes_and_controls = lanes.mask(is_quote_or_control);
-        let (escaped, carry_out) = escaped_bytes(backslashes, carry);
         // Escaped bytes other than backslashes: each must be a letter of a valid escape.
-        let to_check = escaped & !backslashes;
-        let stops = (quotes_and_controls & !escaped) | unusual_escapes(block, to_check);
+        let (to_check, carry_out) = escaped_bytes(backslashes, carry);
+        let stops = (quotes_and_controls & !to_check) | unusual_escapes(block, to_check);
         if stops != 0 {
             let first = stops.trailing_zeros() as usize;
             // Mostly the closing quote; errors and `\u` escapes are looked at out of line.
@@ -116,37 +115,36 @@ fn first_stop(
 /// byte k), and whether the block's last byte is a backslash that escapes the next block's
 /// first byte. `carry` is that bit (0 or 1) from the block before.
 ///
-/// A run of backslashes whose first byte is not itself escaped escapes every second byte of
-/// the run and, when its length is odd, the byte after it. Adding a run's lowest
-/// bit to the backslash bits carries through the run and lands on the byte after it; the
-/// run's length is odd when that byte's position and the run's start differ in parity. So
-/// runs starting at even and at odd positions are added separately and each sum is masked
-/// with the other parity. A run reaching the top bit carries out of the word: for an
-/// odd-start run the length is then odd, and the next block's first byte is escaped.
+/// Only escaped bytes that are not backslashes are reported (plus nothing for an escaped
+/// backslash): the caller looks at the letters of escapes and at unescaped quotes, never at
+/// which backslash of a `\\` pair is the escaped one.
 ///
-/// The escaped byte of a `\\` pair (a backslash) is not reported, except for the first
-/// byte when `carry` is set: the caller only needs the escaped bytes that are not
-/// backslashes, and masks the others out.
-#[inline]
+/// A run of backslashes (its first byte not escaped from the block before) escapes the bytes
+/// at odd distances from its start: those whose position differs in parity from the run's
+/// start, up to the byte after the run. One subtraction marks them for every run at once:
+/// subtracting the runs from themselves shifted up by one, with every odd bit set, borrows
+/// through each run, and XOR with the odd bits then leaves exactly the bytes of opposite
+/// parity to their run's start set (the escaped bytes, and the backslashes that start an
+/// escape; the top one of those escapes the next block's first byte). A carry out of the
+/// subtraction needs no handling. Checked against a byte-by-byte walk in the tests below.
+#[inline(always)]
 fn escaped_bytes(backslashes: u64, carry: u64) -> (u64, u64) {
-    const EVEN: u64 = 0x5555_5555_5555_5555;
+    const ODD: u64 = 0xAAAA_AAAA_AAAA_AAAA;
     // A first byte escaped from the block before starts no run of its own.
     let free = backslashes & !carry;
-    let run_starts = free & !(free << 1);
-    let past_even_runs = free.wrapping_add(run_starts & EVEN) & !free;
-    let (odd_sum, carry_out) = free.overflowing_add(run_starts & !EVEN);
-    let past_odd_runs = odd_sum & !free;
-    let escaped = (past_even_runs & !EVEN) | (past_odd_runs & EVEN) | carry;
-    (escaped, u64::from(carry_out))
+    let parity = ((free << 1) | ODD).wrapping_sub(free) ^ ODD;
+    let escaped = (parity ^ carry) & !backslashes;
+    let escape_starts = parity & backslashes;
+    (escaped, escape_starts >> 63)
 }
 
-/// All ones in each byte of `lane` that is `"` or below 0x20: flipping bit 1 maps those
-/// bytes onto 0x00–0x20 and no other byte there, and a byte is at most 0x20 exactly when its
-/// minimum with 0x20 is itself.
+/// All ones in each byte of `lane` that is `"` or below 0x20. Flipping bit 1 maps exactly
+/// those bytes onto 0x00–0x20; flipping bit 7 as well turns that unsigned range into the
+/// lowest signed bytes, so one signed compare against 0x21 ^ 0x80 tells them.
 #[inline(always)]
 fn is_quote_or_control(lane: m128i) -> m128i {
-    let flipped = bitxor_m128i(lane, splat(0x02));
-    cmp_eq_mask_i8_m128i(min_u8_m128i(flipped, splat(0x20)), flipped)
+    let flipped = bitxor_m128i(lane, splat(0x82));
+    cmp_lt_mask_i8_m128i(flipped, splat(0x21 ^ 0x80))
 }
 
 /// `byte` in every lane.
@@ -195,9 +193,8 @@ mod tests {
                 carry = true;
             }
         }
-        // The walk also reports escaped backslashes; the word trick keeps only the rest
-        // (and the first byte's).
-        let reported = escaped & (!backslashes | 1);
+        // The walk also reports escaped backslashes; the subtraction keeps only the rest.
+        let reported = escaped & !backslashes;
         (reported, u64::from(carry))
     }
 

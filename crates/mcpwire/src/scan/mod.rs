@@ -428,13 +428,44 @@ fn special_word(bytes: &[u8], mut i: usize) -> Option<(usize, u64)> {
             i += 8;
         }
     }
-    let rest = bytes.get(i..).filter(|rest| !rest.is_empty())?;
-    let special = special_bytes(short_word(rest));
+    if i >= bytes.len() {
+        return None;
+    }
+    let special = special_bytes(tail_word(bytes, i));
     (special != 0).then_some((i, special))
 }
 
-/// Fewer than eight bytes (the end of a string at the end of a frame) as a little-endian
-/// word, with spaces (ordinary bytes) above them. The word is put together in a register:
+/// The bytes from `i` to the end of the input (fewer than eight, at least one) as a
+/// little-endian word, with spaces (ordinary bytes) above them. Where the input has eight
+/// bytes they are the top of its last word, shifted down: one load and two shifts (the end of
+/// a frame, such as `"ping"}`, is read this way). Shorter inputs go through [`short_word`].
+#[inline]
+fn tail_word(bytes: &[u8], i: usize) -> u64 {
+    let rest = bytes.len() - i;
+    debug_assert!((1..8).contains(&rest));
+    match bytes.len().checked_sub(8) {
+        Some(last) => {
+            let spaces = (ONES * u64::from(b' ')) << (8 * rest);
+            (word_in(bytes, last) >> (8 * (8 - rest))) | spaces
+        }
+        None => short_word(&bytes[i..]),
+    }
+}
+
+/// The eight bytes from `i` as a little-endian word, spaces standing in past the end of the
+/// input (all spaces from the end on).
+#[inline(always)]
+fn word_at(bytes: &[u8], i: usize) -> u64 {
+    match bytes.get(i..i + 8) {
+        Some(word) => word_in(word, 0),
+        None if i < bytes.len() => tail_word(bytes, i),
+        None => ONES * u64::from(b' '),
+    }
+}
+
+/// Fewer than eight bytes (the end of a string at the end of an input shorter than eight
+/// bytes) as a little-endian word, with spaces (ordinary bytes) above them. The word is put
+/// together in a register:
 /// copying the bytes into a buffer costs a `memcpy` call and a stalled load (a `ping` frame
 /// decoded 10% slower that way). Kept out of line so that the long-string loops stay small.
 #[inline(never)]
@@ -483,22 +514,32 @@ pub fn scan_string(bytes: &[u8], pos: usize) -> Result<StringInfo, ScanError> {
     if bytes.get(pos) != Some(&b'"') {
         return Err(unexpected(bytes, pos));
     }
-    let start = pos;
-    let mut i = pos + 1;
-    // Most strings (keys, names, ids) end in their first word, with nothing before the quote.
-    if let Some(first) = bytes.get(i..i + 8) {
-        let special = special_bytes(word_in(first, 0));
-        let p = i + (special.trailing_zeros() / 8) as usize;
-        if special == 0 {
-            i += 8;
-        } else if bytes[p] == b'"' {
-            return Ok(StringInfo {
-                start,
-                end: p + 1,
-                has_escapes: false,
-            });
-        }
+    // Most strings (keys, names, ids, method names) end within their first two words, with
+    // nothing before the quote: those are served here, inline; the rest out of line.
+    let plain_end = |word: usize| {
+        let special = special_bytes(word_at(bytes, word));
+        let p = word + (special.trailing_zeros() / 8) as usize;
+        (special == 0, (bytes.get(p) == Some(&b'"')).then_some(p + 1))
+    };
+    let first = pos + 1;
+    let (first_plain, mut end) = plain_end(first);
+    if end.is_none() && first_plain && first + 8 < bytes.len() {
+        end = plain_end(first + 8).1;
     }
+    if let Some(end) = end {
+        return Ok(StringInfo {
+            start: pos,
+            end,
+            has_escapes: false,
+        });
+    }
+    scan_string_on(bytes, pos, if first_plain { first + 8 } else { first })
+}
+
+/// The rest of [`scan_string`] for the string whose opening quote is at `start`, from `i`,
+/// which no special byte precedes.
+#[inline(never)]
+fn scan_string_on(bytes: &[u8], start: usize, mut i: usize) -> Result<StringInfo, ScanError> {
     let mut has_escapes = false;
     // An escape past the first 64 bytes hands the rest over to blocks of 64, once.
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -1070,6 +1111,39 @@ mod tests {
             "{what}: {:?}",
             String::from_utf8_lossy(bytes)
         );
+    }
+
+    /// Short strings at the end of the input and just before it, after prefixes of every
+    /// length (inputs shorter and longer than one word): the two-word quick path and the word
+    /// read from the input's last eight bytes agree with the reference, whatever the string's
+    /// first special byte is and wherever the input ends.
+    #[test]
+    fn short_strings_near_the_end_of_inputs_of_every_length_scan_like_the_reference() {
+        let specials: [&[u8]; 6] = [b"\"", b"\\n", b"\\u00", b"\x01", b"\\", b"\xc3\xa9"];
+        for prefix in 0..12 {
+            for len in 0..20 {
+                for special in specials {
+                    for suffix in [&b""[..], b"}", b"\"}", b",\"k\":1}"] {
+                        for at in [None, Some(0), Some(len / 2), Some(len)] {
+                            let mut bytes = vec![b' '; prefix];
+                            let pos = bytes.len();
+                            bytes.push(b'"');
+                            let mut text = vec![b'a'; len];
+                            if let Some(at) = at {
+                                text.splice(at..at, special.iter().copied());
+                            }
+                            bytes.extend_from_slice(&text);
+                            bytes.extend_from_slice(suffix);
+                            let ours = scan_string(&bytes, pos)
+                                .map(|info| (info.start, info.end, info.has_escapes));
+                            let expected = reference_scan_string(&bytes, pos)
+                                .map(|(end, escapes)| (pos, end, escapes));
+                            assert_eq!(ours, expected, "{:?}", String::from_utf8_lossy(&bytes));
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// A JSON document whose one long string mixes words, every escape, multibyte characters
