@@ -53,12 +53,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use crate::support::RawJson;
-
-/// The name serde_json's serializers and deserializers treat as a value's raw text (the name
-/// `serde_json::value::RawValue` itself uses; [`support::RawJson`](crate::support::RawJson)'s
-/// tests watch it).
-const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
+use crate::support::{RAW_VALUE_TOKEN, RawJson};
 
 /// Any JSON value, kept as its text (see the [module documentation](self)).
 #[derive(Clone)]

@@ -27,6 +27,7 @@ mod depth;
 pub use depth::with_unbounded_depth;
 
 mod raw;
+pub(crate) use raw::RAW_VALUE_TOKEN;
 pub use raw::RawJson;
 
 mod scan;

@@ -46,9 +46,10 @@ use std::fmt;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-/// The name serde_json's deserializers answer with a value's raw text (see the module
-/// documentation).
-const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
+/// The name serde_json's deserializers answer with a value's raw text, and its serializers
+/// write a value's raw text for (see the module documentation; [`crate::Json`] serializes
+/// with it).
+pub(crate) const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
 
 /// The JSON text of one value (see the module documentation for what each deserializer
 /// gives).
