@@ -1,5 +1,6 @@
 //! Decoding a call's arguments into the handler's type, naming where it failed.
 
+use mcpwire::params::decode_text;
 use mcpwire_types::JsonObject;
 use mcpwire_types::support::{json_pointer, missing_member, push_pointer_token};
 use serde::de::DeserializeOwned;
@@ -26,23 +27,21 @@ impl std::fmt::Display for ArgumentError {
     }
 }
 
-/// Decodes `arguments` (the member of `params`) as `T`, from the text the client sent: a number
-/// reaches `T` with every digit it was written with (a `u128` member gets them all), and no
-/// recursion limit applies (the runtime bounded the params' depth before this decode).
+/// Decodes `arguments` (the member of `params`) as `T`, from the text the client sent
+/// (`mcpwire::params::decode_text`): a number reaches `T` with every digit it was written with
+/// (a `u128` member gets them all), and no recursion limit applies (the runtime bounded the
+/// params' depth before this decode).
 pub(crate) fn decode_arguments<T: DeserializeOwned>(
     arguments: &JsonObject,
 ) -> Result<T, ArgumentError> {
-    let mut text = serde_json::Deserializer::from_str(arguments.text());
-    text.disable_recursion_limit();
-    let growing = serde_stacker::Deserializer::new(&mut text);
-    serde_path_to_error::deserialize(growing).map_err(|error| {
-        let (line, column) = (error.inner().line(), error.inner().column());
-        let reason = error.inner().to_string();
-        // The position is within the arguments' text: the pointer says where instead.
-        let reason = reason
-            .strip_suffix(&format!(" at line {line} column {column}"))
-            .map_or(reason.clone(), str::to_owned);
-        argument_error("arguments", error.path(), reason)
+    decode_text(arguments.text()).map_err(|failure| {
+        let mut pointer = String::new();
+        push_pointer_token(&mut pointer, "arguments");
+        pointer.push_str(&failure.pointer);
+        ArgumentError {
+            pointer,
+            reason: failure.reason,
+        }
     })
 }
 
@@ -51,19 +50,16 @@ pub(crate) fn decode_member<T: DeserializeOwned>(
     member: &str,
     value: Value,
 ) -> Result<T, ArgumentError> {
-    serde_path_to_error::deserialize(value)
-        .map_err(|error| argument_error(member, error.path(), error.inner().to_string()))
-}
-
-/// The error of a failed decode of `member` at `path` (inside it), for `reason`.
-fn argument_error(member: &str, path: &serde_path_to_error::Path, reason: String) -> ArgumentError {
-    let mut pointer = String::new();
-    push_pointer_token(&mut pointer, member);
-    pointer.push_str(&json_pointer(path));
-    if let Some(missing) = missing_member(&reason) {
-        push_pointer_token(&mut pointer, missing);
-    }
-    ArgumentError { pointer, reason }
+    serde_path_to_error::deserialize(value).map_err(|error| {
+        let reason = error.inner().to_string();
+        let mut pointer = String::new();
+        push_pointer_token(&mut pointer, member);
+        pointer.push_str(&json_pointer(error.path()));
+        if let Some(missing) = missing_member(&reason) {
+            push_pointer_token(&mut pointer, missing);
+        }
+        ArgumentError { pointer, reason }
+    })
 }
 
 #[cfg(test)]

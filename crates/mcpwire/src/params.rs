@@ -122,10 +122,14 @@ pub fn decode_params<T: DeserializeOwned>(
     decode_text(params.text).map_err(ParamsFailure::into_error)
 }
 
-/// Why params did not decode: where, and what went wrong.
-pub(crate) struct ParamsFailure {
-    pub(crate) pointer: String,
-    pub(crate) reason: String,
+/// Why a JSON text did not decode ([`decode_text`]): where, and what went wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParamsFailure {
+    /// JSON pointer (RFC 6901) into the text's value where decoding failed (a missing member
+    /// is named by its own pointer); `""` for the whole value.
+    pub pointer: String,
+    /// What went wrong, without serde_json's line and column (the pointer says where).
+    pub reason: String,
 }
 
 impl ParamsFailure {
@@ -134,8 +138,21 @@ impl ParamsFailure {
     }
 }
 
-/// Decodes JSON text as `T`, naming the JSON pointer where it failed.
-pub(crate) fn decode_text<T: DeserializeOwned>(text: &str) -> Result<T, ParamsFailure> {
+/// Decodes JSON text as `T`, naming the JSON pointer where it failed: the decode of
+/// [`decode_params`] once the depth is bounded (no recursion limit, on a stack that grows as
+/// needed), for a caller that bounded the text's depth itself or holds a member of params
+/// (mcpwire-server decodes a tool's `arguments` with it).
+///
+/// ```
+/// use mcpwire::params::decode_text;
+/// #[derive(Debug, serde::Deserialize)]
+/// struct Add { a: i64, b: i64 }
+/// let failure = decode_text::<Add>(r#"{"a": 1, "b": "x"}"#).unwrap_err();
+/// assert_eq!(failure.pointer, "/b");
+/// assert_eq!(failure.reason, "invalid type: string \"x\", expected i64");
+/// assert_eq!(decode_text::<Add>(r#"{"a": 1}"#).unwrap_err().pointer, "/b");
+/// ```
+pub fn decode_text<T: DeserializeOwned>(text: &str) -> Result<T, ParamsFailure> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     // The caller bounded the depth already (the scanner measured it without recursing).
     deserializer.disable_recursion_limit();
