@@ -546,13 +546,11 @@ pub fn decode<'a>(frame: &'a [u8], profile: &Profile) -> Decoded<'a> {
         Some(rest) => (BOM.len(), rest),
         None => (0, frame),
     };
-    let text = match std::str::from_utf8(body) {
+    let text = match scan::utf8(body) {
         Ok(text) => text,
-        Err(e) => {
-            return Decoded::Rejected(Rejection::Parse(ScanError {
-                kind: ScanErrorKind::InvalidUtf8,
-                offset: skipped + e.valid_up_to(),
-            }));
+        Err(mut e) => {
+            e.offset += skipped;
+            return Decoded::Rejected(Rejection::Parse(e));
         }
     };
     decode_text(text, profile).unwrap_or_else(|mut e| {

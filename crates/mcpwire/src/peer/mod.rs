@@ -198,7 +198,7 @@ impl Peer {
         }
         let shape = single_pass::shape(frame)?;
         let decode = self.pending.prefix_decoder(shape.id)?;
-        let text = std::str::from_utf8(frame).ok()?;
+        let text = crate::scan::utf8(frame).ok()?;
         let result_text = &text[shape.result_at..];
         let (result, used) = decode(result_text)?;
         if !single_pass::closes_the_frame(&result_text[used..]) {

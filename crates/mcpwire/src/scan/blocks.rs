@@ -1,16 +1,22 @@
-//! String contents 64 bytes at a time with SSE2 (x86_64, where every CPU has it).
+//! String contents 64 bytes at a time: with AVX2 where the CPU has it (chosen at run time,
+//! see [`avx2`]), with SSE2 everywhere else on x86_64.
 //!
-//! A block is loaded as four 16-byte lanes and compared whole, giving one bit per byte for
+//! A block is classified as whole vectors compared at once, giving one bit per byte for
 //! backslashes and one for quotes and control bytes together. Which bytes are escaped
 //! follows from the backslash bits alone (a byte is escaped when the run of backslashes just
 //! before it has odd length; see [`escaped_bytes`]), so an escaped quote, a `\\` pair or a
 //! run of backslashes costs no branch, and the block's first stop (closing quote, control
-//! byte, `\u` or malformed escape) comes out of a few word operations. What is left per
-//! escape is one table look-up of the escaped letter.
+//! byte, `\u` or malformed escape) comes out of a few word operations. The letters of the
+//! escapes are checked by the classifier: with SSE2 one table look-up per escape, with AVX2
+//! for the whole block at once.
 //!
-//! The intrinsics are `safe_arch`'s safe wrappers, which exist where the target has the
-//! feature (the `unsafe` stays inside that crate). Errors are those of the byte-at-a-time
-//! reading of RFC 8259 §7, at the same offsets: the first offending byte in the string wins.
+//! The intrinsics are safe wrappers from `safe_arch` (SSE2, which every x86_64 CPU has) and
+//! `pulp` (AVX2, behind a token that proves the CPU has it); the `unsafe` stays inside those
+//! crates. Errors are those of the byte-at-a-time reading of RFC 8259 §7, at the same
+//! offsets: the first offending byte in the string wins.
+
+mod avx2;
+mod avx512;
 
 use safe_arch::{
     bitxor_m128i, cmp_eq_mask_i8_m128i, cmp_lt_mask_i8_m128i, load_unaligned_m128i, m128i,
@@ -20,7 +26,7 @@ use safe_arch::{
 use super::{SHORT_ESCAPE, ScanError, ScanErrorKind, err, escape_end};
 
 /// Bytes per block.
-const BLOCK: usize = 64;
+pub(super) const BLOCK: usize = 64;
 
 /// Where the block scan of a string's contents stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,17 +41,100 @@ pub(super) enum Stop {
 /// Scans string contents from `i` (a byte that no backslash escapes) in blocks of 64 bytes,
 /// up to the closing quote, the first malformed byte, or the last whole block of the input.
 /// Whether the string has escapes is not reported: the caller comes here after one.
+///
+/// The widest classifier the CPU has is used (AVX-512, AVX2, else SSE2; one detection each,
+/// cached).
+pub(super) fn scan_blocks(bytes: &[u8], i: usize) -> Result<Stop, ScanError> {
+    if let Some(avx512) = avx512::Avx512Blocks::detect() {
+        avx512.scan(bytes, i)
+    } else if let Some(avx2) = avx2::Avx2Blocks::detect() {
+        avx2.scan(bytes, i)
+    } else {
+        scan_blocks_sse2(bytes, i)
+    }
+}
+
+/// Every classifier this CPU has, for tests that hold each one to the same reference (the
+/// dispatch in [`scan_blocks`] only ever runs the widest).
+#[cfg(test)]
+#[derive(Debug, Clone, Copy)]
+pub(super) enum EveryClassifier {
+    Sse2,
+    Avx2(avx2::Avx2Blocks),
+    Avx512(avx512::Avx512Blocks),
+}
+
+#[cfg(test)]
+impl EveryClassifier {
+    /// SSE2, plus AVX2 and AVX-512 where the CPU has them.
+    pub(super) fn available() -> Vec<Self> {
+        let mut every = vec![Self::Sse2];
+        every.extend(avx2::Avx2Blocks::detect().map(Self::Avx2));
+        every.extend(avx512::Avx512Blocks::detect().map(Self::Avx512));
+        every
+    }
+
+    /// [`scan_blocks`] with this classifier.
+    pub(super) fn scan(self, bytes: &[u8], i: usize) -> Result<Stop, ScanError> {
+        match self {
+            Self::Sse2 => scan_blocks_sse2(bytes, i),
+            Self::Avx2(avx2) => avx2.scan(bytes, i),
+            Self::Avx512(avx512) => avx512.scan(bytes, i),
+        }
+    }
+}
+
+#[cfg(test)]
+impl ClassifyBlock for EveryClassifier {
+    fn backslashes_and_stops(self, block: &[u8; BLOCK]) -> (u64, u64) {
+        match self {
+            Self::Sse2 => Sse2Blocks.backslashes_and_stops(block),
+            Self::Avx2(avx2) => avx2.backslashes_and_stops(block),
+            Self::Avx512(avx512) => avx512.backslashes_and_stops(block),
+        }
+    }
+
+    fn unusual_escapes(self, block: &[u8; BLOCK], escaped: u64) -> u64 {
+        match self {
+            Self::Sse2 => Sse2Blocks.unusual_escapes(block, escaped),
+            Self::Avx2(avx2) => avx2.unusual_escapes(block, escaped),
+            Self::Avx512(avx512) => avx512.unusual_escapes(block, escaped),
+        }
+    }
+}
+
+/// [`scan_blocks`] with SSE2.
 #[inline(never)]
-pub(super) fn scan_blocks(bytes: &[u8], mut i: usize) -> Result<Stop, ScanError> {
+fn scan_blocks_sse2(bytes: &[u8], i: usize) -> Result<Stop, ScanError> {
+    scan_blocks_with(Sse2Blocks, bytes, i)
+}
+
+/// What the block loop needs of a block: its backslashes, its quotes and control bytes, and
+/// which of its escaped bytes are not the letter of a two-character escape.
+pub(super) trait ClassifyBlock: Copy {
+    /// Bit k set for each backslash and for each quote or control byte of `block`.
+    fn backslashes_and_stops(self, block: &[u8; BLOCK]) -> (u64, u64);
+
+    /// The bits of `escaped` (escaped bytes of `block` other than backslashes) whose byte is
+    /// not one of the two-character escapes `" / b f n r t`: a `u`, or a malformed escape.
+    fn unusual_escapes(self, block: &[u8; BLOCK], escaped: u64) -> u64;
+}
+
+/// The block loop of [`scan_blocks`] with one classifier; inlined into each caller, so that
+/// the AVX2 copy is compiled with AVX2 enabled.
+#[inline(always)]
+pub(super) fn scan_blocks_with(
+    classify: impl ClassifyBlock,
+    bytes: &[u8],
+    mut i: usize,
+) -> Result<Stop, ScanError> {
     // 1 when the block's first byte is escaped by a backslash at the end of the one before.
     let mut carry = 0u64;
     while let Some(block) = bytes.get(i..).and_then(|rest| rest.first_chunk::<BLOCK>()) {
-        let lanes = Lanes::load(block);
-        let backslashes = lanes.mask(|lane| cmp_eq_mask_i8_m128i(lane, splat(b'\\')));
-        let quotes_and_controls = lanes.mask(is_quote_or_control);
+        let (backslashes, quotes_and_controls) = classify.backslashes_and_stops(block);
         // Escaped bytes other than backslashes: each must be a letter of a valid escape.
         let (to_check, carry_out) = escaped_bytes(backslashes, carry);
-        let stops = (quotes_and_controls & !to_check) | unusual_escapes(block, to_check);
+        let stops = (quotes_and_controls & !to_check) | classify.unusual_escapes(block, to_check);
         if stops != 0 {
             let first = stops.trailing_zeros() as usize;
             // Mostly the closing quote; errors and `\u` escapes are looked at out of line.
@@ -67,13 +156,32 @@ pub(super) fn scan_blocks(bytes: &[u8], mut i: usize) -> Result<Stop, ScanError>
     })
 }
 
-/// The bits of `escaped` (escaped bytes of `block` other than backslashes) whose byte is not
-/// one of the two-character escapes `" / b f n r t`: a `u`, or a malformed escape. Escapes
-/// are a few per block even in escape-dense text, so each is looked up in a table. (Testing
-/// all 64 bytes against the letters with compares measured slower, and looking up the first
-/// few without a branch no faster.)
+/// The SSE2 classifier.
+#[derive(Debug, Clone, Copy)]
+struct Sse2Blocks;
+
+impl ClassifyBlock for Sse2Blocks {
+    #[inline(always)]
+    fn backslashes_and_stops(self, block: &[u8; BLOCK]) -> (u64, u64) {
+        let lanes = Lanes::load(block);
+        (
+            lanes.mask(|lane| cmp_eq_mask_i8_m128i(lane, splat(b'\\'))),
+            lanes.mask(is_quote_or_control),
+        )
+    }
+
+    #[inline(always)]
+    fn unusual_escapes(self, block: &[u8; BLOCK], escaped: u64) -> u64 {
+        unusual_escapes_by_table(block, escaped)
+    }
+}
+
+/// [`ClassifyBlock::unusual_escapes`] by looking up each escape in a table. Escapes are a few
+/// per block even in escape-dense text. (With SSE2, testing all 64 bytes against the letters
+/// with compares measured slower, and looking up the first few without a branch no faster;
+/// AVX2 has a byte shuffle that tests them all in a few instructions.)
 #[inline(always)]
-fn unusual_escapes(block: &[u8; BLOCK], escaped: u64) -> u64 {
+fn unusual_escapes_by_table(block: &[u8; BLOCK], escaped: u64) -> u64 {
     let mut unusual = 0;
     let mut pending = escaped;
     while pending != 0 {
@@ -128,7 +236,7 @@ fn first_stop(
 /// escape; the top one of those escapes the next block's first byte). A carry out of the
 /// subtraction needs no handling. Checked against a byte-by-byte walk in the tests below.
 #[inline(always)]
-fn escaped_bytes(backslashes: u64, carry: u64) -> (u64, u64) {
+pub(super) fn escaped_bytes(backslashes: u64, carry: u64) -> (u64, u64) {
     const ODD: u64 = 0xAAAA_AAAA_AAAA_AAAA;
     // A first byte escaped from the block before starts no run of its own.
     let free = backslashes & !carry;
@@ -229,29 +337,31 @@ mod tests {
     }
 
     #[test]
-    fn lane_masks_flag_exactly_their_bytes_at_every_position() {
-        for byte in 0..=255u8 {
-            for at in [0, 1, 15, 16, 17, 31, 32, 47, 48, 63] {
-                for filler in [b'a', b'#', b'!', 0x7f, 0xff] {
-                    let mut block = [filler; BLOCK];
-                    block[at] = byte;
-                    let lanes = Lanes::load(&block);
-                    let flagged = |test: bool| if test { 1u64 << at } else { 0 };
-                    assert_eq!(
-                        lanes.mask(is_quote_or_control),
-                        flagged(byte == b'"' || byte < 0x20),
-                        "byte {byte:#04x} at {at} among {filler:#04x}"
-                    );
-                    assert_eq!(
-                        lanes.mask(|lane| cmp_eq_mask_i8_m128i(lane, splat(b'\\'))),
-                        flagged(byte == b'\\'),
-                        "byte {byte:#04x} at {at} among {filler:#04x}"
-                    );
-                    assert_eq!(
-                        unusual_escapes(&block, 1 << at),
-                        flagged(!b"\"\\/bfnrt".contains(&byte)),
-                        "byte {byte:#04x} at {at}"
-                    );
+    fn every_classifier_flags_exactly_their_bytes_at_every_position() {
+        let letter = |b: u8| b"\"\\/bfnrt".contains(&b);
+        for classifier in EveryClassifier::available() {
+            for byte in 0..=255u8 {
+                for at in [0, 1, 15, 16, 17, 31, 32, 33, 47, 48, 63] {
+                    for filler in [b'a', b'#', b'!', b'n', 0x7f, 0xff] {
+                        let mut block = [filler; BLOCK];
+                        block[at] = byte;
+                        // The byte's own bit, and the bits of all the fillers.
+                        let at_byte = |test: bool| if test { 1u64 << at } else { 0 };
+                        let at_fillers = |test: bool| if test { !(1u64 << at) } else { 0 };
+                        let context =
+                            format!("{classifier:?}: {byte:#04x} at {at} among {filler:#04x}");
+                        assert_eq!(
+                            classifier.backslashes_and_stops(&block),
+                            (at_byte(byte == b'\\'), at_byte(byte == b'"' || byte < 0x20)),
+                            "{context}"
+                        );
+                        assert_eq!(
+                            classifier.unusual_escapes(&block, !0),
+                            at_byte(!letter(byte)) | at_fillers(!letter(filler)),
+                            "{context}"
+                        );
+                        assert_eq!(classifier.unusual_escapes(&block, 0), 0, "{context}");
+                    }
                 }
             }
         }
