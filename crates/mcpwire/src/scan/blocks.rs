@@ -1,19 +1,24 @@
-//! String contents 64 bytes at a time: with AVX2 where the CPU has it (chosen at run time,
-//! see [`avx2`]), with SSE2 everywhere else on x86_64.
+//! String contents 64 bytes at a time, with the widest SIMD the CPU has, chosen at run time:
+//! AVX-512 ([`avx512`]), AVX2 ([`avx2`]), else SSE2 (every x86_64 CPU).
 //!
 //! A block is classified as whole vectors compared at once, giving one bit per byte for
-//! backslashes and one for quotes and control bytes together. Which bytes are escaped
-//! follows from the backslash bits alone (a byte is escaped when the run of backslashes just
-//! before it has odd length; see [`escaped_bytes`]), so an escaped quote, a `\\` pair or a
-//! run of backslashes costs no branch, and the block's first stop (closing quote, control
-//! byte, `\u` or malformed escape) comes out of a few word operations. The letters of the
-//! escapes are checked by the classifier: with SSE2 one table look-up per escape, with AVX2
-//! for the whole block at once.
+//! backslashes and one for quotes and control bytes together. A block with neither (and no
+//! escape carried into it) is plain text and costs one branch. Otherwise which bytes are
+//! escaped follows from the backslash bits alone (a byte is escaped when the run of
+//! backslashes just before it has odd length; see [`escaped_bytes`]), so an escaped quote, a
+//! `\\` pair or a run of backslashes costs no branch, and the block's first stop (closing
+//! quote, control byte, `\u` or malformed escape) comes out of a few word operations. The
+//! letters of the escapes are checked by the classifier: with SSE2 one table look-up per
+//! escape, with AVX2 and AVX-512 for the whole block at once.
 //!
-//! The intrinsics are safe wrappers from `safe_arch` (SSE2, which every x86_64 CPU has) and
-//! `pulp` (AVX2, behind a token that proves the CPU has it); the `unsafe` stays inside those
-//! crates. Errors are those of the byte-at-a-time reading of RFC 8259 §7, at the same
-//! offsets: the first offending byte in the string wins.
+//! A string comes here after an escape past its first 64 bytes, and, where AVX2 or AVX-512
+//! makes blocks cheaper than the word scanner on plain text, past its first 128 bytes anyway
+//! ([`blocks_beat_words`]).
+//!
+//! The intrinsics are safe wrappers from `safe_arch` (SSE2) and `pulp` (AVX2, AVX-512, behind
+//! tokens that prove the CPU has them); the `unsafe` stays inside those crates. Errors are
+//! those of the byte-at-a-time reading of RFC 8259 §7, at the same offsets: the first
+//! offending byte in the string wins.
 
 mod avx2;
 mod avx512;
@@ -31,16 +36,17 @@ pub(super) const BLOCK: usize = 64;
 /// Where the block scan of a string's contents stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Stop {
-    /// The closing quote is at offset `quote`.
-    Closed { quote: usize },
+    /// The closing quote is at offset `quote`; `escapes` tells whether a backslash came
+    /// before it (from where the scan started).
+    Closed { quote: usize, escapes: bool },
     /// Fewer than 64 bytes are left from `from`, which is not inside an escape (at worst it is
-    /// the backslash that starts one): the word-at-a-time scan goes on from there.
-    Tail { from: usize },
+    /// the backslash that starts one): the word-at-a-time scan goes on from there. `escapes`
+    /// tells whether a backslash came before `from`.
+    Tail { from: usize, escapes: bool },
 }
 
 /// Scans string contents from `i` (a byte that no backslash escapes) in blocks of 64 bytes,
 /// up to the closing quote, the first malformed byte, or the last whole block of the input.
-/// Whether the string has escapes is not reported: the caller comes here after one.
 ///
 /// The widest classifier the CPU has is used (AVX-512, AVX2, else SSE2; one detection each,
 /// cached).
@@ -52,6 +58,14 @@ pub(super) fn scan_blocks(bytes: &[u8], i: usize) -> Result<Stop, ScanError> {
     } else {
         scan_blocks_sse2(bytes, i)
     }
+}
+
+/// Whether plain text (no escapes yet) is worth handing over to blocks: with AVX2 or AVX-512
+/// a block costs less per byte than the word scanner; with SSE2 it costs more, so there only
+/// an escape hands a string over.
+#[inline]
+pub(super) fn blocks_beat_words() -> bool {
+    avx2::Avx2Blocks::detect().is_some() || avx512::Avx512Blocks::detect().is_some()
 }
 
 /// Every classifier this CPU has, for tests that hold each one to the same reference (the
@@ -130,8 +144,17 @@ pub(super) fn scan_blocks_with(
 ) -> Result<Stop, ScanError> {
     // 1 when the block's first byte is escaped by a backslash at the end of the one before.
     let mut carry = 0u64;
+    // Whether the blocks before the last one held a backslash, and the last one's backslashes.
+    let (mut backslash_earlier, mut last_backslashes) = (false, 0u64);
     while let Some(block) = bytes.get(i..).and_then(|rest| rest.first_chunk::<BLOCK>()) {
         let (backslashes, quotes_and_controls) = classify.backslashes_and_stops(block);
+        if backslashes | quotes_and_controls | carry == 0 {
+            // Plain text: nothing to stop at, nothing escaped.
+            backslash_earlier |= last_backslashes != 0;
+            last_backslashes = 0;
+            i += BLOCK;
+            continue;
+        }
         // Escaped bytes other than backslashes: each must be a letter of a valid escape.
         let (to_check, carry_out) = escaped_bytes(backslashes, carry);
         let stops = (quotes_and_controls & !to_check) | classify.unusual_escapes(block, to_check);
@@ -145,14 +168,22 @@ pub(super) fn scan_blocks_with(
                 first_stop(bytes, i, stops, to_check)?
             };
             if let Some(quote) = quote {
-                return Ok(Stop::Closed { quote });
+                let before_quote = backslashes & ((1u64 << (quote - i)) - 1);
+                return Ok(Stop::Closed {
+                    quote,
+                    escapes: backslash_earlier || (last_backslashes | before_quote) != 0,
+                });
             }
         }
+        backslash_earlier |= last_backslashes != 0;
+        last_backslashes = backslashes;
         carry = carry_out;
         i += BLOCK;
     }
+    // A backslash carried out of the last block is at `from`, not before it.
     Ok(Stop::Tail {
         from: i - carry as usize,
+        escapes: backslash_earlier || last_backslashes & !(carry << 63) != 0,
     })
 }
 

@@ -560,11 +560,38 @@ pub fn scan_string(bytes: &[u8], pos: usize) -> Result<StringInfo, ScanError> {
 #[inline(never)]
 fn scan_string_on(bytes: &[u8], start: usize, mut i: usize) -> Result<StringInfo, ScanError> {
     let mut has_escapes = false;
-    // An escape past the first 64 bytes hands the rest over to blocks of 64, once.
+    // The rest goes to blocks of 64 (once) after an escape past the first 64 bytes, and,
+    // where blocks beat words on plain text too (AVX2, AVX-512), from the 128th byte on.
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    let mut blocks_from = start + 64;
+    let (mut blocks_from, mut words_until) = match blocks::blocks_beat_words() {
+        true => (start + 64, (start + 128).min(bytes.len())),
+        false => (start + 64, bytes.len()),
+    };
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    let words_until = bytes.len();
     'words: loop {
-        let Some((word, mut special)) = special_word(bytes, i) else {
+        let Some((word, mut special)) = special_word(&bytes[..words_until], i) else {
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            if words_until < bytes.len() {
+                // Nothing special up to there: the blocks go on from the first byte unread.
+                let from = i.max(words_until);
+                words_until = bytes.len();
+                blocks_from = usize::MAX;
+                match blocks::scan_blocks(bytes, from)? {
+                    blocks::Stop::Closed { quote, escapes } => {
+                        return Ok(StringInfo {
+                            start,
+                            end: quote + 1,
+                            has_escapes: has_escapes || escapes,
+                        });
+                    }
+                    blocks::Stop::Tail { from, escapes } => {
+                        has_escapes |= escapes;
+                        i = from;
+                        continue 'words;
+                    }
+                }
+            }
             return Err(err(ScanErrorKind::UnexpectedEnd, bytes.len()));
         };
         loop {
@@ -585,16 +612,17 @@ fn scan_string_on(bytes: &[u8], start: usize, mut i: usize) -> Result<StringInfo
                     };
                     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                     if next >= blocks_from {
+                        words_until = bytes.len();
+                        blocks_from = usize::MAX;
                         match blocks::scan_blocks(bytes, next)? {
-                            blocks::Stop::Closed { quote } => {
+                            blocks::Stop::Closed { quote, .. } => {
                                 return Ok(StringInfo {
                                     start,
                                     end: quote + 1,
                                     has_escapes,
                                 });
                             }
-                            blocks::Stop::Tail { from } => {
-                                blocks_from = usize::MAX;
+                            blocks::Stop::Tail { from, .. } => {
                                 i = from;
                                 continue 'words;
                             }
@@ -925,6 +953,40 @@ mod tests {
                 Err(ScanError { kind, offset }),
                 "{input}"
             );
+        }
+    }
+
+    /// Plain text past the first 128 bytes goes to the blocks where they beat the words
+    /// (AVX2, AVX-512): a quote, an escape (valid, `\u`, malformed) or a control byte at
+    /// every offset around that hand-over and the block edges after it ends the string, or
+    /// fails it, as the byte-at-a-time reading does, with the same escape flag.
+    #[test]
+    fn plain_runs_end_and_fail_like_the_reference_at_every_offset() {
+        let specials: [&[u8]; 6] = [b"\"", b"\\n", b"\\u00e9", b"\\x", b"\x01", b"\\"];
+        for len in [100, 127, 128, 129, 191, 192, 193, 200, 256, 300] {
+            for at in 0..len {
+                // The string's end in the input's last partial block, or in a whole block.
+                for after in [
+                    &b"\",1]"[..],
+                    b"\",[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22]]",
+                ] {
+                    for special in specials {
+                        let mut bytes = vec![b'"'];
+                        bytes.extend(std::iter::repeat_n(b'a', len));
+                        let replaced = 1 + at..1 + at + special.len().min(len - at);
+                        bytes.splice(replaced, special.iter().copied());
+                        bytes.extend_from_slice(after);
+                        let ours = scan_string(&bytes, 0).map(|info| (info.end, info.has_escapes));
+                        assert_eq!(
+                            ours,
+                            reference_scan_string(&bytes, 0),
+                            "{len} bytes, {:?} at {at}, {} after",
+                            String::from_utf8_lossy(special),
+                            after.len()
+                        );
+                    }
+                }
+            }
         }
     }
 
@@ -1382,9 +1444,13 @@ mod tests {
             let text = String::from_utf8_lossy(&bytes[pos..]);
             for classifier in blocks::EveryClassifier::available() {
                 match classifier.scan(&bytes, pos + 1) {
-                    Ok(blocks::Stop::Closed { quote }) => prop_assert_eq!(expected, Ok(quote + 1), "{:?}: {:?}", classifier, text),
+                        Ok(blocks::Stop::Closed { quote, escapes }) => {
+                        prop_assert_eq!(expected, Ok(quote + 1), "{:?}: {:?}", classifier, text);
+                        prop_assert_eq!(escapes, bytes[pos + 1..quote].contains(&b'\\'), "{:?}: {:?}", classifier, text);
+                    }
                     Err(error) => prop_assert_eq!(expected, Err(error), "{:?}: {:?}", classifier, text),
-                    Ok(blocks::Stop::Tail { from }) => {
+                    Ok(blocks::Stop::Tail { from, escapes }) => {
+                        prop_assert_eq!(escapes, bytes[pos + 1..from].contains(&b'\\'), "{:?}: {:?}", classifier, text);
                         prop_assert!(bytes.len() - from <= 64, "{:?}: {} bytes left", classifier, bytes.len() - from);
                         let stops_at = match expected {
                             Ok(end) => end - 1,
