@@ -871,6 +871,7 @@ impl Report<'_> {
             if self.quick { "1" } else { BENCH_MEASUREMENT },
         );
         let _ = writeln!(out, "- machine: {} cores, {}", cores(), cpu_model());
+        let _ = writeln!(out, "- {}", string_scan_simd(&cpu_flags()));
         let _ = writeln!(out, "- rustc: {}", rustc_version());
         let versions = crate_versions(&self.root.join("benches").join("Cargo.lock"));
         let listed: Vec<String> = VERSIONED
@@ -947,6 +948,43 @@ fn cpu_model() -> String {
         .unwrap_or_else(|| "unknown CPU".to_owned())
 }
 
+/// The `flags` line of `/proc/cpuinfo` (empty where there is none).
+fn cpu_flags() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("flags"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, flags)| flags.trim().to_owned())
+        })
+        .unwrap_or_default()
+}
+
+/// Which SIMD mcpwire's string scan runs with on a CPU with these flags: it chooses the
+/// widest at run time (`crates/mcpwire/src/scan/blocks.rs`), so the envelope rows depend on it.
+fn string_scan_simd(flags: &str) -> String {
+    let has_all = |wanted: &[&str]| {
+        wanted
+            .iter()
+            .all(|flag| flags.split_whitespace().any(|f| f == *flag))
+    };
+    // pulp's tokens: `V3` (x86-64-v3) and `V4` (x86-64-v4), by their main features.
+    let v3 = has_all(&["avx2", "bmi1", "bmi2", "fma"]);
+    let simd = if v3 && has_all(&["avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"]) {
+        "AVX-512"
+    } else if v3 {
+        "AVX2"
+    } else if std::env::consts::ARCH == "x86_64" {
+        "SSE2"
+    } else {
+        "no SIMD (words of eight bytes)"
+    };
+    format!(
+        "string scan: {simd} (mcpwire picks the widest of AVX-512, AVX2 and SSE2 the CPU has, at run time; the UTF-8 check likewise through simdutf8)"
+    )
+}
+
 fn rustc_version() -> String {
     Command::new(std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into()))
         .arg("--version")
@@ -994,6 +1032,17 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(versions.get("rmcp").map(String::as_str), Some("3.9.0"));
         assert_eq!(versions.get("serde").map(String::as_str), Some("1.0.1"));
+    }
+
+    #[test]
+    fn names_the_widest_simd_the_string_scan_can_use() {
+        let v3 = "fpu sse2 avx avx2 bmi1 bmi2 fma";
+        let v4 = "avx512f avx512bw avx512cd avx512dq avx512vl";
+        assert!(string_scan_simd(&format!("{v3} {v4}")).starts_with("string scan: AVX-512 "));
+        assert!(string_scan_simd(v3).starts_with("string scan: AVX2 "));
+        // AVX-512 without the rest of x86-64-v3, or AVX2 alone, is not enough for pulp's tokens.
+        assert!(!string_scan_simd(&format!("avx2 {v4}")).starts_with("string scan: AVX"));
+        assert!(!string_scan_simd("sse2 avx2").starts_with("string scan: AVX"));
     }
 
     #[test]
