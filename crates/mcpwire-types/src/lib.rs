@@ -75,10 +75,12 @@
 extern crate self as mcpwire_types;
 
 mod json;
+mod json_object_map;
 mod profile_facts;
 pub mod support;
 
 pub use json::{Json, JsonObject};
+pub use json_object_map::JsonObjectMap;
 pub use profile_facts::{IdTypes, ParamsTypes, ProfileFacts};
 
 #[rustfmt::skip]

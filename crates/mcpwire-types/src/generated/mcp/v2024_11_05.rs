@@ -1197,9 +1197,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
 pub struct ClientCapabilities {
     /// `experimental` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub experimental: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `roots` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub roots: ::core::option::Option<ClientCapabilitiesRoots>,
@@ -1228,12 +1226,7 @@ impl ClientCapabilities {
     #[must_use]
     pub fn with_experimental(
         mut self,
-        experimental: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        experimental: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.experimental = ::core::option::Option::Some(experimental.into());
         self
@@ -1310,13 +1303,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -15992,9 +15979,7 @@ impl ::schemars::JsonSchema for SamplingMessageContent {
 pub struct ServerCapabilities {
     /// `experimental` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub experimental: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `logging` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub logging: ::core::option::Option<::mcpwire_types::JsonObject>,
@@ -16031,12 +16016,7 @@ impl ServerCapabilities {
     #[must_use]
     pub fn with_experimental(
         mut self,
-        experimental: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        experimental: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.experimental = ::core::option::Option::Some(experimental.into());
         self
@@ -16135,13 +16115,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -18447,9 +18421,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
 pub struct ToolInputSchema {
     /// `properties` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub properties: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `required` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
@@ -18477,12 +18449,7 @@ impl ToolInputSchema {
     #[must_use]
     pub fn with_properties(
         mut self,
-        properties: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        properties: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.properties = ::core::option::Option::Some(properties.into());
         self
@@ -18550,13 +18517,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -19892,7 +19853,7 @@ pub mod strategies {
     pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
         (
             (
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(client_capabilities_roots()),
                 s::optional(s::json_object()),
             ),
@@ -21931,7 +21892,7 @@ pub mod strategies {
     pub fn server_capabilities() -> BoxedStrategy<super::ServerCapabilities> {
         (
             (
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(s::json_object()),
                 s::optional(server_capabilities_prompts()),
                 s::optional(server_capabilities_resources()),
@@ -22201,7 +22162,7 @@ pub mod strategies {
     pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
         (
             (
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(
                     s::vec(
                         s::string(

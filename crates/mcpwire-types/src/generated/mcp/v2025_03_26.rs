@@ -1292,9 +1292,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
 pub struct ClientCapabilities {
     /// `experimental` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub experimental: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `roots` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub roots: ::core::option::Option<ClientCapabilitiesRoots>,
@@ -1323,12 +1321,7 @@ impl ClientCapabilities {
     #[must_use]
     pub fn with_experimental(
         mut self,
-        experimental: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        experimental: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.experimental = ::core::option::Option::Some(experimental.into());
         self
@@ -1405,13 +1398,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -16013,9 +16000,7 @@ pub struct ServerCapabilities {
     pub completions: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `experimental` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub experimental: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `logging` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub logging: ::core::option::Option<::mcpwire_types::JsonObject>,
@@ -16062,12 +16047,7 @@ impl ServerCapabilities {
     #[must_use]
     pub fn with_experimental(
         mut self,
-        experimental: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        experimental: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.experimental = ::core::option::Option::Some(experimental.into());
         self
@@ -16182,13 +16162,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -18621,9 +18595,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
 pub struct ToolInputSchema {
     /// `properties` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub properties: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `required` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
@@ -18651,12 +18623,7 @@ impl ToolInputSchema {
     #[must_use]
     pub fn with_properties(
         mut self,
-        properties: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        properties: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.properties = ::core::option::Option::Some(properties.into());
         self
@@ -18724,13 +18691,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -20138,7 +20099,7 @@ pub mod strategies {
     pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
         (
             (
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(client_capabilities_roots()),
                 s::optional(s::json_object()),
             ),
@@ -22128,7 +22089,7 @@ pub mod strategies {
         (
             (
                 s::optional(s::json_object()),
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(s::json_object()),
                 s::optional(server_capabilities_prompts()),
                 s::optional(server_capabilities_resources()),
@@ -22402,7 +22363,7 @@ pub mod strategies {
     pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
         (
             (
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(
                     s::vec(
                         s::string(

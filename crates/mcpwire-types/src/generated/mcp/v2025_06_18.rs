@@ -1510,9 +1510,7 @@ pub struct ClientCapabilities {
     pub elicitation: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `experimental` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub experimental: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `roots` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub roots: ::core::option::Option<ClientCapabilitiesRoots>,
@@ -1551,12 +1549,7 @@ impl ClientCapabilities {
     #[must_use]
     pub fn with_experimental(
         mut self,
-        experimental: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        experimental: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.experimental = ::core::option::Option::Some(experimental.into());
         self
@@ -1649,13 +1642,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -17569,9 +17556,7 @@ pub struct ServerCapabilities {
     pub completions: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `experimental` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub experimental: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `logging` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub logging: ::core::option::Option<::mcpwire_types::JsonObject>,
@@ -17618,12 +17603,7 @@ impl ServerCapabilities {
     #[must_use]
     pub fn with_experimental(
         mut self,
-        experimental: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        experimental: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.experimental = ::core::option::Option::Some(experimental.into());
         self
@@ -17738,13 +17718,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -20648,9 +20622,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
 pub struct ToolInputSchema {
     /// `properties` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub properties: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `required` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
@@ -20678,12 +20650,7 @@ impl ToolInputSchema {
     #[must_use]
     pub fn with_properties(
         mut self,
-        properties: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        properties: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.properties = ::core::option::Option::Some(properties.into());
         self
@@ -20751,13 +20718,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -20930,9 +20891,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
 pub struct ToolOutputSchema {
     /// `properties` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub properties: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `required` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
@@ -20960,12 +20919,7 @@ impl ToolOutputSchema {
     #[must_use]
     pub fn with_properties(
         mut self,
-        properties: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        properties: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.properties = ::core::option::Option::Some(properties.into());
         self
@@ -21033,13 +20987,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -22420,7 +22368,7 @@ pub mod strategies {
         (
             (
                 s::optional(s::json_object()),
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(client_capabilities_roots()),
                 s::optional(s::json_object()),
             ),
@@ -24665,7 +24613,7 @@ pub mod strategies {
         (
             (
                 s::optional(s::json_object()),
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(s::json_object()),
                 s::optional(server_capabilities_prompts()),
                 s::optional(server_capabilities_resources()),
@@ -25014,7 +24962,7 @@ pub mod strategies {
     pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
         (
             (
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(
                     s::vec(
                         s::string(
@@ -25053,7 +25001,7 @@ pub mod strategies {
     pub fn tool_output_schema() -> BoxedStrategy<super::ToolOutputSchema> {
         (
             (
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(
                     s::vec(
                         s::string(

@@ -2307,9 +2307,7 @@ pub struct ClientCapabilities {
     pub elicitation: ::core::option::Option<ClientCapabilitiesElicitation>,
     /// `experimental` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub experimental: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `roots` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub roots: ::core::option::Option<ClientCapabilitiesRoots>,
@@ -2352,12 +2350,7 @@ impl ClientCapabilities {
     #[must_use]
     pub fn with_experimental(
         mut self,
-        experimental: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        experimental: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.experimental = ::core::option::Option::Some(experimental.into());
         self
@@ -2461,13 +2454,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -24918,9 +24905,7 @@ pub struct ServerCapabilities {
     pub completions: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `experimental` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub experimental: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `logging` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub logging: ::core::option::Option<::mcpwire_types::JsonObject>,
@@ -24971,12 +24956,7 @@ impl ServerCapabilities {
     #[must_use]
     pub fn with_experimental(
         mut self,
-        experimental: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        experimental: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.experimental = ::core::option::Option::Some(experimental.into());
         self
@@ -25102,13 +25082,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -31467,9 +31441,7 @@ pub struct ToolInputSchema {
     pub schema: ::core::option::Option<::std::string::String>,
     /// `properties` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub properties: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `required` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
@@ -31507,12 +31479,7 @@ impl ToolInputSchema {
     #[must_use]
     pub fn with_properties(
         mut self,
-        properties: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        properties: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.properties = ::core::option::Option::Some(properties.into());
         self
@@ -31594,13 +31561,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -31805,9 +31766,7 @@ pub struct ToolOutputSchema {
     pub schema: ::core::option::Option<::std::string::String>,
     /// `properties` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub properties: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `required` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
@@ -31845,12 +31804,7 @@ impl ToolOutputSchema {
     #[must_use]
     pub fn with_properties(
         mut self,
-        properties: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        properties: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.properties = ::core::option::Option::Some(properties.into());
         self
@@ -31932,13 +31886,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -35346,7 +35294,7 @@ pub mod strategies {
         (
             (
                 s::optional(client_capabilities_elicitation()),
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(client_capabilities_roots()),
                 s::optional(client_capabilities_sampling()),
                 s::optional(client_capabilities_tasks()),
@@ -38441,7 +38389,7 @@ pub mod strategies {
         (
             (
                 s::optional(s::json_object()),
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(s::json_object()),
                 s::optional(server_capabilities_prompts()),
                 s::optional(server_capabilities_resources()),
@@ -39340,7 +39288,7 @@ pub mod strategies {
                         ::core::option::Option::None,
                     ),
                 ),
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(
                     s::vec(
                         s::string(
@@ -39394,7 +39342,7 @@ pub mod strategies {
                         ::core::option::Option::None,
                     ),
                 ),
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(
                     s::vec(
                         s::string(
