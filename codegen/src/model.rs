@@ -19,10 +19,19 @@ pub enum Ty {
     /// A JSON array: `Vec<T>`.
     Array(Box<Ty>),
     /// A JSON object used as a map: `BTreeMap<String, T>`; with [`Ty::Any`] values (an object
-    /// with any members) kept as its text, `mcpwire_types::JsonObject`.
+    /// with any members) kept as its text, `mcpwire_types::JsonObject`; with such objects as
+    /// values, kept as one text too (see [`Ty::is_object_of_objects`]).
     Map(Box<Ty>),
     /// A named definition of the same module.
     Named(String),
+}
+
+impl Ty {
+    /// Whether this is a map whose values are objects with any members: kept as one text,
+    /// `mcpwire_types::JsonObjectMap`, rather than a `BTreeMap` of texts.
+    pub fn is_object_of_objects(&self) -> bool {
+        matches!(self, Ty::Map(value) if matches!(&**value, Ty::Map(inner) if **inner == Ty::Any))
+    }
 }
 
 /// A constant value a marker type stands for.

@@ -136,6 +136,7 @@ pub fn ty_tokens(ty: &Ty) -> TokenStream {
             quote! { ::std::vec::Vec<#item> }
         }
         Ty::Map(value) if **value == Ty::Any => quote! { ::mcpwire_types::JsonObject },
+        map if map.is_object_of_objects() => quote! { ::mcpwire_types::JsonObjectMap },
         Ty::Map(value) => {
             let value = ty_tokens(value);
             quote! { ::std::collections::BTreeMap<::std::string::String, #value> }

@@ -324,6 +324,9 @@ fn cut_value(ty: &Ty, constraints: &Constraints) -> Option<TokenStream> {
         Ty::Map(value) if **value == Ty::Any => {
             Some(quote! { Just(::mcpwire_types::JsonObject::new()).boxed() })
         }
+        map if map.is_object_of_objects() => {
+            Some(quote! { Just(::mcpwire_types::JsonObjectMap::new()).boxed() })
+        }
         Ty::Map(_) => Some(quote! { Just(::std::collections::BTreeMap::new()).boxed() }),
         _ => None,
     }
@@ -386,6 +389,7 @@ fn ty_strategy(
             quote! { s::vec(#item, #min, #max) }
         }
         Ty::Map(value) if **value == Ty::Any => quote! { s::json_object() },
+        map if map.is_object_of_objects() => quote! { s::json_object_map() },
         Ty::Map(value) => {
             let value = ty_strategy(plan, value, &Constraints::default(), depth);
             quote! { s::map(#value) }

@@ -336,6 +336,32 @@ fn deserialize_impl(def: &TypeDef, s: &Struct) -> TokenStream {
         ),
     };
     let (undeclared_arm, extra_field) = undeclared;
+    // The index of a declared member's name (see `MemberName`).
+    let lookup = names
+        .iter()
+        .enumerate()
+        .map(|(i, json)| quote! { #json => ::core::option::Option::Some(#i), });
+    let declared = if names.is_empty() {
+        quote! {
+            fn declared(_: &str) -> ::core::option::Option<usize> {
+                ::core::option::Option::None
+            }
+        }
+    } else {
+        quote! {
+            fn declared(name: &str) -> ::core::option::Option<usize> {
+                match name {
+                    #(#lookup)*
+                    _ => ::core::option::Option::None,
+                }
+            }
+        }
+    };
+    // The names, for the error of a refused undeclared member.
+    let members_const = s
+        .kept()
+        .is_none()
+        .then(|| quote! { const MEMBERS: &[&str] = &[#(#names),*]; });
     if arms.is_empty() {
         // No member is declared, so `MemberName` never yields this.
         arms.push(quote! { #support::Member::Declared(_) => {} });
@@ -343,7 +369,8 @@ fn deserialize_impl(def: &TypeDef, s: &Struct) -> TokenStream {
     quote! {
         impl<'de> ::serde::Deserialize<'de> for #name {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                const MEMBERS: &[&str] = &[#(#names),*];
+                #members_const
+                #declared
                 struct Members;
                 impl<'de> ::serde::de::Visitor<'de> for Members {
                     type Value = #name;
@@ -353,7 +380,7 @@ fn deserialize_impl(def: &TypeDef, s: &Struct) -> TokenStream {
                     fn visit_map<A: ::serde::de::MapAccess<'de>>(self, mut map: A) -> ::core::result::Result<#name, A::Error> {
                         #(let mut #vars = ::core::option::Option::None;)*
                         #extra_init
-                        while let ::core::option::Option::Some(member) = map.next_key_seed(#support::MemberName(MEMBERS))? {
+                        while let ::core::option::Option::Some(member) = map.next_key_seed(#support::MemberName(declared))? {
                             match member {
                                 #(#arms)*
                                 #undeclared_arm

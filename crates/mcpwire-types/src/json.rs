@@ -251,6 +251,11 @@ impl JsonObject {
         self.text()[1..].trim_start().starts_with('}')
     }
 
+    /// Keeps `text`, which the caller wrote as one compact JSON object.
+    pub(crate) fn from_written_text(text: String) -> Self {
+        JsonObject(Json(text.into_boxed_str()))
+    }
+
     fn from_json<E: de::Error>(json: Json) -> Result<Self, E> {
         if json.is_object() {
             Ok(JsonObject(json))
@@ -327,7 +332,7 @@ impl<'de> Deserialize<'de> for JsonObject {
 }
 
 /// What a JSON text that is not an object holds, for the error naming it.
-fn unexpected(text: &str) -> Unexpected<'static> {
+pub(crate) fn unexpected(text: &str) -> Unexpected<'static> {
     match text.as_bytes().first() {
         Some(b'[') => Unexpected::Seq,
         Some(b'"') => Unexpected::Other("string"),

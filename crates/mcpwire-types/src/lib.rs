@@ -25,7 +25,8 @@
 //!   `18446744073709551616`), held exactly in plain digits within `i64`/`u64` and as its JSON
 //!   text otherwise; `3.5` is an error. `number` is `serde_json::Number`, so `50` stays `50`
 //!   and `0.5` stays `0.5` on re-encoding; `{}` (any value) is [`Json`] and an
-//!   object with any members is [`JsonObject`]: kept as their JSON text, exactly as sent.
+//!   object with any members is [`JsonObject`], a map of such objects (a tool schema's
+//!   `properties`) one [`JsonObjectMap`]: kept as their JSON text, exactly as sent.
 //! - Structs have `new(required members…)` (in the schema's `required` order; `const` members
 //!   are filled in), `with_<member>` setters for the optional ones, `with_extra_member`, and
 //!   `Default` when every member is optional; unions have `From<variant type>`.
@@ -75,10 +76,12 @@
 extern crate self as mcpwire_types;
 
 mod json;
+mod json_object_map;
 mod profile_facts;
 pub mod support;
 
 pub use json::{Json, JsonObject};
+pub use json_object_map::JsonObjectMap;
 pub use profile_facts::{IdTypes, ParamsTypes, ProfileFacts};
 
 #[rustfmt::skip]

@@ -31,6 +31,7 @@ pub(crate) use raw::RAW_VALUE_TOKEN;
 pub use raw::RawJson;
 
 mod scan;
+pub(crate) use scan::first_non_object_member;
 
 mod shape;
 pub use shape::{Items, Members, Shape};

@@ -34,6 +34,12 @@ impl<'de> ::serde::Deserialize<'de> for Closed {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const MEMBERS: &[&str] = &["id"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Closed;
@@ -49,7 +55,7 @@ impl<'de> ::serde::Deserialize<'de> for Closed {
             ) -> ::core::result::Result<Closed, A::Error> {
                 let mut m0 = ::core::option::Option::None;
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -131,7 +137,12 @@ impl<'de> ::serde::Deserialize<'de> for Ignored {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Ignored;
@@ -148,7 +159,7 @@ impl<'de> ::serde::Deserialize<'de> for Ignored {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -223,7 +234,12 @@ impl<'de> ::serde::Deserialize<'de> for Open {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Open;
@@ -240,7 +256,7 @@ impl<'de> ::serde::Deserialize<'de> for Open {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {

@@ -86,7 +86,14 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationRequired {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["code", "data", "message"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "code" => ::core::option::Option::Some(0usize),
+                "data" => ::core::option::Option::Some(1usize),
+                "message" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ElicitationRequired;
@@ -105,7 +112,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationRequired {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -202,7 +209,12 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationRequiredData {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["url"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "url" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ElicitationRequiredData;
@@ -219,7 +231,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationRequiredData {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -307,7 +319,14 @@ impl<'de> ::serde::Deserialize<'de> for Error {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["code", "data", "message"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "code" => ::core::option::Option::Some(0usize),
+                "data" => ::core::option::Option::Some(1usize),
+                "message" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Error;
@@ -326,7 +345,7 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {

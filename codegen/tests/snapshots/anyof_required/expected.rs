@@ -192,7 +192,12 @@ impl<'de> ::serde::Deserialize<'de> for CountResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["total"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "total" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CountResult;
@@ -209,7 +214,7 @@ impl<'de> ::serde::Deserialize<'de> for CountResult {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -293,7 +298,13 @@ impl<'de> ::serde::Deserialize<'de> for ListResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["items", "next"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "items" => ::core::option::Option::Some(0usize),
+                "next" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResult;
@@ -311,7 +322,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResult {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -558,7 +569,12 @@ impl<'de> ::serde::Deserialize<'de> for Result {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Result;
@@ -575,7 +591,7 @@ impl<'de> ::serde::Deserialize<'de> for Result {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {

@@ -90,7 +90,15 @@ impl<'de> ::serde::Deserialize<'de> for Grid {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["byName", "origin", "rows", "tags"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "byName" => ::core::option::Option::Some(0usize),
+                "origin" => ::core::option::Option::Some(1usize),
+                "rows" => ::core::option::Option::Some(2usize),
+                "tags" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Grid;
@@ -110,7 +118,7 @@ impl<'de> ::serde::Deserialize<'de> for Grid {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -222,7 +230,12 @@ impl<'de> ::serde::Deserialize<'de> for GridTagsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["key"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "key" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = GridTagsItem;
@@ -239,7 +252,7 @@ impl<'de> ::serde::Deserialize<'de> for GridTagsItem {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -314,7 +327,13 @@ impl<'de> ::serde::Deserialize<'de> for Point {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["x", "y"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "x" => ::core::option::Option::Some(0usize),
+                "y" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Point;
@@ -332,7 +351,7 @@ impl<'de> ::serde::Deserialize<'de> for Point {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {

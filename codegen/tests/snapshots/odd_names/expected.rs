@@ -46,7 +46,12 @@ impl<'de> ::serde::Deserialize<'de> for MyType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["x"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "x" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = MyType;
@@ -63,7 +68,7 @@ impl<'de> ::serde::Deserialize<'de> for MyType {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -200,7 +205,17 @@ impl<'de> ::serde::Deserialize<'de> for MyType2 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["2nd", "crate", "extra", "mode", "self", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "2nd" => ::core::option::Option::Some(0usize),
+                "crate" => ::core::option::Option::Some(1usize),
+                "extra" => ::core::option::Option::Some(2usize),
+                "mode" => ::core::option::Option::Some(3usize),
+                "self" => ::core::option::Option::Some(4usize),
+                "type" => ::core::option::Option::Some(5usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = MyType2;
@@ -222,7 +237,7 @@ impl<'de> ::serde::Deserialize<'de> for MyType2 {
                 let mut m5 = ::core::option::Option::None;
                 let mut extra2 = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {

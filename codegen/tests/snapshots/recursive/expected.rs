@@ -243,7 +243,13 @@ impl<'de> ::serde::Deserialize<'de> for Node {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["label", "next"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "label" => ::core::option::Option::Some(0usize),
+                "next" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Node;
@@ -261,7 +267,7 @@ impl<'de> ::serde::Deserialize<'de> for Node {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {

@@ -152,19 +152,22 @@ impl<'de> ::serde::Deserialize<'de> for Item {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "count",
-            "data",
-            "enabled",
-            "expires",
-            "limit",
-            "name",
-            "ratio",
-            "size",
-            "ttl",
-            "type",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "count" => ::core::option::Option::Some(1usize),
+                "data" => ::core::option::Option::Some(2usize),
+                "enabled" => ::core::option::Option::Some(3usize),
+                "expires" => ::core::option::Option::Some(4usize),
+                "limit" => ::core::option::Option::Some(5usize),
+                "name" => ::core::option::Option::Some(6usize),
+                "ratio" => ::core::option::Option::Some(7usize),
+                "size" => ::core::option::Option::Some(8usize),
+                "ttl" => ::core::option::Option::Some(9usize),
+                "type" => ::core::option::Option::Some(10usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Item;
@@ -191,7 +194,7 @@ impl<'de> ::serde::Deserialize<'de> for Item {
                 let mut m10 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {

@@ -172,16 +172,19 @@ impl<'de> ::serde::Deserialize<'de> for Item {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "code",
-            "color",
-            "count",
-            "link",
-            "note",
-            "score",
-            "shape",
-            "tags",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "code" => ::core::option::Option::Some(0usize),
+                "color" => ::core::option::Option::Some(1usize),
+                "count" => ::core::option::Option::Some(2usize),
+                "link" => ::core::option::Option::Some(3usize),
+                "note" => ::core::option::Option::Some(4usize),
+                "score" => ::core::option::Option::Some(5usize),
+                "shape" => ::core::option::Option::Some(6usize),
+                "tags" => ::core::option::Option::Some(7usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Item;
@@ -205,7 +208,7 @@ impl<'de> ::serde::Deserialize<'de> for Item {
                 let mut m7 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -598,7 +601,13 @@ impl<'de> ::serde::Deserialize<'de> for ShapeVariant0 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["kind", "radius"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "kind" => ::core::option::Option::Some(0usize),
+                "radius" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ShapeVariant0;
@@ -616,7 +625,7 @@ impl<'de> ::serde::Deserialize<'de> for ShapeVariant0 {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -713,7 +722,13 @@ impl<'de> ::serde::Deserialize<'de> for ShapeVariant1 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["kind", "side"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "kind" => ::core::option::Option::Some(0usize),
+                "side" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ShapeVariant1;
@@ -731,7 +746,7 @@ impl<'de> ::serde::Deserialize<'de> for ShapeVariant1 {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {

@@ -69,9 +69,71 @@ pub(super) fn skip_whitespace(bytes: &[u8], mut at: usize) -> usize {
     at
 }
 
+/// The first member of the object `text` whose value is not an object, as its name (the
+/// text between the quotes, escapes as written) and its value's text; `None` when every member
+/// is an object. Text that does not scan as an object answers with an empty name and the text
+/// where scanning stopped.
+pub(crate) fn first_non_object_member(text: &str) -> Option<(&str, &str)> {
+    let bytes = text.as_bytes();
+    let broken = |at: usize| Some(("", text.get(at..).unwrap_or_default()));
+    let mut at = skip_whitespace(bytes, 0);
+    if bytes.get(at) != Some(&b'{') {
+        return broken(at);
+    }
+    at = skip_whitespace(bytes, at + 1);
+    if bytes.get(at) == Some(&b'}') {
+        return None;
+    }
+    loop {
+        let Some(name_end) = (bytes.get(at) == Some(&b'"'))
+            .then(|| string_end(bytes, at))
+            .flatten()
+        else {
+            return broken(at);
+        };
+        let name = &text[at + 1..name_end - 1];
+        at = skip_whitespace(bytes, name_end);
+        if bytes.get(at) != Some(&b':') {
+            return broken(at);
+        }
+        at = skip_whitespace(bytes, at + 1);
+        let Some(end) = value_end(bytes, at) else {
+            return broken(at);
+        };
+        if bytes[at] != b'{' {
+            return Some((name, &text[at..end]));
+        }
+        at = skip_whitespace(bytes, end);
+        match bytes.get(at) {
+            Some(b',') => at = skip_whitespace(bytes, at + 1),
+            Some(b'}') => return None,
+            _ => return broken(at),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_member_that_is_not_an_object_is_named() {
+        assert_eq!(first_non_object_member("{}"), None);
+        assert_eq!(first_non_object_member(" { } "), None);
+        assert_eq!(
+            first_non_object_member(r#"{"a":{"x":"}"},"b" : { } }"#),
+            None
+        );
+        assert_eq!(
+            first_non_object_member(r#"{"a":{}, "b\"c" : [1] ,"d":1}"#),
+            Some((r#"b\"c"#, "[1]"))
+        );
+        assert_eq!(first_non_object_member(r#"{"a":7}"#), Some(("a", "7")));
+        assert_eq!(first_non_object_member("[]"), Some(("", "[]")));
+        assert_eq!(first_non_object_member(r#"{"a":{}"#), Some(("", "")));
+        assert_eq!(first_non_object_member(r#"{"a":{"#), Some(("", r#"{"#)));
+        assert_eq!(first_non_object_member(r#"{"a":"#), Some(("", "")));
+    }
 
     #[test]
     fn values_end_where_serde_json_says() {

@@ -157,6 +157,13 @@ pub fn json_object() -> BoxedStrategy<crate::JsonObject> {
         .boxed()
 }
 
+/// A [`crate::JsonObjectMap`] of a few members, each an object with a few members.
+pub fn json_object_map() -> BoxedStrategy<crate::JsonObjectMap> {
+    proptest::collection::btree_map(key(), json_object(), 0..=MAX_ITEMS)
+        .prop_map(crate::JsonObjectMap::from)
+        .boxed()
+}
+
 /// A short object member name.
 fn key() -> BoxedStrategy<String> {
     "[a-zA-Z_][a-zA-Z0-9_.-]{0,7}".boxed()

@@ -52,7 +52,12 @@ impl<'de> ::serde::Deserialize<'de> for Annotated {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["annotations"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "annotations" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Annotated;
@@ -69,7 +74,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotated {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -164,7 +169,13 @@ impl<'de> ::serde::Deserialize<'de> for AnnotatedAnnotations {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["audience", "priority"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "audience" => ::core::option::Option::Some(0usize),
+                "priority" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = AnnotatedAnnotations;
@@ -182,7 +193,7 @@ impl<'de> ::serde::Deserialize<'de> for AnnotatedAnnotations {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -291,7 +302,14 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["blob", "mimeType", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "blob" => ::core::option::Option::Some(0usize),
+                "mimeType" => ::core::option::Option::Some(1usize),
+                "uri" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = BlobResourceContents;
@@ -310,7 +328,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -412,7 +430,13 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CallToolRequest;
@@ -430,7 +454,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -527,7 +551,13 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["arguments", "name"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "arguments" => ::core::option::Option::Some(0usize),
+                "name" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CallToolRequestParams;
@@ -545,7 +575,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -663,7 +693,14 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "content", "isError"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "content" => ::core::option::Option::Some(1usize),
+                "isError" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CallToolResult;
@@ -682,7 +719,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -959,7 +996,13 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CancelledNotification;
@@ -977,7 +1020,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -1075,7 +1118,13 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["reason", "requestId"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "reason" => ::core::option::Option::Some(0usize),
+                "requestId" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CancelledNotificationParams;
@@ -1093,7 +1142,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -1148,9 +1197,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
 pub struct ClientCapabilities {
     /// `experimental` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub experimental: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `roots` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub roots: ::core::option::Option<ClientCapabilitiesRoots>,
@@ -1179,12 +1226,7 @@ impl ClientCapabilities {
     #[must_use]
     pub fn with_experimental(
         mut self,
-        experimental: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        experimental: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.experimental = ::core::option::Option::Some(experimental.into());
         self
@@ -1222,7 +1264,14 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["experimental", "roots", "sampling"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "experimental" => ::core::option::Option::Some(0usize),
+                "roots" => ::core::option::Option::Some(1usize),
+                "sampling" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ClientCapabilities;
@@ -1241,7 +1290,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -1254,13 +1303,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -1361,7 +1404,12 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["listChanged"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "listChanged" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ClientCapabilitiesRoots;
@@ -1378,7 +1426,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -2327,7 +2375,13 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteRequest;
@@ -2345,7 +2399,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -2435,7 +2489,13 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["argument", "ref"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "argument" => ::core::option::Option::Some(0usize),
+                "ref" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteRequestParams;
@@ -2453,7 +2513,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -2545,7 +2605,13 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["name", "value"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "name" => ::core::option::Option::Some(0usize),
+                "value" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteRequestParamsArgument;
@@ -2563,7 +2629,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -2818,7 +2884,13 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "completion"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "completion" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteResult;
@@ -2836,7 +2908,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -2950,7 +3022,14 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["hasMore", "total", "values"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "hasMore" => ::core::option::Option::Some(0usize),
+                "total" => ::core::option::Option::Some(1usize),
+                "values" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteResultCompletion;
@@ -2969,7 +3048,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -3066,7 +3145,13 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CreateMessageRequest;
@@ -3084,7 +3169,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -3275,16 +3360,19 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "includeContext",
-            "maxTokens",
-            "messages",
-            "metadata",
-            "modelPreferences",
-            "stopSequences",
-            "systemPrompt",
-            "temperature",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "includeContext" => ::core::option::Option::Some(0usize),
+                "maxTokens" => ::core::option::Option::Some(1usize),
+                "messages" => ::core::option::Option::Some(2usize),
+                "metadata" => ::core::option::Option::Some(3usize),
+                "modelPreferences" => ::core::option::Option::Some(4usize),
+                "stopSequences" => ::core::option::Option::Some(5usize),
+                "systemPrompt" => ::core::option::Option::Some(6usize),
+                "temperature" => ::core::option::Option::Some(7usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CreateMessageRequestParams;
@@ -3308,7 +3396,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
                 let mut m7 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -3559,7 +3647,16 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "content", "model", "role", "stopReason"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "content" => ::core::option::Option::Some(1usize),
+                "model" => ::core::option::Option::Some(2usize),
+                "role" => ::core::option::Option::Some(3usize),
+                "stopReason" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CreateMessageResult;
@@ -3580,7 +3677,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -3878,7 +3975,14 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["annotations", "resource", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "annotations" => ::core::option::Option::Some(0usize),
+                "resource" => ::core::option::Option::Some(1usize),
+                "type" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = EmbeddedResource;
@@ -3897,7 +4001,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -4022,7 +4126,13 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceAnnotations {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["audience", "priority"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "audience" => ::core::option::Option::Some(0usize),
+                "priority" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = EmbeddedResourceAnnotations;
@@ -4040,7 +4150,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceAnnotations {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -4268,7 +4378,13 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = GetPromptRequest;
@@ -4286,7 +4402,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -4387,7 +4503,13 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["arguments", "name"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "arguments" => ::core::option::Option::Some(0usize),
+                "name" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = GetPromptRequestParams;
@@ -4405,7 +4527,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -4528,7 +4650,14 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "description", "messages"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "messages" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = GetPromptResult;
@@ -4547,7 +4676,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -4670,7 +4799,15 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["annotations", "data", "mimeType", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "annotations" => ::core::option::Option::Some(0usize),
+                "data" => ::core::option::Option::Some(1usize),
+                "mimeType" => ::core::option::Option::Some(2usize),
+                "type" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ImageContent;
@@ -4690,7 +4827,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -4829,7 +4966,13 @@ impl<'de> ::serde::Deserialize<'de> for ImageContentAnnotations {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["audience", "priority"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "audience" => ::core::option::Option::Some(0usize),
+                "priority" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ImageContentAnnotations;
@@ -4847,7 +4990,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContentAnnotations {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -4939,7 +5082,13 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["name", "version"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "name" => ::core::option::Option::Some(0usize),
+                "version" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Implementation;
@@ -4957,7 +5106,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -5044,7 +5193,13 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = InitializeRequest;
@@ -5062,7 +5217,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -5158,7 +5313,14 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["capabilities", "clientInfo", "protocolVersion"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "capabilities" => ::core::option::Option::Some(0usize),
+                "clientInfo" => ::core::option::Option::Some(1usize),
+                "protocolVersion" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = InitializeRequestParams;
@@ -5177,7 +5339,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -5323,13 +5485,16 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "capabilities",
-            "instructions",
-            "protocolVersion",
-            "serverInfo",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "capabilities" => ::core::option::Option::Some(1usize),
+                "instructions" => ::core::option::Option::Some(2usize),
+                "protocolVersion" => ::core::option::Option::Some(3usize),
+                "serverInfo" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = InitializeResult;
@@ -5350,7 +5515,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResult {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -5496,7 +5661,13 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = InitializedNotification;
@@ -5514,7 +5685,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -5612,7 +5783,12 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = InitializedNotificationParams;
@@ -5629,7 +5805,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotificationParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -5707,7 +5883,14 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["error", "id", "jsonrpc"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "error" => ::core::option::Option::Some(0usize),
+                "id" => ::core::option::Option::Some(1usize),
+                "jsonrpc" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCError;
@@ -5726,7 +5909,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCError {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -5843,7 +6026,14 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["code", "data", "message"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "code" => ::core::option::Option::Some(0usize),
+                "data" => ::core::option::Option::Some(1usize),
+                "message" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCErrorError;
@@ -5862,7 +6052,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorError {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -6167,7 +6357,14 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "jsonrpc" => ::core::option::Option::Some(0usize),
+                "method" => ::core::option::Option::Some(1usize),
+                "params" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCNotification;
@@ -6186,7 +6383,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -6298,7 +6495,12 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCNotificationParams;
@@ -6315,7 +6517,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotificationParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -6406,7 +6608,15 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCRequest;
@@ -6426,7 +6636,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -6552,7 +6762,12 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCRequestParams;
@@ -6569,7 +6784,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -6653,7 +6868,12 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequestParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCRequestParamsMeta;
@@ -6670,7 +6890,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequestParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -6750,7 +6970,14 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "result"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "result" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCResponse;
@@ -6769,7 +6996,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -6921,7 +7148,13 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListPromptsRequest;
@@ -6939,7 +7172,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -7033,7 +7266,12 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["cursor"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "cursor" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListPromptsRequestParams;
@@ -7050,7 +7288,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -7153,7 +7391,14 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "nextCursor", "prompts"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "nextCursor" => ::core::option::Option::Some(1usize),
+                "prompts" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListPromptsResult;
@@ -7172,7 +7417,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -7284,7 +7529,13 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourceTemplatesRequest;
@@ -7302,7 +7553,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -7396,7 +7647,12 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["cursor"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "cursor" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourceTemplatesRequestParams;
@@ -7413,7 +7669,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -7519,7 +7775,14 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "nextCursor", "resourceTemplates"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "nextCursor" => ::core::option::Option::Some(1usize),
+                "resourceTemplates" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourceTemplatesResult;
@@ -7538,7 +7801,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -7652,7 +7915,13 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourcesRequest;
@@ -7670,7 +7939,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -7764,7 +8033,12 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["cursor"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "cursor" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourcesRequestParams;
@@ -7781,7 +8055,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -7886,7 +8160,14 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "nextCursor", "resources"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "nextCursor" => ::core::option::Option::Some(1usize),
+                "resources" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourcesResult;
@@ -7905,7 +8186,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -8019,7 +8300,13 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListRootsRequest;
@@ -8037,7 +8324,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -8135,7 +8422,12 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListRootsRequestParams;
@@ -8152,7 +8444,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -8236,7 +8528,12 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListRootsRequestParamsMeta;
@@ -8253,7 +8550,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -8341,7 +8638,13 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "roots"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "roots" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListRootsResult;
@@ -8359,7 +8662,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -8456,7 +8759,13 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListToolsRequest;
@@ -8474,7 +8783,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -8568,7 +8877,12 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["cursor"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "cursor" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListToolsRequestParams;
@@ -8585,7 +8899,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -8688,7 +9002,14 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "nextCursor", "tools"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "nextCursor" => ::core::option::Option::Some(1usize),
+                "tools" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListToolsResult;
@@ -8707,7 +9028,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -8858,7 +9179,13 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = LoggingMessageNotification;
@@ -8876,7 +9203,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -8979,7 +9306,14 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["data", "level", "logger"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "data" => ::core::option::Option::Some(0usize),
+                "level" => ::core::option::Option::Some(1usize),
+                "logger" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = LoggingMessageNotificationParams;
@@ -8998,7 +9332,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -10088,7 +10422,12 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["name"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "name" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ModelHint;
@@ -10105,7 +10444,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -10238,12 +10577,15 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "costPriority",
-            "hints",
-            "intelligencePriority",
-            "speedPriority",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "costPriority" => ::core::option::Option::Some(0usize),
+                "hints" => ::core::option::Option::Some(1usize),
+                "intelligencePriority" => ::core::option::Option::Some(2usize),
+                "speedPriority" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ModelPreferences;
@@ -10263,7 +10605,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -10390,7 +10732,13 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Notification;
@@ -10408,7 +10756,7 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -10506,7 +10854,12 @@ impl<'de> ::serde::Deserialize<'de> for NotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = NotificationParams;
@@ -10523,7 +10876,7 @@ impl<'de> ::serde::Deserialize<'de> for NotificationParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -10605,7 +10958,13 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PaginatedRequest;
@@ -10623,7 +10982,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -10717,7 +11076,12 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["cursor"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "cursor" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PaginatedRequestParams;
@@ -10734,7 +11098,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -10835,7 +11199,13 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "nextCursor"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "nextCursor" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PaginatedResult;
@@ -10853,7 +11223,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -10951,7 +11321,13 @@ impl<'de> ::serde::Deserialize<'de> for PingRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PingRequest;
@@ -10969,7 +11345,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -11067,7 +11443,12 @@ impl<'de> ::serde::Deserialize<'de> for PingRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PingRequestParams;
@@ -11084,7 +11465,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -11168,7 +11549,12 @@ impl<'de> ::serde::Deserialize<'de> for PingRequestParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PingRequestParamsMeta;
@@ -11185,7 +11571,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequestParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -11259,7 +11645,13 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ProgressNotification;
@@ -11277,7 +11669,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -11381,7 +11773,14 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progress", "progressToken", "total"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progress" => ::core::option::Option::Some(0usize),
+                "progressToken" => ::core::option::Option::Some(1usize),
+                "total" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ProgressNotificationParams;
@@ -11400,7 +11799,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -11646,7 +12045,14 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["arguments", "description", "name"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "arguments" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "name" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Prompt;
@@ -11665,7 +12071,7 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -11788,7 +12194,14 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["description", "name", "required"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "description" => ::core::option::Option::Some(0usize),
+                "name" => ::core::option::Option::Some(1usize),
+                "required" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PromptArgument;
@@ -11807,7 +12220,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -11919,7 +12332,13 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PromptListChangedNotification;
@@ -11937,7 +12356,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -12035,7 +12454,12 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PromptListChangedNotificationParams;
@@ -12052,7 +12476,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotificationParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -12127,7 +12551,13 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["content", "role"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "content" => ::core::option::Option::Some(0usize),
+                "role" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PromptMessage;
@@ -12145,7 +12575,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -12409,7 +12839,13 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["name", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "name" => ::core::option::Option::Some(0usize),
+                "type" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PromptReference;
@@ -12427,7 +12863,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -12514,7 +12950,13 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ReadResourceRequest;
@@ -12532,7 +12974,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -12616,7 +13058,12 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "uri" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ReadResourceRequestParams;
@@ -12633,7 +13080,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -12724,7 +13171,13 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "contents"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "contents" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ReadResourceResult;
@@ -12742,7 +13195,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -12988,7 +13441,13 @@ impl<'de> ::serde::Deserialize<'de> for Request {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Request;
@@ -13006,7 +13465,7 @@ impl<'de> ::serde::Deserialize<'de> for Request {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -13223,7 +13682,12 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = RequestParams;
@@ -13240,7 +13704,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -13324,7 +13788,12 @@ impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = RequestParamsMeta;
@@ -13341,7 +13810,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -13474,14 +13943,17 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "annotations",
-            "description",
-            "mimeType",
-            "name",
-            "size",
-            "uri",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "annotations" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "mimeType" => ::core::option::Option::Some(2usize),
+                "name" => ::core::option::Option::Some(3usize),
+                "size" => ::core::option::Option::Some(4usize),
+                "uri" => ::core::option::Option::Some(5usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Resource;
@@ -13503,7 +13975,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
                 let mut m5 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -13669,7 +14141,13 @@ impl<'de> ::serde::Deserialize<'de> for ResourceAnnotations {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["audience", "priority"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "audience" => ::core::option::Option::Some(0usize),
+                "priority" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceAnnotations;
@@ -13687,7 +14165,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceAnnotations {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -13790,7 +14268,13 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["mimeType", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "mimeType" => ::core::option::Option::Some(0usize),
+                "uri" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceContents;
@@ -13808,7 +14292,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -13907,7 +14391,13 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceListChangedNotification;
@@ -13925,7 +14415,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -14023,7 +14513,12 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceListChangedNotificationParams;
@@ -14043,7 +14538,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotificationParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -14115,7 +14610,13 @@ impl<'de> ::serde::Deserialize<'de> for ResourceReference {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["type", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "type" => ::core::option::Option::Some(0usize),
+                "uri" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceReference;
@@ -14133,7 +14634,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceReference {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -14267,13 +14768,16 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "annotations",
-            "description",
-            "mimeType",
-            "name",
-            "uriTemplate",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "annotations" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "mimeType" => ::core::option::Option::Some(2usize),
+                "name" => ::core::option::Option::Some(3usize),
+                "uriTemplate" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceTemplate;
@@ -14294,7 +14798,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -14449,7 +14953,13 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplateAnnotations {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["audience", "priority"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "audience" => ::core::option::Option::Some(0usize),
+                "priority" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceTemplateAnnotations;
@@ -14467,7 +14977,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplateAnnotations {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -14558,7 +15068,13 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceUpdatedNotification;
@@ -14576,7 +15092,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -14660,7 +15176,12 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "uri" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceUpdatedNotificationParams;
@@ -14677,7 +15198,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -14762,7 +15283,12 @@ impl<'de> ::serde::Deserialize<'de> for Result {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Result;
@@ -14779,7 +15305,7 @@ impl<'de> ::serde::Deserialize<'de> for Result {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -14885,7 +15411,13 @@ impl<'de> ::serde::Deserialize<'de> for Root {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["name", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "name" => ::core::option::Option::Some(0usize),
+                "uri" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Root;
@@ -14903,7 +15435,7 @@ impl<'de> ::serde::Deserialize<'de> for Root {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -15000,7 +15532,13 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = RootsListChangedNotification;
@@ -15018,7 +15556,7 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -15116,7 +15654,12 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = RootsListChangedNotificationParams;
@@ -15133,7 +15676,7 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotificationParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -15208,7 +15751,13 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["content", "role"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "content" => ::core::option::Option::Some(0usize),
+                "role" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SamplingMessage;
@@ -15226,7 +15775,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -15430,9 +15979,7 @@ impl ::schemars::JsonSchema for SamplingMessageContent {
 pub struct ServerCapabilities {
     /// `experimental` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub experimental: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `logging` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub logging: ::core::option::Option<::mcpwire_types::JsonObject>,
@@ -15469,12 +16016,7 @@ impl ServerCapabilities {
     #[must_use]
     pub fn with_experimental(
         mut self,
-        experimental: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        experimental: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.experimental = ::core::option::Option::Some(experimental.into());
         self
@@ -15530,13 +16072,16 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "experimental",
-            "logging",
-            "prompts",
-            "resources",
-            "tools",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "experimental" => ::core::option::Option::Some(0usize),
+                "logging" => ::core::option::Option::Some(1usize),
+                "prompts" => ::core::option::Option::Some(2usize),
+                "resources" => ::core::option::Option::Some(3usize),
+                "tools" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ServerCapabilities;
@@ -15557,7 +16102,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -15570,13 +16115,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -15703,7 +16242,12 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["listChanged"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "listChanged" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ServerCapabilitiesPrompts;
@@ -15720,7 +16264,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -15817,7 +16361,13 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["listChanged", "subscribe"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "listChanged" => ::core::option::Option::Some(0usize),
+                "subscribe" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ServerCapabilitiesResources;
@@ -15835,7 +16385,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -15932,7 +16482,12 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["listChanged"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "listChanged" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ServerCapabilitiesTools;
@@ -15949,7 +16504,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -16923,7 +17478,13 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SetLevelRequest;
@@ -16941,7 +17502,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -17025,7 +17586,12 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["level"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "level" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SetLevelRequestParams;
@@ -17042,7 +17608,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -17115,7 +17681,13 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SubscribeRequest;
@@ -17133,7 +17705,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -17217,7 +17789,12 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "uri" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SubscribeRequestParams;
@@ -17234,7 +17811,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -17320,7 +17897,14 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["annotations", "text", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "annotations" => ::core::option::Option::Some(0usize),
+                "text" => ::core::option::Option::Some(1usize),
+                "type" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = TextContent;
@@ -17339,7 +17923,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -17462,7 +18046,13 @@ impl<'de> ::serde::Deserialize<'de> for TextContentAnnotations {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["audience", "priority"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "audience" => ::core::option::Option::Some(0usize),
+                "priority" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = TextContentAnnotations;
@@ -17480,7 +18070,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContentAnnotations {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -17589,7 +18179,14 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["mimeType", "text", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "mimeType" => ::core::option::Option::Some(0usize),
+                "text" => ::core::option::Option::Some(1usize),
+                "uri" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = TextResourceContents;
@@ -17608,7 +18205,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -17727,7 +18324,14 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["description", "inputSchema", "name"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "description" => ::core::option::Option::Some(0usize),
+                "inputSchema" => ::core::option::Option::Some(1usize),
+                "name" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Tool;
@@ -17746,7 +18350,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -17817,9 +18421,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
 pub struct ToolInputSchema {
     /// `properties` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub properties: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `required` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
@@ -17847,12 +18449,7 @@ impl ToolInputSchema {
     #[must_use]
     pub fn with_properties(
         mut self,
-        properties: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        properties: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.properties = ::core::option::Option::Some(properties.into());
         self
@@ -17881,7 +18478,14 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["properties", "required", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "properties" => ::core::option::Option::Some(0usize),
+                "required" => ::core::option::Option::Some(1usize),
+                "type" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ToolInputSchema;
@@ -17900,7 +18504,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -17913,13 +18517,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -18020,7 +18618,13 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ToolListChangedNotification;
@@ -18038,7 +18642,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -18136,7 +18740,12 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ToolListChangedNotificationParams;
@@ -18153,7 +18762,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotificationParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -18465,7 +19074,13 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = UnsubscribeRequest;
@@ -18483,7 +19098,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -18567,7 +19182,12 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "uri" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = UnsubscribeRequestParams;
@@ -18584,7 +19204,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -19233,7 +19853,7 @@ pub mod strategies {
     pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
         (
             (
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(client_capabilities_roots()),
                 s::optional(s::json_object()),
             ),
@@ -21272,7 +21892,7 @@ pub mod strategies {
     pub fn server_capabilities() -> BoxedStrategy<super::ServerCapabilities> {
         (
             (
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(s::json_object()),
                 s::optional(server_capabilities_prompts()),
                 s::optional(server_capabilities_resources()),
@@ -21542,7 +22162,7 @@ pub mod strategies {
     pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
         (
             (
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(
                     s::vec(
                         s::string(

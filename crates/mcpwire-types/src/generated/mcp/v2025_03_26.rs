@@ -65,7 +65,13 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["audience", "priority"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "audience" => ::core::option::Option::Some(0usize),
+                "priority" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Annotations;
@@ -83,7 +89,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -192,7 +198,15 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["annotations", "data", "mimeType", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "annotations" => ::core::option::Option::Some(0usize),
+                "data" => ::core::option::Option::Some(1usize),
+                "mimeType" => ::core::option::Option::Some(2usize),
+                "type" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = AudioContent;
@@ -212,7 +226,7 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -350,7 +364,14 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["blob", "mimeType", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "blob" => ::core::option::Option::Some(0usize),
+                "mimeType" => ::core::option::Option::Some(1usize),
+                "uri" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = BlobResourceContents;
@@ -369,7 +390,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -471,7 +492,13 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CallToolRequest;
@@ -489,7 +516,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -586,7 +613,13 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["arguments", "name"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "arguments" => ::core::option::Option::Some(0usize),
+                "name" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CallToolRequestParams;
@@ -604,7 +637,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -722,7 +755,14 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "content", "isError"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "content" => ::core::option::Option::Some(1usize),
+                "isError" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CallToolResult;
@@ -741,7 +781,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -1051,7 +1091,13 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CancelledNotification;
@@ -1069,7 +1115,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -1167,7 +1213,13 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["reason", "requestId"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "reason" => ::core::option::Option::Some(0usize),
+                "requestId" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CancelledNotificationParams;
@@ -1185,7 +1237,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -1240,9 +1292,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
 pub struct ClientCapabilities {
     /// `experimental` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub experimental: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `roots` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub roots: ::core::option::Option<ClientCapabilitiesRoots>,
@@ -1271,12 +1321,7 @@ impl ClientCapabilities {
     #[must_use]
     pub fn with_experimental(
         mut self,
-        experimental: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        experimental: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.experimental = ::core::option::Option::Some(experimental.into());
         self
@@ -1314,7 +1359,14 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["experimental", "roots", "sampling"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "experimental" => ::core::option::Option::Some(0usize),
+                "roots" => ::core::option::Option::Some(1usize),
+                "sampling" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ClientCapabilities;
@@ -1333,7 +1385,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -1346,13 +1398,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -1453,7 +1499,12 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["listChanged"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "listChanged" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ClientCapabilitiesRoots;
@@ -1470,7 +1521,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -2419,7 +2470,13 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteRequest;
@@ -2437,7 +2494,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -2527,7 +2584,13 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["argument", "ref"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "argument" => ::core::option::Option::Some(0usize),
+                "ref" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteRequestParams;
@@ -2545,7 +2608,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -2637,7 +2700,13 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["name", "value"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "name" => ::core::option::Option::Some(0usize),
+                "value" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteRequestParamsArgument;
@@ -2655,7 +2724,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -2910,7 +2979,13 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "completion"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "completion" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteResult;
@@ -2928,7 +3003,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -3042,7 +3117,14 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["hasMore", "total", "values"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "hasMore" => ::core::option::Option::Some(0usize),
+                "total" => ::core::option::Option::Some(1usize),
+                "values" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteResultCompletion;
@@ -3061,7 +3143,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -3158,7 +3240,13 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CreateMessageRequest;
@@ -3176,7 +3264,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -3367,16 +3455,19 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "includeContext",
-            "maxTokens",
-            "messages",
-            "metadata",
-            "modelPreferences",
-            "stopSequences",
-            "systemPrompt",
-            "temperature",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "includeContext" => ::core::option::Option::Some(0usize),
+                "maxTokens" => ::core::option::Option::Some(1usize),
+                "messages" => ::core::option::Option::Some(2usize),
+                "metadata" => ::core::option::Option::Some(3usize),
+                "modelPreferences" => ::core::option::Option::Some(4usize),
+                "stopSequences" => ::core::option::Option::Some(5usize),
+                "systemPrompt" => ::core::option::Option::Some(6usize),
+                "temperature" => ::core::option::Option::Some(7usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CreateMessageRequestParams;
@@ -3400,7 +3491,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
                 let mut m7 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -3651,7 +3742,16 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "content", "model", "role", "stopReason"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "content" => ::core::option::Option::Some(1usize),
+                "model" => ::core::option::Option::Some(2usize),
+                "role" => ::core::option::Option::Some(3usize),
+                "stopReason" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CreateMessageResult;
@@ -3672,7 +3772,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -3997,7 +4097,14 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["annotations", "resource", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "annotations" => ::core::option::Option::Some(0usize),
+                "resource" => ::core::option::Option::Some(1usize),
+                "type" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = EmbeddedResource;
@@ -4016,7 +4123,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -4259,7 +4366,13 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = GetPromptRequest;
@@ -4277,7 +4390,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -4378,7 +4491,13 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["arguments", "name"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "arguments" => ::core::option::Option::Some(0usize),
+                "name" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = GetPromptRequestParams;
@@ -4396,7 +4515,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -4519,7 +4638,14 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "description", "messages"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "messages" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = GetPromptResult;
@@ -4538,7 +4664,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -4661,7 +4787,15 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["annotations", "data", "mimeType", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "annotations" => ::core::option::Option::Some(0usize),
+                "data" => ::core::option::Option::Some(1usize),
+                "mimeType" => ::core::option::Option::Some(2usize),
+                "type" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ImageContent;
@@ -4681,7 +4815,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -4802,7 +4936,13 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["name", "version"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "name" => ::core::option::Option::Some(0usize),
+                "version" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Implementation;
@@ -4820,7 +4960,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -4907,7 +5047,13 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = InitializeRequest;
@@ -4925,7 +5071,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -5021,7 +5167,14 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["capabilities", "clientInfo", "protocolVersion"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "capabilities" => ::core::option::Option::Some(0usize),
+                "clientInfo" => ::core::option::Option::Some(1usize),
+                "protocolVersion" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = InitializeRequestParams;
@@ -5040,7 +5193,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -5186,13 +5339,16 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "capabilities",
-            "instructions",
-            "protocolVersion",
-            "serverInfo",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "capabilities" => ::core::option::Option::Some(1usize),
+                "instructions" => ::core::option::Option::Some(2usize),
+                "protocolVersion" => ::core::option::Option::Some(3usize),
+                "serverInfo" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = InitializeResult;
@@ -5213,7 +5369,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResult {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -5359,7 +5515,13 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = InitializedNotification;
@@ -5377,7 +5539,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -5475,7 +5637,12 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = InitializedNotificationParams;
@@ -5492,7 +5659,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotificationParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -5850,7 +6017,14 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["error", "id", "jsonrpc"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "error" => ::core::option::Option::Some(0usize),
+                "id" => ::core::option::Option::Some(1usize),
+                "jsonrpc" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCError;
@@ -5869,7 +6043,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCError {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -5986,7 +6160,14 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["code", "data", "message"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "code" => ::core::option::Option::Some(0usize),
+                "data" => ::core::option::Option::Some(1usize),
+                "message" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCErrorError;
@@ -6005,7 +6186,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorError {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -6374,7 +6555,14 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "jsonrpc" => ::core::option::Option::Some(0usize),
+                "method" => ::core::option::Option::Some(1usize),
+                "params" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCNotification;
@@ -6393,7 +6581,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -6505,7 +6693,12 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCNotificationParams;
@@ -6522,7 +6715,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotificationParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -6613,7 +6806,15 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCRequest;
@@ -6633,7 +6834,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -6759,7 +6960,12 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCRequestParams;
@@ -6776,7 +6982,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -6860,7 +7066,12 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequestParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCRequestParamsMeta;
@@ -6877,7 +7088,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequestParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -6957,7 +7168,14 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "result"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "result" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCResponse;
@@ -6976,7 +7194,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -7128,7 +7346,13 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListPromptsRequest;
@@ -7146,7 +7370,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -7240,7 +7464,12 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["cursor"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "cursor" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListPromptsRequestParams;
@@ -7257,7 +7486,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -7360,7 +7589,14 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "nextCursor", "prompts"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "nextCursor" => ::core::option::Option::Some(1usize),
+                "prompts" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListPromptsResult;
@@ -7379,7 +7615,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -7491,7 +7727,13 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourceTemplatesRequest;
@@ -7509,7 +7751,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -7603,7 +7845,12 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["cursor"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "cursor" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourceTemplatesRequestParams;
@@ -7620,7 +7867,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -7726,7 +7973,14 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "nextCursor", "resourceTemplates"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "nextCursor" => ::core::option::Option::Some(1usize),
+                "resourceTemplates" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourceTemplatesResult;
@@ -7745,7 +7999,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -7859,7 +8113,13 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourcesRequest;
@@ -7877,7 +8137,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -7971,7 +8231,12 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["cursor"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "cursor" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourcesRequestParams;
@@ -7988,7 +8253,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -8093,7 +8358,14 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "nextCursor", "resources"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "nextCursor" => ::core::option::Option::Some(1usize),
+                "resources" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourcesResult;
@@ -8112,7 +8384,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -8226,7 +8498,13 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListRootsRequest;
@@ -8244,7 +8522,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -8342,7 +8620,12 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListRootsRequestParams;
@@ -8359,7 +8642,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -8443,7 +8726,12 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListRootsRequestParamsMeta;
@@ -8460,7 +8748,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -8548,7 +8836,13 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "roots"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "roots" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListRootsResult;
@@ -8566,7 +8860,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -8663,7 +8957,13 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListToolsRequest;
@@ -8681,7 +8981,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -8775,7 +9075,12 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["cursor"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "cursor" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListToolsRequestParams;
@@ -8792,7 +9097,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -8895,7 +9200,14 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "nextCursor", "tools"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "nextCursor" => ::core::option::Option::Some(1usize),
+                "tools" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListToolsResult;
@@ -8914,7 +9226,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -9065,7 +9377,13 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = LoggingMessageNotification;
@@ -9083,7 +9401,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -9186,7 +9504,14 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["data", "level", "logger"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "data" => ::core::option::Option::Some(0usize),
+                "level" => ::core::option::Option::Some(1usize),
+                "logger" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = LoggingMessageNotificationParams;
@@ -9205,7 +9530,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -10295,7 +10620,12 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["name"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "name" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ModelHint;
@@ -10312,7 +10642,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -10445,12 +10775,15 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "costPriority",
-            "hints",
-            "intelligencePriority",
-            "speedPriority",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "costPriority" => ::core::option::Option::Some(0usize),
+                "hints" => ::core::option::Option::Some(1usize),
+                "intelligencePriority" => ::core::option::Option::Some(2usize),
+                "speedPriority" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ModelPreferences;
@@ -10470,7 +10803,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -10597,7 +10930,13 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Notification;
@@ -10615,7 +10954,7 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -10713,7 +11052,12 @@ impl<'de> ::serde::Deserialize<'de> for NotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = NotificationParams;
@@ -10730,7 +11074,7 @@ impl<'de> ::serde::Deserialize<'de> for NotificationParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -10812,7 +11156,13 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PaginatedRequest;
@@ -10830,7 +11180,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -10924,7 +11274,12 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["cursor"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "cursor" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PaginatedRequestParams;
@@ -10941,7 +11296,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -11042,7 +11397,13 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "nextCursor"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "nextCursor" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PaginatedResult;
@@ -11060,7 +11421,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -11158,7 +11519,13 @@ impl<'de> ::serde::Deserialize<'de> for PingRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PingRequest;
@@ -11176,7 +11543,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -11274,7 +11641,12 @@ impl<'de> ::serde::Deserialize<'de> for PingRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PingRequestParams;
@@ -11291,7 +11663,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -11375,7 +11747,12 @@ impl<'de> ::serde::Deserialize<'de> for PingRequestParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PingRequestParamsMeta;
@@ -11392,7 +11769,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequestParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -11466,7 +11843,13 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ProgressNotification;
@@ -11484,7 +11867,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -11601,7 +11984,15 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["message", "progress", "progressToken", "total"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "message" => ::core::option::Option::Some(0usize),
+                "progress" => ::core::option::Option::Some(1usize),
+                "progressToken" => ::core::option::Option::Some(2usize),
+                "total" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ProgressNotificationParams;
@@ -11621,7 +12012,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -11880,7 +12271,14 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["arguments", "description", "name"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "arguments" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "name" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Prompt;
@@ -11899,7 +12297,7 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -12022,7 +12420,14 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["description", "name", "required"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "description" => ::core::option::Option::Some(0usize),
+                "name" => ::core::option::Option::Some(1usize),
+                "required" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PromptArgument;
@@ -12041,7 +12446,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -12153,7 +12558,13 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PromptListChangedNotification;
@@ -12171,7 +12582,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -12269,7 +12680,12 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PromptListChangedNotificationParams;
@@ -12286,7 +12702,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotificationParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -12361,7 +12777,13 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["content", "role"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "content" => ::core::option::Option::Some(0usize),
+                "role" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PromptMessage;
@@ -12379,7 +12801,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -12676,7 +13098,13 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["name", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "name" => ::core::option::Option::Some(0usize),
+                "type" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PromptReference;
@@ -12694,7 +13122,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -12781,7 +13209,13 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ReadResourceRequest;
@@ -12799,7 +13233,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -12883,7 +13317,12 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "uri" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ReadResourceRequestParams;
@@ -12900,7 +13339,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -12991,7 +13430,13 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "contents"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "contents" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ReadResourceResult;
@@ -13009,7 +13454,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -13255,7 +13700,13 @@ impl<'de> ::serde::Deserialize<'de> for Request {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Request;
@@ -13273,7 +13724,7 @@ impl<'de> ::serde::Deserialize<'de> for Request {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -13490,7 +13941,12 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = RequestParams;
@@ -13507,7 +13963,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -13591,7 +14047,12 @@ impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = RequestParamsMeta;
@@ -13608,7 +14069,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -13741,14 +14202,17 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "annotations",
-            "description",
-            "mimeType",
-            "name",
-            "size",
-            "uri",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "annotations" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "mimeType" => ::core::option::Option::Some(2usize),
+                "name" => ::core::option::Option::Some(3usize),
+                "size" => ::core::option::Option::Some(4usize),
+                "uri" => ::core::option::Option::Some(5usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Resource;
@@ -13770,7 +14234,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
                 let mut m5 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -13929,7 +14393,13 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["mimeType", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "mimeType" => ::core::option::Option::Some(0usize),
+                "uri" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceContents;
@@ -13947,7 +14417,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -14046,7 +14516,13 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceListChangedNotification;
@@ -14064,7 +14540,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -14162,7 +14638,12 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceListChangedNotificationParams;
@@ -14182,7 +14663,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotificationParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -14254,7 +14735,13 @@ impl<'de> ::serde::Deserialize<'de> for ResourceReference {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["type", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "type" => ::core::option::Option::Some(0usize),
+                "uri" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceReference;
@@ -14272,7 +14759,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceReference {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -14406,13 +14893,16 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "annotations",
-            "description",
-            "mimeType",
-            "name",
-            "uriTemplate",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "annotations" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "mimeType" => ::core::option::Option::Some(2usize),
+                "name" => ::core::option::Option::Some(3usize),
+                "uriTemplate" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceTemplate;
@@ -14433,7 +14923,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -14569,7 +15059,13 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceUpdatedNotification;
@@ -14587,7 +15083,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -14671,7 +15167,12 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "uri" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceUpdatedNotificationParams;
@@ -14688,7 +15189,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -14773,7 +15274,12 @@ impl<'de> ::serde::Deserialize<'de> for Result {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Result;
@@ -14790,7 +15296,7 @@ impl<'de> ::serde::Deserialize<'de> for Result {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -14896,7 +15402,13 @@ impl<'de> ::serde::Deserialize<'de> for Root {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["name", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "name" => ::core::option::Option::Some(0usize),
+                "uri" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Root;
@@ -14914,7 +15426,7 @@ impl<'de> ::serde::Deserialize<'de> for Root {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -15011,7 +15523,13 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = RootsListChangedNotification;
@@ -15029,7 +15547,7 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -15127,7 +15645,12 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = RootsListChangedNotificationParams;
@@ -15144,7 +15667,7 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotificationParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -15219,7 +15742,13 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["content", "role"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "content" => ::core::option::Option::Some(0usize),
+                "role" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SamplingMessage;
@@ -15237,7 +15766,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -15471,9 +16000,7 @@ pub struct ServerCapabilities {
     pub completions: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `experimental` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub experimental: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `logging` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub logging: ::core::option::Option<::mcpwire_types::JsonObject>,
@@ -15520,12 +16047,7 @@ impl ServerCapabilities {
     #[must_use]
     pub fn with_experimental(
         mut self,
-        experimental: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        experimental: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.experimental = ::core::option::Option::Some(experimental.into());
         self
@@ -15581,14 +16103,17 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "completions",
-            "experimental",
-            "logging",
-            "prompts",
-            "resources",
-            "tools",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "completions" => ::core::option::Option::Some(0usize),
+                "experimental" => ::core::option::Option::Some(1usize),
+                "logging" => ::core::option::Option::Some(2usize),
+                "prompts" => ::core::option::Option::Some(3usize),
+                "resources" => ::core::option::Option::Some(4usize),
+                "tools" => ::core::option::Option::Some(5usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ServerCapabilities;
@@ -15610,7 +16135,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                 let mut m5 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -15637,13 +16162,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -15771,7 +16290,12 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["listChanged"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "listChanged" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ServerCapabilitiesPrompts;
@@ -15788,7 +16312,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -15885,7 +16409,13 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["listChanged", "subscribe"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "listChanged" => ::core::option::Option::Some(0usize),
+                "subscribe" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ServerCapabilitiesResources;
@@ -15903,7 +16433,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -16000,7 +16530,12 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["listChanged"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "listChanged" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ServerCapabilitiesTools;
@@ -16017,7 +16552,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -16991,7 +17526,13 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SetLevelRequest;
@@ -17009,7 +17550,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -17093,7 +17634,12 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["level"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "level" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SetLevelRequestParams;
@@ -17110,7 +17656,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -17183,7 +17729,13 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SubscribeRequest;
@@ -17201,7 +17753,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -17285,7 +17837,12 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "uri" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SubscribeRequestParams;
@@ -17302,7 +17859,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -17388,7 +17945,14 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["annotations", "text", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "annotations" => ::core::option::Option::Some(0usize),
+                "text" => ::core::option::Option::Some(1usize),
+                "type" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = TextContent;
@@ -17407,7 +17971,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -17529,7 +18093,14 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["mimeType", "text", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "mimeType" => ::core::option::Option::Some(0usize),
+                "text" => ::core::option::Option::Some(1usize),
+                "uri" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = TextResourceContents;
@@ -17548,7 +18119,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -17680,7 +18251,15 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["annotations", "description", "inputSchema", "name"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "annotations" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "inputSchema" => ::core::option::Option::Some(2usize),
+                "name" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Tool;
@@ -17700,7 +18279,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -17895,13 +18474,16 @@ impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "destructiveHint",
-            "idempotentHint",
-            "openWorldHint",
-            "readOnlyHint",
-            "title",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "destructiveHint" => ::core::option::Option::Some(0usize),
+                "idempotentHint" => ::core::option::Option::Some(1usize),
+                "openWorldHint" => ::core::option::Option::Some(2usize),
+                "readOnlyHint" => ::core::option::Option::Some(3usize),
+                "title" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ToolAnnotations;
@@ -17922,7 +18504,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -18013,9 +18595,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
 pub struct ToolInputSchema {
     /// `properties` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub properties: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `required` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
@@ -18043,12 +18623,7 @@ impl ToolInputSchema {
     #[must_use]
     pub fn with_properties(
         mut self,
-        properties: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        properties: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.properties = ::core::option::Option::Some(properties.into());
         self
@@ -18077,7 +18652,14 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["properties", "required", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "properties" => ::core::option::Option::Some(0usize),
+                "required" => ::core::option::Option::Some(1usize),
+                "type" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ToolInputSchema;
@@ -18096,7 +18678,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -18109,13 +18691,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -18216,7 +18792,13 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ToolListChangedNotification;
@@ -18234,7 +18816,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -18332,7 +18914,12 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ToolListChangedNotificationParams;
@@ -18349,7 +18936,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotificationParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -18701,7 +19288,13 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = UnsubscribeRequest;
@@ -18719,7 +19312,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -18803,7 +19396,12 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "uri" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = UnsubscribeRequestParams;
@@ -18820,7 +19418,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -19501,7 +20099,7 @@ pub mod strategies {
     pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
         (
             (
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(client_capabilities_roots()),
                 s::optional(s::json_object()),
             ),
@@ -21491,7 +22089,7 @@ pub mod strategies {
         (
             (
                 s::optional(s::json_object()),
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(s::json_object()),
                 s::optional(server_capabilities_prompts()),
                 s::optional(server_capabilities_resources()),
@@ -21765,7 +22363,7 @@ pub mod strategies {
     pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
         (
             (
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(
                     s::vec(
                         s::string(

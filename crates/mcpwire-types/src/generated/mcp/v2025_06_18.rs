@@ -82,7 +82,14 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["audience", "lastModified", "priority"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "audience" => ::core::option::Option::Some(0usize),
+                "lastModified" => ::core::option::Option::Some(1usize),
+                "priority" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Annotations;
@@ -101,7 +108,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -242,7 +249,16 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "annotations", "data", "mimeType", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "annotations" => ::core::option::Option::Some(1usize),
+                "data" => ::core::option::Option::Some(2usize),
+                "mimeType" => ::core::option::Option::Some(3usize),
+                "type" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = AudioContent;
@@ -263,7 +279,7 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -404,7 +420,13 @@ impl<'de> ::serde::Deserialize<'de> for BaseMetadata {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["name", "title"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "name" => ::core::option::Option::Some(0usize),
+                "title" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = BaseMetadata;
@@ -422,7 +444,7 @@ impl<'de> ::serde::Deserialize<'de> for BaseMetadata {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -545,7 +567,15 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "blob", "mimeType", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "blob" => ::core::option::Option::Some(1usize),
+                "mimeType" => ::core::option::Option::Some(2usize),
+                "uri" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = BlobResourceContents;
@@ -565,7 +595,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -714,7 +744,15 @@ impl<'de> ::serde::Deserialize<'de> for BooleanSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["default", "description", "title", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "default" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "title" => ::core::option::Option::Some(2usize),
+                "type" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = BooleanSchema;
@@ -734,7 +772,7 @@ impl<'de> ::serde::Deserialize<'de> for BooleanSchema {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -846,7 +884,13 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CallToolRequest;
@@ -864,7 +908,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -961,7 +1005,13 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["arguments", "name"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "arguments" => ::core::option::Option::Some(0usize),
+                "name" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CallToolRequestParams;
@@ -979,7 +1029,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -1116,7 +1166,15 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "content", "isError", "structuredContent"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "content" => ::core::option::Option::Some(1usize),
+                "isError" => ::core::option::Option::Some(2usize),
+                "structuredContent" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CallToolResult;
@@ -1136,7 +1194,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -1248,7 +1306,13 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CancelledNotification;
@@ -1266,7 +1330,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -1364,7 +1428,13 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["reason", "requestId"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "reason" => ::core::option::Option::Some(0usize),
+                "requestId" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CancelledNotificationParams;
@@ -1382,7 +1452,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -1440,9 +1510,7 @@ pub struct ClientCapabilities {
     pub elicitation: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `experimental` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub experimental: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `roots` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub roots: ::core::option::Option<ClientCapabilitiesRoots>,
@@ -1481,12 +1549,7 @@ impl ClientCapabilities {
     #[must_use]
     pub fn with_experimental(
         mut self,
-        experimental: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        experimental: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.experimental = ::core::option::Option::Some(experimental.into());
         self
@@ -1524,7 +1587,15 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["elicitation", "experimental", "roots", "sampling"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "elicitation" => ::core::option::Option::Some(0usize),
+                "experimental" => ::core::option::Option::Some(1usize),
+                "roots" => ::core::option::Option::Some(2usize),
+                "sampling" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ClientCapabilities;
@@ -1544,7 +1615,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -1571,13 +1642,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -1679,7 +1744,12 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["listChanged"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "listChanged" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ClientCapabilitiesRoots;
@@ -1696,7 +1766,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -2674,7 +2744,13 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteRequest;
@@ -2692,7 +2768,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -2795,7 +2871,14 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["argument", "context", "ref"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "argument" => ::core::option::Option::Some(0usize),
+                "context" => ::core::option::Option::Some(1usize),
+                "ref" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteRequestParams;
@@ -2814,7 +2897,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -2919,7 +3002,13 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["name", "value"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "name" => ::core::option::Option::Some(0usize),
+                "value" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteRequestParamsArgument;
@@ -2937,7 +3026,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -3036,7 +3125,12 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsContext {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["arguments"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "arguments" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteRequestParamsContext;
@@ -3053,7 +3147,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsContext {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -3306,7 +3400,13 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "completion"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "completion" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteResult;
@@ -3324,7 +3424,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -3438,7 +3538,14 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["hasMore", "total", "values"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "hasMore" => ::core::option::Option::Some(0usize),
+                "total" => ::core::option::Option::Some(1usize),
+                "values" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteResultCompletion;
@@ -3457,7 +3564,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -3796,7 +3903,13 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CreateMessageRequest;
@@ -3814,7 +3927,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -4005,16 +4118,19 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "includeContext",
-            "maxTokens",
-            "messages",
-            "metadata",
-            "modelPreferences",
-            "stopSequences",
-            "systemPrompt",
-            "temperature",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "includeContext" => ::core::option::Option::Some(0usize),
+                "maxTokens" => ::core::option::Option::Some(1usize),
+                "messages" => ::core::option::Option::Some(2usize),
+                "metadata" => ::core::option::Option::Some(3usize),
+                "modelPreferences" => ::core::option::Option::Some(4usize),
+                "stopSequences" => ::core::option::Option::Some(5usize),
+                "systemPrompt" => ::core::option::Option::Some(6usize),
+                "temperature" => ::core::option::Option::Some(7usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CreateMessageRequestParams;
@@ -4038,7 +4154,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
                 let mut m7 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -4289,7 +4405,16 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "content", "model", "role", "stopReason"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "content" => ::core::option::Option::Some(1usize),
+                "model" => ::core::option::Option::Some(2usize),
+                "role" => ::core::option::Option::Some(3usize),
+                "stopReason" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CreateMessageResult;
@@ -4310,7 +4435,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -4622,7 +4747,13 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ElicitRequest;
@@ -4640,7 +4771,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -4731,7 +4862,13 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["message", "requestedSchema"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "message" => ::core::option::Option::Some(0usize),
+                "requestedSchema" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ElicitRequestParams;
@@ -4749,7 +4886,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -4861,7 +4998,14 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParamsRequestedSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["properties", "required", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "properties" => ::core::option::Option::Some(0usize),
+                "required" => ::core::option::Option::Some(1usize),
+                "type" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ElicitRequestParamsRequestedSchema;
@@ -4880,7 +5024,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParamsRequestedSchema {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -5021,7 +5165,14 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "action", "content"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "action" => ::core::option::Option::Some(1usize),
+                "content" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ElicitResult;
@@ -5040,7 +5191,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -5348,7 +5499,15 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "annotations", "resource", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "annotations" => ::core::option::Option::Some(1usize),
+                "resource" => ::core::option::Option::Some(2usize),
+                "type" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = EmbeddedResource;
@@ -5368,7 +5527,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -5669,7 +5828,16 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["description", "enum", "enumNames", "title", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "description" => ::core::option::Option::Some(0usize),
+                "enum" => ::core::option::Option::Some(1usize),
+                "enumNames" => ::core::option::Option::Some(2usize),
+                "title" => ::core::option::Option::Some(3usize),
+                "type" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = EnumSchema;
@@ -5690,7 +5858,7 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -5820,7 +5988,13 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = GetPromptRequest;
@@ -5838,7 +6012,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -5939,7 +6113,13 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["arguments", "name"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "arguments" => ::core::option::Option::Some(0usize),
+                "name" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = GetPromptRequestParams;
@@ -5957,7 +6137,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -6080,7 +6260,14 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "description", "messages"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "messages" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = GetPromptResult;
@@ -6099,7 +6286,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -6239,7 +6426,16 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "annotations", "data", "mimeType", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "annotations" => ::core::option::Option::Some(1usize),
+                "data" => ::core::option::Option::Some(2usize),
+                "mimeType" => ::core::option::Option::Some(3usize),
+                "type" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ImageContent;
@@ -6260,7 +6456,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -6407,7 +6603,14 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["name", "title", "version"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "name" => ::core::option::Option::Some(0usize),
+                "title" => ::core::option::Option::Some(1usize),
+                "version" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Implementation;
@@ -6426,7 +6629,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -6526,7 +6729,13 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = InitializeRequest;
@@ -6544,7 +6753,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -6640,7 +6849,14 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["capabilities", "clientInfo", "protocolVersion"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "capabilities" => ::core::option::Option::Some(0usize),
+                "clientInfo" => ::core::option::Option::Some(1usize),
+                "protocolVersion" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = InitializeRequestParams;
@@ -6659,7 +6875,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -6805,13 +7021,16 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "capabilities",
-            "instructions",
-            "protocolVersion",
-            "serverInfo",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "capabilities" => ::core::option::Option::Some(1usize),
+                "instructions" => ::core::option::Option::Some(2usize),
+                "protocolVersion" => ::core::option::Option::Some(3usize),
+                "serverInfo" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = InitializeResult;
@@ -6832,7 +7051,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResult {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -6975,7 +7194,13 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = InitializedNotification;
@@ -6993,7 +7218,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -7083,7 +7308,14 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["error", "id", "jsonrpc"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "error" => ::core::option::Option::Some(0usize),
+                "id" => ::core::option::Option::Some(1usize),
+                "jsonrpc" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCError;
@@ -7102,7 +7334,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCError {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -7219,7 +7451,14 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["code", "data", "message"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "code" => ::core::option::Option::Some(0usize),
+                "data" => ::core::option::Option::Some(1usize),
+                "message" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCErrorError;
@@ -7238,7 +7477,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorError {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -7540,7 +7779,14 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "jsonrpc" => ::core::option::Option::Some(0usize),
+                "method" => ::core::option::Option::Some(1usize),
+                "params" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCNotification;
@@ -7559,7 +7805,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -7676,7 +7922,15 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCRequest;
@@ -7696,7 +7950,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -7822,7 +8076,12 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCRequestParams;
@@ -7839,7 +8098,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -7923,7 +8182,12 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequestParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCRequestParamsMeta;
@@ -7940,7 +8204,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequestParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -8020,7 +8284,14 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "result"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "result" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCResponse;
@@ -8039,7 +8310,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -8191,7 +8462,13 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListPromptsRequest;
@@ -8209,7 +8486,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -8303,7 +8580,12 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["cursor"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "cursor" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListPromptsRequestParams;
@@ -8320,7 +8602,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -8423,7 +8705,14 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "nextCursor", "prompts"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "nextCursor" => ::core::option::Option::Some(1usize),
+                "prompts" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListPromptsResult;
@@ -8442,7 +8731,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -8554,7 +8843,13 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourceTemplatesRequest;
@@ -8572,7 +8867,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -8666,7 +8961,12 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["cursor"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "cursor" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourceTemplatesRequestParams;
@@ -8683,7 +8983,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -8789,7 +9089,14 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "nextCursor", "resourceTemplates"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "nextCursor" => ::core::option::Option::Some(1usize),
+                "resourceTemplates" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourceTemplatesResult;
@@ -8808,7 +9115,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -8922,7 +9229,13 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourcesRequest;
@@ -8940,7 +9253,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -9034,7 +9347,12 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["cursor"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "cursor" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourcesRequestParams;
@@ -9051,7 +9369,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -9156,7 +9474,14 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "nextCursor", "resources"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "nextCursor" => ::core::option::Option::Some(1usize),
+                "resources" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourcesResult;
@@ -9175,7 +9500,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -9289,7 +9614,13 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListRootsRequest;
@@ -9307,7 +9638,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -9405,7 +9736,12 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListRootsRequestParams;
@@ -9422,7 +9758,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -9506,7 +9842,12 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListRootsRequestParamsMeta;
@@ -9523,7 +9864,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -9611,7 +9952,13 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "roots"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "roots" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListRootsResult;
@@ -9629,7 +9976,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -9726,7 +10073,13 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListToolsRequest;
@@ -9744,7 +10097,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -9838,7 +10191,12 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["cursor"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "cursor" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListToolsRequestParams;
@@ -9855,7 +10213,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -9958,7 +10316,14 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "nextCursor", "tools"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "nextCursor" => ::core::option::Option::Some(1usize),
+                "tools" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListToolsResult;
@@ -9977,7 +10342,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -10128,7 +10493,13 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = LoggingMessageNotification;
@@ -10146,7 +10517,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -10249,7 +10620,14 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["data", "level", "logger"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "data" => ::core::option::Option::Some(0usize),
+                "level" => ::core::option::Option::Some(1usize),
+                "logger" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = LoggingMessageNotificationParams;
@@ -10268,7 +10646,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -11398,7 +11776,12 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["name"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "name" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ModelHint;
@@ -11415,7 +11798,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -11548,12 +11931,15 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "costPriority",
-            "hints",
-            "intelligencePriority",
-            "speedPriority",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "costPriority" => ::core::option::Option::Some(0usize),
+                "hints" => ::core::option::Option::Some(1usize),
+                "intelligencePriority" => ::core::option::Option::Some(2usize),
+                "speedPriority" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ModelPreferences;
@@ -11573,7 +11959,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -11697,7 +12083,13 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Notification;
@@ -11715,7 +12107,7 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -11848,7 +12240,16 @@ impl<'de> ::serde::Deserialize<'de> for NumberSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["description", "maximum", "minimum", "title", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "description" => ::core::option::Option::Some(0usize),
+                "maximum" => ::core::option::Option::Some(1usize),
+                "minimum" => ::core::option::Option::Some(2usize),
+                "title" => ::core::option::Option::Some(3usize),
+                "type" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = NumberSchema;
@@ -11869,7 +12270,7 @@ impl<'de> ::serde::Deserialize<'de> for NumberSchema {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -12030,7 +12431,13 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PaginatedRequest;
@@ -12048,7 +12455,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -12142,7 +12549,12 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["cursor"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "cursor" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PaginatedRequestParams;
@@ -12159,7 +12571,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -12260,7 +12672,13 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "nextCursor"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "nextCursor" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PaginatedResult;
@@ -12278,7 +12696,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -12376,7 +12794,13 @@ impl<'de> ::serde::Deserialize<'de> for PingRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PingRequest;
@@ -12394,7 +12818,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -12492,7 +12916,12 @@ impl<'de> ::serde::Deserialize<'de> for PingRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PingRequestParams;
@@ -12509,7 +12938,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -12593,7 +13022,12 @@ impl<'de> ::serde::Deserialize<'de> for PingRequestParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PingRequestParamsMeta;
@@ -12610,7 +13044,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequestParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -12898,7 +13332,13 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ProgressNotification;
@@ -12916,7 +13356,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -13033,7 +13473,15 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["message", "progress", "progressToken", "total"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "message" => ::core::option::Option::Some(0usize),
+                "progress" => ::core::option::Option::Some(1usize),
+                "progressToken" => ::core::option::Option::Some(2usize),
+                "total" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ProgressNotificationParams;
@@ -13053,7 +13501,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -13342,7 +13790,16 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "arguments", "description", "name", "title"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "arguments" => ::core::option::Option::Some(1usize),
+                "description" => ::core::option::Option::Some(2usize),
+                "name" => ::core::option::Option::Some(3usize),
+                "title" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Prompt;
@@ -13363,7 +13820,7 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -13525,7 +13982,15 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["description", "name", "required", "title"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "description" => ::core::option::Option::Some(0usize),
+                "name" => ::core::option::Option::Some(1usize),
+                "required" => ::core::option::Option::Some(2usize),
+                "title" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PromptArgument;
@@ -13545,7 +14010,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -13667,7 +14132,13 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PromptListChangedNotification;
@@ -13685,7 +14156,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -13772,7 +14243,13 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["content", "role"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "content" => ::core::option::Option::Some(0usize),
+                "role" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PromptMessage;
@@ -13790,7 +14267,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -13888,7 +14365,14 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["name", "title", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "name" => ::core::option::Option::Some(0usize),
+                "title" => ::core::option::Option::Some(1usize),
+                "type" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PromptReference;
@@ -13907,7 +14391,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -14007,7 +14491,13 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ReadResourceRequest;
@@ -14025,7 +14515,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -14109,7 +14599,12 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "uri" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ReadResourceRequestParams;
@@ -14126,7 +14621,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -14217,7 +14712,13 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "contents"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "contents" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ReadResourceResult;
@@ -14235,7 +14736,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -14481,7 +14982,13 @@ impl<'de> ::serde::Deserialize<'de> for Request {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Request;
@@ -14499,7 +15006,7 @@ impl<'de> ::serde::Deserialize<'de> for Request {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -14716,7 +15223,12 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = RequestParams;
@@ -14733,7 +15245,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -14817,7 +15329,12 @@ impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = RequestParamsMeta;
@@ -14834,7 +15351,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -14997,16 +15514,19 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "annotations",
-            "description",
-            "mimeType",
-            "name",
-            "size",
-            "title",
-            "uri",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "annotations" => ::core::option::Option::Some(1usize),
+                "description" => ::core::option::Option::Some(2usize),
+                "mimeType" => ::core::option::Option::Some(3usize),
+                "name" => ::core::option::Option::Some(4usize),
+                "size" => ::core::option::Option::Some(5usize),
+                "title" => ::core::option::Option::Some(6usize),
+                "uri" => ::core::option::Option::Some(7usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Resource;
@@ -15030,7 +15550,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
                 let mut m7 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -15232,7 +15752,14 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "mimeType", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "mimeType" => ::core::option::Option::Some(1usize),
+                "uri" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceContents;
@@ -15251,7 +15778,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -15444,17 +15971,20 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "annotations",
-            "description",
-            "mimeType",
-            "name",
-            "size",
-            "title",
-            "type",
-            "uri",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "annotations" => ::core::option::Option::Some(1usize),
+                "description" => ::core::option::Option::Some(2usize),
+                "mimeType" => ::core::option::Option::Some(3usize),
+                "name" => ::core::option::Option::Some(4usize),
+                "size" => ::core::option::Option::Some(5usize),
+                "title" => ::core::option::Option::Some(6usize),
+                "type" => ::core::option::Option::Some(7usize),
+                "uri" => ::core::option::Option::Some(8usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceLink;
@@ -15479,7 +16009,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
                 let mut m8 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -15672,7 +16202,13 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceListChangedNotification;
@@ -15690,7 +16226,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -15851,15 +16387,18 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "annotations",
-            "description",
-            "mimeType",
-            "name",
-            "title",
-            "uriTemplate",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "annotations" => ::core::option::Option::Some(1usize),
+                "description" => ::core::option::Option::Some(2usize),
+                "mimeType" => ::core::option::Option::Some(3usize),
+                "name" => ::core::option::Option::Some(4usize),
+                "title" => ::core::option::Option::Some(5usize),
+                "uriTemplate" => ::core::option::Option::Some(6usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceTemplate;
@@ -15882,7 +16421,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
                 let mut m6 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -16042,7 +16581,13 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplateReference {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["type", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "type" => ::core::option::Option::Some(0usize),
+                "uri" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceTemplateReference;
@@ -16060,7 +16605,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplateReference {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -16149,7 +16694,13 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceUpdatedNotification;
@@ -16167,7 +16718,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -16251,7 +16802,12 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "uri" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceUpdatedNotificationParams;
@@ -16268,7 +16824,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -16353,7 +16909,12 @@ impl<'de> ::serde::Deserialize<'de> for Result {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Result;
@@ -16370,7 +16931,7 @@ impl<'de> ::serde::Deserialize<'de> for Result {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -16493,7 +17054,14 @@ impl<'de> ::serde::Deserialize<'de> for Root {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "name", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "name" => ::core::option::Option::Some(1usize),
+                "uri" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Root;
@@ -16512,7 +17080,7 @@ impl<'de> ::serde::Deserialize<'de> for Root {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -16619,7 +17187,13 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = RootsListChangedNotification;
@@ -16637,7 +17211,7 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -16724,7 +17298,13 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["content", "role"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "content" => ::core::option::Option::Some(0usize),
+                "role" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SamplingMessage;
@@ -16742,7 +17322,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -16976,9 +17556,7 @@ pub struct ServerCapabilities {
     pub completions: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `experimental` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub experimental: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `logging` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub logging: ::core::option::Option<::mcpwire_types::JsonObject>,
@@ -17025,12 +17603,7 @@ impl ServerCapabilities {
     #[must_use]
     pub fn with_experimental(
         mut self,
-        experimental: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        experimental: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.experimental = ::core::option::Option::Some(experimental.into());
         self
@@ -17086,14 +17659,17 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "completions",
-            "experimental",
-            "logging",
-            "prompts",
-            "resources",
-            "tools",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "completions" => ::core::option::Option::Some(0usize),
+                "experimental" => ::core::option::Option::Some(1usize),
+                "logging" => ::core::option::Option::Some(2usize),
+                "prompts" => ::core::option::Option::Some(3usize),
+                "resources" => ::core::option::Option::Some(4usize),
+                "tools" => ::core::option::Option::Some(5usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ServerCapabilities;
@@ -17115,7 +17691,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                 let mut m5 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -17142,13 +17718,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -17276,7 +17846,12 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["listChanged"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "listChanged" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ServerCapabilitiesPrompts;
@@ -17293,7 +17868,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -17390,7 +17965,13 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["listChanged", "subscribe"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "listChanged" => ::core::option::Option::Some(0usize),
+                "subscribe" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ServerCapabilitiesResources;
@@ -17408,7 +17989,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -17505,7 +18086,12 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["listChanged"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "listChanged" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ServerCapabilitiesTools;
@@ -17522,7 +18108,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -18530,7 +19116,13 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SetLevelRequest;
@@ -18548,7 +19140,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -18632,7 +19224,12 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["level"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "level" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SetLevelRequestParams;
@@ -18649,7 +19246,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -18793,14 +19390,17 @@ impl<'de> ::serde::Deserialize<'de> for StringSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "description",
-            "format",
-            "maxLength",
-            "minLength",
-            "title",
-            "type",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "description" => ::core::option::Option::Some(0usize),
+                "format" => ::core::option::Option::Some(1usize),
+                "maxLength" => ::core::option::Option::Some(2usize),
+                "minLength" => ::core::option::Option::Some(3usize),
+                "title" => ::core::option::Option::Some(4usize),
+                "type" => ::core::option::Option::Some(5usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = StringSchema;
@@ -18822,7 +19422,7 @@ impl<'de> ::serde::Deserialize<'de> for StringSchema {
                 let mut m5 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -18998,7 +19598,13 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SubscribeRequest;
@@ -19016,7 +19622,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -19100,7 +19706,12 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "uri" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SubscribeRequestParams;
@@ -19117,7 +19728,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -19220,7 +19831,15 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "annotations", "text", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "annotations" => ::core::option::Option::Some(1usize),
+                "text" => ::core::option::Option::Some(2usize),
+                "type" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = TextContent;
@@ -19240,7 +19859,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -19392,7 +20011,15 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "mimeType", "text", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "mimeType" => ::core::option::Option::Some(1usize),
+                "text" => ::core::option::Option::Some(2usize),
+                "uri" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = TextResourceContents;
@@ -19412,7 +20039,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -19604,15 +20231,18 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "annotations",
-            "description",
-            "inputSchema",
-            "name",
-            "outputSchema",
-            "title",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "annotations" => ::core::option::Option::Some(1usize),
+                "description" => ::core::option::Option::Some(2usize),
+                "inputSchema" => ::core::option::Option::Some(3usize),
+                "name" => ::core::option::Option::Some(4usize),
+                "outputSchema" => ::core::option::Option::Some(5usize),
+                "title" => ::core::option::Option::Some(6usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Tool;
@@ -19635,7 +20265,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
                 let mut m6 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -19871,13 +20501,16 @@ impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "destructiveHint",
-            "idempotentHint",
-            "openWorldHint",
-            "readOnlyHint",
-            "title",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "destructiveHint" => ::core::option::Option::Some(0usize),
+                "idempotentHint" => ::core::option::Option::Some(1usize),
+                "openWorldHint" => ::core::option::Option::Some(2usize),
+                "readOnlyHint" => ::core::option::Option::Some(3usize),
+                "title" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ToolAnnotations;
@@ -19898,7 +20531,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -19989,9 +20622,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
 pub struct ToolInputSchema {
     /// `properties` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub properties: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `required` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
@@ -20019,12 +20650,7 @@ impl ToolInputSchema {
     #[must_use]
     pub fn with_properties(
         mut self,
-        properties: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        properties: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.properties = ::core::option::Option::Some(properties.into());
         self
@@ -20053,7 +20679,14 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["properties", "required", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "properties" => ::core::option::Option::Some(0usize),
+                "required" => ::core::option::Option::Some(1usize),
+                "type" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ToolInputSchema;
@@ -20072,7 +20705,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -20085,13 +20718,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -20189,7 +20816,13 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ToolListChangedNotification;
@@ -20207,7 +20840,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -20258,9 +20891,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
 pub struct ToolOutputSchema {
     /// `properties` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub properties: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `required` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
@@ -20288,12 +20919,7 @@ impl ToolOutputSchema {
     #[must_use]
     pub fn with_properties(
         mut self,
-        properties: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        properties: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.properties = ::core::option::Option::Some(properties.into());
         self
@@ -20322,7 +20948,14 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["properties", "required", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "properties" => ::core::option::Option::Some(0usize),
+                "required" => ::core::option::Option::Some(1usize),
+                "type" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ToolOutputSchema;
@@ -20341,7 +20974,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -20354,13 +20987,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
                             }
                             m0 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -20850,7 +21477,13 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = UnsubscribeRequest;
@@ -20868,7 +21501,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -20952,7 +21585,12 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "uri" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = UnsubscribeRequestParams;
@@ -20969,7 +21607,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -21730,7 +22368,7 @@ pub mod strategies {
         (
             (
                 s::optional(s::json_object()),
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(client_capabilities_roots()),
                 s::optional(s::json_object()),
             ),
@@ -23975,7 +24613,7 @@ pub mod strategies {
         (
             (
                 s::optional(s::json_object()),
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(s::json_object()),
                 s::optional(server_capabilities_prompts()),
                 s::optional(server_capabilities_resources()),
@@ -24324,7 +24962,7 @@ pub mod strategies {
     pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
         (
             (
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(
                     s::vec(
                         s::string(
@@ -24363,7 +25001,7 @@ pub mod strategies {
     pub fn tool_output_schema() -> BoxedStrategy<super::ToolOutputSchema> {
         (
             (
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(
                     s::vec(
                         s::string(

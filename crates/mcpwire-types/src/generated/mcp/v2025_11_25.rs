@@ -82,7 +82,14 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["audience", "lastModified", "priority"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "audience" => ::core::option::Option::Some(0usize),
+                "lastModified" => ::core::option::Option::Some(1usize),
+                "priority" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Annotations;
@@ -101,7 +108,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -242,7 +249,16 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "annotations", "data", "mimeType", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "annotations" => ::core::option::Option::Some(1usize),
+                "data" => ::core::option::Option::Some(2usize),
+                "mimeType" => ::core::option::Option::Some(3usize),
+                "type" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = AudioContent;
@@ -263,7 +279,7 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -404,7 +420,13 @@ impl<'de> ::serde::Deserialize<'de> for BaseMetadata {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["name", "title"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "name" => ::core::option::Option::Some(0usize),
+                "title" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = BaseMetadata;
@@ -422,7 +444,7 @@ impl<'de> ::serde::Deserialize<'de> for BaseMetadata {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -545,7 +567,15 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "blob", "mimeType", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "blob" => ::core::option::Option::Some(1usize),
+                "mimeType" => ::core::option::Option::Some(2usize),
+                "uri" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = BlobResourceContents;
@@ -565,7 +595,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -714,7 +744,15 @@ impl<'de> ::serde::Deserialize<'de> for BooleanSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["default", "description", "title", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "default" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "title" => ::core::option::Option::Some(2usize),
+                "type" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = BooleanSchema;
@@ -734,7 +772,7 @@ impl<'de> ::serde::Deserialize<'de> for BooleanSchema {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -855,7 +893,15 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CallToolRequest;
@@ -875,7 +921,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -1027,7 +1073,15 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "arguments", "name", "task"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "arguments" => ::core::option::Option::Some(1usize),
+                "name" => ::core::option::Option::Some(2usize),
+                "task" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CallToolRequestParams;
@@ -1047,7 +1101,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -1173,7 +1227,12 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CallToolRequestParamsMeta;
@@ -1190,7 +1249,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -1313,7 +1372,15 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "content", "isError", "structuredContent"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "content" => ::core::option::Option::Some(1usize),
+                "isError" => ::core::option::Option::Some(2usize),
+                "structuredContent" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CallToolResult;
@@ -1333,7 +1400,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -1454,7 +1521,15 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CancelTaskRequest;
@@ -1474,7 +1549,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -1587,7 +1662,12 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["taskId"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "taskId" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CancelTaskRequestParams;
@@ -1604,7 +1684,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -1746,16 +1826,19 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "createdAt",
-            "lastUpdatedAt",
-            "pollInterval",
-            "status",
-            "statusMessage",
-            "taskId",
-            "ttl",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "createdAt" => ::core::option::Option::Some(1usize),
+                "lastUpdatedAt" => ::core::option::Option::Some(2usize),
+                "pollInterval" => ::core::option::Option::Some(3usize),
+                "status" => ::core::option::Option::Some(4usize),
+                "statusMessage" => ::core::option::Option::Some(5usize),
+                "taskId" => ::core::option::Option::Some(6usize),
+                "ttl" => ::core::option::Option::Some(7usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CancelTaskResult;
@@ -1779,7 +1862,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskResult {
                 let mut m7 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -1961,7 +2044,14 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "jsonrpc" => ::core::option::Option::Some(0usize),
+                "method" => ::core::option::Option::Some(1usize),
+                "params" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CancelledNotification;
@@ -1980,7 +2070,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -2123,7 +2213,14 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "reason", "requestId"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "reason" => ::core::option::Option::Some(1usize),
+                "requestId" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CancelledNotificationParams;
@@ -2142,7 +2239,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -2210,9 +2307,7 @@ pub struct ClientCapabilities {
     pub elicitation: ::core::option::Option<ClientCapabilitiesElicitation>,
     /// `experimental` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub experimental: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `roots` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub roots: ::core::option::Option<ClientCapabilitiesRoots>,
@@ -2255,12 +2350,7 @@ impl ClientCapabilities {
     #[must_use]
     pub fn with_experimental(
         mut self,
-        experimental: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        experimental: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.experimental = ::core::option::Option::Some(experimental.into());
         self
@@ -2307,13 +2397,16 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "elicitation",
-            "experimental",
-            "roots",
-            "sampling",
-            "tasks",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "elicitation" => ::core::option::Option::Some(0usize),
+                "experimental" => ::core::option::Option::Some(1usize),
+                "roots" => ::core::option::Option::Some(2usize),
+                "sampling" => ::core::option::Option::Some(3usize),
+                "tasks" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ClientCapabilities;
@@ -2334,7 +2427,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -2361,13 +2454,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -2491,7 +2578,13 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesElicitation {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["form", "url"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "form" => ::core::option::Option::Some(0usize),
+                "url" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ClientCapabilitiesElicitation;
@@ -2509,7 +2602,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesElicitation {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -2606,7 +2699,12 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["listChanged"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "listChanged" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ClientCapabilitiesRoots;
@@ -2623,7 +2721,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -2716,7 +2814,13 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesSampling {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["context", "tools"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "context" => ::core::option::Option::Some(0usize),
+                "tools" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ClientCapabilitiesSampling;
@@ -2734,7 +2838,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesSampling {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -2853,7 +2957,14 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasks {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["cancel", "list", "requests"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "cancel" => ::core::option::Option::Some(0usize),
+                "list" => ::core::option::Option::Some(1usize),
+                "requests" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ClientCapabilitiesTasks;
@@ -2872,7 +2983,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasks {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -2995,7 +3106,13 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasksRequests {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["elicitation", "sampling"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "elicitation" => ::core::option::Option::Some(0usize),
+                "sampling" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ClientCapabilitiesTasksRequests;
@@ -3013,7 +3130,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasksRequests {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -3111,7 +3228,12 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsElicitati
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["create"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "create" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ClientCapabilitiesTasksRequestsElicitation;
@@ -3131,7 +3253,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsElicitati
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -3215,7 +3337,12 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsSampling 
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["createMessage"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "createMessage" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ClientCapabilitiesTasksRequestsSampling;
@@ -3235,7 +3362,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsSampling 
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -4594,7 +4721,15 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteRequest;
@@ -4614,7 +4749,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -4762,7 +4897,15 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "argument", "context", "ref"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "argument" => ::core::option::Option::Some(1usize),
+                "context" => ::core::option::Option::Some(2usize),
+                "ref" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteRequestParams;
@@ -4782,7 +4925,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -4900,7 +5043,13 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["name", "value"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "name" => ::core::option::Option::Some(0usize),
+                "value" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteRequestParamsArgument;
@@ -4918,7 +5067,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -5017,7 +5166,12 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsContext {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["arguments"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "arguments" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteRequestParamsContext;
@@ -5034,7 +5188,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsContext {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -5126,7 +5280,12 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteRequestParamsMeta;
@@ -5143,7 +5302,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -5390,7 +5549,13 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "completion"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "completion" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteResult;
@@ -5408,7 +5573,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -5522,7 +5687,14 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["hasMore", "total", "values"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "hasMore" => ::core::option::Option::Some(0usize),
+                "total" => ::core::option::Option::Some(1usize),
+                "values" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteResultCompletion;
@@ -5541,7 +5713,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -5889,7 +6061,15 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CreateMessageRequest;
@@ -5909,7 +6089,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -6185,20 +6365,23 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "includeContext",
-            "maxTokens",
-            "messages",
-            "metadata",
-            "modelPreferences",
-            "stopSequences",
-            "systemPrompt",
-            "task",
-            "temperature",
-            "toolChoice",
-            "tools",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "includeContext" => ::core::option::Option::Some(1usize),
+                "maxTokens" => ::core::option::Option::Some(2usize),
+                "messages" => ::core::option::Option::Some(3usize),
+                "metadata" => ::core::option::Option::Some(4usize),
+                "modelPreferences" => ::core::option::Option::Some(5usize),
+                "stopSequences" => ::core::option::Option::Some(6usize),
+                "systemPrompt" => ::core::option::Option::Some(7usize),
+                "task" => ::core::option::Option::Some(8usize),
+                "temperature" => ::core::option::Option::Some(9usize),
+                "toolChoice" => ::core::option::Option::Some(10usize),
+                "tools" => ::core::option::Option::Some(11usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CreateMessageRequestParams;
@@ -6226,7 +6409,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
                 let mut m11 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -6502,7 +6685,12 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CreateMessageRequestParamsMeta;
@@ -6519,7 +6707,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -6634,7 +6822,16 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "content", "model", "role", "stopReason"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "content" => ::core::option::Option::Some(1usize),
+                "model" => ::core::option::Option::Some(2usize),
+                "role" => ::core::option::Option::Some(3usize),
+                "stopReason" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CreateMessageResult;
@@ -6655,7 +6852,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -7068,7 +7265,13 @@ impl<'de> ::serde::Deserialize<'de> for CreateTaskResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "task"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "task" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CreateTaskResult;
@@ -7086,7 +7289,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateTaskResult {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -7184,7 +7387,15 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ElicitRequest;
@@ -7204,7 +7415,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -7362,13 +7573,16 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "message",
-            "mode",
-            "requestedSchema",
-            "task",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "message" => ::core::option::Option::Some(1usize),
+                "mode" => ::core::option::Option::Some(2usize),
+                "requestedSchema" => ::core::option::Option::Some(3usize),
+                "task" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ElicitRequestFormParams;
@@ -7389,7 +7603,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParams {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -7527,7 +7741,12 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ElicitRequestFormParamsMeta;
@@ -7544,7 +7763,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -7658,7 +7877,15 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["$schema", "properties", "required", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "$schema" => ::core::option::Option::Some(0usize),
+                "properties" => ::core::option::Option::Some(1usize),
+                "required" => ::core::option::Option::Some(2usize),
+                "type" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ElicitRequestFormParamsRequestedSchema;
@@ -7681,7 +7908,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -7984,14 +8211,17 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestURLParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "elicitationId",
-            "message",
-            "mode",
-            "task",
-            "url",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "elicitationId" => ::core::option::Option::Some(1usize),
+                "message" => ::core::option::Option::Some(2usize),
+                "mode" => ::core::option::Option::Some(3usize),
+                "task" => ::core::option::Option::Some(4usize),
+                "url" => ::core::option::Option::Some(5usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ElicitRequestURLParams;
@@ -8013,7 +8243,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestURLParams {
                 let mut m5 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -8168,7 +8398,12 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestURLParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ElicitRequestURLParamsMeta;
@@ -8185,7 +8420,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestURLParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -8290,7 +8525,14 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "action", "content"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "action" => ::core::option::Option::Some(1usize),
+                "content" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ElicitResult;
@@ -8309,7 +8551,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -8617,7 +8859,14 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCompleteNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "jsonrpc" => ::core::option::Option::Some(0usize),
+                "method" => ::core::option::Option::Some(1usize),
+                "params" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ElicitationCompleteNotification;
@@ -8636,7 +8885,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCompleteNotification {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -8737,7 +8986,12 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCompleteNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["elicitationId"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "elicitationId" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ElicitationCompleteNotificationParams;
@@ -8757,7 +9011,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCompleteNotificationParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -8862,7 +9116,15 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "annotations", "resource", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "annotations" => ::core::option::Option::Some(1usize),
+                "resource" => ::core::option::Option::Some(2usize),
+                "type" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = EmbeddedResource;
@@ -8882,7 +9144,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -9405,7 +9667,14 @@ impl<'de> ::serde::Deserialize<'de> for Error {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["code", "data", "message"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "code" => ::core::option::Option::Some(0usize),
+                "data" => ::core::option::Option::Some(1usize),
+                "message" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Error;
@@ -9424,7 +9693,7 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -9533,7 +9802,15 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = GetPromptRequest;
@@ -9553,7 +9830,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -9699,7 +9976,14 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "arguments", "name"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "arguments" => ::core::option::Option::Some(1usize),
+                "name" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = GetPromptRequestParams;
@@ -9718,7 +10002,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -9837,7 +10121,12 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = GetPromptRequestParamsMeta;
@@ -9854,7 +10143,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -9957,7 +10246,14 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "description", "messages"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "messages" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = GetPromptResult;
@@ -9976,7 +10272,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -10088,7 +10384,15 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPayloadRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = GetTaskPayloadRequest;
@@ -10108,7 +10412,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPayloadRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -10221,7 +10525,12 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPayloadRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["taskId"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "taskId" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = GetTaskPayloadRequestParams;
@@ -10238,7 +10547,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPayloadRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -10323,7 +10632,12 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPayloadResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = GetTaskPayloadResult;
@@ -10340,7 +10654,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPayloadResult {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -10421,7 +10735,15 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = GetTaskRequest;
@@ -10441,7 +10763,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -10554,7 +10876,12 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["taskId"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "taskId" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = GetTaskRequestParams;
@@ -10571,7 +10898,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -10713,16 +11040,19 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "createdAt",
-            "lastUpdatedAt",
-            "pollInterval",
-            "status",
-            "statusMessage",
-            "taskId",
-            "ttl",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "createdAt" => ::core::option::Option::Some(1usize),
+                "lastUpdatedAt" => ::core::option::Option::Some(2usize),
+                "pollInterval" => ::core::option::Option::Some(3usize),
+                "status" => ::core::option::Option::Some(4usize),
+                "statusMessage" => ::core::option::Option::Some(5usize),
+                "taskId" => ::core::option::Option::Some(6usize),
+                "ttl" => ::core::option::Option::Some(7usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = GetTaskResult;
@@ -10746,7 +11076,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskResult {
                 let mut m7 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -10962,7 +11292,15 @@ impl<'de> ::serde::Deserialize<'de> for Icon {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["mimeType", "sizes", "src", "theme"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "mimeType" => ::core::option::Option::Some(0usize),
+                "sizes" => ::core::option::Option::Some(1usize),
+                "src" => ::core::option::Option::Some(2usize),
+                "theme" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Icon;
@@ -10982,7 +11320,7 @@ impl<'de> ::serde::Deserialize<'de> for Icon {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -11126,7 +11464,12 @@ impl<'de> ::serde::Deserialize<'de> for Icons {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["icons"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "icons" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Icons;
@@ -11143,7 +11486,7 @@ impl<'de> ::serde::Deserialize<'de> for Icons {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -11252,7 +11595,16 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "annotations", "data", "mimeType", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "annotations" => ::core::option::Option::Some(1usize),
+                "data" => ::core::option::Option::Some(2usize),
+                "mimeType" => ::core::option::Option::Some(3usize),
+                "type" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ImageContent;
@@ -11273,7 +11625,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -11463,14 +11815,17 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "description",
-            "icons",
-            "name",
-            "title",
-            "version",
-            "websiteUrl",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "description" => ::core::option::Option::Some(0usize),
+                "icons" => ::core::option::Option::Some(1usize),
+                "name" => ::core::option::Option::Some(2usize),
+                "title" => ::core::option::Option::Some(3usize),
+                "version" => ::core::option::Option::Some(4usize),
+                "websiteUrl" => ::core::option::Option::Some(5usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Implementation;
@@ -11492,7 +11847,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
                 let mut m5 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -11644,7 +11999,15 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = InitializeRequest;
@@ -11664,7 +12027,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -11805,12 +12168,15 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "capabilities",
-            "clientInfo",
-            "protocolVersion",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "capabilities" => ::core::option::Option::Some(1usize),
+                "clientInfo" => ::core::option::Option::Some(2usize),
+                "protocolVersion" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = InitializeRequestParams;
@@ -11830,7 +12196,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -11962,7 +12328,12 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequestParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = InitializeRequestParamsMeta;
@@ -11979,7 +12350,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequestParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -12092,13 +12463,16 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "capabilities",
-            "instructions",
-            "protocolVersion",
-            "serverInfo",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "capabilities" => ::core::option::Option::Some(1usize),
+                "instructions" => ::core::option::Option::Some(2usize),
+                "protocolVersion" => ::core::option::Option::Some(3usize),
+                "serverInfo" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = InitializeResult;
@@ -12119,7 +12493,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResult {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -12268,7 +12642,14 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "jsonrpc" => ::core::option::Option::Some(0usize),
+                "method" => ::core::option::Option::Some(1usize),
+                "params" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = InitializedNotification;
@@ -12287,7 +12668,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -12397,7 +12778,14 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["error", "id", "jsonrpc"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "error" => ::core::option::Option::Some(0usize),
+                "id" => ::core::option::Option::Some(1usize),
+                "jsonrpc" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCErrorResponse;
@@ -12416,7 +12804,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorResponse {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -12720,7 +13108,14 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "jsonrpc" => ::core::option::Option::Some(0usize),
+                "method" => ::core::option::Option::Some(1usize),
+                "params" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCNotification;
@@ -12739,7 +13134,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -12858,7 +13253,15 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCRequest;
@@ -12878,7 +13281,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -13137,7 +13540,14 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResultResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "result"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "result" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCResultResponse;
@@ -13156,7 +13566,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResultResponse {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -13355,14 +13765,17 @@ impl<'de> ::serde::Deserialize<'de> for LegacyTitledEnumSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "default",
-            "description",
-            "enum",
-            "enumNames",
-            "title",
-            "type",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "default" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "enum" => ::core::option::Option::Some(2usize),
+                "enumNames" => ::core::option::Option::Some(3usize),
+                "title" => ::core::option::Option::Some(4usize),
+                "type" => ::core::option::Option::Some(5usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = LegacyTitledEnumSchema;
@@ -13384,7 +13797,7 @@ impl<'de> ::serde::Deserialize<'de> for LegacyTitledEnumSchema {
                 let mut m5 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -13543,7 +13956,15 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListPromptsRequest;
@@ -13563,7 +13984,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -13708,7 +14129,14 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "nextCursor", "prompts"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "nextCursor" => ::core::option::Option::Some(1usize),
+                "prompts" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListPromptsResult;
@@ -13727,7 +14155,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -13844,7 +14272,15 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourceTemplatesRequest;
@@ -13864,7 +14300,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -14012,7 +14448,14 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "nextCursor", "resourceTemplates"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "nextCursor" => ::core::option::Option::Some(1usize),
+                "resourceTemplates" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourceTemplatesResult;
@@ -14031,7 +14474,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -14150,7 +14593,15 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourcesRequest;
@@ -14170,7 +14621,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -14317,7 +14768,14 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "nextCursor", "resources"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "nextCursor" => ::core::option::Option::Some(1usize),
+                "resources" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourcesResult;
@@ -14336,7 +14794,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -14455,7 +14913,15 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListRootsRequest;
@@ -14475,7 +14941,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -14603,7 +15069,13 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "roots"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "roots" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListRootsResult;
@@ -14621,7 +15093,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -14723,7 +15195,15 @@ impl<'de> ::serde::Deserialize<'de> for ListTasksRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListTasksRequest;
@@ -14743,7 +15223,7 @@ impl<'de> ::serde::Deserialize<'de> for ListTasksRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -14888,7 +15368,14 @@ impl<'de> ::serde::Deserialize<'de> for ListTasksResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "nextCursor", "tasks"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "nextCursor" => ::core::option::Option::Some(1usize),
+                "tasks" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListTasksResult;
@@ -14907,7 +15394,7 @@ impl<'de> ::serde::Deserialize<'de> for ListTasksResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -15024,7 +15511,15 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListToolsRequest;
@@ -15044,7 +15539,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -15189,7 +15684,14 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "nextCursor", "tools"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "nextCursor" => ::core::option::Option::Some(1usize),
+                "tools" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListToolsResult;
@@ -15208,7 +15710,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -15362,7 +15864,14 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "jsonrpc" => ::core::option::Option::Some(0usize),
+                "method" => ::core::option::Option::Some(1usize),
+                "params" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = LoggingMessageNotification;
@@ -15381,7 +15890,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -15515,7 +16024,15 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "data", "level", "logger"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "data" => ::core::option::Option::Some(1usize),
+                "level" => ::core::option::Option::Some(2usize),
+                "logger" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = LoggingMessageNotificationParams;
@@ -15535,7 +16052,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -17002,7 +17519,12 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["name"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "name" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ModelHint;
@@ -17019,7 +17541,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -17152,12 +17674,15 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "costPriority",
-            "hints",
-            "intelligencePriority",
-            "speedPriority",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "costPriority" => ::core::option::Option::Some(0usize),
+                "hints" => ::core::option::Option::Some(1usize),
+                "intelligencePriority" => ::core::option::Option::Some(2usize),
+                "speedPriority" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ModelPreferences;
@@ -17177,7 +17702,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -17451,7 +17976,13 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Notification;
@@ -17469,7 +18000,7 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -17567,7 +18098,12 @@ impl<'de> ::serde::Deserialize<'de> for NotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = NotificationParams;
@@ -17584,7 +18120,7 @@ impl<'de> ::serde::Deserialize<'de> for NotificationParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -17718,14 +18254,17 @@ impl<'de> ::serde::Deserialize<'de> for NumberSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "default",
-            "description",
-            "maximum",
-            "minimum",
-            "title",
-            "type",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "default" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "maximum" => ::core::option::Option::Some(2usize),
+                "minimum" => ::core::option::Option::Some(3usize),
+                "title" => ::core::option::Option::Some(4usize),
+                "type" => ::core::option::Option::Some(5usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = NumberSchema;
@@ -17747,7 +18286,7 @@ impl<'de> ::serde::Deserialize<'de> for NumberSchema {
                 let mut m5 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -17930,7 +18469,15 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PaginatedRequest;
@@ -17950,7 +18497,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -18089,7 +18636,13 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "cursor"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "cursor" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PaginatedRequestParams;
@@ -18107,7 +18660,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -18204,7 +18757,12 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PaginatedRequestParamsMeta;
@@ -18221,7 +18779,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -18324,7 +18882,13 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "nextCursor"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "nextCursor" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PaginatedResult;
@@ -18342,7 +18906,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -18445,7 +19009,15 @@ impl<'de> ::serde::Deserialize<'de> for PingRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PingRequest;
@@ -18465,7 +19037,7 @@ impl<'de> ::serde::Deserialize<'de> for PingRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -18952,7 +19524,14 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "jsonrpc" => ::core::option::Option::Some(0usize),
+                "method" => ::core::option::Option::Some(1usize),
+                "params" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ProgressNotification;
@@ -18971,7 +19550,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -19119,13 +19698,16 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "message",
-            "progress",
-            "progressToken",
-            "total",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "message" => ::core::option::Option::Some(1usize),
+                "progress" => ::core::option::Option::Some(2usize),
+                "progressToken" => ::core::option::Option::Some(3usize),
+                "total" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ProgressNotificationParams;
@@ -19146,7 +19728,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -19461,14 +20043,17 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "arguments",
-            "description",
-            "icons",
-            "name",
-            "title",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "arguments" => ::core::option::Option::Some(1usize),
+                "description" => ::core::option::Option::Some(2usize),
+                "icons" => ::core::option::Option::Some(3usize),
+                "name" => ::core::option::Option::Some(4usize),
+                "title" => ::core::option::Option::Some(5usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Prompt;
@@ -19490,7 +20075,7 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
                 let mut m5 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -19665,7 +20250,15 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["description", "name", "required", "title"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "description" => ::core::option::Option::Some(0usize),
+                "name" => ::core::option::Option::Some(1usize),
+                "required" => ::core::option::Option::Some(2usize),
+                "title" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PromptArgument;
@@ -19685,7 +20278,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -19813,7 +20406,14 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "jsonrpc" => ::core::option::Option::Some(0usize),
+                "method" => ::core::option::Option::Some(1usize),
+                "params" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PromptListChangedNotification;
@@ -19832,7 +20432,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -19935,7 +20535,13 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["content", "role"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "content" => ::core::option::Option::Some(0usize),
+                "role" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PromptMessage;
@@ -19953,7 +20559,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -20051,7 +20657,14 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["name", "title", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "name" => ::core::option::Option::Some(0usize),
+                "title" => ::core::option::Option::Some(1usize),
+                "type" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PromptReference;
@@ -20070,7 +20683,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -20179,7 +20792,15 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ReadResourceRequest;
@@ -20199,7 +20820,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -20328,7 +20949,13 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "uri" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ReadResourceRequestParams;
@@ -20346,7 +20973,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -20444,7 +21071,12 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ReadResourceRequestParamsMeta;
@@ -20461,7 +21093,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -20553,7 +21185,13 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "contents"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "contents" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ReadResourceResult;
@@ -20571,7 +21209,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -20805,7 +21443,12 @@ impl<'de> ::serde::Deserialize<'de> for RelatedTaskMetadata {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["taskId"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "taskId" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = RelatedTaskMetadata;
@@ -20822,7 +21465,7 @@ impl<'de> ::serde::Deserialize<'de> for RelatedTaskMetadata {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -20905,7 +21548,13 @@ impl<'de> ::serde::Deserialize<'de> for Request {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Request;
@@ -20923,7 +21572,7 @@ impl<'de> ::serde::Deserialize<'de> for Request {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -21140,7 +21789,12 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = RequestParams;
@@ -21157,7 +21811,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -21241,7 +21895,12 @@ impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = RequestParamsMeta;
@@ -21258,7 +21917,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -21434,17 +22093,20 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "annotations",
-            "description",
-            "icons",
-            "mimeType",
-            "name",
-            "size",
-            "title",
-            "uri",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "annotations" => ::core::option::Option::Some(1usize),
+                "description" => ::core::option::Option::Some(2usize),
+                "icons" => ::core::option::Option::Some(3usize),
+                "mimeType" => ::core::option::Option::Some(4usize),
+                "name" => ::core::option::Option::Some(5usize),
+                "size" => ::core::option::Option::Some(6usize),
+                "title" => ::core::option::Option::Some(7usize),
+                "uri" => ::core::option::Option::Some(8usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Resource;
@@ -21469,7 +22131,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
                 let mut m8 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -21684,7 +22346,14 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "mimeType", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "mimeType" => ::core::option::Option::Some(1usize),
+                "uri" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceContents;
@@ -21703,7 +22372,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -21909,18 +22578,21 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "annotations",
-            "description",
-            "icons",
-            "mimeType",
-            "name",
-            "size",
-            "title",
-            "type",
-            "uri",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "annotations" => ::core::option::Option::Some(1usize),
+                "description" => ::core::option::Option::Some(2usize),
+                "icons" => ::core::option::Option::Some(3usize),
+                "mimeType" => ::core::option::Option::Some(4usize),
+                "name" => ::core::option::Option::Some(5usize),
+                "size" => ::core::option::Option::Some(6usize),
+                "title" => ::core::option::Option::Some(7usize),
+                "type" => ::core::option::Option::Some(8usize),
+                "uri" => ::core::option::Option::Some(9usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceLink;
@@ -21946,7 +22618,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
                 let mut m9 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -22158,7 +22830,14 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "jsonrpc" => ::core::option::Option::Some(0usize),
+                "method" => ::core::option::Option::Some(1usize),
+                "params" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceListChangedNotification;
@@ -22177,7 +22856,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -22291,7 +22970,13 @@ impl<'de> ::serde::Deserialize<'de> for ResourceRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "uri" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceRequestParams;
@@ -22309,7 +22994,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceRequestParams {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -22407,7 +23092,12 @@ impl<'de> ::serde::Deserialize<'de> for ResourceRequestParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceRequestParamsMeta;
@@ -22424,7 +23114,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceRequestParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -22588,16 +23278,19 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "annotations",
-            "description",
-            "icons",
-            "mimeType",
-            "name",
-            "title",
-            "uriTemplate",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "annotations" => ::core::option::Option::Some(1usize),
+                "description" => ::core::option::Option::Some(2usize),
+                "icons" => ::core::option::Option::Some(3usize),
+                "mimeType" => ::core::option::Option::Some(4usize),
+                "name" => ::core::option::Option::Some(5usize),
+                "title" => ::core::option::Option::Some(6usize),
+                "uriTemplate" => ::core::option::Option::Some(7usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceTemplate;
@@ -22621,7 +23314,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
                 let mut m7 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -22794,7 +23487,13 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplateReference {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["type", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "type" => ::core::option::Option::Some(0usize),
+                "uri" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceTemplateReference;
@@ -22812,7 +23511,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplateReference {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -22904,7 +23603,14 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "jsonrpc" => ::core::option::Option::Some(0usize),
+                "method" => ::core::option::Option::Some(1usize),
+                "params" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceUpdatedNotification;
@@ -22923,7 +23629,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -23038,7 +23744,13 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "uri" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceUpdatedNotificationParams;
@@ -23056,7 +23768,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -23154,7 +23866,12 @@ impl<'de> ::serde::Deserialize<'de> for Result {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Result;
@@ -23171,7 +23888,7 @@ impl<'de> ::serde::Deserialize<'de> for Result {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -23294,7 +24011,14 @@ impl<'de> ::serde::Deserialize<'de> for Root {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "name", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "name" => ::core::option::Option::Some(1usize),
+                "uri" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Root;
@@ -23313,7 +24037,7 @@ impl<'de> ::serde::Deserialize<'de> for Root {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -23426,7 +24150,14 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "jsonrpc" => ::core::option::Option::Some(0usize),
+                "method" => ::core::option::Option::Some(1usize),
+                "params" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = RootsListChangedNotification;
@@ -23445,7 +24176,7 @@ impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -23565,7 +24296,14 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "content", "role"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "content" => ::core::option::Option::Some(1usize),
+                "role" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SamplingMessage;
@@ -23584,7 +24322,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -24167,9 +24905,7 @@ pub struct ServerCapabilities {
     pub completions: ::core::option::Option<::mcpwire_types::JsonObject>,
     /// `experimental` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub experimental: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `logging` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub logging: ::core::option::Option<::mcpwire_types::JsonObject>,
@@ -24220,12 +24956,7 @@ impl ServerCapabilities {
     #[must_use]
     pub fn with_experimental(
         mut self,
-        experimental: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        experimental: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.experimental = ::core::option::Option::Some(experimental.into());
         self
@@ -24290,15 +25021,18 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "completions",
-            "experimental",
-            "logging",
-            "prompts",
-            "resources",
-            "tasks",
-            "tools",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "completions" => ::core::option::Option::Some(0usize),
+                "experimental" => ::core::option::Option::Some(1usize),
+                "logging" => ::core::option::Option::Some(2usize),
+                "prompts" => ::core::option::Option::Some(3usize),
+                "resources" => ::core::option::Option::Some(4usize),
+                "tasks" => ::core::option::Option::Some(5usize),
+                "tools" => ::core::option::Option::Some(6usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ServerCapabilities;
@@ -24321,7 +25055,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                 let mut m6 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -24348,13 +25082,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -24495,7 +25223,12 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["listChanged"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "listChanged" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ServerCapabilitiesPrompts;
@@ -24512,7 +25245,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -24609,7 +25342,13 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["listChanged", "subscribe"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "listChanged" => ::core::option::Option::Some(0usize),
+                "subscribe" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ServerCapabilitiesResources;
@@ -24627,7 +25366,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -24746,7 +25485,14 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTasks {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["cancel", "list", "requests"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "cancel" => ::core::option::Option::Some(0usize),
+                "list" => ::core::option::Option::Some(1usize),
+                "requests" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ServerCapabilitiesTasks;
@@ -24765,7 +25511,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTasks {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -24873,7 +25619,12 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTasksRequests {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["tools"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "tools" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ServerCapabilitiesTasksRequests;
@@ -24890,7 +25641,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTasksRequests {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -24970,7 +25721,12 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTasksRequestsTools {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["call"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "call" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ServerCapabilitiesTasksRequestsTools;
@@ -24987,7 +25743,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTasksRequestsTools {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -25071,7 +25827,12 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["listChanged"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "listChanged" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ServerCapabilitiesTools;
@@ -25088,7 +25849,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -26465,7 +27226,15 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SetLevelRequest;
@@ -26485,7 +27254,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -26614,7 +27383,13 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "level"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "level" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SetLevelRequestParams;
@@ -26632,7 +27407,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -26730,7 +27505,12 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SetLevelRequestParamsMeta;
@@ -26747,7 +27527,7 @@ impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -27051,15 +27831,18 @@ impl<'de> ::serde::Deserialize<'de> for StringSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "default",
-            "description",
-            "format",
-            "maxLength",
-            "minLength",
-            "title",
-            "type",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "default" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "format" => ::core::option::Option::Some(2usize),
+                "maxLength" => ::core::option::Option::Some(3usize),
+                "minLength" => ::core::option::Option::Some(4usize),
+                "title" => ::core::option::Option::Some(5usize),
+                "type" => ::core::option::Option::Some(6usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = StringSchema;
@@ -27082,7 +27865,7 @@ impl<'de> ::serde::Deserialize<'de> for StringSchema {
                 let mut m6 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -27280,7 +28063,15 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SubscribeRequest;
@@ -27300,7 +28091,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -27429,7 +28220,13 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "uri" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SubscribeRequestParams;
@@ -27447,7 +28244,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -27545,7 +28342,12 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SubscribeRequestParamsMeta;
@@ -27562,7 +28364,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -27688,15 +28490,18 @@ impl<'de> ::serde::Deserialize<'de> for Task {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "createdAt",
-            "lastUpdatedAt",
-            "pollInterval",
-            "status",
-            "statusMessage",
-            "taskId",
-            "ttl",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "createdAt" => ::core::option::Option::Some(0usize),
+                "lastUpdatedAt" => ::core::option::Option::Some(1usize),
+                "pollInterval" => ::core::option::Option::Some(2usize),
+                "status" => ::core::option::Option::Some(3usize),
+                "statusMessage" => ::core::option::Option::Some(4usize),
+                "taskId" => ::core::option::Option::Some(5usize),
+                "ttl" => ::core::option::Option::Some(6usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Task;
@@ -27719,7 +28524,7 @@ impl<'de> ::serde::Deserialize<'de> for Task {
                 let mut m6 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -27907,7 +28712,13 @@ impl<'de> ::serde::Deserialize<'de> for TaskAugmentedRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "task"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "task" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = TaskAugmentedRequestParams;
@@ -27925,7 +28736,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskAugmentedRequestParams {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -28022,7 +28833,12 @@ impl<'de> ::serde::Deserialize<'de> for TaskAugmentedRequestParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = TaskAugmentedRequestParamsMeta;
@@ -28039,7 +28855,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskAugmentedRequestParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -28121,7 +28937,12 @@ impl<'de> ::serde::Deserialize<'de> for TaskMetadata {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["ttl"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "ttl" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = TaskMetadata;
@@ -28138,7 +28959,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskMetadata {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -28251,7 +29072,14 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "jsonrpc" => ::core::option::Option::Some(0usize),
+                "method" => ::core::option::Option::Some(1usize),
+                "params" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = TaskStatusNotification;
@@ -28270,7 +29098,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusNotification {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -28440,16 +29268,19 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "createdAt",
-            "lastUpdatedAt",
-            "pollInterval",
-            "status",
-            "statusMessage",
-            "taskId",
-            "ttl",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "createdAt" => ::core::option::Option::Some(1usize),
+                "lastUpdatedAt" => ::core::option::Option::Some(2usize),
+                "pollInterval" => ::core::option::Option::Some(3usize),
+                "status" => ::core::option::Option::Some(4usize),
+                "statusMessage" => ::core::option::Option::Some(5usize),
+                "taskId" => ::core::option::Option::Some(6usize),
+                "ttl" => ::core::option::Option::Some(7usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = TaskStatusNotificationParams;
@@ -28473,7 +29304,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusNotificationParams {
                 let mut m7 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -28682,7 +29513,15 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "annotations", "text", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "annotations" => ::core::option::Option::Some(1usize),
+                "text" => ::core::option::Option::Some(2usize),
+                "type" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = TextContent;
@@ -28702,7 +29541,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -28854,7 +29693,15 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "mimeType", "text", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "mimeType" => ::core::option::Option::Some(1usize),
+                "text" => ::core::option::Option::Some(2usize),
+                "uri" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = TextResourceContents;
@@ -28874,7 +29721,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -29064,15 +29911,18 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "default",
-            "description",
-            "items",
-            "maxItems",
-            "minItems",
-            "title",
-            "type",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "default" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "items" => ::core::option::Option::Some(2usize),
+                "maxItems" => ::core::option::Option::Some(3usize),
+                "minItems" => ::core::option::Option::Some(4usize),
+                "title" => ::core::option::Option::Some(5usize),
+                "type" => ::core::option::Option::Some(6usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = TitledMultiSelectEnumSchema;
@@ -29095,7 +29945,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
                 let mut m6 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -29255,7 +30105,12 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["anyOf"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "anyOf" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = TitledMultiSelectEnumSchemaItems;
@@ -29272,7 +30127,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -29351,7 +30206,13 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfIte
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["const", "title"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "const" => ::core::option::Option::Some(0usize),
+                "title" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = TitledMultiSelectEnumSchemaItemsAnyOfItem;
@@ -29372,7 +30233,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfIte
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -29503,7 +30364,16 @@ impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["default", "description", "oneOf", "title", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "default" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "oneOf" => ::core::option::Option::Some(2usize),
+                "title" => ::core::option::Option::Some(3usize),
+                "type" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = TitledSingleSelectEnumSchema;
@@ -29524,7 +30394,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -29658,7 +30528,13 @@ impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["const", "title"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "const" => ::core::option::Option::Some(0usize),
+                "title" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = TitledSingleSelectEnumSchemaOneOfItem;
@@ -29679,7 +30555,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -29869,17 +30745,20 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "annotations",
-            "description",
-            "execution",
-            "icons",
-            "inputSchema",
-            "name",
-            "outputSchema",
-            "title",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "annotations" => ::core::option::Option::Some(1usize),
+                "description" => ::core::option::Option::Some(2usize),
+                "execution" => ::core::option::Option::Some(3usize),
+                "icons" => ::core::option::Option::Some(4usize),
+                "inputSchema" => ::core::option::Option::Some(5usize),
+                "name" => ::core::option::Option::Some(6usize),
+                "outputSchema" => ::core::option::Option::Some(7usize),
+                "title" => ::core::option::Option::Some(8usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Tool;
@@ -29904,7 +30783,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
                 let mut m8 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -30168,13 +31047,16 @@ impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "destructiveHint",
-            "idempotentHint",
-            "openWorldHint",
-            "readOnlyHint",
-            "title",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "destructiveHint" => ::core::option::Option::Some(0usize),
+                "idempotentHint" => ::core::option::Option::Some(1usize),
+                "openWorldHint" => ::core::option::Option::Some(2usize),
+                "readOnlyHint" => ::core::option::Option::Some(3usize),
+                "title" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ToolAnnotations;
@@ -30195,7 +31077,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -30327,7 +31209,12 @@ impl<'de> ::serde::Deserialize<'de> for ToolChoice {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["mode"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "mode" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ToolChoice;
@@ -30344,7 +31231,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolChoice {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -30456,7 +31343,12 @@ impl<'de> ::serde::Deserialize<'de> for ToolExecution {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["taskSupport"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "taskSupport" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ToolExecution;
@@ -30473,7 +31365,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolExecution {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -30549,9 +31441,7 @@ pub struct ToolInputSchema {
     pub schema: ::core::option::Option<::std::string::String>,
     /// `properties` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub properties: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `required` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
@@ -30589,12 +31479,7 @@ impl ToolInputSchema {
     #[must_use]
     pub fn with_properties(
         mut self,
-        properties: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        properties: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.properties = ::core::option::Option::Some(properties.into());
         self
@@ -30623,7 +31508,15 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["$schema", "properties", "required", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "$schema" => ::core::option::Option::Some(0usize),
+                "properties" => ::core::option::Option::Some(1usize),
+                "required" => ::core::option::Option::Some(2usize),
+                "type" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ToolInputSchema;
@@ -30643,7 +31536,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -30668,13 +31561,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -30779,7 +31666,14 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "jsonrpc" => ::core::option::Option::Some(0usize),
+                "method" => ::core::option::Option::Some(1usize),
+                "params" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ToolListChangedNotification;
@@ -30798,7 +31692,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -30872,9 +31766,7 @@ pub struct ToolOutputSchema {
     pub schema: ::core::option::Option<::std::string::String>,
     /// `properties` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::mcpwire_types::JsonObject>,
-    >,
+    pub properties: ::core::option::Option<::mcpwire_types::JsonObjectMap>,
     /// `required` member (optional).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
@@ -30912,12 +31804,7 @@ impl ToolOutputSchema {
     #[must_use]
     pub fn with_properties(
         mut self,
-        properties: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::mcpwire_types::JsonObject,
-            >,
-        >,
+        properties: impl ::core::convert::Into<::mcpwire_types::JsonObjectMap>,
     ) -> Self {
         self.properties = ::core::option::Option::Some(properties.into());
         self
@@ -30946,7 +31833,15 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["$schema", "properties", "required", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "$schema" => ::core::option::Option::Some(0usize),
+                "properties" => ::core::option::Option::Some(1usize),
+                "required" => ::core::option::Option::Some(2usize),
+                "type" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ToolOutputSchema;
@@ -30966,7 +31861,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -30991,13 +31886,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
                             }
                             m1 = ::core::option::Option::Some(
                                 ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::mcpwire_types::JsonObject,
-                                            >,
-                                        >()?,
+                                    map.next_value::<::mcpwire_types::JsonObjectMap>()?,
                                 ),
                             );
                         }
@@ -31145,14 +32034,17 @@ impl<'de> ::serde::Deserialize<'de> for ToolResultContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "content",
-            "isError",
-            "structuredContent",
-            "toolUseId",
-            "type",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "content" => ::core::option::Option::Some(1usize),
+                "isError" => ::core::option::Option::Some(2usize),
+                "structuredContent" => ::core::option::Option::Some(3usize),
+                "toolUseId" => ::core::option::Option::Some(4usize),
+                "type" => ::core::option::Option::Some(5usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ToolResultContent;
@@ -31174,7 +32066,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolResultContent {
                 let mut m5 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -31343,7 +32235,16 @@ impl<'de> ::serde::Deserialize<'de> for ToolUseContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "id", "input", "name", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "id" => ::core::option::Option::Some(1usize),
+                "input" => ::core::option::Option::Some(2usize),
+                "name" => ::core::option::Option::Some(3usize),
+                "type" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ToolUseContent;
@@ -31364,7 +32265,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolUseContent {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -32024,7 +32925,14 @@ impl<'de> ::serde::Deserialize<'de> for URLElicitationRequiredError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["error", "id", "jsonrpc"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "error" => ::core::option::Option::Some(0usize),
+                "id" => ::core::option::Option::Some(1usize),
+                "jsonrpc" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = URLElicitationRequiredError;
@@ -32043,7 +32951,7 @@ impl<'de> ::serde::Deserialize<'de> for URLElicitationRequiredError {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -32147,7 +33055,14 @@ impl<'de> ::serde::Deserialize<'de> for URLElicitationRequiredErrorError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["code", "data", "message"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "code" => ::core::option::Option::Some(0usize),
+                "data" => ::core::option::Option::Some(1usize),
+                "message" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = URLElicitationRequiredErrorError;
@@ -32166,7 +33081,7 @@ impl<'de> ::serde::Deserialize<'de> for URLElicitationRequiredErrorError {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -32266,7 +33181,12 @@ impl<'de> ::serde::Deserialize<'de> for URLElicitationRequiredErrorErrorData {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["elicitations"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "elicitations" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = URLElicitationRequiredErrorErrorData;
@@ -32283,7 +33203,7 @@ impl<'de> ::serde::Deserialize<'de> for URLElicitationRequiredErrorErrorData {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -32367,7 +33287,15 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = UnsubscribeRequest;
@@ -32387,7 +33315,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -32516,7 +33444,13 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "uri" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = UnsubscribeRequestParams;
@@ -32534,7 +33468,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -32632,7 +33566,12 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParamsMeta {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["progressToken"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "progressToken" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = UnsubscribeRequestParamsMeta;
@@ -32649,7 +33588,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParamsMeta {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -32798,15 +33737,18 @@ impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "default",
-            "description",
-            "items",
-            "maxItems",
-            "minItems",
-            "title",
-            "type",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "default" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "items" => ::core::option::Option::Some(2usize),
+                "maxItems" => ::core::option::Option::Some(3usize),
+                "minItems" => ::core::option::Option::Some(4usize),
+                "title" => ::core::option::Option::Some(5usize),
+                "type" => ::core::option::Option::Some(6usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = UntitledMultiSelectEnumSchema;
@@ -32829,7 +33771,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
                 let mut m6 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -32989,7 +33931,13 @@ impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["enum", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "enum" => ::core::option::Option::Some(0usize),
+                "type" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = UntitledMultiSelectEnumSchemaItems;
@@ -33007,7 +33955,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -33135,7 +34083,16 @@ impl<'de> ::serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["default", "description", "enum", "title", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "default" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "enum" => ::core::option::Option::Some(2usize),
+                "title" => ::core::option::Option::Some(3usize),
+                "type" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = UntitledSingleSelectEnumSchema;
@@ -33156,7 +34113,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -34337,7 +35294,7 @@ pub mod strategies {
         (
             (
                 s::optional(client_capabilities_elicitation()),
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(client_capabilities_roots()),
                 s::optional(client_capabilities_sampling()),
                 s::optional(client_capabilities_tasks()),
@@ -37432,7 +38389,7 @@ pub mod strategies {
         (
             (
                 s::optional(s::json_object()),
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(s::json_object()),
                 s::optional(server_capabilities_prompts()),
                 s::optional(server_capabilities_resources()),
@@ -38331,7 +39288,7 @@ pub mod strategies {
                         ::core::option::Option::None,
                     ),
                 ),
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(
                     s::vec(
                         s::string(
@@ -38385,7 +39342,7 @@ pub mod strategies {
                         ::core::option::Option::None,
                     ),
                 ),
-                s::optional(s::map(s::json_object())),
+                s::optional(s::json_object_map()),
                 s::optional(
                     s::vec(
                         s::string(

@@ -82,7 +82,14 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["audience", "lastModified", "priority"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "audience" => ::core::option::Option::Some(0usize),
+                "lastModified" => ::core::option::Option::Some(1usize),
+                "priority" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Annotations;
@@ -101,7 +108,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -239,7 +246,16 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "annotations", "data", "mimeType", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "annotations" => ::core::option::Option::Some(1usize),
+                "data" => ::core::option::Option::Some(2usize),
+                "mimeType" => ::core::option::Option::Some(3usize),
+                "type" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = AudioContent;
@@ -260,7 +276,7 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -401,7 +417,13 @@ impl<'de> ::serde::Deserialize<'de> for BaseMetadata {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["name", "title"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "name" => ::core::option::Option::Some(0usize),
+                "title" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = BaseMetadata;
@@ -419,7 +441,7 @@ impl<'de> ::serde::Deserialize<'de> for BaseMetadata {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -539,7 +561,15 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "blob", "mimeType", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "blob" => ::core::option::Option::Some(1usize),
+                "mimeType" => ::core::option::Option::Some(2usize),
+                "uri" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = BlobResourceContents;
@@ -559,7 +589,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -708,7 +738,15 @@ impl<'de> ::serde::Deserialize<'de> for BooleanSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["default", "description", "title", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "default" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "title" => ::core::option::Option::Some(2usize),
+                "type" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = BooleanSchema;
@@ -728,7 +766,7 @@ impl<'de> ::serde::Deserialize<'de> for BooleanSchema {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -867,7 +905,15 @@ impl<'de> ::serde::Deserialize<'de> for CacheableResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "cacheScope", "resultType", "ttlMs"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "cacheScope" => ::core::option::Option::Some(1usize),
+                "resultType" => ::core::option::Option::Some(2usize),
+                "ttlMs" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CacheableResult;
@@ -887,7 +933,7 @@ impl<'de> ::serde::Deserialize<'de> for CacheableResult {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -1038,7 +1084,15 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CallToolRequest;
@@ -1058,7 +1112,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -1224,13 +1278,16 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "arguments",
-            "inputResponses",
-            "name",
-            "requestState",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "arguments" => ::core::option::Option::Some(1usize),
+                "inputResponses" => ::core::option::Option::Some(2usize),
+                "name" => ::core::option::Option::Some(3usize),
+                "requestState" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CallToolRequestParams;
@@ -1251,7 +1308,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -1437,13 +1494,16 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "content",
-            "isError",
-            "resultType",
-            "structuredContent",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "content" => ::core::option::Option::Some(1usize),
+                "isError" => ::core::option::Option::Some(2usize),
+                "resultType" => ::core::option::Option::Some(3usize),
+                "structuredContent" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CallToolResult;
@@ -1464,7 +1524,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResult {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -1598,7 +1658,14 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "result"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "result" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CallToolResultResponse;
@@ -1617,7 +1684,7 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultResponse {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -1856,7 +1923,14 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "jsonrpc" => ::core::option::Option::Some(0usize),
+                "method" => ::core::option::Option::Some(1usize),
+                "params" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CancelledNotification;
@@ -1875,7 +1949,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -2004,7 +2078,14 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "reason", "requestId"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "reason" => ::core::option::Option::Some(1usize),
+                "requestId" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CancelledNotificationParams;
@@ -2023,7 +2104,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -2192,13 +2273,16 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "elicitation",
-            "experimental",
-            "extensions",
-            "roots",
-            "sampling",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "elicitation" => ::core::option::Option::Some(0usize),
+                "experimental" => ::core::option::Option::Some(1usize),
+                "extensions" => ::core::option::Option::Some(2usize),
+                "roots" => ::core::option::Option::Some(3usize),
+                "sampling" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ClientCapabilities;
@@ -2219,7 +2303,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -2378,7 +2462,13 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesElicitation {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["form", "url"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "form" => ::core::option::Option::Some(0usize),
+                "url" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ClientCapabilitiesElicitation;
@@ -2396,7 +2486,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesElicitation {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -2499,7 +2589,13 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesSampling {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["context", "tools"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "context" => ::core::option::Option::Some(0usize),
+                "tools" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ClientCapabilitiesSampling;
@@ -2517,7 +2613,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesSampling {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -2605,7 +2701,14 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "jsonrpc" => ::core::option::Option::Some(0usize),
+                "method" => ::core::option::Option::Some(1usize),
+                "params" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ClientNotification;
@@ -2624,7 +2727,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -3491,7 +3594,15 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteRequest;
@@ -3511,7 +3622,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -3647,7 +3758,15 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "argument", "context", "ref"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "argument" => ::core::option::Option::Some(1usize),
+                "context" => ::core::option::Option::Some(2usize),
+                "ref" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteRequestParams;
@@ -3667,7 +3786,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -3786,7 +3905,13 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["name", "value"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "name" => ::core::option::Option::Some(0usize),
+                "value" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteRequestParamsArgument;
@@ -3804,7 +3929,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -3903,7 +4028,12 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsContext {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["arguments"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "arguments" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteRequestParamsContext;
@@ -3920,7 +4050,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsContext {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -4178,7 +4308,14 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "completion", "resultType"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "completion" => ::core::option::Option::Some(1usize),
+                "resultType" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteResult;
@@ -4197,7 +4334,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -4327,7 +4464,14 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["hasMore", "total", "values"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "hasMore" => ::core::option::Option::Some(0usize),
+                "total" => ::core::option::Option::Some(1usize),
+                "values" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteResultCompletion;
@@ -4346,7 +4490,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -4449,7 +4593,14 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "result"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "result" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CompleteResultResponse;
@@ -4468,7 +4619,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteResultResponse {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -4811,7 +4962,13 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CreateMessageRequest;
@@ -4829,7 +4986,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -5050,18 +5207,21 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "includeContext",
-            "maxTokens",
-            "messages",
-            "metadata",
-            "modelPreferences",
-            "stopSequences",
-            "systemPrompt",
-            "temperature",
-            "toolChoice",
-            "tools",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "includeContext" => ::core::option::Option::Some(0usize),
+                "maxTokens" => ::core::option::Option::Some(1usize),
+                "messages" => ::core::option::Option::Some(2usize),
+                "metadata" => ::core::option::Option::Some(3usize),
+                "modelPreferences" => ::core::option::Option::Some(4usize),
+                "stopSequences" => ::core::option::Option::Some(5usize),
+                "systemPrompt" => ::core::option::Option::Some(6usize),
+                "temperature" => ::core::option::Option::Some(7usize),
+                "toolChoice" => ::core::option::Option::Some(8usize),
+                "tools" => ::core::option::Option::Some(9usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CreateMessageRequestParams;
@@ -5087,7 +5247,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
                 let mut m9 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -5363,7 +5523,16 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "content", "model", "role", "stopReason"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "content" => ::core::option::Option::Some(1usize),
+                "model" => ::core::option::Option::Some(2usize),
+                "role" => ::core::option::Option::Some(3usize),
+                "stopReason" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = CreateMessageResult;
@@ -5384,7 +5553,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -5797,7 +5966,15 @@ impl<'de> ::serde::Deserialize<'de> for DiscoverRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = DiscoverRequest;
@@ -5817,7 +5994,7 @@ impl<'de> ::serde::Deserialize<'de> for DiscoverRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -5983,15 +6160,18 @@ impl<'de> ::serde::Deserialize<'de> for DiscoverResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "cacheScope",
-            "capabilities",
-            "instructions",
-            "resultType",
-            "supportedVersions",
-            "ttlMs",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "cacheScope" => ::core::option::Option::Some(1usize),
+                "capabilities" => ::core::option::Option::Some(2usize),
+                "instructions" => ::core::option::Option::Some(3usize),
+                "resultType" => ::core::option::Option::Some(4usize),
+                "supportedVersions" => ::core::option::Option::Some(5usize),
+                "ttlMs" => ::core::option::Option::Some(6usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = DiscoverResult;
@@ -6014,7 +6194,7 @@ impl<'de> ::serde::Deserialize<'de> for DiscoverResult {
                 let mut m6 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -6209,7 +6389,14 @@ impl<'de> ::serde::Deserialize<'de> for DiscoverResultResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "result"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "result" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = DiscoverResultResponse;
@@ -6228,7 +6415,7 @@ impl<'de> ::serde::Deserialize<'de> for DiscoverResultResponse {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -6329,7 +6516,13 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ElicitRequest;
@@ -6347,7 +6540,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -6450,7 +6643,14 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["message", "mode", "requestedSchema"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "message" => ::core::option::Option::Some(0usize),
+                "mode" => ::core::option::Option::Some(1usize),
+                "requestedSchema" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ElicitRequestFormParams;
@@ -6469,7 +6669,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParams {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -6609,7 +6809,15 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["$schema", "properties", "required", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "$schema" => ::core::option::Option::Some(0usize),
+                "properties" => ::core::option::Option::Some(1usize),
+                "required" => ::core::option::Option::Some(2usize),
+                "type" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ElicitRequestFormParamsRequestedSchema;
@@ -6632,7 +6840,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -6902,7 +7110,14 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestURLParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["message", "mode", "url"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "message" => ::core::option::Option::Some(0usize),
+                "mode" => ::core::option::Option::Some(1usize),
+                "url" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ElicitRequestURLParams;
@@ -6921,7 +7136,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestURLParams {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -7036,7 +7251,13 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["action", "content"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "action" => ::core::option::Option::Some(0usize),
+                "content" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ElicitResult;
@@ -7054,7 +7275,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResult {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -7371,7 +7592,15 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "annotations", "resource", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "annotations" => ::core::option::Option::Some(1usize),
+                "resource" => ::core::option::Option::Some(2usize),
+                "type" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = EmbeddedResource;
@@ -7391,7 +7620,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -7914,7 +8143,14 @@ impl<'de> ::serde::Deserialize<'de> for Error {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["code", "data", "message"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "code" => ::core::option::Option::Some(0usize),
+                "data" => ::core::option::Option::Some(1usize),
+                "message" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Error;
@@ -7933,7 +8169,7 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -8042,7 +8278,15 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = GetPromptRequest;
@@ -8062,7 +8306,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -8232,13 +8476,16 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "arguments",
-            "inputResponses",
-            "name",
-            "requestState",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "arguments" => ::core::option::Option::Some(1usize),
+                "inputResponses" => ::core::option::Option::Some(2usize),
+                "name" => ::core::option::Option::Some(3usize),
+                "requestState" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = GetPromptRequestParams;
@@ -8259,7 +8506,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -8431,7 +8678,15 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "description", "messages", "resultType"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "messages" => ::core::option::Option::Some(2usize),
+                "resultType" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = GetPromptResult;
@@ -8451,7 +8706,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -8576,7 +8831,14 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResultResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "result"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "result" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = GetPromptResultResponse;
@@ -8595,7 +8857,7 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResultResponse {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -8841,7 +9103,14 @@ impl<'de> ::serde::Deserialize<'de> for HeaderMismatchError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["error", "id", "jsonrpc"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "error" => ::core::option::Option::Some(0usize),
+                "id" => ::core::option::Option::Some(1usize),
+                "jsonrpc" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = HeaderMismatchError;
@@ -8860,7 +9129,7 @@ impl<'de> ::serde::Deserialize<'de> for HeaderMismatchError {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -8971,7 +9240,14 @@ impl<'de> ::serde::Deserialize<'de> for HeaderMismatchErrorError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["code", "data", "message"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "code" => ::core::option::Option::Some(0usize),
+                "data" => ::core::option::Option::Some(1usize),
+                "message" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = HeaderMismatchErrorError;
@@ -8990,7 +9266,7 @@ impl<'de> ::serde::Deserialize<'de> for HeaderMismatchErrorError {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -9127,7 +9403,15 @@ impl<'de> ::serde::Deserialize<'de> for Icon {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["mimeType", "sizes", "src", "theme"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "mimeType" => ::core::option::Option::Some(0usize),
+                "sizes" => ::core::option::Option::Some(1usize),
+                "src" => ::core::option::Option::Some(2usize),
+                "theme" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Icon;
@@ -9147,7 +9431,7 @@ impl<'de> ::serde::Deserialize<'de> for Icon {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -9291,7 +9575,12 @@ impl<'de> ::serde::Deserialize<'de> for Icons {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["icons"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "icons" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Icons;
@@ -9308,7 +9597,7 @@ impl<'de> ::serde::Deserialize<'de> for Icons {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -9414,7 +9703,16 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "annotations", "data", "mimeType", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "annotations" => ::core::option::Option::Some(1usize),
+                "data" => ::core::option::Option::Some(2usize),
+                "mimeType" => ::core::option::Option::Some(3usize),
+                "type" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ImageContent;
@@ -9435,7 +9733,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -9625,14 +9923,17 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "description",
-            "icons",
-            "name",
-            "title",
-            "version",
-            "websiteUrl",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "description" => ::core::option::Option::Some(0usize),
+                "icons" => ::core::option::Option::Some(1usize),
+                "name" => ::core::option::Option::Some(2usize),
+                "title" => ::core::option::Option::Some(3usize),
+                "version" => ::core::option::Option::Some(4usize),
+                "websiteUrl" => ::core::option::Option::Some(5usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Implementation;
@@ -9654,7 +9955,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
                 let mut m5 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -10045,12 +10346,15 @@ impl<'de> ::serde::Deserialize<'de> for InputRequiredResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "inputRequests",
-            "requestState",
-            "resultType",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "inputRequests" => ::core::option::Option::Some(1usize),
+                "requestState" => ::core::option::Option::Some(2usize),
+                "resultType" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = InputRequiredResult;
@@ -10070,7 +10374,7 @@ impl<'de> ::serde::Deserialize<'de> for InputRequiredResult {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -10383,7 +10687,14 @@ impl<'de> ::serde::Deserialize<'de> for InputResponseRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "inputResponses", "requestState"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "inputResponses" => ::core::option::Option::Some(1usize),
+                "requestState" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = InputResponseRequestParams;
@@ -10402,7 +10713,7 @@ impl<'de> ::serde::Deserialize<'de> for InputResponseRequestParams {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -10526,7 +10837,14 @@ impl<'de> ::serde::Deserialize<'de> for InternalError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["code", "data", "message"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "code" => ::core::option::Option::Some(0usize),
+                "data" => ::core::option::Option::Some(1usize),
+                "message" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = InternalError;
@@ -10545,7 +10863,7 @@ impl<'de> ::serde::Deserialize<'de> for InternalError {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -10658,7 +10976,14 @@ impl<'de> ::serde::Deserialize<'de> for InvalidParamsError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["code", "data", "message"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "code" => ::core::option::Option::Some(0usize),
+                "data" => ::core::option::Option::Some(1usize),
+                "message" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = InvalidParamsError;
@@ -10677,7 +11002,7 @@ impl<'de> ::serde::Deserialize<'de> for InvalidParamsError {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -10790,7 +11115,14 @@ impl<'de> ::serde::Deserialize<'de> for InvalidRequestError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["code", "data", "message"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "code" => ::core::option::Option::Some(0usize),
+                "data" => ::core::option::Option::Some(1usize),
+                "message" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = InvalidRequestError;
@@ -10809,7 +11141,7 @@ impl<'de> ::serde::Deserialize<'de> for InvalidRequestError {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -10929,7 +11261,14 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["error", "id", "jsonrpc"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "error" => ::core::option::Option::Some(0usize),
+                "id" => ::core::option::Option::Some(1usize),
+                "jsonrpc" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCErrorResponse;
@@ -10948,7 +11287,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorResponse {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -11254,7 +11593,14 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "jsonrpc" => ::core::option::Option::Some(0usize),
+                "method" => ::core::option::Option::Some(1usize),
+                "params" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCNotification;
@@ -11273,7 +11619,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -11392,7 +11738,15 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCRequest;
@@ -11412,7 +11766,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -11673,7 +12027,14 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResultResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "result"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "result" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = JSONRPCResultResponse;
@@ -11692,7 +12053,7 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResultResponse {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -12082,14 +12443,17 @@ impl<'de> ::serde::Deserialize<'de> for LegacyTitledEnumSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "default",
-            "description",
-            "enum",
-            "enumNames",
-            "title",
-            "type",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "default" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "enum" => ::core::option::Option::Some(2usize),
+                "enumNames" => ::core::option::Option::Some(3usize),
+                "title" => ::core::option::Option::Some(4usize),
+                "type" => ::core::option::Option::Some(5usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = LegacyTitledEnumSchema;
@@ -12111,7 +12475,7 @@ impl<'de> ::serde::Deserialize<'de> for LegacyTitledEnumSchema {
                 let mut m5 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -12263,7 +12627,15 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListPromptsRequest;
@@ -12283,7 +12655,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -12446,14 +12818,17 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "cacheScope",
-            "nextCursor",
-            "prompts",
-            "resultType",
-            "ttlMs",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "cacheScope" => ::core::option::Option::Some(1usize),
+                "nextCursor" => ::core::option::Option::Some(2usize),
+                "prompts" => ::core::option::Option::Some(3usize),
+                "resultType" => ::core::option::Option::Some(4usize),
+                "ttlMs" => ::core::option::Option::Some(5usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListPromptsResult;
@@ -12475,7 +12850,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
                 let mut m5 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -12652,7 +13027,14 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResultResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "result"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "result" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListPromptsResultResponse;
@@ -12671,7 +13053,7 @@ impl<'de> ::serde::Deserialize<'de> for ListPromptsResultResponse {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -12781,7 +13163,15 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourceTemplatesRequest;
@@ -12801,7 +13191,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -12967,14 +13357,17 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "cacheScope",
-            "nextCursor",
-            "resourceTemplates",
-            "resultType",
-            "ttlMs",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "cacheScope" => ::core::option::Option::Some(1usize),
+                "nextCursor" => ::core::option::Option::Some(2usize),
+                "resourceTemplates" => ::core::option::Option::Some(3usize),
+                "resultType" => ::core::option::Option::Some(4usize),
+                "ttlMs" => ::core::option::Option::Some(5usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourceTemplatesResult;
@@ -12996,7 +13389,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
                 let mut m5 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -13175,7 +13568,14 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResultResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "result"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "result" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourceTemplatesResultResponse;
@@ -13194,7 +13594,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResultResponse {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -13304,7 +13704,15 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourcesRequest;
@@ -13324,7 +13732,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -13487,14 +13895,17 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "cacheScope",
-            "nextCursor",
-            "resources",
-            "resultType",
-            "ttlMs",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "cacheScope" => ::core::option::Option::Some(1usize),
+                "nextCursor" => ::core::option::Option::Some(2usize),
+                "resources" => ::core::option::Option::Some(3usize),
+                "resultType" => ::core::option::Option::Some(4usize),
+                "ttlMs" => ::core::option::Option::Some(5usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourcesResult;
@@ -13516,7 +13927,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
                 let mut m5 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -13695,7 +14106,14 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResultResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "result"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "result" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListResourcesResultResponse;
@@ -13714,7 +14132,7 @@ impl<'de> ::serde::Deserialize<'de> for ListResourcesResultResponse {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -13826,7 +14244,13 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListRootsRequest;
@@ -13844,7 +14268,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -13939,7 +14363,12 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListRootsRequestParams;
@@ -13956,7 +14385,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -14025,7 +14454,12 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["roots"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "roots" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListRootsResult;
@@ -14042,7 +14476,7 @@ impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -14124,7 +14558,15 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListToolsRequest;
@@ -14144,7 +14586,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -14307,14 +14749,17 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "cacheScope",
-            "nextCursor",
-            "resultType",
-            "tools",
-            "ttlMs",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "cacheScope" => ::core::option::Option::Some(1usize),
+                "nextCursor" => ::core::option::Option::Some(2usize),
+                "resultType" => ::core::option::Option::Some(3usize),
+                "tools" => ::core::option::Option::Some(4usize),
+                "ttlMs" => ::core::option::Option::Some(5usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListToolsResult;
@@ -14336,7 +14781,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
                 let mut m5 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -14513,7 +14958,14 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResultResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "result"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "result" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ListToolsResultResponse;
@@ -14532,7 +14984,7 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsResultResponse {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -14686,7 +15138,14 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "jsonrpc" => ::core::option::Option::Some(0usize),
+                "method" => ::core::option::Option::Some(1usize),
+                "params" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = LoggingMessageNotification;
@@ -14705,7 +15164,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -14839,7 +15298,15 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "data", "level", "logger"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "data" => ::core::option::Option::Some(1usize),
+                "level" => ::core::option::Option::Some(2usize),
+                "logger" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = LoggingMessageNotificationParams;
@@ -14859,7 +15326,7 @@ impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -15070,7 +15537,14 @@ impl<'de> ::serde::Deserialize<'de> for MethodNotFoundError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["code", "data", "message"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "code" => ::core::option::Option::Some(0usize),
+                "data" => ::core::option::Option::Some(1usize),
+                "message" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = MethodNotFoundError;
@@ -15089,7 +15563,7 @@ impl<'de> ::serde::Deserialize<'de> for MethodNotFoundError {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -15981,7 +16455,14 @@ impl<'de> ::serde::Deserialize<'de> for MissingRequiredClientCapabilityError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["error", "id", "jsonrpc"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "error" => ::core::option::Option::Some(0usize),
+                "id" => ::core::option::Option::Some(1usize),
+                "jsonrpc" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = MissingRequiredClientCapabilityError;
@@ -16000,7 +16481,7 @@ impl<'de> ::serde::Deserialize<'de> for MissingRequiredClientCapabilityError {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -16105,7 +16586,14 @@ impl<'de> ::serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorErro
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["code", "data", "message"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "code" => ::core::option::Option::Some(0usize),
+                "data" => ::core::option::Option::Some(1usize),
+                "message" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = MissingRequiredClientCapabilityErrorError;
@@ -16127,7 +16615,7 @@ impl<'de> ::serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorErro
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -16231,7 +16719,12 @@ impl<'de> ::serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorErro
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["requiredCapabilities"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "requiredCapabilities" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = MissingRequiredClientCapabilityErrorErrorData;
@@ -16251,7 +16744,7 @@ impl<'de> ::serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorErro
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -16414,7 +16907,12 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["name"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "name" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ModelHint;
@@ -16431,7 +16929,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelHint {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -16564,12 +17062,15 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "costPriority",
-            "hints",
-            "intelligencePriority",
-            "speedPriority",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "costPriority" => ::core::option::Option::Some(0usize),
+                "hints" => ::core::option::Option::Some(1usize),
+                "intelligencePriority" => ::core::option::Option::Some(2usize),
+                "speedPriority" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ModelPreferences;
@@ -16589,7 +17090,7 @@ impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -16863,7 +17364,13 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Notification;
@@ -16881,7 +17388,7 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -16981,7 +17488,14 @@ impl<'de> ::serde::Deserialize<'de> for NotificationMetaObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["io.modelcontextprotocol/subscriptionId"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "io.modelcontextprotocol/subscriptionId" => {
+                    ::core::option::Option::Some(0usize)
+                }
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = NotificationMetaObject;
@@ -16998,7 +17512,7 @@ impl<'de> ::serde::Deserialize<'de> for NotificationMetaObject {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -17082,7 +17596,12 @@ impl<'de> ::serde::Deserialize<'de> for NotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = NotificationParams;
@@ -17099,7 +17618,7 @@ impl<'de> ::serde::Deserialize<'de> for NotificationParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -17233,14 +17752,17 @@ impl<'de> ::serde::Deserialize<'de> for NumberSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "default",
-            "description",
-            "maximum",
-            "minimum",
-            "title",
-            "type",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "default" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "maximum" => ::core::option::Option::Some(2usize),
+                "minimum" => ::core::option::Option::Some(3usize),
+                "title" => ::core::option::Option::Some(4usize),
+                "type" => ::core::option::Option::Some(5usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = NumberSchema;
@@ -17262,7 +17784,7 @@ impl<'de> ::serde::Deserialize<'de> for NumberSchema {
                 let mut m5 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -17436,7 +17958,15 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PaginatedRequest;
@@ -17456,7 +17986,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -17582,7 +18112,13 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "cursor"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "cursor" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PaginatedRequestParams;
@@ -17600,7 +18136,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -17718,7 +18254,14 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "nextCursor", "resultType"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "nextCursor" => ::core::option::Option::Some(1usize),
+                "resultType" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PaginatedResult;
@@ -17737,7 +18280,7 @@ impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -17853,7 +18396,14 @@ impl<'de> ::serde::Deserialize<'de> for ParseError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["code", "data", "message"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "code" => ::core::option::Option::Some(0usize),
+                "data" => ::core::option::Option::Some(1usize),
+                "message" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ParseError;
@@ -17872,7 +18422,7 @@ impl<'de> ::serde::Deserialize<'de> for ParseError {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -18345,7 +18895,14 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "jsonrpc" => ::core::option::Option::Some(0usize),
+                "method" => ::core::option::Option::Some(1usize),
+                "params" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ProgressNotification;
@@ -18364,7 +18921,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -18512,13 +19069,16 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "message",
-            "progress",
-            "progressToken",
-            "total",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "message" => ::core::option::Option::Some(1usize),
+                "progress" => ::core::option::Option::Some(2usize),
+                "progressToken" => ::core::option::Option::Some(3usize),
+                "total" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ProgressNotificationParams;
@@ -18539,7 +19099,7 @@ impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -18851,14 +19411,17 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "arguments",
-            "description",
-            "icons",
-            "name",
-            "title",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "arguments" => ::core::option::Option::Some(1usize),
+                "description" => ::core::option::Option::Some(2usize),
+                "icons" => ::core::option::Option::Some(3usize),
+                "name" => ::core::option::Option::Some(4usize),
+                "title" => ::core::option::Option::Some(5usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Prompt;
@@ -18880,7 +19443,7 @@ impl<'de> ::serde::Deserialize<'de> for Prompt {
                 let mut m5 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -19055,7 +19618,15 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["description", "name", "required", "title"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "description" => ::core::option::Option::Some(0usize),
+                "name" => ::core::option::Option::Some(1usize),
+                "required" => ::core::option::Option::Some(2usize),
+                "title" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PromptArgument;
@@ -19075,7 +19646,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptArgument {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -19203,7 +19774,14 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "jsonrpc" => ::core::option::Option::Some(0usize),
+                "method" => ::core::option::Option::Some(1usize),
+                "params" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PromptListChangedNotification;
@@ -19222,7 +19800,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -19325,7 +19903,13 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["content", "role"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "content" => ::core::option::Option::Some(0usize),
+                "role" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PromptMessage;
@@ -19343,7 +19927,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessage {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -19441,7 +20025,14 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["name", "title", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "name" => ::core::option::Option::Some(0usize),
+                "title" => ::core::option::Option::Some(1usize),
+                "type" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = PromptReference;
@@ -19460,7 +20051,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptReference {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -19569,7 +20160,15 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ReadResourceRequest;
@@ -19589,7 +20188,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -19742,7 +20341,15 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "inputResponses", "requestState", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "inputResponses" => ::core::option::Option::Some(1usize),
+                "requestState" => ::core::option::Option::Some(2usize),
+                "uri" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ReadResourceRequestParams;
@@ -19762,7 +20369,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -19912,13 +20519,16 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "cacheScope",
-            "contents",
-            "resultType",
-            "ttlMs",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "cacheScope" => ::core::option::Option::Some(1usize),
+                "contents" => ::core::option::Option::Some(2usize),
+                "resultType" => ::core::option::Option::Some(3usize),
+                "ttlMs" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ReadResourceResult;
@@ -19939,7 +20549,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -20251,7 +20861,14 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "result"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "result" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ReadResourceResultResponse;
@@ -20270,7 +20887,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultResponse {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -20525,7 +21142,13 @@ impl<'de> ::serde::Deserialize<'de> for Request {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "method" => ::core::option::Option::Some(0usize),
+                "params" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Request;
@@ -20543,7 +21166,7 @@ impl<'de> ::serde::Deserialize<'de> for Request {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -20814,13 +21437,24 @@ impl<'de> ::serde::Deserialize<'de> for RequestMetaObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "io.modelcontextprotocol/clientCapabilities",
-            "io.modelcontextprotocol/clientInfo",
-            "io.modelcontextprotocol/logLevel",
-            "io.modelcontextprotocol/protocolVersion",
-            "progressToken",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "io.modelcontextprotocol/clientCapabilities" => {
+                    ::core::option::Option::Some(0usize)
+                }
+                "io.modelcontextprotocol/clientInfo" => {
+                    ::core::option::Option::Some(1usize)
+                }
+                "io.modelcontextprotocol/logLevel" => {
+                    ::core::option::Option::Some(2usize)
+                }
+                "io.modelcontextprotocol/protocolVersion" => {
+                    ::core::option::Option::Some(3usize)
+                }
+                "progressToken" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = RequestMetaObject;
@@ -20841,7 +21475,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestMetaObject {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -20975,7 +21609,12 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = RequestParams;
@@ -20992,7 +21631,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -21164,17 +21803,20 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "annotations",
-            "description",
-            "icons",
-            "mimeType",
-            "name",
-            "size",
-            "title",
-            "uri",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "annotations" => ::core::option::Option::Some(1usize),
+                "description" => ::core::option::Option::Some(2usize),
+                "icons" => ::core::option::Option::Some(3usize),
+                "mimeType" => ::core::option::Option::Some(4usize),
+                "name" => ::core::option::Option::Some(5usize),
+                "size" => ::core::option::Option::Some(6usize),
+                "title" => ::core::option::Option::Some(7usize),
+                "uri" => ::core::option::Option::Some(8usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Resource;
@@ -21199,7 +21841,7 @@ impl<'de> ::serde::Deserialize<'de> for Resource {
                 let mut m8 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -21411,7 +22053,14 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "mimeType", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "mimeType" => ::core::option::Option::Some(1usize),
+                "uri" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceContents;
@@ -21430,7 +22079,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceContents {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -21633,18 +22282,21 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "annotations",
-            "description",
-            "icons",
-            "mimeType",
-            "name",
-            "size",
-            "title",
-            "type",
-            "uri",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "annotations" => ::core::option::Option::Some(1usize),
+                "description" => ::core::option::Option::Some(2usize),
+                "icons" => ::core::option::Option::Some(3usize),
+                "mimeType" => ::core::option::Option::Some(4usize),
+                "name" => ::core::option::Option::Some(5usize),
+                "size" => ::core::option::Option::Some(6usize),
+                "title" => ::core::option::Option::Some(7usize),
+                "type" => ::core::option::Option::Some(8usize),
+                "uri" => ::core::option::Option::Some(9usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceLink;
@@ -21670,7 +22322,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
                 let mut m9 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -21882,7 +22534,14 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "jsonrpc" => ::core::option::Option::Some(0usize),
+                "method" => ::core::option::Option::Some(1usize),
+                "params" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceListChangedNotification;
@@ -21901,7 +22560,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -22005,7 +22664,13 @@ impl<'de> ::serde::Deserialize<'de> for ResourceRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "uri" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceRequestParams;
@@ -22023,7 +22688,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceRequestParams {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -22197,16 +22862,19 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "annotations",
-            "description",
-            "icons",
-            "mimeType",
-            "name",
-            "title",
-            "uriTemplate",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "annotations" => ::core::option::Option::Some(1usize),
+                "description" => ::core::option::Option::Some(2usize),
+                "icons" => ::core::option::Option::Some(3usize),
+                "mimeType" => ::core::option::Option::Some(4usize),
+                "name" => ::core::option::Option::Some(5usize),
+                "title" => ::core::option::Option::Some(6usize),
+                "uriTemplate" => ::core::option::Option::Some(7usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceTemplate;
@@ -22230,7 +22898,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
                 let mut m7 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -22403,7 +23071,13 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplateReference {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["type", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "type" => ::core::option::Option::Some(0usize),
+                "uri" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceTemplateReference;
@@ -22421,7 +23095,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceTemplateReference {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -22513,7 +23187,14 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "jsonrpc" => ::core::option::Option::Some(0usize),
+                "method" => ::core::option::Option::Some(1usize),
+                "params" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceUpdatedNotification;
@@ -22532,7 +23213,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -22647,7 +23328,13 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "uri" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResourceUpdatedNotificationParams;
@@ -22665,7 +23352,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -22766,7 +23453,13 @@ impl<'de> ::serde::Deserialize<'de> for Result {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "resultType"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "resultType" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Result;
@@ -22784,7 +23477,7 @@ impl<'de> ::serde::Deserialize<'de> for Result {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -22886,7 +23579,14 @@ impl<'de> ::serde::Deserialize<'de> for ResultMetaObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["io.modelcontextprotocol/serverInfo"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "io.modelcontextprotocol/serverInfo" => {
+                    ::core::option::Option::Some(0usize)
+                }
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ResultMetaObject;
@@ -22903,7 +23603,7 @@ impl<'de> ::serde::Deserialize<'de> for ResultMetaObject {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -23030,7 +23730,14 @@ impl<'de> ::serde::Deserialize<'de> for Root {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "name", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "name" => ::core::option::Option::Some(1usize),
+                "uri" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Root;
@@ -23049,7 +23756,7 @@ impl<'de> ::serde::Deserialize<'de> for Root {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -23165,7 +23872,14 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "content", "role"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "content" => ::core::option::Option::Some(1usize),
+                "role" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SamplingMessage;
@@ -23184,7 +23898,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -23891,15 +24605,18 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "completions",
-            "experimental",
-            "extensions",
-            "logging",
-            "prompts",
-            "resources",
-            "tools",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "completions" => ::core::option::Option::Some(0usize),
+                "experimental" => ::core::option::Option::Some(1usize),
+                "extensions" => ::core::option::Option::Some(2usize),
+                "logging" => ::core::option::Option::Some(3usize),
+                "prompts" => ::core::option::Option::Some(4usize),
+                "resources" => ::core::option::Option::Some(5usize),
+                "tools" => ::core::option::Option::Some(6usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ServerCapabilities;
@@ -23922,7 +24639,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
                 let mut m6 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -24104,7 +24821,12 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["listChanged"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "listChanged" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ServerCapabilitiesPrompts;
@@ -24121,7 +24843,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -24218,7 +24940,13 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["listChanged", "subscribe"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "listChanged" => ::core::option::Option::Some(0usize),
+                "subscribe" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ServerCapabilitiesResources;
@@ -24236,7 +24964,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -24333,7 +25061,12 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["listChanged"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "listChanged" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ServerCapabilitiesTools;
@@ -24350,7 +25083,7 @@ impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -25505,15 +26238,18 @@ impl<'de> ::serde::Deserialize<'de> for StringSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "default",
-            "description",
-            "format",
-            "maxLength",
-            "minLength",
-            "title",
-            "type",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "default" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "format" => ::core::option::Option::Some(2usize),
+                "maxLength" => ::core::option::Option::Some(3usize),
+                "minLength" => ::core::option::Option::Some(4usize),
+                "title" => ::core::option::Option::Some(5usize),
+                "type" => ::core::option::Option::Some(6usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = StringSchema;
@@ -25536,7 +26272,7 @@ impl<'de> ::serde::Deserialize<'de> for StringSchema {
                 let mut m6 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -25800,12 +26536,15 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionFilter {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "promptsListChanged",
-            "resourceSubscriptions",
-            "resourcesListChanged",
-            "toolsListChanged",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "promptsListChanged" => ::core::option::Option::Some(0usize),
+                "resourceSubscriptions" => ::core::option::Option::Some(1usize),
+                "resourcesListChanged" => ::core::option::Option::Some(2usize),
+                "toolsListChanged" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SubscriptionFilter;
@@ -25825,7 +26564,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionFilter {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -25943,7 +26682,14 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsAcknowledgedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "jsonrpc" => ::core::option::Option::Some(0usize),
+                "method" => ::core::option::Option::Some(1usize),
+                "params" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SubscriptionsAcknowledgedNotification;
@@ -25965,7 +26711,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsAcknowledgedNotification {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -26086,7 +26832,13 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsAcknowledgedNotificationPar
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "notifications"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "notifications" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SubscriptionsAcknowledgedNotificationParams;
@@ -26107,7 +26859,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsAcknowledgedNotificationPar
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -26204,7 +26956,15 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "method" => ::core::option::Option::Some(2usize),
+                "params" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SubscriptionsListenRequest;
@@ -26224,7 +26984,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenRequest {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -26343,7 +27103,13 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "notifications"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "notifications" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SubscriptionsListenRequestParams;
@@ -26361,7 +27127,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenRequestParams {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -26455,7 +27221,13 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "resultType"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "resultType" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SubscriptionsListenResult;
@@ -26473,7 +27245,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenResult {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -26582,10 +27354,17 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenResultMetaObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "io.modelcontextprotocol/serverInfo",
-            "io.modelcontextprotocol/subscriptionId",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "io.modelcontextprotocol/serverInfo" => {
+                    ::core::option::Option::Some(0usize)
+                }
+                "io.modelcontextprotocol/subscriptionId" => {
+                    ::core::option::Option::Some(1usize)
+                }
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SubscriptionsListenResultMetaObject;
@@ -26603,7 +27382,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenResultMetaObject {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -26699,7 +27478,14 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenResultResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id", "jsonrpc", "result"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "id" => ::core::option::Option::Some(0usize),
+                "jsonrpc" => ::core::option::Option::Some(1usize),
+                "result" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = SubscriptionsListenResultResponse;
@@ -26718,7 +27504,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenResultResponse {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -26846,7 +27632,15 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "annotations", "text", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "annotations" => ::core::option::Option::Some(1usize),
+                "text" => ::core::option::Option::Some(2usize),
+                "type" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = TextContent;
@@ -26866,7 +27660,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -27015,7 +27809,15 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "mimeType", "text", "uri"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "mimeType" => ::core::option::Option::Some(1usize),
+                "text" => ::core::option::Option::Some(2usize),
+                "uri" => ::core::option::Option::Some(3usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = TextResourceContents;
@@ -27035,7 +27837,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -27225,15 +28027,18 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "default",
-            "description",
-            "items",
-            "maxItems",
-            "minItems",
-            "title",
-            "type",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "default" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "items" => ::core::option::Option::Some(2usize),
+                "maxItems" => ::core::option::Option::Some(3usize),
+                "minItems" => ::core::option::Option::Some(4usize),
+                "title" => ::core::option::Option::Some(5usize),
+                "type" => ::core::option::Option::Some(6usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = TitledMultiSelectEnumSchema;
@@ -27256,7 +28061,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
                 let mut m6 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -27416,7 +28221,12 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["anyOf"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "anyOf" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = TitledMultiSelectEnumSchemaItems;
@@ -27433,7 +28243,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -27512,7 +28322,13 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfIte
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["const", "title"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "const" => ::core::option::Option::Some(0usize),
+                "title" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = TitledMultiSelectEnumSchemaItemsAnyOfItem;
@@ -27533,7 +28349,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfIte
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -27664,7 +28480,16 @@ impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["default", "description", "oneOf", "title", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "default" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "oneOf" => ::core::option::Option::Some(2usize),
+                "title" => ::core::option::Option::Some(3usize),
+                "type" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = TitledSingleSelectEnumSchema;
@@ -27685,7 +28510,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -27819,7 +28644,13 @@ impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["const", "title"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "const" => ::core::option::Option::Some(0usize),
+                "title" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = TitledSingleSelectEnumSchemaOneOfItem;
@@ -27840,7 +28671,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -28014,16 +28845,19 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "annotations",
-            "description",
-            "icons",
-            "inputSchema",
-            "name",
-            "outputSchema",
-            "title",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "annotations" => ::core::option::Option::Some(1usize),
+                "description" => ::core::option::Option::Some(2usize),
+                "icons" => ::core::option::Option::Some(3usize),
+                "inputSchema" => ::core::option::Option::Some(4usize),
+                "name" => ::core::option::Option::Some(5usize),
+                "outputSchema" => ::core::option::Option::Some(6usize),
+                "title" => ::core::option::Option::Some(7usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = Tool;
@@ -28047,7 +28881,7 @@ impl<'de> ::serde::Deserialize<'de> for Tool {
                 let mut m7 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -28296,13 +29130,16 @@ impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "destructiveHint",
-            "idempotentHint",
-            "openWorldHint",
-            "readOnlyHint",
-            "title",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "destructiveHint" => ::core::option::Option::Some(0usize),
+                "idempotentHint" => ::core::option::Option::Some(1usize),
+                "openWorldHint" => ::core::option::Option::Some(2usize),
+                "readOnlyHint" => ::core::option::Option::Some(3usize),
+                "title" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ToolAnnotations;
@@ -28323,7 +29160,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -28455,7 +29292,12 @@ impl<'de> ::serde::Deserialize<'de> for ToolChoice {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["mode"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "mode" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ToolChoice;
@@ -28472,7 +29314,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolChoice {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -28587,7 +29429,13 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["$schema", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "$schema" => ::core::option::Option::Some(0usize),
+                "type" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ToolInputSchema;
@@ -28605,7 +29453,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -28705,7 +29553,14 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["jsonrpc", "method", "params"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "jsonrpc" => ::core::option::Option::Some(0usize),
+                "method" => ::core::option::Option::Some(1usize),
+                "params" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ToolListChangedNotification;
@@ -28724,7 +29579,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -28836,7 +29691,12 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["$schema"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "$schema" => ::core::option::Option::Some(0usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ToolOutputSchema;
@@ -28853,7 +29713,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(_) => {
@@ -28979,14 +29839,17 @@ impl<'de> ::serde::Deserialize<'de> for ToolResultContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "_meta",
-            "content",
-            "isError",
-            "structuredContent",
-            "toolUseId",
-            "type",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "content" => ::core::option::Option::Some(1usize),
+                "isError" => ::core::option::Option::Some(2usize),
+                "structuredContent" => ::core::option::Option::Some(3usize),
+                "toolUseId" => ::core::option::Option::Some(4usize),
+                "type" => ::core::option::Option::Some(5usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ToolResultContent;
@@ -29008,7 +29871,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolResultContent {
                 let mut m5 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -29174,7 +30037,16 @@ impl<'de> ::serde::Deserialize<'de> for ToolUseContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["_meta", "id", "input", "name", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "_meta" => ::core::option::Option::Some(0usize),
+                "id" => ::core::option::Option::Some(1usize),
+                "input" => ::core::option::Option::Some(2usize),
+                "name" => ::core::option::Option::Some(3usize),
+                "type" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = ToolUseContent;
@@ -29195,7 +30067,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolUseContent {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -29855,7 +30727,14 @@ impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["error", "id", "jsonrpc"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "error" => ::core::option::Option::Some(0usize),
+                "id" => ::core::option::Option::Some(1usize),
+                "jsonrpc" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = UnsupportedProtocolVersionError;
@@ -29874,7 +30753,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionError {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -29978,7 +30857,14 @@ impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["code", "data", "message"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "code" => ::core::option::Option::Some(0usize),
+                "data" => ::core::option::Option::Some(1usize),
+                "message" => ::core::option::Option::Some(2usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = UnsupportedProtocolVersionErrorError;
@@ -29997,7 +30883,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorError {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -30102,7 +30988,13 @@ impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorErrorData
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["requested", "supported"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "requested" => ::core::option::Option::Some(0usize),
+                "supported" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = UnsupportedProtocolVersionErrorErrorData;
@@ -30123,7 +31015,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorErrorData
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -30289,15 +31181,18 @@ impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "default",
-            "description",
-            "items",
-            "maxItems",
-            "minItems",
-            "title",
-            "type",
-        ];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "default" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "items" => ::core::option::Option::Some(2usize),
+                "maxItems" => ::core::option::Option::Some(3usize),
+                "minItems" => ::core::option::Option::Some(4usize),
+                "title" => ::core::option::Option::Some(5usize),
+                "type" => ::core::option::Option::Some(6usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = UntitledMultiSelectEnumSchema;
@@ -30320,7 +31215,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
                 let mut m6 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -30480,7 +31375,13 @@ impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["enum", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "enum" => ::core::option::Option::Some(0usize),
+                "type" => ::core::option::Option::Some(1usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = UntitledMultiSelectEnumSchemaItems;
@@ -30498,7 +31399,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
@@ -30626,7 +31527,16 @@ impl<'de> ::serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["default", "description", "enum", "title", "type"];
+        fn declared(name: &str) -> ::core::option::Option<usize> {
+            match name {
+                "default" => ::core::option::Option::Some(0usize),
+                "description" => ::core::option::Option::Some(1usize),
+                "enum" => ::core::option::Option::Some(2usize),
+                "title" => ::core::option::Option::Some(3usize),
+                "type" => ::core::option::Option::Some(4usize),
+                _ => ::core::option::Option::None,
+            }
+        }
         struct Members;
         impl<'de> ::serde::de::Visitor<'de> for Members {
             type Value = UntitledSingleSelectEnumSchema;
@@ -30647,7 +31557,7 @@ impl<'de> ::serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
                 let mut m4 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(MEMBERS))?
+                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
                 {
                     match member {
                         ::mcpwire_types::support::Member::Declared(0usize) => {
