@@ -561,36 +561,41 @@ pub fn scan_string(bytes: &[u8], pos: usize) -> Result<StringInfo, ScanError> {
 fn scan_string_on(bytes: &[u8], start: usize, mut i: usize) -> Result<StringInfo, ScanError> {
     let mut has_escapes = false;
     // The rest goes to blocks of 64 (once) after an escape past the first 64 bytes, and,
-    // where blocks beat words on plain text too (AVX2, AVX-512), from the 128th byte on.
+    // where blocks beat words on plain text too (AVX2, AVX-512), from the 128th byte on: the
+    // words stop at `words_until`, and `to_blocks` is set when the blocks take over at `i`.
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    let (mut blocks_from, mut words_until) = match blocks::blocks_beat_words() {
-        true => (start + 64, (start + 128).min(bytes.len())),
-        false => (start + 64, bytes.len()),
+    let (mut blocks_after_escape_at, mut to_blocks) = (start + 64, false);
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    let mut words_until = match blocks::blocks_beat_words() {
+        true => (start + 128).min(bytes.len()),
+        false => bytes.len(),
     };
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
     let words_until = bytes.len();
     'words: loop {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        if to_blocks {
+            (to_blocks, words_until, blocks_after_escape_at) = (false, bytes.len(), usize::MAX);
+            match blocks::scan_blocks(bytes, i)? {
+                blocks::Stop::Closed { quote, escapes } => {
+                    return Ok(StringInfo {
+                        start,
+                        end: quote + 1,
+                        has_escapes: has_escapes || escapes,
+                    });
+                }
+                blocks::Stop::Tail { from, escapes } => {
+                    has_escapes |= escapes;
+                    i = from;
+                }
+            }
+        }
         let Some((word, mut special)) = special_word(&bytes[..words_until], i) else {
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             if words_until < bytes.len() {
                 // Nothing special up to there: the blocks go on from the first byte unread.
-                let from = i.max(words_until);
-                words_until = bytes.len();
-                blocks_from = usize::MAX;
-                match blocks::scan_blocks(bytes, from)? {
-                    blocks::Stop::Closed { quote, escapes } => {
-                        return Ok(StringInfo {
-                            start,
-                            end: quote + 1,
-                            has_escapes: has_escapes || escapes,
-                        });
-                    }
-                    blocks::Stop::Tail { from, escapes } => {
-                        has_escapes |= escapes;
-                        i = from;
-                        continue 'words;
-                    }
-                }
+                (i, to_blocks) = (i.max(words_until), true);
+                continue 'words;
             }
             return Err(err(ScanErrorKind::UnexpectedEnd, bytes.len()));
         };
@@ -611,22 +616,9 @@ fn scan_string_on(bytes: &[u8], start: usize, mut i: usize) -> Result<StringInfo
                         _ => escape_end(bytes, p)?,
                     };
                     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-                    if next >= blocks_from {
-                        words_until = bytes.len();
-                        blocks_from = usize::MAX;
-                        match blocks::scan_blocks(bytes, next)? {
-                            blocks::Stop::Closed { quote, .. } => {
-                                return Ok(StringInfo {
-                                    start,
-                                    end: quote + 1,
-                                    has_escapes,
-                                });
-                            }
-                            blocks::Stop::Tail { from, .. } => {
-                                i = from;
-                                continue 'words;
-                            }
-                        }
+                    if next >= blocks_after_escape_at {
+                        (i, to_blocks) = (next, true);
+                        continue 'words;
                     }
                     if next >= word + 8 {
                         i = next;
