@@ -1,17 +1,54 @@
 //! A scanner for JSON text that is already known to be valid (a value serde_json captured):
-//! it finds where values end without checking the grammar again, skipping strings with
-//! `memchr` (a vectorised search behind a safe API) for their closing quote or next escape.
+//! it finds where values end without checking the grammar again, skipping strings to their
+//! closing quote or next escape eight bytes at a time (a `u64` word, safe Rust), and with
+//! `memchr` (a vectorised search behind a safe API) past their first few words.
 //!
-//! It is what lets a union look at an object's members (see [`super::Shape`]) for a fraction
-//! of what a second serde_json pass costs: serde_json validates every byte of a 100 KB string
-//! it skips, this scanner jumps from escape to escape. On text that is not valid JSON it never
-//! panics; it answers `None`.
+//! It is what lets a union look at an object's members (see [`super::Shape`]) and a
+//! [`crate::JsonObjectMap`] check its members for a fraction of what a second serde_json pass
+//! costs: serde_json validates every byte of a 100 KB string it skips, this scanner jumps from
+//! escape to escape. On text that is not valid JSON it never panics; it answers `None`.
+
+/// Words of a string tested one by one before the rest is handed to `memchr`: most strings in
+/// MCP messages (member names, types, titles) end within them, and a `memchr` call costs about
+/// as much as four words before it finds anything.
+const WORDS_BEFORE_MEMCHR: usize = 4;
+
+/// `0x01` in every byte of a word.
+const ONES: u64 = u64::from_le_bytes([1; 8]);
+
+/// Bit 7 set in every byte of the word where `word` has the byte `byte`, and possibly in
+/// higher bytes after such a byte (the borrow of the classic has-zero-byte test); the lowest
+/// set bit is always exact.
+fn bytes_equal(word: u64, byte: u8) -> u64 {
+    let zeroed = word ^ (ONES * u64::from(byte));
+    zeroed.wrapping_sub(ONES) & !zeroed & (ONES << 7)
+}
+
+/// The index of the first `"` or `\\` at or after `from`.
+#[inline(always)]
+fn quote_or_backslash(bytes: &[u8], from: usize) -> Option<usize> {
+    let rest = bytes.get(from..)?;
+    let mut words = rest.chunks_exact(8);
+    for (index, word) in words.by_ref().take(WORDS_BEFORE_MEMCHR).enumerate() {
+        let word = u64::from_le_bytes(word.try_into().expect("chunks of eight bytes"));
+        let found = bytes_equal(word, b'"') | bytes_equal(word, b'\\');
+        if found != 0 {
+            return Some(from + index * 8 + (found.trailing_zeros() / 8) as usize);
+        }
+    }
+    let scanned = rest.len() - words.remainder().len() - words.len() * 8;
+    memchr::memchr2(b'"', b'\\', &rest[scanned..]).map(|found| from + scanned + found)
+}
 
 /// The index just past the string whose opening quote is at `start`.
+///
+/// Inlined into the loops that call it for every string they meet: a call costs as much as
+/// scanning a short string.
+#[inline(always)]
 pub(super) fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
     let mut at = start + 1;
     loop {
-        let found = at + memchr::memchr2(b'"', b'\\', bytes.get(at..)?)?;
+        let found = quote_or_backslash(bytes, at)?;
         if bytes[found] == b'"' {
             return Some(found + 1);
         }
@@ -69,11 +106,60 @@ pub(super) fn skip_whitespace(bytes: &[u8], mut at: usize) -> usize {
     at
 }
 
+/// Whether `bytes`, valid JSON (the text of a [`crate::JsonObject`]), is one object whose
+/// every member is an object, in one pass that tracks the nesting depth and looks only after
+/// each `:` of the outer object. It does not check the grammar again: on text that is not
+/// valid JSON its answer means nothing (it never panics). `false` sends
+/// [`first_non_object_member`] member by member, to name the member at fault.
+fn every_member_is_an_object(bytes: &[u8]) -> bool {
+    let mut at = skip_whitespace(bytes, 0);
+    if bytes.get(at) != Some(&b'{') {
+        return false;
+    }
+    let mut depth = 0usize;
+    while let Some(&byte) = bytes.get(at) {
+        match byte {
+            b'"' => match string_end(bytes, at) {
+                Some(end) => {
+                    at = end;
+                    continue;
+                }
+                None => return false,
+            },
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return skip_whitespace(bytes, at + 1) == bytes.len();
+                }
+            }
+            b':' if depth == 1 => {
+                at = skip_whitespace(bytes, at + 1);
+                if bytes.get(at) != Some(&b'{') {
+                    return false;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    false
+}
+
 /// The first member of the object `text` whose value is not an object, as its name (the
 /// text between the quotes, escapes as written) and its value's text; `None` when every member
 /// is an object. Text that does not scan as an object answers with an empty name and the text
 /// where scanning stopped.
 pub(crate) fn first_non_object_member(text: &str) -> Option<(&str, &str)> {
+    if every_member_is_an_object(text.as_bytes()) {
+        return None;
+    }
+    first_non_object_member_walked(text)
+}
+
+/// [`first_non_object_member`] member by member, which names the member at fault.
+fn first_non_object_member_walked(text: &str) -> Option<(&str, &str)> {
     let bytes = text.as_bytes();
     let broken = |at: usize| Some(("", text.get(at..).unwrap_or_default()));
     let mut at = skip_whitespace(bytes, 0);
@@ -133,6 +219,111 @@ mod tests {
         assert_eq!(first_non_object_member(r#"{"a":{}"#), Some(("", "")));
         assert_eq!(first_non_object_member(r#"{"a":{"#), Some(("", r#"{"#)));
         assert_eq!(first_non_object_member(r#"{"a":"#), Some(("", "")));
+    }
+
+    /// The one-pass check agrees with the member-by-member walk on objects built from every
+    /// combination of member values, spacing, escaped names and nesting, and on every one-byte
+    /// deletion of them that is still a JSON object; on the other deletions and on every prefix
+    /// it answers without panicking.
+    #[test]
+    fn the_one_pass_check_agrees_with_the_walk() {
+        let values = [
+            "{}",
+            r#"{"k":[1,{"x":":"}],"s":"}{\\\"[:"}"#,
+            r#"{ "deep" : { "a" : [ { } ] } }"#,
+            "[]",
+            r#""{:}""#,
+            "1",
+            "null",
+            r#"[{"a":{}}]"#,
+        ];
+        let names = [
+            "a",
+            r#"b\"c"#,
+            "quite a long member name past four words: {[:",
+        ];
+        let mut checked = 0;
+        for (first, second) in values
+            .iter()
+            .flat_map(|a| values.iter().map(move |b| (a, b)))
+        {
+            for (name, space) in names.iter().zip(["", " ", "\n\t "]) {
+                let text = format!(
+                    r#"{space}{{{space}"{name}"{space}:{space}{first}{space},"z":{second}{space}}}{space}"#
+                );
+                let expected = first_non_object_member_walked(&text).is_none();
+                assert_eq!(
+                    every_member_is_an_object(text.as_bytes()),
+                    expected,
+                    "{text}"
+                );
+                assert_eq!(
+                    expected,
+                    first.starts_with('{') && second.starts_with('{'),
+                    "{text}"
+                );
+                for cut in 0..text.len() {
+                    let (Some(prefix), Some(rest)) = (text.get(..cut), text.get(cut + 1..)) else {
+                        continue;
+                    };
+                    for broken in [prefix.to_owned(), format!("{prefix}{rest}")] {
+                        let fast = every_member_is_an_object(broken.as_bytes());
+                        if serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(
+                            &broken,
+                        )
+                        .is_ok()
+                        {
+                            let walked = first_non_object_member_walked(&broken).is_none();
+                            assert_eq!(fast, walked, "{broken}");
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 500, "{checked}");
+    }
+
+    /// Every placement of a quote or backslash among fillers that trip the word test's borrow
+    /// (`0x01` after the sought byte, bytes one above or below it, high bytes), in strings
+    /// shorter and longer than the words tested before `memchr`, from every start offset.
+    #[test]
+    fn the_first_quote_or_backslash_is_found_at_every_position() {
+        let fillers = [b'a', 0x01, 0x00, b'#', b'!', b']', b'[', 0x80, 0xFF];
+        for len in 0..(WORDS_BEFORE_MEMCHR * 8 + 20) {
+            for (round, filler) in fillers.iter().enumerate() {
+                let mut bytes: Vec<u8> = (0..len)
+                    .map(|i| fillers[(i * 7 + round) % fillers.len()].max(*filler))
+                    .collect();
+                let reference = |bytes: &[u8], from: usize| {
+                    bytes[from..]
+                        .iter()
+                        .position(|b| matches!(b, b'"' | b'\\'))
+                        .map(|i| from + i)
+                };
+                for from in 0..=len.min(9) {
+                    assert_eq!(quote_or_backslash(&bytes, from), reference(&bytes, from));
+                }
+                for at in 0..len {
+                    for sought in [b'"', b'\\'] {
+                        let kept = bytes[at];
+                        bytes[at] = sought;
+                        if at + 1 < len {
+                            bytes[at + 1] = 0x01;
+                        }
+                        for from in 0..=at.min(9) {
+                            assert_eq!(
+                                quote_or_backslash(&bytes, from),
+                                reference(&bytes, from),
+                                "len {len}, sought {sought} at {at}, from {from}, {bytes:?}"
+                            );
+                        }
+                        bytes[at] = kept;
+                    }
+                }
+            }
+        }
+        assert_eq!(quote_or_backslash(b"ab", 3), None);
     }
 
     #[test]
