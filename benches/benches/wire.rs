@@ -2,6 +2,8 @@
 //!
 //! - `decode_<message>`: every [`Contender`] on the same frame bytes;
 //! - `typed_breakdown`: the pieces of the typed decode of the 100 KB `resources/read` frame;
+//! - `typed_breakdown_tools_list`: the pieces of the typed decode of the 5 KB `tools/list`
+//!   result (the parse, the `properties` maps, the owned result's heap work);
 //! - `client_path_<frame>` (issue 15): a response frame typed by its pending request through
 //!   `Peer::receive` (single pass) and `Peer::receive_two_pass`, and its result text alone;
 //! - `reply_success`, `reply_error`: reply serialization, mcpwire and rmcp;
@@ -23,7 +25,7 @@ use criterion::{
     BatchSize, BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
 };
 use mcpwire::{Id, MissingId, RpcError, reply};
-use mcpwire_benches::breakdown::{self, Pieces};
+use mcpwire_benches::breakdown::{self, Pieces, ToolsListPieces};
 use mcpwire_benches::child::ChildServer;
 use mcpwire_benches::client::{self, ClientFrame};
 use mcpwire_benches::contenders::Contender;
@@ -60,6 +62,17 @@ fn breakdown_group(c: &mut Criterion) {
     group.sampling_mode(SamplingMode::Flat).sample_size(20);
     for (step, _) in breakdown::STEPS {
         assert!(pieces.run(step), "typed_breakdown step {step} failed");
+        group.bench_function(step, |b| b.iter(|| pieces.run(step)));
+    }
+    group.finish();
+
+    let pieces = ToolsListPieces::tools_list_result();
+    let mut group = c.benchmark_group("typed_breakdown_tools_list");
+    for (step, _) in breakdown::TOOLS_LIST_STEPS {
+        assert!(
+            pieces.run(step),
+            "typed_breakdown_tools_list step {step} failed"
+        );
         group.bench_function(step, |b| b.iter(|| pieces.run(step)));
     }
     group.finish();

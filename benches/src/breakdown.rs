@@ -1,9 +1,12 @@
-//! Where the typed decode of the 100 KB `resources/read` result spends its time: the pieces of
-//! `mcpwire_typed_2025_11_25` on that frame, measured one by one (criterion group
-//! `typed_breakdown`), so the report can say what limits it instead of guessing.
+//! Where the typed decode spends its time, measured piece by piece so the report can say what
+//! limits it instead of guessing:
 //!
-//! The frame's one `TextResourceContents` carries about 100 KB of text with a JSON escape every
-//! few dozen bytes; the pieces are cut from that same frame.
+//! - [`Pieces`] (criterion group `typed_breakdown`): the 100 KB `resources/read` result, whose
+//!   one `TextResourceContents` carries about 100 KB of text with a JSON escape every few dozen
+//!   bytes; the pieces are cut from that same frame.
+//! - [`ToolsListPieces`] (group `typed_breakdown_tools_list`): the 5 KB `tools/list` result of
+//!   fourteen tools, split into serde_json's parse of the text, the `properties` maps of the
+//!   tools' input schemas, and the heap work of the owned result.
 
 use mcpwire_types::mcp::v2025_11_25 as generated;
 use serde::Deserialize;
@@ -118,6 +121,89 @@ impl Pieces {
     }
 }
 
+/// The measured steps of the `tools/list` breakdown: (criterion function id, what it measures).
+pub const TOOLS_LIST_STEPS: [(&str, &str); 5] = [
+    (
+        "result_floor",
+        "serde_json: the `result` text into `IgnoredAny` (the parse alone)",
+    ),
+    (
+        "result_typed",
+        "serde_json: the `result` text into the generated `ListToolsResult`, then dropped",
+    ),
+    (
+        "properties_map",
+        "serde_json: the fourteen `properties` texts into `JsonObjectMap` (captured, members checked), dropped",
+    ),
+    (
+        "properties_object",
+        "serde_json: the same texts into `JsonObject` (captured only), dropped",
+    ),
+    (
+        "result_clone",
+        "the decoded `ListToolsResult` cloned and dropped: the same owned strings and vectors, allocated and freed, without parsing",
+    ),
+];
+
+/// The 5 KB `tools/list` result and the texts cut from it.
+#[derive(Debug, Clone)]
+pub struct ToolsListPieces {
+    /// The `result` member's text.
+    pub result: String,
+    /// Each tool's `inputSchema.properties` text.
+    pub properties: Vec<String>,
+    /// The result decoded once, for the clone step.
+    pub decoded: generated::ListToolsResult,
+}
+
+impl ToolsListPieces {
+    /// The pieces of the suite's `tools_list_result` frame.
+    pub fn tools_list_result() -> Self {
+        let frame = messages::tools_list_result();
+        let result = serde_json::from_str::<Frame>(&frame)
+            .expect("the frame has a result")
+            .result
+            .get()
+            .to_owned();
+        let decoded = serde_json::from_str::<generated::ListToolsResult>(&result)
+            .expect("the result is a ListToolsResult");
+        let properties = decoded
+            .tools
+            .iter()
+            .filter_map(|tool| tool.input_schema.properties.as_ref())
+            .map(|map| map.text().to_owned())
+            .collect();
+        Self {
+            result,
+            properties,
+            decoded,
+        }
+    }
+
+    /// Runs one step (a `TOOLS_LIST_STEPS` id); `false` for an unknown id or a failed decode.
+    pub fn run(&self, step: &str) -> bool {
+        match step {
+            "result_floor" => serde_json::from_str::<serde::de::IgnoredAny>(&self.result).is_ok(),
+            "result_typed" => {
+                serde_json::from_str::<generated::ListToolsResult>(&self.result).is_ok()
+            }
+            "properties_map" => self
+                .properties
+                .iter()
+                .all(|text| serde_json::from_str::<mcpwire_types::JsonObjectMap>(text).is_ok()),
+            "properties_object" => self
+                .properties
+                .iter()
+                .all(|text| serde_json::from_str::<mcpwire_types::JsonObject>(text).is_ok()),
+            "result_clone" => {
+                let copy = std::hint::black_box(self.decoded.clone());
+                copy.tools.len() == self.decoded.tools.len()
+            }
+            _ => false,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,6 +213,23 @@ mod tests {
         let pieces = Pieces::resources_read_100k();
         assert!(pieces.text.len() > 100 * 1024 && pieces.text.contains("\\n"));
         for (step, _) in STEPS {
+            assert!(pieces.run(step), "step {step} failed");
+        }
+        assert!(!pieces.run("no such step"));
+    }
+
+    #[test]
+    fn every_tools_list_step_runs_on_its_piece() {
+        let pieces = ToolsListPieces::tools_list_result();
+        assert_eq!(pieces.decoded.tools.len(), 14);
+        assert_eq!(pieces.properties.len(), 14);
+        assert!(
+            pieces
+                .properties
+                .iter()
+                .all(|text| text.contains(r#""query""#))
+        );
+        for (step, _) in TOOLS_LIST_STEPS {
             assert!(pieces.run(step), "step {step} failed");
         }
         assert!(!pieces.run("no such step"));

@@ -29,6 +29,7 @@ mod client_path;
 mod end_to_end;
 #[cfg(test)]
 mod fixture;
+mod tools_list_breakdown;
 
 /// Usage text for `cargo xtask bench`.
 pub const USAGE: &str =
@@ -479,6 +480,7 @@ impl Report<'_> {
         self.render_new_targets(&mut out);
         self.render_client_path(&mut out);
         self.render_breakdown(&mut out);
+        self.render_tools_list_breakdown(&mut out);
         self.render_outcomes(&mut out);
         self.render_setup(&mut out);
         out
