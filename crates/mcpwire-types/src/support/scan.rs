@@ -24,7 +24,7 @@ fn bytes_equal(word: u64, byte: u8) -> u64 {
     zeroed.wrapping_sub(ONES) & !zeroed & (ONES << 7)
 }
 
-/// The index of the first `"` or `\\` at or after `from`.
+/// The index of the first `"` or `\` at or after `from`.
 #[inline(always)]
 fn quote_or_backslash(bytes: &[u8], from: usize) -> Option<usize> {
     let rest = bytes.get(from..)?;
@@ -149,8 +149,9 @@ fn every_member_is_an_object(bytes: &[u8]) -> bool {
 
 /// The first member of the object `text` whose value is not an object, as its name (the
 /// text between the quotes, escapes as written) and its value's text; `None` when every member
-/// is an object. Text that does not scan as an object answers with an empty name and the text
-/// where scanning stopped.
+/// is an object. Meant for valid JSON (the text of a [`crate::JsonObject`]): on other text it
+/// never panics, and answers with an empty name and the text where scanning stopped, or `None`
+/// when the one-pass check ([`every_member_is_an_object`]) does not notice the fault.
 pub(crate) fn first_non_object_member(text: &str) -> Option<(&str, &str)> {
     if every_member_is_an_object(text.as_bytes()) {
         return None;
@@ -158,7 +159,9 @@ pub(crate) fn first_non_object_member(text: &str) -> Option<(&str, &str)> {
     first_non_object_member_walked(text)
 }
 
-/// [`first_non_object_member`] member by member, which names the member at fault.
+/// [`first_non_object_member`] member by member, which names the member at fault (and, on text
+/// that does not scan as an object, answers with an empty name and the text where scanning
+/// stopped).
 fn first_non_object_member_walked(text: &str) -> Option<(&str, &str)> {
     let bytes = text.as_bytes();
     let broken = |at: usize| Some(("", text.get(at..).unwrap_or_default()));
