@@ -55,7 +55,7 @@ use serde_json::{Map, Value};
 
 use crate::support::{RAW_VALUE_TOKEN, RawJson};
 
-/// Any JSON value, kept as its text (see the [module documentation](self)).
+/// Any JSON value, kept as its text (see the [crate documentation](crate)).
 #[derive(Clone)]
 pub struct Json(Box<str>);
 
@@ -197,7 +197,7 @@ impl<'de> Deserialize<'de> for Json {
     }
 }
 
-/// A JSON object with any members, kept as its text (see the [module documentation](self)).
+/// A JSON object with any members, kept as its text (see the [crate documentation](crate)).
 ///
 /// Decoding refuses any other JSON value, as the schema does.
 #[derive(Clone, PartialEq)]

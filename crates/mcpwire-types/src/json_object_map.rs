@@ -39,7 +39,7 @@ use crate::JsonObject;
 use crate::support::first_non_object_member;
 
 /// A JSON object whose members are all objects, kept as its text (see the
-/// [module documentation](self)).
+/// [crate documentation](crate)).
 #[derive(Clone, PartialEq, Default)]
 pub struct JsonObjectMap(JsonObject);
 
