@@ -750,23 +750,47 @@ impl Report<'_> {
         out.push('\n');
     }
 
-    /// The pieces of the typed decode of the 100 KB `resources/read` frame, and what they say
-    /// about the typed-decode target there.
-    fn render_breakdown(&self, out: &mut String) {
-        let step = |id: &str| self.get("typed_breakdown", id);
-        if BREAKDOWN_STEPS.iter().all(|(id, _)| step(id).is_none()) {
-            return;
+    /// The heading "Where the typed time goes (`what`)" and the table of the criterion
+    /// `group`'s `steps` (function id, row title), their medians; nothing, and `false`, when
+    /// the run measured none of them.
+    fn render_steps(
+        &self,
+        out: &mut String,
+        what: &str,
+        group: &str,
+        steps: &[(&str, &str)],
+    ) -> bool {
+        let step = |id: &str| self.get(group, id);
+        if steps.iter().all(|(id, _)| step(id).is_none()) {
+            return false;
         }
-        out.push_str("## Where the typed time goes (`resources/read` result, 100 KB text)\n\n");
-        out.push_str("| step | median |\n| --- | --- |\n");
-        for (id, what) in BREAKDOWN_STEPS {
+        let _ = write!(
+            out,
+            "## Where the typed time goes ({what})\n\n| step | median |\n| --- | --- |\n"
+        );
+        for (id, title) in steps {
             let _ = writeln!(
                 out,
-                "| {what} | {} |",
+                "| {title} | {} |",
                 step(id).map_or("—".to_owned(), format_time)
             );
         }
         out.push('\n');
+        true
+    }
+
+    /// The pieces of the typed decode of the 100 KB `resources/read` frame, and what they say
+    /// about the typed-decode target there.
+    fn render_breakdown(&self, out: &mut String) {
+        let step = |id: &str| self.get("typed_breakdown", id);
+        if !self.render_steps(
+            out,
+            "`resources/read` result, 100 KB text",
+            "typed_breakdown",
+            &BREAKDOWN_STEPS,
+        ) {
+            return;
+        }
         let frame = "resources_read_100k";
         let typed = self.decode(frame, "mcpwire_typed_2025_11_25");
         let rmcp = self.decode(frame, "rmcp");

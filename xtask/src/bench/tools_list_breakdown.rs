@@ -37,22 +37,14 @@ impl Report<'_> {
     /// its distance to 3× the frame's floor.
     pub(super) fn render_tools_list_breakdown(&self, out: &mut String) {
         let step = |id: &str| self.get("typed_breakdown_tools_list", id);
-        if TOOLS_LIST_BREAKDOWN_STEPS
-            .iter()
-            .all(|(id, _)| step(id).is_none())
-        {
+        if !self.render_steps(
+            out,
+            "`tools/list` result, 5 KB",
+            "typed_breakdown_tools_list",
+            &TOOLS_LIST_BREAKDOWN_STEPS,
+        ) {
             return;
         }
-        out.push_str("## Where the typed time goes (`tools/list` result, 5 KB)\n\n");
-        out.push_str("| step | median |\n| --- | --- |\n");
-        for (id, what) in TOOLS_LIST_BREAKDOWN_STEPS {
-            let _ = writeln!(
-                out,
-                "| {what} | {} |",
-                step(id).map_or("—".to_owned(), format_time)
-            );
-        }
-        out.push('\n');
         let (Some(parse), Some(typed)) = (step("result_floor"), step("result_typed")) else {
             return;
         };
@@ -71,17 +63,17 @@ impl Report<'_> {
                 format_ratio(Self::ratio(Some(typed), Some(floor)))
             );
         }
-        if let (Some(map), Some(object)) = (step("properties_map"), step("properties_object")) {
-            let _ = writeln!(
-                out,
-                "- The `properties` maps: {} captured and checked, of which the check that every member is an object is {} ({:.0}% of what the typed decode adds to the parse).",
-                format_time(map),
-                format_time(map - object),
-                100.0 * (map - object) / added
-            );
-        }
         let check = match (step("properties_map"), step("properties_object")) {
-            (Some(map), Some(object)) => map - object,
+            (Some(map), Some(object)) => {
+                let _ = writeln!(
+                    out,
+                    "- The `properties` maps: {} captured and checked, of which the check that every member is an object is {} ({:.0}% of what the typed decode adds to the parse).",
+                    format_time(map),
+                    format_time(map - object),
+                    100.0 * (map - object) / added
+                );
+                map - object
+            }
             _ => 0.0,
         };
         if let Some(clone) = step("result_clone") {
