@@ -51,6 +51,15 @@ pub struct Pieces {
     pub text: String,
 }
 
+/// The text of the `result` member of a response `frame` of the suite.
+fn result_text(frame: &str) -> String {
+    serde_json::from_str::<Frame>(frame)
+        .expect("the frame has a result")
+        .result
+        .get()
+        .to_owned()
+}
+
 #[derive(Deserialize)]
 struct Frame<'a> {
     #[serde(borrow)]
@@ -73,11 +82,7 @@ impl Pieces {
     /// The pieces of the suite's `resources_read_100k` frame.
     pub fn resources_read_100k() -> Self {
         let frame = messages::resources_read_result(100 * 1024);
-        let result = serde_json::from_str::<Frame>(&frame)
-            .expect("the frame has a result")
-            .result
-            .get()
-            .to_owned();
+        let result = result_text(&frame);
         let item = serde_json::from_str::<Contents>(&result)
             .expect("the result has contents")
             .contents
@@ -160,11 +165,7 @@ impl ToolsListPieces {
     /// The pieces of the suite's `tools_list_result` frame.
     pub fn tools_list_result() -> Self {
         let frame = messages::tools_list_result();
-        let result = serde_json::from_str::<Frame>(&frame)
-            .expect("the frame has a result")
-            .result
-            .get()
-            .to_owned();
+        let result = result_text(&frame);
         let decoded = serde_json::from_str::<generated::ListToolsResult>(&result)
             .expect("the result is a ListToolsResult");
         let properties = decoded
