@@ -33,6 +33,9 @@ pub use raw::RawJson;
 mod scan;
 pub(crate) use scan::first_non_object_member;
 
+mod structure;
+pub use structure::escaped_bytes;
+
 mod shape;
 pub use shape::{Items, Members, Shape};
 

@@ -110,7 +110,19 @@ pub(super) fn skip_whitespace(bytes: &[u8], mut at: usize) -> usize {
 /// text between the quotes, escapes as written) and its value's text; `None` when every member
 /// is an object. Text that does not scan as an object answers with an empty name and the text
 /// where scanning stopped.
+///
+/// Valid JSON whose members are all objects (the common case) is told by
+/// [`super::structure::members_are_objects`] 64 bytes at a time; the member-by-member walk
+/// here runs only to name what is not an object.
 pub(crate) fn first_non_object_member(text: &str) -> Option<(&str, &str)> {
+    if super::structure::members_are_objects(text.as_bytes()) {
+        return None;
+    }
+    first_non_object_member_by_walking(text)
+}
+
+/// [`first_non_object_member`] member by member, whatever the text.
+pub(super) fn first_non_object_member_by_walking(text: &str) -> Option<(&str, &str)> {
     let bytes = text.as_bytes();
     let broken = |at: usize| Some(("", text.get(at..).unwrap_or_default()));
     let mut at = skip_whitespace(bytes, 0);

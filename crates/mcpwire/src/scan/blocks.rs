@@ -28,6 +28,8 @@ use safe_arch::{
     move_mask_i8_m128i, set_splat_i8_m128i,
 };
 
+use mcpwire_types::support::escaped_bytes;
+
 use super::{SHORT_ESCAPE, ScanError, ScanErrorKind, err, escape_end};
 
 /// Bytes per block.
@@ -250,33 +252,6 @@ fn first_stop(
     Ok(None)
 }
 
-/// The bytes a backslash escapes in a block whose backslashes are `backslashes` (bit k for
-/// byte k), and whether the block's last byte is a backslash that escapes the next block's
-/// first byte. `carry` is that bit (0 or 1) from the block before.
-///
-/// Only escaped bytes that are not backslashes are reported (plus nothing for an escaped
-/// backslash): the caller looks at the letters of escapes and at unescaped quotes, never at
-/// which backslash of a `\\` pair is the escaped one.
-///
-/// A run of backslashes (its first byte not escaped from the block before) escapes the bytes
-/// at odd distances from its start: those whose position differs in parity from the run's
-/// start, up to the byte after the run. One subtraction marks them for every run at once:
-/// subtracting the runs from themselves shifted up by one, with every odd bit set, borrows
-/// through each run, and XOR with the odd bits then leaves exactly the bytes of opposite
-/// parity to their run's start set (the escaped bytes, and the backslashes that start an
-/// escape; the top one of those escapes the next block's first byte). A carry out of the
-/// subtraction needs no handling. Checked against a byte-by-byte walk in the tests below.
-#[inline(always)]
-pub(super) fn escaped_bytes(backslashes: u64, carry: u64) -> (u64, u64) {
-    const ODD: u64 = 0xAAAA_AAAA_AAAA_AAAA;
-    // A first byte escaped from the block before starts no run of its own.
-    let free = backslashes & !carry;
-    let parity = ((free << 1) | ODD).wrapping_sub(free) ^ ODD;
-    let escaped = (parity ^ carry) & !backslashes;
-    let escape_starts = parity & backslashes;
-    (escaped, escape_starts >> 63)
-}
-
 /// All ones in each byte of `lane` that is `"` or below 0x20. Flipping bit 1 maps exactly
 /// those bytes onto 0x00–0x20; flipping bit 7 as well turns that unsigned range into the
 /// lowest signed bytes, so one signed compare against 0x21 ^ 0x80 tells them.
@@ -319,53 +294,6 @@ impl Lanes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::xorshift;
-
-    /// The escaped bytes of a block by walking it byte by byte.
-    fn escaped_by_walking(backslashes: u64, mut carry: bool) -> (u64, u64) {
-        let mut escaped = 0;
-        for k in 0..64 {
-            if carry {
-                escaped |= 1 << k;
-                carry = false;
-            } else if backslashes & (1 << k) != 0 {
-                carry = true;
-            }
-        }
-        // The walk also reports escaped backslashes; the subtraction keeps only the rest.
-        let reported = escaped & !backslashes;
-        (reported, u64::from(carry))
-    }
-
-    #[test]
-    fn escaped_bytes_agree_with_a_byte_walk_on_every_kind_of_run() {
-        let mut next = xorshift(0xB10C_5CA2_0000_0001);
-        let mut patterns: Vec<u64> =
-            vec![0, !0, 1, 1 << 63, !0 << 1, !0 >> 1, 0x5555_5555_5555_5555];
-        patterns.extend((0..64).map(|k| !0u64 << k));
-        patterns.extend((0..64).map(|k| !0u64 >> k));
-        for _ in 0..200_000 {
-            // Dense runs: AND/OR of random words gives runs of every length.
-            let a = next();
-            let b = next();
-            patterns.push(match next() % 3 {
-                0 => a | b,
-                1 => a,
-                _ => a | b | next(),
-            });
-        }
-        for &backslashes in &patterns {
-            for carry in [false, true] {
-                let (escaped, out) = escaped_bytes(backslashes, u64::from(carry));
-                let (expected, expected_out) = escaped_by_walking(backslashes, carry);
-                assert_eq!(
-                    (escaped, out),
-                    (expected, expected_out),
-                    "backslashes {backslashes:#066b}, carry {carry}"
-                );
-            }
-        }
-    }
 
     #[test]
     fn every_classifier_flags_exactly_their_bytes_at_every_position() {
