@@ -27,7 +27,7 @@
 //! assert_eq!(built.text(), r#"{"query":{"type":"string"}}"#);
 //! ```
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 use serde::de::{self, Deserializer};
@@ -105,15 +105,28 @@ impl From<BTreeMap<String, JsonObject>> for JsonObjectMap {
 }
 
 impl<K: Into<String>> FromIterator<(K, JsonObject)> for JsonObjectMap {
-    /// The map of these members, in their order (a repeated name is written twice, and reads
-    /// back as its last value).
+    /// The map of these members, in the order their names first came: a repeated name is
+    /// written once, with its last value, where it first came (the text never holds a name
+    /// twice, which JSON leaves to each reader to resolve).
     fn from_iter<I: IntoIterator<Item = (K, JsonObject)>>(members: I) -> Self {
-        let mut text = String::from("{");
+        let mut unique: Vec<(String, JsonObject)> = Vec::new();
+        let mut position: HashMap<String, usize> = HashMap::new();
         for (name, value) in members {
+            let name = name.into();
+            match position.get(&name) {
+                Some(&at) => unique[at].1 = value,
+                None => {
+                    position.insert(name.clone(), unique.len());
+                    unique.push((name, value));
+                }
+            }
+        }
+        let mut text = String::from("{");
+        for (name, value) in unique {
             if text.len() > 1 {
                 text.push(',');
             }
-            text.push_str(&Value::String(name.into()).to_string());
+            text.push_str(&Value::String(name).to_string());
             text.push(':');
             text.push_str(value.text());
         }
@@ -253,5 +266,19 @@ mod tests {
         assert_eq!(map.to_map().unwrap(), members);
         assert_eq!(JsonObjectMap::new().text(), "{}");
         assert_eq!(JsonObjectMap::default(), JsonObjectMap::new());
+    }
+
+    #[test]
+    fn a_repeated_name_is_written_once_with_its_last_value_where_it_first_came() {
+        let object = |text: &str| JsonObject::from_text(text).unwrap();
+        let map: JsonObjectMap = [
+            ("z", object(r#"{"first":1}"#)),
+            ("a", object("{}")),
+            ("z", object(r#"{"last":2}"#)),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(map.text(), r#"{"z":{"last":2},"a":{}}"#);
+        assert_eq!(map.get("z").unwrap().text(), r#"{"last":2}"#);
     }
 }
