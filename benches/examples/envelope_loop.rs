@@ -2,7 +2,7 @@
 //! `perf stat`): `cargo build --release --manifest-path benches/Cargo.toml --example
 //! envelope_loop`, then `envelope_loop <frame> <contender> <iterations>` (contender ids as in
 //! the criterion groups: `mcpwire_envelope`, `floor_ignored_any`, `rmcp`, ...). A client way
-//! (`result_alone`, `peer_single_pass`, `peer_two_pass`, as in the `client_path_<frame>`
+//! (`result_alone`, `peer_single_pass`, `peer_two_pass`, `floor_frame`, `rmcp_frame`, as in the `client_path_<frame>`
 //! groups) in place of the contender loops over that way on the frame's response, a fresh
 //! peer per iteration (made outside the timed span only by criterion, not here).
 

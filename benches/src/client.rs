@@ -4,7 +4,9 @@
 //! path: serde_json decoding the result text alone into the same generated type.
 //!
 //! Each frame is answered to a fresh peer whose request 1 is pending (`iter_batched`: making
-//! the peer and sending the request are not timed).
+//! the peer and sending the request are not timed). The same group times the frame's
+//! `IgnoredAny` floor and rmcp decoding the frame, so the ratios the targets are read from
+//! come from measurements taken back to back, not from another group's run minutes apart.
 
 use mcpwire::Profile;
 use mcpwire::peer::{Event, Peer, Request};
@@ -43,8 +45,16 @@ pub enum ResultKind {
     CallTool,
 }
 
-/// The ways the client path is measured.
-pub const WAYS: [&str; 3] = ["result_alone", "peer_single_pass", "peer_two_pass"];
+/// The ways the client path is measured: the peer's two paths, the result decode alone, and
+/// the frame's floor (`serde_json` into `IgnoredAny`) and rmcp (`ServerJsonRpcMessage`) as the
+/// decode table's contenders take them (the peer is ignored by all but the first two).
+pub const WAYS: [&str; 5] = [
+    "result_alone",
+    "peer_single_pass",
+    "peer_two_pass",
+    "floor_frame",
+    "rmcp_frame",
+];
 
 impl ClientFrame {
     /// The response frames of the suite, re-addressed to request 1.
@@ -99,6 +109,8 @@ impl ClientFrame {
             "result_alone" => self.result_alone(),
             "peer_single_pass" => is_typed_result(&peer.receive(&self.frame).events),
             "peer_two_pass" => is_typed_result(&peer.receive_two_pass(&self.frame).events),
+            "floor_frame" => serde_json::from_slice::<serde::de::IgnoredAny>(&self.frame).is_ok(),
+            "rmcp_frame" => crate::contenders::rmcp_server_message(&self.frame).is_ok(),
             _ => panic!("unknown way {way}"),
         }
     }
