@@ -24,6 +24,17 @@ fn bytes_equal(word: u64, byte: u8) -> u64 {
     zeroed.wrapping_sub(ONES) & !zeroed & (ONES << 7)
 }
 
+/// Bit 7 set in exactly the bytes of the word where `word` has the byte `byte`: each byte is
+/// tested alone of its neighbours (adding `0x7F` to its low seven bits carries into bit 7
+/// unless they are zero), so no borrow flags the bytes after a match. For the block
+/// classifier of [`super::structure`], which needs every match, not only the first.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+pub(super) fn bytes_equal_exactly(word: u64, byte: u8) -> u64 {
+    const LOW_SEVEN: u64 = !(ONES << 7);
+    let zeroed = word ^ (ONES * u64::from(byte));
+    !(((zeroed & LOW_SEVEN) + LOW_SEVEN) | zeroed) & (ONES << 7)
+}
+
 /// The index of the first `"` or `\` at or after `from`.
 #[inline(always)]
 fn quote_or_backslash(bytes: &[u8], from: usize) -> Option<usize> {

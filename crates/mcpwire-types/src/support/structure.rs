@@ -215,14 +215,8 @@ fn classify_block(block: &[u8; BLOCK]) -> BlockMasks {
 /// eight results gathered into a byte by one multiplication.
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 fn classify_block_by_words(block: &[u8; BLOCK]) -> BlockMasks {
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    use super::scan::bytes_equal_exactly as equal;
     const CASE: u64 = u64::from_le_bytes([0x20; 8]);
-    // Bit 7 of each byte of `word` that is `byte` (exact: the carries of a subtraction would
-    // flag bytes after a match, so each byte is tested alone of its neighbours).
-    let equal = |word: u64, byte: u8| {
-        let zeroed = word ^ (ONES * u64::from(byte));
-        !(((zeroed & !(ONES << 7)) + !(ONES << 7)) | zeroed) & (ONES << 7)
-    };
     // Bit 7 of byte j to bit j: the multiplier's bytes shift each one to its own bit of the
     // top byte, with no two products meeting.
     let gather = |bits: u64| (bits >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
