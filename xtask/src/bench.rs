@@ -1050,12 +1050,10 @@ mod tests {
 
     #[test]
     fn reads_versions_from_a_lock_file() {
-        let dir = std::env::temp_dir().join(format!("xtask-bench-lock-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = fixture::ScratchDir::new("bench-lock");
         let lock = dir.join("Cargo.lock");
         std::fs::write(&lock, "[[package]]\nname = \"rmcp\"\nversion = \"3.9.0\"\nsource = \"x\"\n\n[[package]]\nname = \"serde\"\nversion = \"1.0.1\"\n").unwrap();
         let versions = crate_versions(&lock);
-        std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(versions.get("rmcp").map(String::as_str), Some("3.9.0"));
         assert_eq!(versions.get("serde").map(String::as_str), Some("1.0.1"));
     }

@@ -154,12 +154,11 @@ impl Report<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fixture::{report_from, write_estimate};
+    use super::super::fixture::{ScratchDir, report_from, write_estimate};
 
     #[test]
     fn client_rows_and_the_targets_come_from_criterion_results() {
-        let home = std::env::temp_dir().join(format!("xtask-client-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&home);
+        let home = ScratchDir::new("client");
         for (frame, way, median_ns) in [
             ("tools_list_result", "result_alone", 10_000.0),
             ("tools_list_result", "peer_single_pass", 10_500.0),
@@ -183,7 +182,6 @@ mod tests {
             write_estimate(&home, &format!("decode_{frame}"), contender, 1.0);
         }
         let out = report_from(&home, |r, out| r.render_client_path(out));
-        let _ = std::fs::remove_dir_all(&home);
         assert!(
             out.contains(
                 "| `tools/list` result, 5 KB | 10.00 µs | 10.50 µs | 13.00 µs | 1.05× | 1.30× | 2.10× | 0.50× |"

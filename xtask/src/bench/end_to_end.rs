@@ -158,12 +158,11 @@ impl Report<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fixture::{report_from, write_estimate};
+    use super::super::fixture::{ScratchDir, report_from, write_estimate};
 
     #[test]
     fn end_to_end_rows_come_from_criterion_results_with_ratios_and_rates() {
-        let home = std::env::temp_dir().join(format!("xtask-e2e-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&home);
+        let home = ScratchDir::new("e2e");
         write_estimate(&home, "tool_call_in_process", "mcpwire", 20_000.0);
         write_estimate(&home, "tool_call_in_process", "rmcp", 40_000.0);
         write_estimate(&home, "notification_stream_stdio", "mcpwire", 10_001_000.0);
@@ -183,7 +182,6 @@ mod tests {
         write_estimate(&home, "decode_tools_list_500", "rmcp", 27_000_000.0);
         let table = report_from(&home, |r, out| r.render_end_to_end(out));
         let targets = report_from(&home, |r, out| r.render_new_targets(out));
-        std::fs::remove_dir_all(&home).unwrap();
 
         assert!(
             table.contains(
@@ -219,11 +217,9 @@ mod tests {
 
     #[test]
     fn no_end_to_end_results_no_section() {
-        let home = std::env::temp_dir().join(format!("xtask-e2e-none-{}", std::process::id()));
-        std::fs::create_dir_all(&home).unwrap();
+        let home = ScratchDir::new("e2e-none");
         let table = report_from(&home, |r, out| r.render_end_to_end(out));
         let targets = report_from(&home, |r, out| r.render_new_targets(out));
-        std::fs::remove_dir_all(&home).unwrap();
         assert_eq!(table, "");
         assert_eq!(targets, "");
     }

@@ -1,9 +1,38 @@
 //! Test fixtures of the report: criterion results written as criterion lays them out, and a
 //! report rendered from them.
 
-use std::path::Path;
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
 
 use super::{Report, read_results};
+
+/// A fresh, empty directory of this test process under the system's temp directory, removed
+/// when dropped (also when the test fails).
+pub(crate) struct ScratchDir(PathBuf);
+
+impl ScratchDir {
+    /// `xtask-<name>-<process id>`, emptied of what an earlier run left.
+    pub(crate) fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("xtask-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        ScratchDir(dir)
+    }
+}
+
+impl Deref for ScratchDir {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
 
 /// Criterion's directory layout for one benchmark: `<group>/<function>/new/estimates.json`.
 pub(crate) fn write_estimate(home: &Path, group: &str, function: &str, median_ns: f64) {

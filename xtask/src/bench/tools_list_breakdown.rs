@@ -95,12 +95,11 @@ impl Report<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fixture::{report_from, write_estimate};
+    use super::super::fixture::{ScratchDir, report_from, write_estimate};
 
     #[test]
     fn the_tools_list_breakdown_says_where_the_added_time_goes() {
-        let home = std::env::temp_dir().join(format!("xtask-tools-list-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&home);
+        let home = ScratchDir::new("tools-list");
         for (function, median_ns) in [
             ("result_floor", 3_000.0),
             ("result_typed", 10_000.0),
@@ -120,7 +119,6 @@ mod tests {
         let empty = report_from(&home.join("nothing"), |r, out| {
             r.render_tools_list_breakdown(out)
         });
-        let _ = std::fs::remove_dir_all(&home);
         assert!(out.starts_with("## Where the typed time goes (`tools/list` result, 5 KB)"));
         for line in [
             "| serde_json: `result` text → generated `ListToolsResult`, dropped | 10.00 µs |",
