@@ -10,8 +10,12 @@
 //! `interop/rmcp-server/target` unless `CARGO_TARGET_DIR` is set).
 //!
 //! Flags:
+//! - `--runs N`: run the criterion suite N times in a row (default 3) and report, for every
+//!   benchmark, the median of the runs' medians, with how far the runs were apart (see
+//!   [`runs`]).
 //! - `--report-only`: skip building and running; rebuild the report from the last results.
-//! - `--quick`: half the warm-up and measurement time (for a smoke run).
+//! - `--quick`: half the warm-up and measurement time, and one run unless `--runs` says
+//!   otherwise (for a smoke run).
 //! - `--no-write`: print the report without writing `BENCHMARKS.md`.
 //! - `-- <args>`: passed on to the criterion harness (e.g. a filter such as `decode_ping`; the
 //!   end-to-end rows alone: `--no-write -- 'tool_call|notification_stream'`).
@@ -23,17 +27,17 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 mod client_path;
 mod end_to_end;
 #[cfg(test)]
 mod fixture;
+mod runs;
 mod tools_list_breakdown;
 
 /// Usage text for `cargo xtask bench`.
-pub const USAGE: &str =
-    "usage: cargo xtask bench [--report-only] [--quick] [--no-write] [-- <criterion args>]";
+pub const USAGE: &str = "usage: cargo xtask bench [--runs N] [--report-only] [--quick] [--no-write] [-- <criterion args>]";
 
 /// The frames of the suite, in report order: (criterion group suffix, description, size note).
 const FRAMES: [(&str, &str); 9] = [
@@ -96,6 +100,8 @@ const VERSIONED: [&str; 6] = [
 ];
 
 const BENCH_WARM_UP: &str = "1";
+/// Runs of the whole suite a report combines, unless `--runs` or `--quick` says otherwise.
+const DEFAULT_RUNS: usize = 3;
 const BENCH_MEASUREMENT: &str = "2";
 
 /// Runs `cargo xtask bench` with the arguments after `bench`.
@@ -103,10 +109,18 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut report_only = false;
     let mut quick = false;
     let mut write = true;
+    let mut runs: Option<usize> = None;
     let mut criterion_args: Vec<String> = Vec::new();
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         match arg.as_str() {
+            "--runs" => {
+                let count = rest.next().and_then(|n| n.parse().ok()).filter(|&n| n >= 1);
+                runs =
+                    Some(count.ok_or_else(|| {
+                        format!("--runs needs a number of runs, 1 or more\n{USAGE}")
+                    })?);
+            }
             "--report-only" => report_only = true,
             "--quick" => quick = true,
             "--no-write" => write = false,
@@ -120,9 +134,25 @@ pub fn run(args: &[String]) -> Result<(), String> {
     if !report_only {
         let servers = build_servers(&root, &dirs)?;
         gen_timing = Some(time_gen(&root, &dirs)?);
-        run_suite(&root, &dirs, &servers, quick, &criterion_args)?;
+        let count = runs.unwrap_or(if quick { 1 } else { DEFAULT_RUNS });
+        let home = dirs.criterion_home();
+        runs::clear(&home)?;
+        for k in 1..=count {
+            eprintln!("bench: run {k} of {count}");
+            let started = SystemTime::now();
+            run_suite(&root, &dirs, &servers, quick, &criterion_args)?;
+            // What this run measured: a filter leaves the other benchmarks' results as an
+            // earlier run wrote them.
+            runs::save(&home, k, &read_results(&home, Some(started)))?;
+        }
     }
-    let results = read_results(&dirs.criterion_home());
+    // The kept runs; criterion's own last results when an older layout left none.
+    let per_run = runs::load(&dirs.criterion_home());
+    let results = if per_run.is_empty() {
+        read_results(&dirs.criterion_home(), None)
+    } else {
+        runs::combine(&per_run)
+    };
     if results.is_empty() {
         return Err(format!(
             "no criterion results under {}",
@@ -135,6 +165,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .and_then(|t| previous_gen_line(&t));
     let report = Report {
         results: &results,
+        runs: &per_run,
         outcomes: &outcomes,
         gen_timing,
         previous_gen,
@@ -371,7 +402,8 @@ fn run_suite(
 /// Medians in nanoseconds, by (group, function).
 type Results = BTreeMap<(String, String), f64>;
 
-fn read_results(home: &Path) -> Results {
+/// Criterion's medians under `home`; with `since`, only those it wrote at or after that time.
+fn read_results(home: &Path, since: Option<SystemTime>) -> Results {
     let mut results = Results::new();
     let Ok(groups) = std::fs::read_dir(home) else {
         return results;
@@ -382,6 +414,14 @@ fn read_results(home: &Path) -> Results {
         };
         for function in functions.flatten() {
             let estimates = function.path().join("new").join("estimates.json");
+            let written = || {
+                std::fs::metadata(&estimates)
+                    .and_then(|m| m.modified())
+                    .ok()
+            };
+            if since.is_some_and(|since| written().is_none_or(|at| at < since)) {
+                continue;
+            }
             if let Some(median) = std::fs::read_to_string(&estimates)
                 .ok()
                 .and_then(|t| median_ns(&t))
@@ -440,7 +480,10 @@ fn format_ratio(ratio: Option<f64>) -> String {
 }
 
 struct Report<'a> {
+    /// Every benchmark's time: the median over `runs`.
     results: &'a Results,
+    /// Each run's medians, in the order they ran (empty for results from before runs were kept).
+    runs: &'a [Results],
     outcomes: &'a str,
     gen_timing: Option<GenTiming>,
     previous_gen: Option<String>,
@@ -482,6 +525,7 @@ impl Report<'_> {
         self.render_breakdown(&mut out);
         self.render_tools_list_breakdown(&mut out);
         self.render_outcomes(&mut out);
+        runs::render(self.runs, &mut out);
         self.render_setup(&mut out);
         out
     }
@@ -891,10 +935,21 @@ impl Report<'_> {
         out.push_str("## Setup\n\n");
         let _ = writeln!(
             out,
-            "- command: `cargo xtask bench{}` (criterion, warm-up {} s, measurement {} s per benchmark, 30 samples; 20 flat samples for frames over 64 KB, 10 for the notification streams)",
+            "- command: `cargo xtask bench{}{}` (criterion, warm-up {} s, measurement {} s per benchmark, 30 samples; 20 flat samples for frames over 64 KB, 10 for the notification streams; {})",
             if self.quick { " --quick" } else { "" },
+            match self.runs.len() {
+                0 => String::new(),
+                n if n == if self.quick { 1 } else { DEFAULT_RUNS } => String::new(),
+                n => format!(" --runs {n}"),
+            },
             if self.quick { "0.5" } else { BENCH_WARM_UP },
             if self.quick { "1" } else { BENCH_MEASUREMENT },
+            match self.runs.len() {
+                0 | 1 => "one run of the suite".to_owned(),
+                n => format!(
+                    "{n} runs of the whole suite, each time the median of the runs' medians"
+                ),
+            },
         );
         let _ = writeln!(out, "- machine: {} cores, {}", cores(), cpu_model());
         let _ = writeln!(out, "- {}", string_scan_simd(&cpu_flags()));
@@ -1040,6 +1095,37 @@ fn crate_versions(lock: &Path) -> BTreeMap<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_count_must_be_a_number_of_one_or_more() {
+        for args in [&["--runs"][..], &["--runs", "0"], &["--runs", "three"]] {
+            let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            let err = run(&args).unwrap_err();
+            assert!(
+                err.starts_with("--runs needs a number of runs, 1 or more\nusage:"),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_run_reads_only_what_it_measured() {
+        let home = fixture::ScratchDir::new("bench-since");
+        fixture::write_estimate(&home, "decode_ping", "rmcp", 700.0);
+        // File times come from the kernel's coarse clock, a tick behind `SystemTime::now`.
+        let pause = Duration::from_millis(50);
+        std::thread::sleep(pause);
+        let started = SystemTime::now();
+        std::thread::sleep(pause);
+        fixture::write_estimate(&home, "decode_ping", "floor_ignored_any", 60.0);
+        let key = |f: &str| ("decode_ping".to_owned(), f.to_owned());
+        let measured = read_results(&home, Some(started));
+        assert_eq!(
+            measured.keys().collect::<Vec<_>>(),
+            [&key("floor_ignored_any")]
+        );
+        assert_eq!(read_results(&home, None).len(), 2);
+    }
 
     #[test]
     fn reads_the_median_not_the_mean() {

@@ -46,9 +46,10 @@ pub(crate) fn write_estimate(home: &Path, group: &str, function: &str, median_ns
 
 /// The report over the results under `home`, rendered by `render`.
 pub(crate) fn report_from(home: &Path, render: impl Fn(&Report<'_>, &mut String)) -> String {
-    let results = read_results(home);
+    let results = read_results(home, None);
     let report = Report {
         results: &results,
+        runs: &[],
         outcomes: "",
         gen_timing: None,
         previous_gen: None,
