@@ -11,7 +11,7 @@
 //!
 //! Flags:
 //! - `--runs N`: run the criterion suite N times in a row (default 3) and report, for every
-//!   benchmark, the median of the runs' medians, with how far the runs were apart (see
+//!   benchmark, the fastest of the runs' medians, with how far the runs were apart (see
 //!   [`runs`]).
 //! - `--report-only`: skip building and running; rebuild the report from the last results.
 //! - `--quick`: half the warm-up and measurement time, and one run unless `--runs` says
@@ -480,7 +480,7 @@ fn format_ratio(ratio: Option<f64>) -> String {
 }
 
 struct Report<'a> {
-    /// Every benchmark's time: the median over `runs`.
+    /// Every benchmark's time: the fastest over `runs`.
     results: &'a Results,
     /// Each run's medians, in the order they ran (empty for results from before runs were kept).
     runs: &'a [Results],
@@ -947,7 +947,7 @@ impl Report<'_> {
             match self.runs.len() {
                 0 | 1 => "one run of the suite".to_owned(),
                 n => format!(
-                    "{n} runs of the whole suite, each time the median of the runs' medians"
+                    "{n} runs of the whole suite, each time the fastest of the runs' medians"
                 ),
             },
         );
