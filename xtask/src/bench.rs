@@ -130,12 +130,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     let root = workspace_root();
     let dirs = Dirs::new(&root);
+    let home = dirs.criterion_home();
     let mut gen_timing = None;
     if !report_only {
         let servers = build_servers(&root, &dirs)?;
         gen_timing = Some(time_gen(&root, &dirs)?);
         let count = runs.unwrap_or(if quick { 1 } else { DEFAULT_RUNS });
-        let home = dirs.criterion_home();
         runs::clear(&home)?;
         for k in 1..=count {
             eprintln!("bench: run {k} of {count}");
@@ -147,17 +147,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
         }
     }
     // The kept runs; criterion's own last results when an older layout left none.
-    let per_run = runs::load(&dirs.criterion_home());
+    let per_run = runs::load(&home);
     let results = if per_run.is_empty() {
-        read_results(&dirs.criterion_home(), None)
+        read_results(&home, None)
     } else {
         runs::combine(&per_run)
     };
     if results.is_empty() {
-        return Err(format!(
-            "no criterion results under {}",
-            dirs.criterion_home().display()
-        ));
+        return Err(format!("no criterion results under {}", home.display()));
     }
     let outcomes = std::fs::read_to_string(dirs.outcomes_file()).unwrap_or_default();
     let previous_gen = std::fs::read_to_string(root.join("BENCHMARKS.md"))

@@ -14,6 +14,7 @@
 //! Each run's medians are written to `<criterion home>/mcpwire-runs/run-<k>.tsv` (group,
 //! function, median in ns), so `--report-only` renders the same report again.
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -108,10 +109,11 @@ pub(super) fn render(runs: &[Results], out: &mut String) {
     if runs.len() < 2 {
         return;
     }
-    let combined = combine(runs);
+    // Every benchmark some run measured, once.
+    let benchmarks: BTreeSet<&(String, String)> = runs.iter().flat_map(|run| run.keys()).collect();
     // (spread, group, function, the runs' times)
-    let mut spreads: Vec<(f64, &str, &str, Vec<f64>)> = combined
-        .keys()
+    let mut spreads: Vec<(f64, &str, &str, Vec<f64>)> = benchmarks
+        .into_iter()
         .filter_map(|key| {
             let times = times_of(runs, key);
             let fastest = times.iter().copied().fold(f64::INFINITY, f64::min);
