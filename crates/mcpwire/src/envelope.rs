@@ -172,9 +172,6 @@ fn plain_envelope_key(bytes: &[u8], pos: usize) -> Option<(Key, usize)> {
     Some((key, pos + len + 2))
 }
 
-/// Recognises a key by its bytes at an offset: the key and the offset past its closing quote.
-type PlainKey = fn(&[u8], usize) -> Option<(Key, usize)>;
-
 /// The one `jsonrpc` value a valid message has, taken without scanning.
 const JSONRPC_2_0: &[u8] = b"\"2.0\"";
 
@@ -233,45 +230,81 @@ pub fn read_object_into<'a>(
     start: usize,
     envelope: &mut Envelope<'a>,
 ) -> Result<usize, ScanError> {
-    read_members(text, start, Some(plain_envelope_key), known_key, envelope)
+    read_members(text, start, plain_envelope_key, known_key, envelope)
+}
+
+/// How nearly every sender opens a message: `{"jsonrpc":"2.0",` with no whitespace. The
+/// reader takes these 17 bytes as the `jsonrpc` member in one comparison.
+const COMPACT_OPENING: &[u8] = br#"{"jsonrpc":"2.0","#;
+
+/// Scans a key that is not a plainly spelled envelope key. Out of line, so that the one
+/// inlined copy of the string scanner is the one in [`scan_member`], on the hot path.
+#[inline(never)]
+fn other_key(bytes: &[u8], pos: usize) -> Result<scan::StringInfo, ScanError> {
+    scan::scan_string(bytes, pos)
 }
 
 /// Generic member reader: `plain` recognises common keys by their bytes (the hot path);
 /// `classify` maps any other key's raw text to a slot.
+///
+/// Written for compact text: an object opening with [`COMPACT_OPENING`] records its
+/// `jsonrpc` member without looking at it byte by byte, and whitespace is only looked for
+/// where the expected byte is not found. (The error-object reader never reads the `jsonrpc`
+/// slot, so what the opening records there is ignored.)
+#[inline(always)]
 fn read_members<'a>(
     text: &'a str,
     start: usize,
-    plain: Option<PlainKey>,
+    plain: impl Fn(&[u8], usize) -> Option<(Key, usize)>,
     classify: impl Fn(&str, bool) -> Option<Key>,
     envelope: &mut Envelope<'a>,
 ) -> Result<usize, ScanError> {
     let bytes = text.as_bytes();
-    if bytes.get(start) != Some(&b'{') {
-        return Err(scan::unexpected(bytes, start));
-    }
-    let mut pos = scan::skip_whitespace(bytes, start + 1);
-    if bytes.get(pos) == Some(&b'}') {
-        return Ok(pos + 1);
-    }
-    loop {
-        match bytes.get(pos) {
-            Some(b'"') => {}
-            _ => return Err(scan::unexpected(bytes, pos)),
+    let compact = bytes
+        .get(start..)
+        .is_some_and(|rest| rest.starts_with(COMPACT_OPENING));
+    let mut pos = if compact {
+        let after_opening = start + COMPACT_OPENING.len();
+        let jsonrpc_at = after_opening - 1 - JSONRPC_2_0.len();
+        envelope.jsonrpc.record(RawMember {
+            text: &text[jsonrpc_at..jsonrpc_at + JSONRPC_2_0.len()],
+            depth: 0,
+            has_escapes: false,
+        });
+        after_opening
+    } else {
+        if bytes.get(start) != Some(&b'{') {
+            return Err(scan::unexpected(bytes, start));
         }
-        let (slot, key_end) = match plain.and_then(|plain| plain(bytes, pos)) {
+        let pos = scan::skip_whitespace(bytes, start + 1);
+        if bytes.get(pos) == Some(&b'}') {
+            return Ok(pos + 1);
+        }
+        pos
+    };
+    loop {
+        if bytes.get(pos) != Some(&b'"') {
+            pos = scan::skip_whitespace(bytes, pos);
+            if bytes.get(pos) != Some(&b'"') {
+                return Err(scan::unexpected(bytes, pos));
+            }
+        }
+        let (slot, key_end) = match plain(bytes, pos) {
             Some((key, end)) => (Some(key), end),
             None => {
-                let key = scan::scan_string(bytes, pos)?;
+                let key = other_key(bytes, pos)?;
                 (
                     classify(&text[key.start..key.end], key.has_escapes),
                     key.end,
                 )
             }
         };
-        pos = scan::skip_whitespace(bytes, key_end);
-        match bytes.get(pos) {
-            Some(b':') => {}
-            _ => return Err(scan::unexpected(bytes, pos)),
+        pos = key_end;
+        if bytes.get(pos) != Some(&b':') {
+            pos = scan::skip_whitespace(bytes, pos);
+            if bytes.get(pos) != Some(&b':') {
+                return Err(scan::unexpected(bytes, pos));
+            }
         }
         pos = scan::skip_whitespace(bytes, pos + 1);
         let member = if slot == Some(Key::Jsonrpc)
@@ -291,7 +324,7 @@ fn read_members<'a>(
         }
         pos = scan::skip_whitespace(bytes, pos);
         match bytes.get(pos) {
-            Some(b',') => pos = scan::skip_whitespace(bytes, pos + 1),
+            Some(b',') => pos += 1,
             Some(b'}') => return Ok(pos + 1),
             _ => return Err(scan::unexpected(bytes, pos)),
         }
@@ -328,7 +361,7 @@ pub fn read_error_object(text: &str) -> Result<ErrorMembers<'_>, ScanError> {
         }
     };
     let mut envelope = Envelope::default();
-    read_members(text, 0, None, classify, &mut envelope)?;
+    read_members(text, 0, |_, _| None, classify, &mut envelope)?;
     Ok(ErrorMembers {
         code: envelope.id,
         message: envelope.method,
@@ -362,6 +395,35 @@ mod tests {
         assert_eq!(method.string_value().unwrap(), "rpc.a");
         let dup = r#"{"id":1,"\u0069\u0064":2}"#;
         assert_eq!(read_object(dup, 0).unwrap().0.id, Field::Duplicated);
+    }
+
+    #[test]
+    fn the_compact_opening_reads_like_any_other_spelling() {
+        let spellings = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"m"}"#,
+            r#"{ "jsonrpc":"2.0","id":1,"method":"m"}"#,
+            r#"{"jsonrpc" : "2.0" , "id" :1 ,"method": "m" }"#,
+            r#"{"jsonr\u0070c":"2.0","id":1,"method":"m"}"#,
+        ];
+        for text in spellings {
+            let (env, end) = read_object(text, 0).unwrap();
+            assert_eq!(end, text.len(), "{text}");
+            assert_eq!(env.jsonrpc.once().unwrap().text, r#""2.0""#, "{text}");
+            assert_eq!(env.id.once().unwrap().text, "1", "{text}");
+            assert_eq!(env.method.once().unwrap().text, r#""m""#, "{text}");
+        }
+        let twice = r#"{"jsonrpc":"2.0","jsonrpc":"2.0","id":1}"#;
+        assert_eq!(read_object(twice, 0).unwrap().0.jsonrpc, Field::Duplicated);
+        let (env, _) = read_object(r#"{"jsonrpc":"2.0","x":[1]}"#, 0).unwrap();
+        assert!(env.id.is_absent() && env.jsonrpc.is_present());
+        for (bad, at) in [
+            (r#"{"jsonrpc":"2.0",}"#, 17),
+            (r#"{"jsonrpc":"2.0","#, 17),
+            (r#"{"jsonrpc":"2.0",1}"#, 17),
+            (r#"{"jsonrpc":"2.0", "id" 1}"#, 23),
+        ] {
+            assert_eq!(read_object(bad, 0).unwrap_err().offset, at, "{bad}");
+        }
     }
 
     #[test]
