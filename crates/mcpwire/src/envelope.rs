@@ -244,6 +244,31 @@ fn other_key(bytes: &[u8], pos: usize) -> Result<scan::StringInfo, ScanError> {
     scan::scan_string(bytes, pos)
 }
 
+/// The offset of `byte` at `pos` or after JSON whitespace there; the whitespace is only looked
+/// for when `byte` is not at `pos` (compact text has none).
+#[inline(always)]
+fn expect_byte(bytes: &[u8], pos: usize, byte: u8) -> Result<usize, ScanError> {
+    if bytes.get(pos) == Some(&byte) {
+        return Ok(pos);
+    }
+    let pos = scan::skip_whitespace(bytes, pos);
+    if bytes.get(pos) == Some(&byte) {
+        Ok(pos)
+    } else {
+        Err(scan::unexpected(bytes, pos))
+    }
+}
+
+/// The member [`JSONRPC_2_0`] found at `at` in `text`.
+#[inline(always)]
+fn jsonrpc_2_0_at(text: &str, at: usize) -> RawMember<'_> {
+    RawMember {
+        text: &text[at..at + JSONRPC_2_0.len()],
+        depth: 0,
+        has_escapes: false,
+    }
+}
+
 /// Generic member reader: `plain` recognises common keys by their bytes (the hot path);
 /// `classify` maps any other key's raw text to a slot.
 ///
@@ -266,11 +291,7 @@ fn read_members<'a>(
     let mut pos = if compact {
         let after_opening = start + COMPACT_OPENING.len();
         let jsonrpc_at = after_opening - 1 - JSONRPC_2_0.len();
-        envelope.jsonrpc.record(RawMember {
-            text: &text[jsonrpc_at..jsonrpc_at + JSONRPC_2_0.len()],
-            depth: 0,
-            has_escapes: false,
-        });
+        envelope.jsonrpc.record(jsonrpc_2_0_at(text, jsonrpc_at));
         after_opening
     } else {
         if bytes.get(start) != Some(&b'{') {
@@ -283,12 +304,7 @@ fn read_members<'a>(
         pos
     };
     loop {
-        if bytes.get(pos) != Some(&b'"') {
-            pos = scan::skip_whitespace(bytes, pos);
-            if bytes.get(pos) != Some(&b'"') {
-                return Err(scan::unexpected(bytes, pos));
-            }
-        }
+        pos = expect_byte(bytes, pos, b'"')?;
         let (slot, key_end) = match plain(bytes, pos) {
             Some((key, end)) => (Some(key), end),
             None => {
@@ -299,22 +315,11 @@ fn read_members<'a>(
                 )
             }
         };
-        pos = key_end;
-        if bytes.get(pos) != Some(&b':') {
-            pos = scan::skip_whitespace(bytes, pos);
-            if bytes.get(pos) != Some(&b':') {
-                return Err(scan::unexpected(bytes, pos));
-            }
-        }
-        pos = scan::skip_whitespace(bytes, pos + 1);
+        pos = scan::skip_whitespace(bytes, expect_byte(bytes, key_end, b':')? + 1);
         let member = if slot == Some(Key::Jsonrpc)
             && bytes.get(pos..pos + JSONRPC_2_0.len()) == Some(JSONRPC_2_0)
         {
-            RawMember {
-                text: &text[pos..pos + JSONRPC_2_0.len()],
-                depth: 0,
-                has_escapes: false,
-            }
+            jsonrpc_2_0_at(text, pos)
         } else {
             scan_member(text, pos)?
         };
