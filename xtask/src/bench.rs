@@ -104,6 +104,11 @@ const BENCH_MEASUREMENT: &str = "2";
 /// Runs of the whole suite a report combines, unless `--runs` or `--quick` says otherwise.
 const DEFAULT_RUNS: usize = 3;
 
+/// Runs of the whole suite when `--runs` is not given: one for a `--quick` smoke run.
+fn default_runs(quick: bool) -> usize {
+    if quick { 1 } else { DEFAULT_RUNS }
+}
+
 /// Runs `cargo xtask bench` with the arguments after `bench`.
 pub fn run(args: &[String]) -> Result<(), String> {
     let mut report_only = false;
@@ -135,7 +140,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     if !report_only {
         let servers = build_servers(&root, &dirs)?;
         gen_timing = Some(time_gen(&root, &dirs)?);
-        let count = runs.unwrap_or(if quick { 1 } else { DEFAULT_RUNS });
+        let count = runs.unwrap_or(default_runs(quick));
         runs::clear(&home)?;
         for k in 1..=count {
             eprintln!("bench: run {k} of {count}");
@@ -936,7 +941,7 @@ impl Report<'_> {
             if self.quick { " --quick" } else { "" },
             match self.runs.len() {
                 0 => String::new(),
-                n if n == if self.quick { 1 } else { DEFAULT_RUNS } => String::new(),
+                n if n == default_runs(self.quick) => String::new(),
                 n => format!(" --runs {n}"),
             },
             if self.quick { "0.5" } else { BENCH_WARM_UP },
