@@ -207,9 +207,14 @@ fn sessions_statuses_and_bodies_follow_the_transport() {
         INITIALIZE,
     );
     assert_eq!(html_only.status, 406);
+    // The MCP server offers each session a GET stream (list_changed and other messages not
+    // tied to a request): a GET must name its session.
     let get = request(&server, "GET", &[ACCEPT], "");
-    assert_eq!(get.status, 405);
-    assert_eq!(get.header("allow"), Some("POST, DELETE"));
+    assert_eq!(get.status, 400);
+    assert!(get.body.contains("Mcp-Session-Id"), "{}", get.body);
+    let put = request(&server, "PUT", &with(), INITIALIZE);
+    assert_eq!(put.status, 405);
+    assert_eq!(put.header("allow"), Some("GET, POST, DELETE"));
 
     let delete = request(
         &server,

@@ -1,7 +1,7 @@
 //! Issue 13: `check_server` builds a fresh `mcpwire::Server` for every generated case, and can
 //! fail on the -32603 a panicking handler is answered with.
 
-use mcpwire::{Context, Profile, Router, RpcError, Server};
+use mcpwire::{CallContext, Profile, Router, RpcError, Server};
 use mcpwire_proptest::{ServerCheck, Vocabulary, check_server};
 use mcpwire_types::ProfileFacts;
 use mcpwire_types::facts::{ALL, MCP_2025_03_26};
@@ -17,15 +17,16 @@ const VOCABULARY: Vocabulary = Vocabulary {
 
 fn server(facts: &'static ProfileFacts) -> Server<()> {
     let router = Router::new()
-        .request("ping", |_: &mut (), _: Value, _: &mut Context<'_>| {
+        .request("ping", |_: &mut (), _: Value, _: &mut CallContext<'_>| {
             Ok::<_, RpcError>(json!({}))
         })
-        .request("tools/list", |_: &mut (), _: Value, _: &mut Context<'_>| {
-            Ok::<_, RpcError>(json!({"tools": []}))
-        })
+        .request(
+            "tools/list",
+            |_: &mut (), _: Value, _: &mut CallContext<'_>| Ok::<_, RpcError>(json!({"tools": []})),
+        )
         .request(
             "initialize",
-            |_: &mut (), _: Value, ctx: &mut Context<'_>| {
+            |_: &mut (), _: Value, ctx: &mut CallContext<'_>| {
                 ctx.negotiate(&MCP_2025_03_26);
                 Ok::<_, RpcError>(json!({"protocolVersion": "2025-03-26"}))
             },
@@ -69,12 +70,13 @@ fn a_panicking_handler_fails_only_when_internal_errors_are_refused() {
         unknown: Vocabulary::DEFAULT.unknown,
     };
     let make = || {
-        let router = Router::new().request("ping", |_: &mut (), _: Value, _: &mut Context<'_>| {
-            if true {
-                panic!("handler bug");
-            }
-            Ok::<_, RpcError>(json!({}))
-        });
+        let router =
+            Router::new().request("ping", |_: &mut (), _: Value, _: &mut CallContext<'_>| {
+                if true {
+                    panic!("handler bug");
+                }
+                Ok::<_, RpcError>(json!({}))
+            });
         reply_fn(Server::new(Profile::from_facts(facts), (), router))
     };
     let lenient = ServerCheck::with_cases(128);

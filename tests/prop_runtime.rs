@@ -2,7 +2,7 @@
 //! oracles of mcpwire-proptest (which never call the runtime).
 //!
 //! 1. Every generated valid and malformed input gets exactly the reply the wire rules
-//!    require, in every profile, through `Server::handle_frame` and through `serve`.
+//!    require, in every profile, through `Server::handle_frame` and through `Server::serve`.
 //! 2. Arbitrary bytes (invalid UTF-8, JSON-ish noise, 1 MiB frames) never panic and give
 //!    at most one reply line, which obeys the rules too.
 //! 3. Generated valid messages round-trip through the runtime's decode, and every reply
@@ -16,7 +16,7 @@ use std::cell::RefCell;
 use std::sync::OnceLock;
 
 use mcpwire::{
-    Context, Decoded, Message, Profile, ResponseBody, Router, RpcError, Server, decode, serve,
+    CallContext, Decoded, Message, Profile, ResponseBody, Router, RpcError, Server, decode,
 };
 use mcpwire_proptest::config::config_at;
 use mcpwire_proptest::message::{self, Message as Generated};
@@ -35,9 +35,12 @@ use serde_json::Value;
 fn server(facts: &'static ProfileFacts) -> Server<()> {
     let mut router = Router::new();
     for method in Vocabulary::DEFAULT.known {
-        router = router.request(method, |_: &mut (), _params: Value, _: &mut Context<'_>| {
-            Ok::<_, RpcError>(serde_json::json!({ "resultType": "complete" }))
-        });
+        router = router.request(
+            method,
+            |_: &mut (), _params: Value, _: &mut CallContext<'_>| {
+                Ok::<_, RpcError>(serde_json::json!({ "resultType": "complete" }))
+            },
+        );
     }
     Server::new(Profile::from_facts(facts), (), router)
 }
@@ -107,7 +110,9 @@ fn serve_loop_satisfies_every_invariant_for_generated_inputs() {
                     let mut input = case.frame.clone();
                     input.push(b'\n');
                     let mut output = Vec::new();
-                    serve(&mut server, &input[..], &mut output).expect("in-memory I/O");
+                    server
+                        .serve(&input[..], &mut output)
+                        .expect("in-memory I/O");
                     let lines: Vec<&[u8]> = output.split_inclusive(|&b| b == b'\n').collect();
                     prop_assert!(
                         output.is_empty() || output.ends_with(b"\n"),
@@ -192,7 +197,10 @@ fn arbitrary_bytes_never_panic_and_get_at_most_one_reply_line() {
                     .collect();
                 let mut output = Vec::new();
                 let input = [&line[..], b"\n"].concat();
-                serve(&mut server.borrow_mut(), &input[..], &mut output).expect("in-memory I/O");
+                server
+                    .borrow_mut()
+                    .serve(&input[..], &mut output)
+                    .expect("in-memory I/O");
                 let lines: Vec<&[u8]> = output.split_inclusive(|&b| b == b'\n').collect();
                 prop_assert!(lines.len() <= 1, "more than one reply line");
                 // What was sent obeys the rules, by the checker's own reading of the line.

@@ -36,7 +36,7 @@ pub fn check(data: &[u8]) {
 
     let mut served = Vec::new();
     let input = BufReader::with_capacity(step, Trickle { data: stream, step });
-    mcpwire::serve(&mut crate::server(profile()), input, &mut served).expect("no I/O error");
+    crate::server(profile()).serve(input, &mut served).expect("no I/O error");
 
     let mut expected = Vec::new();
     let mut oracle = crate::server(profile());

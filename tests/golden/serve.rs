@@ -1,14 +1,16 @@
-//! Rule 1 (framing) and the serving loop: whole byte streams through `mcpwire::serve` over
+//! Rule 1 (framing) and the serving loop: whole byte streams through `Server::serve` over
 //! in-memory readers and writers, asserting the exact output bytes.
 
 use std::io::{self, BufReader, Read, Write};
 
-use mcpwire::{Profile, serve};
+use mcpwire::Profile;
 use mcpwire_tests::golden::{TestState, error_line, request, server, server_for};
 
 fn run(server: &mut mcpwire::Server<TestState>, input: &[u8]) -> String {
     let mut output = Vec::new();
-    serve(server, input, &mut output).expect("in-memory serving cannot fail");
+    server
+        .serve(input, &mut output)
+        .expect("in-memory serving cannot fail");
     String::from_utf8(output).expect("output is UTF-8")
 }
 
@@ -112,12 +114,9 @@ fn rule_01_default_limit_is_64_mib() {
     let mut server = server_for("jsonrpc-2.0");
     assert_eq!(server.profile().limits().max_frame_bytes, 64 * 1024 * 1024);
     let mut output = Vec::new();
-    serve(
-        &mut server,
-        BufReader::with_capacity(1 << 16, input),
-        &mut output,
-    )
-    .unwrap();
+    server
+        .serve(BufReader::with_capacity(1 << 16, input), &mut output)
+        .unwrap();
     assert_eq!(
         String::from_utf8(output).unwrap(),
         format!(
@@ -155,7 +154,9 @@ fn rule_01_each_reply_is_flushed_as_one_line() {
         request("2", "nope", None)
     );
     let mut log = FlushLog::default();
-    serve(&mut server_for("jsonrpc-2.0"), input.as_bytes(), &mut log).unwrap();
+    server_for("jsonrpc-2.0")
+        .serve(input.as_bytes(), &mut log)
+        .unwrap();
     assert!(log.pending.is_empty());
     assert_eq!(
         log.flushed,
@@ -186,13 +187,12 @@ impl Write for Broken {
 #[test]
 fn output_errors_end_the_loop_with_the_error() {
     let input = format!("{}\n", request("1", "sum", Some("[1]")));
-    let error = serve(&mut server_for("jsonrpc-2.0"), input.as_bytes(), Broken).unwrap_err();
+    let error = server_for("jsonrpc-2.0")
+        .serve(input.as_bytes(), Broken)
+        .unwrap_err();
     assert_eq!(error.kind(), io::ErrorKind::BrokenPipe);
     // Nothing to write (a notification) means no error.
-    serve(
-        &mut server_for("jsonrpc-2.0"),
-        &b"{\"jsonrpc\":\"2.0\",\"method\":\"log\"}\n"[..],
-        Broken,
-    )
-    .unwrap();
+    server_for("jsonrpc-2.0")
+        .serve(&b"{\"jsonrpc\":\"2.0\",\"method\":\"log\"}\n"[..], Broken)
+        .unwrap();
 }

@@ -11,7 +11,7 @@
 //!   [`TestState::notifications`]); `panic` as a notification panics too;
 //! - response-shaped input is recorded in [`TestState::events`].
 
-use mcpwire::{Context, Profile, ProtocolEvent, Router, RpcError, Server};
+use mcpwire::{CallContext, Profile, ProtocolEvent, Router, RpcError, Server};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -45,7 +45,7 @@ struct SwitchParams {
 
 fn record(
     method: &'static str,
-) -> impl Fn(&mut TestState, Option<Value>, &mut Context<'_>) + Send + Sync {
+) -> impl Fn(&mut TestState, Option<Value>, &mut CallContext<'_>) + Send + Sync {
     move |state, params, _ctx| {
         let params = params.map_or_else(|| "null".to_owned(), |p| p.to_string());
         state.notifications.push((method.to_owned(), params));
@@ -57,7 +57,7 @@ pub fn router() -> Router<TestState> {
     Router::new()
         .request(
             "subtract",
-            |state: &mut TestState, p: SubtractParams, _: &mut Context<'_>| {
+            |state: &mut TestState, p: SubtractParams, _: &mut CallContext<'_>| {
                 state.requests += 1;
                 Ok::<_, RpcError>(match p {
                     SubtractParams::Positional(a, b) => a - b,
@@ -70,35 +70,35 @@ pub fn router() -> Router<TestState> {
         )
         .request(
             "sum",
-            |state: &mut TestState, p: Vec<i64>, _: &mut Context<'_>| {
+            |state: &mut TestState, p: Vec<i64>, _: &mut CallContext<'_>| {
                 state.requests += 1;
                 Ok::<_, RpcError>(p.iter().sum::<i64>())
             },
         )
         .request(
             "get_data",
-            |state: &mut TestState, _: (), _: &mut Context<'_>| {
+            |state: &mut TestState, _: (), _: &mut CallContext<'_>| {
                 state.requests += 1;
                 Ok::<_, RpcError>(serde_json::json!(["hello", 5]))
             },
         )
         .request(
             "echo",
-            |state: &mut TestState, p: Value, _: &mut Context<'_>| {
+            |state: &mut TestState, p: Value, _: &mut CallContext<'_>| {
                 state.requests += 1;
                 Ok::<_, RpcError>(p)
             },
         )
         .request(
             "count",
-            |state: &mut TestState, p: CountParams, _: &mut Context<'_>| {
+            |state: &mut TestState, p: CountParams, _: &mut CallContext<'_>| {
                 state.requests += 1;
                 Ok::<_, RpcError>(p.count)
             },
         )
         .request(
             "fail",
-            |_: &mut TestState, _: Value, _: &mut Context<'_>| {
+            |_: &mut TestState, _: Value, _: &mut CallContext<'_>| {
                 Err::<(), _>(
                     RpcError::new(-32000, "boom")
                         .with_data(&serde_json::json!({"why": "asked to"})),
@@ -107,13 +107,13 @@ pub fn router() -> Router<TestState> {
         )
         .request(
             "panic",
-            |_: &mut TestState, _: Value, _: &mut Context<'_>| -> Result<(), RpcError> {
+            |_: &mut TestState, _: Value, _: &mut CallContext<'_>| -> Result<(), RpcError> {
                 panic!("handler panicked on purpose")
             },
         )
         .request(
             "switch",
-            |_: &mut TestState, p: SwitchParams, ctx: &mut Context<'_>| {
+            |_: &mut TestState, p: SwitchParams, ctx: &mut CallContext<'_>| {
                 let profile = Profile::by_name(&p.profile).ok_or_else(RpcError::invalid_params)?;
                 ctx.set_profile(profile);
                 Ok::<_, RpcError>(true)
@@ -125,7 +125,7 @@ pub fn router() -> Router<TestState> {
         .notification("log", record("log"))
         .notification(
             "panic",
-            |_: &mut TestState, _: Value, _: &mut Context<'_>| {
+            |_: &mut TestState, _: Value, _: &mut CallContext<'_>| {
                 panic!("notification panicked on purpose")
             },
         )

@@ -96,8 +96,7 @@ fn serve(args: ServeArgs) -> ExitCode {
             }
         };
     }
-    let mut server = mcpwire_cli::reference::server(profile);
-    match mcpwire::serve_stdio(&mut server) {
+    match mcpwire_cli::reference::serve_stdio(profile) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("mcpwire serve: stdio failed: {error}");

@@ -102,12 +102,12 @@ fn initialize_negotiates_an_older_version_and_the_wire_rules_follow_it() {
         lines,
         [
             r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}"#,
-            r#"{"jsonrpc":"2.0","id":1,"result":{"capabilities":{"tools":{"listChanged":false}},"protocolVersion":"2025-06-18","serverInfo":{"name":"mcpwire-reference","version":"0.1.0"}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"capabilities":{"logging":{},"tools":{"listChanged":true}},"protocolVersion":"2025-06-18","serverInfo":{"name":"mcpwire-reference","version":"0.1.0"}}}"#,
             r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#,
             r#"{"jsonrpc":"2.0","id":"p","result":{}}"#,
             r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"text":"héllo","type":"text"}]}}"#,
-            r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params","data":{"pointer":"/name","reason":"unknown tool `nope`; this server has `echo`"}}}"#,
-            r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid params","data":{"pointer":"/arguments/text","reason":"the `echo` tool needs a string argument `text`"}}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params","data":{"pointer":"/name","reason":"no tool named `nope`"}}}"#,
+            r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid params","data":{"pointer":"/arguments/text","reason":"invalid type: integer `5`, expected a string"}}}"#,
         ]
     );
 }
@@ -141,7 +141,7 @@ fn stateless_2026_07_28_discover_and_tools_with_the_version_in_meta() {
     assert_eq!(
         lines,
         [
-            r#"{"jsonrpc":"2.0","id":"d","result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcpwire-reference","version":"0.1.0"}},"cacheScope":"public","capabilities":{"tools":{}},"resultType":"complete","supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"ttlMs":0}}"#,
+            r#"{"jsonrpc":"2.0","id":"d","result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcpwire-reference","version":"0.1.0"}},"cacheScope":"public","capabilities":{"logging":{},"tools":{"listChanged":true}},"resultType":"complete","supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"ttlMs":0}}"#,
             r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"text":"x","type":"text"}],"resultType":"complete"}}"#,
             r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"requested":"1999-01-01","supported":["2026-07-28"]}}}"#,
             r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"Method not found"}}"#,

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use mcpwire::peer::Request;
-use mcpwire::service::{CancellationToken, RequestContext};
+use mcpwire::service::{AsyncContext, CancellationToken};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
@@ -17,7 +17,7 @@ use crate::version::{Feature, Version};
 /// The context of one call (see the [crate docs](crate) for an example).
 #[derive(Debug, Clone)]
 pub struct Context {
-    request: RequestContext,
+    request: AsyncContext,
     version: Version,
     client_capabilities: Map<String, Value>,
     log_threshold: Option<LogLevel>,
@@ -28,7 +28,7 @@ pub struct Context {
 
 impl Context {
     pub(crate) fn new(
-        request: RequestContext,
+        request: AsyncContext,
         version: Version,
         client_capabilities: Map<String, Value>,
         log_threshold: Option<LogLevel>,
@@ -202,7 +202,7 @@ impl Context {
     }
 
     /// The async layer's context of this call, for what this type does not wrap.
-    pub fn request(&self) -> &RequestContext {
+    pub fn request(&self) -> &AsyncContext {
         &self.request
     }
 }

@@ -15,7 +15,7 @@
 use std::sync::{Arc, PoisonError, RwLock};
 
 use mcpwire::params::decode_params;
-use mcpwire::service::RequestContext;
+use mcpwire::service::AsyncContext;
 use mcpwire::{RawParams, RpcError};
 use mcpwire_types::JsonObject;
 use mcpwire_types::mcp::v2026_07_28::ErrorCode;
@@ -29,8 +29,8 @@ use crate::context::Context;
 use crate::input_round::{InputRound, METHODS_WITH_INPUT};
 use crate::logging::LogLevel;
 use crate::request_state;
-use crate::server::{McpServer, Shared};
 use crate::session::{Agreed, SessionState};
+use crate::shared::Shared;
 use crate::validate::validate;
 use crate::version::{Feature, Version};
 
@@ -80,7 +80,7 @@ struct Meta {
 pub(crate) async fn handle(
     state: Arc<SessionState>,
     raw: Option<Box<RawValue>>,
-    request: RequestContext,
+    request: AsyncContext,
 ) -> Result<Box<RawValue>, RpcError> {
     if request.is_notification() {
         // `notifications/initialized`, `notifications/roots/list_changed` ...: nothing to do
@@ -144,7 +144,7 @@ fn context(
     state: &SessionState,
     version: Version,
     meta: Option<&Meta>,
-    request: RequestContext,
+    request: AsyncContext,
 ) -> Result<Context, RpcError> {
     if version.is_stateless() {
         // The version's params types require `_meta`; this is a second line of defence.
@@ -235,7 +235,7 @@ fn initialize(
     state: &SessionState,
     params: Option<RawParams<'_>>,
     depth: usize,
-    request: &RequestContext,
+    request: &AsyncContext,
 ) -> Result<Value, RpcError> {
     let fields: Params = decode_params(params, depth)?;
     let chosen = fields
@@ -253,7 +253,7 @@ fn initialize(
     let shared = &state.shared;
     let mut result = json!({
         "protocolVersion": chosen.as_str(),
-        "capabilities": McpServer::capabilities(shared, chosen),
+        "capabilities": shared.capabilities(chosen),
         "serverInfo": { "name": shared.info.name, "version": shared.info.version },
     });
     if let Some(instructions) = &shared.info.instructions {
@@ -435,7 +435,7 @@ fn discover(shared: &Shared, version: Version) -> Value {
         .collect();
     let mut result = json!({
         "supportedVersions": supported,
-        "capabilities": McpServer::capabilities(shared, version),
+        "capabilities": shared.capabilities(version),
         "_meta": {
             "io.modelcontextprotocol/serverInfo": {
                 "name": shared.info.name,

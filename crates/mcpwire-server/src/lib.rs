@@ -150,6 +150,7 @@ mod result;
 mod schema;
 mod server;
 mod session;
+mod shared;
 mod tool;
 mod uri_template;
 mod validate;

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex, PoisonError, RwLock, Weak};
 
 use mcpwire::Profile;
 use mcpwire::service::{self, AsyncRouter, Options, PeerHandle, Session};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::catalog::Catalog;
 use crate::prompt::Prompt;
@@ -14,8 +14,8 @@ use crate::resource::Resource;
 use crate::resource_template::ResourceTemplate;
 use crate::schema::SchemaError;
 use crate::session::SessionState;
+use crate::shared::{Offers, ServerInfo, Shared};
 use crate::tool::Tool;
-use crate::version::{Feature, Version};
 
 /// The default number of items per page of `tools/list`, `resources/list`, `prompts/list`.
 pub const DEFAULT_PAGE_SIZE: usize = 100;
@@ -77,39 +77,6 @@ impl std::fmt::Display for BuildError {
 
 impl std::error::Error for BuildError {}
 
-/// What a server says about itself.
-#[derive(Debug, Clone)]
-pub(crate) struct ServerInfo {
-    pub(crate) name: String,
-    pub(crate) version: String,
-    pub(crate) instructions: Option<String>,
-}
-
-/// Which kinds of items the server offers: fixed when it is built, because a client reads
-/// the capabilities once.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Offers {
-    pub(crate) tools: bool,
-    pub(crate) resources: bool,
-    pub(crate) prompts: bool,
-    /// Some prompt or resource template has a completer.
-    pub(crate) completions: bool,
-}
-
-pub(crate) struct Shared {
-    pub(crate) info: ServerInfo,
-    pub(crate) page_size: usize,
-    pub(crate) offers: Offers,
-    pub(crate) tools: RwLock<Catalog<Tool>>,
-    pub(crate) resources: RwLock<Catalog<Resource>>,
-    pub(crate) resource_templates: RwLock<Catalog<ResourceTemplate>>,
-    pub(crate) prompts: RwLock<Catalog<Prompt>>,
-    /// Seals the `requestState` of 2026-07-28 input-required results.
-    pub(crate) state_key: StateKey,
-    /// The live sessions, told when a list changes.
-    sessions: Mutex<Vec<Weak<SessionState>>>,
-}
-
 /// An MCP server: its tools, resources and prompts, and how to serve them. Cheap to clone;
 /// every clone (and every session) shares the same items.
 ///
@@ -118,7 +85,11 @@ pub(crate) struct Shared {
 /// another transport.
 #[derive(Clone)]
 pub struct McpServer {
-    pub(crate) shared: Arc<Shared>,
+    shared: Arc<Shared>,
+    /// The live sessions, told when a list changes.
+    sessions: Arc<Mutex<Vec<Weak<SessionState>>>>,
+    /// The profile every session starts under ([`McpServerBuilder::profile`]).
+    profile: Profile,
 }
 
 impl std::fmt::Debug for McpServer {
@@ -140,6 +111,7 @@ pub struct McpServerBuilder {
     resource_templates: Vec<ResourceTemplate>,
     prompts: Vec<Prompt>,
     state_key: Option<StateKey>,
+    profile: Profile,
 }
 
 impl McpServer {
@@ -157,12 +129,13 @@ impl McpServer {
             resource_templates: Vec::new(),
             prompts: Vec::new(),
             state_key: None,
+            profile: Profile::latest_mcp(),
         }
     }
 
     /// One conversation with one client, independent of the transport: feed it frames with
     /// [`Session::receive`] and the sink their output goes to (see the
-    /// [`mcpwire::service`] docs). It starts under the newest MCP version, answers
+    /// [`mcpwire::service`] docs). It starts under the builder's [`profile`](McpServerBuilder::profile) (by default the newest MCP version), answers
     /// `initialize` by switching to the version agreed, and serves 2026-07-28 requests
     /// statelessly.
     pub fn session(&self) -> Session<SessionState> {
@@ -174,7 +147,7 @@ impl McpServer {
         let state = Arc::new(SessionState::new(Arc::clone(&self.shared)));
         let router = AsyncRouter::new().fallback(crate::dispatch::handle);
         let session =
-            Session::with_options(Profile::latest_mcp(), Arc::clone(&state), router, options);
+            Session::with_options(self.profile.clone(), Arc::clone(&state), router, options);
         state.attach(session.handle());
         let mut sessions = self.lock_sessions();
         sessions.retain(|s| s.strong_count() > 0);
@@ -328,10 +301,7 @@ impl McpServer {
     }
 
     fn lock_sessions(&self) -> std::sync::MutexGuard<'_, Vec<Weak<SessionState>>> {
-        self.shared
-            .sessions
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
+        self.sessions.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Tells every session that agreed a version in `initialize` (the capability says
@@ -395,30 +365,6 @@ impl McpServer {
             });
         }
         told
-    }
-
-    /// The `capabilities` this server declares: only the kinds of items it was built with,
-    /// each with `listChanged: true` (items can change while serving), and `logging`.
-    pub(crate) fn capabilities(shared: &Shared, version: Version) -> Value {
-        let mut capabilities = Map::new();
-        capabilities.insert("logging".into(), json!({}));
-        if shared.offers.completions && version.has(Feature::CompletionsCapability) {
-            capabilities.insert("completions".into(), json!({}));
-        }
-        let kinds = [
-            ("tools", shared.offers.tools),
-            ("resources", shared.offers.resources),
-            ("prompts", shared.offers.prompts),
-        ];
-        for (kind, offered) in kinds {
-            if offered {
-                capabilities.insert(kind.into(), json!({ "listChanged": true }));
-            }
-        }
-        if shared.offers.resources && version.has_request("resources/subscribe") {
-            capabilities["resources"]["subscribe"] = true.into();
-        }
-        Value::Object(capabilities)
     }
 }
 
@@ -519,6 +465,15 @@ impl McpServerBuilder {
         self
     }
 
+    /// Sets the profile every session starts under (default: [`Profile::latest_mcp`] with the
+    /// default limits): an MCP version, and the limits and id policy the sessions keep when
+    /// `initialize` switches them to the version agreed. A profile without a protocol version
+    /// (`jsonrpc-2.0`) leaves no MCP method to serve: every request is -32601.
+    pub fn profile(mut self, profile: Profile) -> Self {
+        self.profile = profile;
+        self
+    }
+
     /// Sets the secret that seals the `requestState` of MCP 2026-07-28 input-required results
     /// (what [`Context::elicit`](crate::Context::elicit) and
     /// [`Context::sample`](crate::Context::sample) answer with under that version). Without
@@ -586,8 +541,9 @@ impl McpServerBuilder {
                 resource_templates: RwLock::new(resource_templates),
                 prompts: RwLock::new(prompts),
                 state_key,
-                sessions: Mutex::new(Vec::new()),
             }),
+            sessions: Arc::new(Mutex::new(Vec::new())),
+            profile: self.profile,
         })
     }
 }

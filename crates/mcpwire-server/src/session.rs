@@ -8,7 +8,7 @@ use mcpwire::service::PeerHandle;
 use serde_json::{Map, Value};
 
 use crate::logging::LogLevel;
-use crate::server::Shared;
+use crate::shared::Shared;
 use crate::version::Version;
 
 /// The state of one session of an [`McpServer`](crate::McpServer) (the `S` of its

@@ -79,14 +79,14 @@
 //! ### Quick start: the wire layer
 //!
 //! ```
-//! use mcpwire::{Context, Profile, Router, RpcError, Server};
+//! use mcpwire::{CallContext, Profile, Router, RpcError, Server};
 //! use serde::Deserialize;
 //!
 //! #[derive(Deserialize)]
 //! struct Subtract { minuend: i64, subtrahend: i64 }
 //!
 //! let router = Router::new()
-//!     .request("subtract", |_state: &mut (), p: Subtract, _ctx: &mut Context<'_>| {
+//!     .request("subtract", |_state: &mut (), p: Subtract, _ctx: &mut CallContext<'_>| {
 //!         Ok::<_, RpcError>(p.minuend - p.subtrahend)
 //!     });
 //! let mut server = Server::new(Profile::jsonrpc_2_0(), (), router);
@@ -117,7 +117,8 @@
 //! assert_eq!(server.handle_frame(br#"{"jsonrpc":"2.0","method":"subtract"}"#), None);
 //! ```
 //!
-//! To serve over stdio, call [`serve_stdio`]; [`serve`] works over any `BufRead`/`Write`.
+//! To serve over stdio, call [`Server::serve_stdio`]; [`Server::serve`] works over any
+//! `BufRead`/`Write`.
 //!
 //! Underneath, [`peer::Peer`] is a sans-IO conversation (server and client alike): frames in,
 //! events out, typed requests to the other side, cancellation and timeouts by the caller's
@@ -147,7 +148,7 @@ pub mod scan;
 pub mod server;
 #[cfg(feature = "tokio")]
 pub mod service;
-pub mod stdio;
+mod stdio;
 #[cfg(test)]
 mod test_support;
 
@@ -161,6 +162,5 @@ pub use mcpwire_types::{IdTypes, ParamsTypes, ProfileFacts};
 pub use params::RawParams;
 pub use profile::{IdPolicy, Limits, MissingId, Profile};
 pub use reply::{RpcError, code};
-pub use router::{Context, Router};
+pub use router::{CallContext, Router};
 pub use server::Server;
-pub use stdio::{serve, serve_stdio};

@@ -6,17 +6,17 @@
 //! with their raw params, and an optional event handler receives response-shaped input.
 //!
 //! ```
-//! use mcpwire::{Context, Router, RpcError};
+//! use mcpwire::{CallContext, Router, RpcError};
 //!
 //! #[derive(serde::Deserialize)]
 //! struct Add { a: i64, b: i64 }
 //!
 //! let router = Router::<u64>::new()
-//!     .request("add", |calls: &mut u64, p: Add, _ctx: &mut Context<'_>| {
+//!     .request("add", |calls: &mut u64, p: Add, _ctx: &mut CallContext<'_>| {
 //!         *calls += 1;
 //!         p.a.checked_add(p.b).ok_or_else(|| RpcError::new(-32000, "overflow"))
 //!     })
-//!     .notification("log", |_: &mut u64, line: String, _ctx: &mut Context<'_>| eprintln!("{line}"));
+//!     .notification("log", |_: &mut u64, line: String, _ctx: &mut CallContext<'_>| eprintln!("{line}"));
 //! assert!(router.has_request("add") && router.has_notification("log"));
 //! ```
 
@@ -34,14 +34,14 @@ use crate::routes::Routes;
 use mcpwire_types::ProfileFacts;
 
 /// What a handler can see and change about the current call.
-pub struct Context<'a> {
+pub struct CallContext<'a> {
     profile: &'a Profile,
     id: Option<Id<'a>>,
     method: &'a str,
     switch_to: Option<Profile>,
 }
 
-impl<'a> Context<'a> {
+impl<'a> CallContext<'a> {
     pub(crate) fn new(profile: &'a Profile, id: Option<Id<'a>>, method: &'a str) -> Self {
         Self {
             profile,
@@ -93,13 +93,13 @@ impl<'a> Context<'a> {
     }
 }
 
-type RequestFn<S> = dyn Fn(&mut S, Option<RawParams<'_>>, &mut Context<'_>) -> Result<String, RpcError>
+type RequestFn<S> = dyn Fn(&mut S, Option<RawParams<'_>>, &mut CallContext<'_>) -> Result<String, RpcError>
     + Send
     + Sync;
 /// Returns the decode error when the params did not decode (the handler did not run).
 type NotificationFn<S> =
-    dyn Fn(&mut S, Option<RawParams<'_>>, &mut Context<'_>) -> Option<RpcError> + Send + Sync;
-type FallbackFn<S> = dyn Fn(&mut S, Option<RawParams<'_>>, &mut Context<'_>) -> Result<Box<RawValue>, RpcError>
+    dyn Fn(&mut S, Option<RawParams<'_>>, &mut CallContext<'_>) -> Option<RpcError> + Send + Sync;
+type FallbackFn<S> = dyn Fn(&mut S, Option<RawParams<'_>>, &mut CallContext<'_>) -> Result<Box<RawValue>, RpcError>
     + Send
     + Sync;
 type EventFn<S> = dyn Fn(&mut S, ProtocolEvent) + Send + Sync;
@@ -136,12 +136,13 @@ impl<S> Router<S> {
     where
         P: DeserializeOwned,
         R: Serialize,
-        F: Fn(&mut S, P, &mut Context<'_>) -> Result<R, RpcError> + Send + Sync + 'static,
+        F: Fn(&mut S, P, &mut CallContext<'_>) -> Result<R, RpcError> + Send + Sync + 'static,
     {
-        let erased = move |state: &mut S, params: Option<RawParams<'_>>, ctx: &mut Context<'_>| {
-            let params: P = decode_params(params, ctx.profile().limits().max_params_depth)?;
-            result_json(&handler(state, params, ctx)?)
-        };
+        let erased =
+            move |state: &mut S, params: Option<RawParams<'_>>, ctx: &mut CallContext<'_>| {
+                let params: P = decode_params(params, ctx.profile().limits().max_params_depth)?;
+                result_json(&handler(state, params, ctx)?)
+            };
         self.routes
             .requests
             .insert(method.to_owned(), Box::new(erased));
@@ -155,17 +156,18 @@ impl<S> Router<S> {
     pub fn notification<P, F>(mut self, method: &str, handler: F) -> Self
     where
         P: DeserializeOwned,
-        F: Fn(&mut S, P, &mut Context<'_>) + Send + Sync + 'static,
+        F: Fn(&mut S, P, &mut CallContext<'_>) + Send + Sync + 'static,
     {
-        let erased = move |state: &mut S, params: Option<RawParams<'_>>, ctx: &mut Context<'_>| {
-            match decode_params::<P>(params, ctx.profile().limits().max_params_depth) {
-                Ok(params) => {
-                    handler(state, params, ctx);
-                    None
+        let erased =
+            move |state: &mut S, params: Option<RawParams<'_>>, ctx: &mut CallContext<'_>| {
+                match decode_params::<P>(params, ctx.profile().limits().max_params_depth) {
+                    Ok(params) => {
+                        handler(state, params, ctx);
+                        None
+                    }
+                    Err(error) => Some(error),
                 }
-                Err(error) => Some(error),
-            }
-        };
+            };
         self.routes
             .notifications
             .insert(method.to_owned(), Box::new(erased));
@@ -173,12 +175,16 @@ impl<S> Router<S> {
     }
 
     /// Registers the handler for methods without a registered handler, for requests and
-    /// notifications alike (see [`Context::method`], [`Context::is_notification`]). It gets
+    /// notifications alike (see [`CallContext::method`], [`CallContext::is_notification`]). It gets
     /// the raw params and returns the raw result; a notification's result is discarded.
     /// Return [`RpcError::method_not_found`] to refuse a method.
     pub fn fallback<F>(mut self, handler: F) -> Self
     where
-        F: Fn(&mut S, Option<RawParams<'_>>, &mut Context<'_>) -> Result<Box<RawValue>, RpcError>
+        F: Fn(
+                &mut S,
+                Option<RawParams<'_>>,
+                &mut CallContext<'_>,
+            ) -> Result<Box<RawValue>, RpcError>
             + Send
             + Sync
             + 'static,
@@ -215,7 +221,7 @@ impl<S> Router<S> {
         &self,
         state: &mut S,
         params: Option<RawParams<'_>>,
-        ctx: &mut Context<'_>,
+        ctx: &mut CallContext<'_>,
     ) -> Result<String, RpcError> {
         if let Some(handler) = self.routes.requests.get(ctx.method()) {
             return handler(state, params, ctx);
@@ -232,7 +238,7 @@ impl<S> Router<S> {
         &self,
         state: &mut S,
         params: Option<RawParams<'_>>,
-        ctx: &mut Context<'_>,
+        ctx: &mut CallContext<'_>,
     ) -> Option<RpcError> {
         if let Some(handler) = self.routes.notifications.get(ctx.method()) {
             return handler(state, params, ctx);

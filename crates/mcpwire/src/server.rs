@@ -6,9 +6,9 @@
 //! silent. Whatever the handler changed in the state before panicking stays changed.
 //!
 //! ```
-//! use mcpwire::{Context, Profile, Router, RpcError, Server};
+//! use mcpwire::{CallContext, Profile, Router, RpcError, Server};
 //!
-//! let router = Router::new().request("echo", |_: &mut (), v: serde_json::Value, _: &mut Context<'_>| {
+//! let router = Router::new().request("echo", |_: &mut (), v: serde_json::Value, _: &mut CallContext<'_>| {
 //!     Ok::<_, RpcError>(v)
 //! });
 //! let mut server = Server::new(Profile::jsonrpc_2_0(), (), router);
@@ -23,7 +23,7 @@ use crate::events::ProtocolEvent;
 use crate::peer::{Event, Peer};
 use crate::profile::Profile;
 use crate::reply::RpcError;
-use crate::router::{Context, Router};
+use crate::router::{CallContext, Router};
 
 /// A server: a [`Peer`] (the current profile and the requests in flight), the application
 /// state and the router. Handlers run one at a time, in input order.
@@ -136,7 +136,7 @@ impl<S> Server<S> {
                         .peer
                         .reply(call, Err(&RpcError::batch_reply_too_large()));
                 }
-                let mut ctx = Context::new(self.peer.profile(), Some(id), &method);
+                let mut ctx = CallContext::new(self.peer.profile(), Some(id), &method);
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
                     router.call_request(state, params, &mut ctx)
                 }))
@@ -146,7 +146,7 @@ impl<S> Server<S> {
                 self.peer.reply(call, outcome)
             }
             Event::Notification { method, params } => {
-                let mut ctx = Context::new(self.peer.profile(), None, &method);
+                let mut ctx = CallContext::new(self.peer.profile(), None, &method);
                 let invalid = catch_unwind(AssertUnwindSafe(|| {
                     router.call_notification(state, params, &mut ctx)
                 }))
@@ -184,7 +184,7 @@ impl<S> Server<S> {
     }
 }
 
-fn take_switch(ctx: &mut Context<'_>, switch_to: &mut Option<Profile>) {
+fn take_switch(ctx: &mut CallContext<'_>, switch_to: &mut Option<Profile>) {
     if let Some(profile) = ctx.take_profile_switch() {
         *switch_to = Some(profile);
     }
@@ -202,7 +202,7 @@ mod tests {
 
     fn fallback_server() -> Server<Seen> {
         let router = Router::new()
-            .request("known", |_: &mut Seen, _: (), _: &mut Context<'_>| {
+            .request("known", |_: &mut Seen, _: (), _: &mut CallContext<'_>| {
                 Ok::<_, RpcError>("known")
             })
             .fallback(|seen: &mut Seen, params, ctx| {
@@ -261,7 +261,7 @@ mod tests {
     #[test]
     fn a_notification_can_switch_the_profile() {
         let router =
-            Router::new().notification("go", |_: &mut (), _: (), ctx: &mut Context<'_>| {
+            Router::new().notification("go", |_: &mut (), _: (), ctx: &mut CallContext<'_>| {
                 ctx.set_profile(ctx.profile().with_facts(Profile::latest_mcp().facts()));
             });
         let mut server = Server::new(
@@ -279,7 +279,7 @@ mod tests {
 
     #[test]
     fn results_that_fail_to_serialize_are_internal_errors() {
-        let router = Router::new().request("bad", |_: &mut (), _: (), _: &mut Context<'_>| {
+        let router = Router::new().request("bad", |_: &mut (), _: (), _: &mut CallContext<'_>| {
             let mut map = std::collections::HashMap::new();
             map.insert((1, 2), 3);
             Ok::<_, RpcError>(map)
@@ -296,11 +296,13 @@ mod tests {
 
     #[test]
     fn negotiate_switches_after_the_frame_keeping_the_policy() {
-        let router =
-            Router::new().request("initialize", |_: &mut (), _: (), ctx: &mut Context<'_>| {
+        let router = Router::new().request(
+            "initialize",
+            |_: &mut (), _: (), ctx: &mut CallContext<'_>| {
                 let agreed = ctx.negotiate(Profile::mcp("2025-06-18").unwrap().facts());
                 Ok::<_, RpcError>(agreed.name())
-            });
+            },
+        );
         let start = Profile::jsonrpc_2_0()
             .with_max_frame_bytes(1000)
             .with_missing_id(crate::MissingId::Omit);
@@ -333,7 +335,7 @@ mod tests {
         let router = Router::<Vec<ProtocolEvent>>::new()
             .notification(
                 "note",
-                |_: &mut Vec<ProtocolEvent>, _: Note, _: &mut Context<'_>| {
+                |_: &mut Vec<ProtocolEvent>, _: Note, _: &mut CallContext<'_>| {
                     panic!("must not run on bad params")
                 },
             )

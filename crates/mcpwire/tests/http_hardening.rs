@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use http_support::*;
 use mcpwire::http::{HttpConfig, HttpServer, SyncServer};
-use mcpwire::{Context, Profile, Router, RpcError, Server};
+use mcpwire::{CallContext, Profile, Router, RpcError, Server};
 
 fn scripted(config: HttpConfig) -> Running {
     start(config, Scripted { unsolicited: false })
@@ -401,17 +401,20 @@ fn gated_server(gate: Arc<Mutex<mpsc::Receiver<()>>>) -> Server<()> {
     let router = Router::new()
         .request(
             "initialize",
-            |_: &mut (), _: serde_json::Value, _: &mut Context<'_>| {
+            |_: &mut (), _: serde_json::Value, _: &mut CallContext<'_>| {
                 Ok::<_, RpcError>(serde_json::json!({}))
             },
         )
-        .request("ping", |_: &mut (), _: (), _: &mut Context<'_>| {
+        .request("ping", |_: &mut (), _: (), _: &mut CallContext<'_>| {
             Ok::<_, RpcError>(serde_json::json!({}))
         })
-        .request("block", move |_: &mut (), _: (), _: &mut Context<'_>| {
-            let opened = gate.lock().unwrap().recv_timeout(READ_LIMIT).is_ok();
-            Ok::<_, RpcError>(serde_json::json!({ "opened": opened }))
-        });
+        .request(
+            "block",
+            move |_: &mut (), _: (), _: &mut CallContext<'_>| {
+                let opened = gate.lock().unwrap().recv_timeout(READ_LIMIT).is_ok();
+                Ok::<_, RpcError>(serde_json::json!({ "opened": opened }))
+            },
+        );
     // Past the default batch limit (1000), so that one batch keeps its session busy long.
     Server::new(Profile::jsonrpc_2_0().with_max_batch_len(None), (), router)
 }

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use http_support::*;
 use mcpwire::http::{HttpConfig, SyncServer};
-use mcpwire::{Context, Profile, Router, RpcError, Server};
+use mcpwire::{CallContext, Profile, Router, RpcError, Server};
 
 fn scripted(unsolicited: bool) -> Running {
     start(HttpConfig::default(), Scripted { unsolicited })
@@ -173,7 +173,7 @@ fn header_rules_content_type_accept_protocol_version_and_path() {
 #[test]
 fn unreadable_input_is_400_with_the_id_less_error_and_a_readable_id_is_200() {
     let service = SyncServer::new(|| {
-        let router = Router::new().request("ping", |_: &mut (), _: (), _: &mut Context<'_>| {
+        let router = Router::new().request("ping", |_: &mut (), _: (), _: &mut CallContext<'_>| {
             Ok::<_, RpcError>(serde_json::json!({}))
         });
         Server::new(Profile::jsonrpc_2_0(), (), router)

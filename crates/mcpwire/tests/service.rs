@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mcpwire::peer::Request;
-use mcpwire::service::{self, AsyncRouter, Options, RequestContext, RequestError, Session};
+use mcpwire::service::{self, AsyncContext, AsyncRouter, Options, RequestError, Session};
 use mcpwire::{Profile, ProtocolEvent, RpcError};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -84,7 +84,7 @@ impl Wire {
 }
 
 fn ping<S: Send + Sync + 'static>(router: AsyncRouter<S>) -> AsyncRouter<S> {
-    router.request("ping", |_: Arc<S>, _: (), _: RequestContext| async {
+    router.request("ping", |_: Arc<S>, _: (), _: AsyncContext| async {
         Ok::<_, RpcError>(json!({}))
     })
 }
@@ -106,7 +106,7 @@ fn session<S: Send + Sync + 'static>(
 async fn a_slow_handler_does_not_block_ping() {
     let router = AsyncRouter::<Notify>::new().request(
         "slow",
-        |go: Arc<Notify>, _: (), _: RequestContext| async move {
+        |go: Arc<Notify>, _: (), _: AsyncContext| async move {
             go.notified().await;
             Ok::<_, RpcError>("slow done")
         },
@@ -131,7 +131,7 @@ async fn a_slow_handler_does_not_block_ping() {
 async fn notifications_and_progress_arrive_before_the_reply() {
     let router = AsyncRouter::<()>::new().request(
         "work",
-        |_: Arc<()>, _: Value, ctx: RequestContext| async move {
+        |_: Arc<()>, _: Value, ctx: AsyncContext| async move {
             ctx.notify_raw(
                 "notifications/message",
                 &json!({"level": "info", "data": "starting"}),
@@ -196,7 +196,7 @@ impl Request for ListRoots {
 fn roots_router() -> AsyncRouter<()> {
     AsyncRouter::<()>::new().request(
         "count_roots",
-        |_: Arc<()>, _: (), ctx: RequestContext| async move {
+        |_: Arc<()>, _: (), ctx: AsyncContext| async move {
             match ctx.request::<ListRoots>(&()).await {
                 Ok(roots) => Ok(json!(
                     roots
@@ -281,7 +281,7 @@ async fn cancellation_fires_the_token_and_suppresses_the_reply() {
     let (told, mut cancelled) = mpsc::channel::<String>(4);
     let router = AsyncRouter::<mpsc::Sender<String>>::new().request(
         "wait",
-        |told: Arc<mpsc::Sender<String>>, _: (), ctx: RequestContext| async move {
+        |told: Arc<mpsc::Sender<String>>, _: (), ctx: AsyncContext| async move {
             ctx.cancelled().await;
             told.send(ctx.id().unwrap().raw().to_owned()).await.unwrap();
             Ok::<_, RpcError>("finished anyway")
@@ -309,7 +309,7 @@ async fn cancellation_fires_the_token_and_suppresses_the_reply() {
 async fn end_of_input_lets_handlers_in_flight_finish_and_flush() {
     let router = AsyncRouter::<Notify>::new().request(
         "slow",
-        |go: Arc<Notify>, N { n }: N, ctx: RequestContext| async move {
+        |go: Arc<Notify>, N { n }: N, ctx: AsyncContext| async move {
             go.notified().await;
             ctx.notify_raw(
                 "notifications/message",
@@ -370,7 +370,7 @@ async fn concurrency_is_bounded() {
     let (started, mut starts) = mpsc::channel(8);
     let router = AsyncRouter::<Gate>::new().request(
         "block",
-        |gate: Arc<Gate>, N { n }: N, _: RequestContext| async move {
+        |gate: Arc<Gate>, N { n }: N, _: AsyncContext| async move {
             gate.started.send(n).await.unwrap();
             gate.go.acquire().await.unwrap().forget();
             Ok::<_, RpcError>(n)
@@ -424,7 +424,7 @@ async fn a_panicking_handler_is_answered_internal_error_and_the_session_goes_on(
     let router = AsyncRouter::<AtomicUsize>::new()
         .request(
             "boom",
-            |_: Arc<AtomicUsize>, _: (), _: RequestContext| async move {
+            |_: Arc<AtomicUsize>, _: (), _: AsyncContext| async move {
                 if true {
                     panic!("handler bug");
                 }
@@ -433,13 +433,13 @@ async fn a_panicking_handler_is_answered_internal_error_and_the_session_goes_on(
         )
         .notification(
             "boom/note",
-            |_: Arc<AtomicUsize>, _: (), _: RequestContext| async move {
+            |_: Arc<AtomicUsize>, _: (), _: AsyncContext| async move {
                 panic!("notification bug");
             },
         )
         .notification(
             "count",
-            |n: Arc<AtomicUsize>, _: (), _: RequestContext| async move {
+            |n: Arc<AtomicUsize>, _: (), _: AsyncContext| async move {
                 n.fetch_add(1, Ordering::SeqCst);
             },
         );
@@ -468,7 +468,7 @@ async fn invalid_input_and_invalid_notifications() {
     let router = AsyncRouter::<()>::new()
         .notification(
             "note",
-            |_: Arc<()>, _: HashMap<String, u8>, _: RequestContext| async {},
+            |_: Arc<()>, _: HashMap<String, u8>, _: AsyncContext| async {},
         )
         .on_event(move |_, event| seen.lock().unwrap().push(event));
     let mut wire = Wire::serve(session((), router, Options::default()));
@@ -505,7 +505,7 @@ async fn invalid_input_and_invalid_notifications() {
 async fn negotiate_switches_the_profile_keeping_the_policy() {
     let router = AsyncRouter::<()>::new().request(
         "initialize",
-        |_: Arc<()>, _: Value, ctx: RequestContext| async move {
+        |_: Arc<()>, _: Value, ctx: AsyncContext| async move {
             let agreed = ctx.negotiate(Profile::mcp("2025-03-26").unwrap().facts());
             Ok::<_, RpcError>(agreed.name())
         },
@@ -551,19 +551,18 @@ async fn an_in_process_client_and_server_talk_both_ways() {
     let client_router = AsyncRouter::<AtomicUsize>::new()
         .request(
             "roots/list",
-            |_: Arc<AtomicUsize>, _: (), _: RequestContext| async {
+            |_: Arc<AtomicUsize>, _: (), _: AsyncContext| async {
                 Ok::<_, RpcError>(json!({"roots": [{"uri": "file:///work"}]}))
             },
         )
         .notification(
             "notifications/message",
-            |n: Arc<AtomicUsize>, _: Value, _: RequestContext| async move {
+            |n: Arc<AtomicUsize>, _: Value, _: AsyncContext| async move {
                 n.fetch_add(1, Ordering::SeqCst);
             },
         );
-    let server_router = roots_router().request(
-        "tell",
-        |_: Arc<()>, _: (), ctx: RequestContext| async move {
+    let server_router =
+        roots_router().request("tell", |_: Arc<()>, _: (), ctx: AsyncContext| async move {
             ctx.notify_raw(
                 "notifications/message",
                 &json!({"level": "info", "data": 1}),
@@ -571,8 +570,7 @@ async fn an_in_process_client_and_server_talk_both_ways() {
             .await
             .unwrap();
             Ok::<_, RpcError>("told")
-        },
-    );
+        });
     let server = session((), server_router, Options::default());
     let client = Session::with_options(
         Profile::latest_mcp(),
@@ -609,7 +607,7 @@ async fn an_in_process_client_and_server_talk_both_ways() {
 async fn a_request_the_handler_stops_waiting_for_is_cancelled_on_the_wire() {
     let router = AsyncRouter::<()>::new().request(
         "impatient",
-        |_: Arc<()>, _: (), ctx: RequestContext| async move {
+        |_: Arc<()>, _: (), ctx: AsyncContext| async move {
             tokio::select! {
                 _ = ctx.request::<ListRoots>(&()) => Ok::<_, RpcError>("answered"),
                 _ = tokio::time::sleep(Duration::from_millis(20)) => Ok("gave up"),
@@ -629,11 +627,11 @@ async fn a_request_the_handler_stops_waiting_for_is_cancelled_on_the_wire() {
 
 #[tokio::test]
 async fn a_per_request_transport_gets_each_frames_output_on_its_own_sink() {
-    use mcpwire::service::Outbound;
+    use mcpwire::service::{Outgoing, Sink};
 
     let router = AsyncRouter::<()>::new().request(
         "work",
-        |_: Arc<()>, _: Value, ctx: RequestContext| async move {
+        |_: Arc<()>, _: Value, ctx: AsyncContext| async move {
             ctx.notify_raw(
                 "notifications/message",
                 &json!({"level": "info", "data": "w"}),
@@ -648,24 +646,30 @@ async fn a_per_request_transport_gets_each_frames_output_on_its_own_sink() {
     assert!(sess.take_unsolicited().is_none());
 
     // One frame, one sink: its notification, then its reply; then the stream ends.
-    let (sink, mut stream) = Outbound::channel(8);
+    let (sink, mut stream) = Sink::channel(8);
     sess.receive(br#"{"jsonrpc":"2.0","id":1,"method":"work"}"#, &sink)
         .await;
     drop(sink);
     let mut lines = Vec::new();
-    while let Some(line) = tokio::time::timeout(PATIENCE, stream.recv()).await.unwrap() {
-        lines.push(String::from_utf8(line).unwrap());
+    while let Some(item) = tokio::time::timeout(PATIENCE, stream.recv()).await.unwrap() {
+        lines.push((
+            item.is_reply(),
+            String::from_utf8(item.into_bytes()).unwrap(),
+        ));
     }
     assert_eq!(
         lines,
         [
-            r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"w","level":"info"}}"#,
-            r#"{"jsonrpc":"2.0","id":1,"result":"done"}"#,
+            (
+                false,
+                r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"w","level":"info"}}"#.to_owned()
+            ),
+            (true, r#"{"jsonrpc":"2.0","id":1,"result":"done"}"#.to_owned()),
         ]
     );
 
     // A frame that needs no reply: its stream ends empty.
-    let (sink, mut stream) = Outbound::channel(8);
+    let (sink, mut stream) = Sink::channel(8);
     sess.receive(
         br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
         &sink,
@@ -684,7 +688,9 @@ async fn a_per_request_transport_gets_each_frames_output_on_its_own_sink() {
         .unwrap();
     assert_eq!(
         unsolicited.recv().await.unwrap(),
-        br#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#
+        Outgoing::Message(
+            br#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#.to_vec()
+        )
     );
     sess.finish().await;
 }

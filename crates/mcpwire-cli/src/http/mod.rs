@@ -1,8 +1,10 @@
 //! `mcpwire serve --http ADDR`: the reference server behind [`mcpwire::http`].
 //!
-//! Every session (opened by a successful `initialize`) is its own reference server with its
-//! negotiated profile. Profiles without `initialize` (`jsonrpc-2.0`, `mcp-2026-07-28`) are
-//! served statelessly: every POST meets a fresh reference server and no session is needed.
+//! Under an MCP profile every session (opened by a successful `initialize`) is a session of
+//! the MCP reference server ([`reference::mcp_server`]) with its negotiated version; under
+//! `jsonrpc-2.0` it is the specification's examples ([`reference::spec_server`]). Profiles
+//! without `initialize` (`jsonrpc-2.0`, `mcp-2026-07-28`) are served statelessly: every POST
+//! meets a fresh server and no session is needed.
 //! The transport's behaviour and limits are documented in [`mcpwire::http`].
 
 use std::io;
@@ -134,7 +136,12 @@ pub fn serve_with(profile: Profile, addr: &str, args: &HttpArgs) -> io::Result<(
         )
     })?;
     let config = args.config(&profile, addr);
-    let service = SyncServer::new(move || reference::server(profile.clone()));
+    if reference::is_mcp(&profile) {
+        let server = reference::mcp_server(profile).http_server(config)?;
+        eprintln!("mcpwire serve: listening on {}", server.url());
+        return server.run_blocking();
+    }
+    let service = SyncServer::new(move || reference::spec_server(profile.clone()));
     let server = HttpServer::bind(config, service)?;
     eprintln!("mcpwire serve: listening on {}", server.url());
     server.run_blocking()

@@ -1,7 +1,7 @@
 //! The methods used by the examples of JSON-RPC 2.0 specification section 7, served under the
 //! `jsonrpc-2.0` profile so those examples can be replayed against `mcpwire serve` verbatim.
 
-use mcpwire::{Context, Router, RpcError};
+use mcpwire::{CallContext, Router, RpcError};
 use serde::Deserialize;
 use serde_json::{Number, Value};
 
@@ -17,12 +17,19 @@ enum SubtractParams {
 }
 
 /// Registers `subtract`, `sum`, `get_data` and the notifications `update`, `notify_hello`,
-/// `notify_sum`.
+/// `notify_sum`; and `ping` (answered `{}`, any params), the method `mcpwire check` probes
+/// with by default.
 pub(crate) fn register(router: Router<ReferenceState>) -> Router<ReferenceState> {
     router
         .request(
+            "ping",
+            |_: &mut ReferenceState, _: Option<Value>, _: &mut CallContext<'_>| {
+                Ok::<_, RpcError>(serde_json::json!({}))
+            },
+        )
+        .request(
             "subtract",
-            |_: &mut ReferenceState, p: SubtractParams, _: &mut Context<'_>| {
+            |_: &mut ReferenceState, p: SubtractParams, _: &mut CallContext<'_>| {
                 let (a, b) = match p {
                     SubtractParams::Positional(a, b) => (a, b),
                     SubtractParams::Named {
@@ -35,7 +42,7 @@ pub(crate) fn register(router: Router<ReferenceState>) -> Router<ReferenceState>
         )
         .request(
             "sum",
-            |_: &mut ReferenceState, p: Vec<Number>, _: &mut Context<'_>| {
+            |_: &mut ReferenceState, p: Vec<Number>, _: &mut CallContext<'_>| {
                 p.iter().try_fold(Number::from(0), |acc, n| {
                     arithmetic(&acc, n, i64::checked_add, |x, y| x + y)
                 })
@@ -43,7 +50,7 @@ pub(crate) fn register(router: Router<ReferenceState>) -> Router<ReferenceState>
         )
         .request(
             "get_data",
-            |_: &mut ReferenceState, _: Value, _: &mut Context<'_>| {
+            |_: &mut ReferenceState, _: Value, _: &mut CallContext<'_>| {
                 Ok(serde_json::json!(["hello", 5]))
             },
         )
@@ -52,7 +59,7 @@ pub(crate) fn register(router: Router<ReferenceState>) -> Router<ReferenceState>
         .notification("notify_sum", count_notification)
 }
 
-fn count_notification(state: &mut ReferenceState, _: Value, _: &mut Context<'_>) {
+fn count_notification(state: &mut ReferenceState, _: Value, _: &mut CallContext<'_>) {
     state.notifications_seen += 1;
 }
 

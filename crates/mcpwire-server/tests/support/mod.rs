@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use mcpwire::service::{self, AsyncRouter, PeerHandle, RequestContext, RequestError, Session};
+use mcpwire::service::{self, AsyncContext, AsyncRouter, PeerHandle, RequestError, Session};
 use mcpwire::{Profile, RpcError};
 use mcpwire_server::{McpServer, Version};
 use serde_json::value::RawValue;
@@ -134,7 +134,7 @@ pub fn connect(server: &McpServer, version: Version, answers: ClientAnswers) -> 
 async fn client_fallback(
     state: Arc<ClientState>,
     params: Option<Box<RawValue>>,
-    ctx: RequestContext,
+    ctx: AsyncContext,
 ) -> Result<Box<RawValue>, RpcError> {
     let params: Value = params
         .map(|p| serde_json::from_str(p.get()).expect("params are JSON"))

@@ -14,12 +14,12 @@ use super::classify::BodyKind;
 use super::config::HttpConfig;
 use super::cors;
 use super::exchange::{self, Outcome};
+use super::handler::{HttpService, Outbound, SessionContext};
 use super::headers::{self, METHOD_HEADER, SESSION_HEADER, SessionHeader};
 use super::race::{First, race};
 use super::response::{
     HttpResponse, Keep, empty, error, error_with_code, event_stream, json, sse_event,
 };
-use super::service::{HttpService, Outbound, SessionContext};
 use super::session_id::SessionId;
 use super::sessions::{Found, PeerKey, Refusal, Sessions, Unsolicited};
 

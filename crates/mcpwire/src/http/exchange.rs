@@ -9,9 +9,9 @@ use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::TryRecvError;
 use tokio::task::JoinHandle;
 
+use super::handler::{Outbound, SessionHandler};
 use super::race::{First, race};
 use super::response::{HttpResponse, Keep, event_stream, sse_event};
-use super::service::{Outbound, SessionHandler};
 
 /// How an exchange ended up.
 pub(crate) enum Outcome {

@@ -8,11 +8,11 @@
 //!
 //! ```no_run
 //! use mcpwire::http::{HttpConfig, HttpServer, SyncServer};
-//! use mcpwire::{Context, Profile, Router, RpcError, Server};
+//! use mcpwire::{CallContext, Profile, Router, RpcError, Server};
 //!
 //! fn main() -> std::io::Result<()> {
 //!     let service = SyncServer::new(|| {
-//!         let router = Router::new().request("ping", |_: &mut (), _: (), _: &mut Context<'_>| {
+//!         let router = Router::new().request("ping", |_: &mut (), _: (), _: &mut CallContext<'_>| {
 //!             Ok::<_, RpcError>(serde_json::json!({}))
 //!         });
 //!         Server::new(Profile::mcp("2025-11-25").unwrap(), (), router)
@@ -93,30 +93,30 @@
 //!   runs frames on the blocking pool behind a per-session lock, so one session's long batch
 //!   delays neither the accept loop nor another session.
 
-mod async_server;
+mod blocking_adapter;
 mod body;
 mod classify;
 mod config;
 mod cors;
 mod endpoint;
 mod exchange;
+mod handler;
 mod headers;
+mod listener;
 mod origin;
 mod race;
 mod response;
-mod server;
-mod service;
+mod session_adapter;
 mod session_id;
 mod sessions;
-mod sync_server;
 mod write_timeout;
 
-pub use async_server::{AsyncServer, AsyncSession};
+pub use blocking_adapter::{SyncServer, SyncSession};
 pub use config::HttpConfig;
+pub use handler::{HttpService, Outbound, SessionContext, SessionHandler};
 pub use headers::{METHOD_HEADER, PROTOCOL_VERSION_HEADER, SESSION_HEADER};
 /// The byte buffer frames travel in (re-exported from hyper).
 pub use hyper::body::Bytes;
-pub use server::HttpServer;
-pub use service::{Closed, HttpService, Outbound, SessionContext, SessionHandler};
+pub use listener::HttpServer;
+pub use session_adapter::{AsyncServer, AsyncSession};
 pub use session_id::SessionId;
-pub use sync_server::{SyncServer, SyncSession};

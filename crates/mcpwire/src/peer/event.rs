@@ -9,21 +9,23 @@ use crate::id::{Id, OwnedId};
 use crate::params::RawParams;
 use crate::reply::RpcError;
 
-/// The id of a request this side sent: the integer the peer allocated for it.
+/// The id of a request this side sent: the integer the peer allocated for it. Not to be
+/// confused with the JSON-RPC `RequestId` of the generated types, which is any id the other
+/// side may send ([`OwnedId`] here).
 ///
 /// Ids are allocated in increasing order from 1 and never reused within one [`Peer`](super::Peer),
 /// so a response can tell "never sent" apart from "sent, but no longer pending".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct RequestId(pub(crate) u64);
+pub struct OutgoingId(pub(crate) u64);
 
-impl RequestId {
+impl OutgoingId {
     /// The id as the number written on the wire.
     pub fn get(self) -> u64 {
         self.0
     }
 }
 
-impl fmt::Display for RequestId {
+impl fmt::Display for OutgoingId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.0)
     }
@@ -129,7 +131,7 @@ pub enum Event<'a> {
     /// The response to a pending request, its result decoded as the request's type.
     Response {
         /// The request it answers.
-        id: RequestId,
+        id: OutgoingId,
         /// The request's method.
         method: Cow<'static, str>,
         /// The decoded result or the error response.
@@ -139,7 +141,7 @@ pub enum Event<'a> {
     /// request's result type. The request is no longer pending.
     InvalidResult {
         /// The request it answers.
-        id: RequestId,
+        id: OutgoingId,
         /// The request's method.
         method: Cow<'static, str>,
         /// Where and why decoding failed.
@@ -148,7 +150,7 @@ pub enum Event<'a> {
     /// A malformed response whose id names a pending request. The request is no longer pending.
     MalformedResponse {
         /// The request it answers.
-        id: RequestId,
+        id: OutgoingId,
         /// The request's method.
         method: Cow<'static, str>,
         /// What is wrong.
@@ -158,7 +160,7 @@ pub enum Event<'a> {
     /// out, or already answered). Never delivered as a result.
     LateResponse {
         /// The request's id.
-        id: RequestId,
+        id: OutgoingId,
         /// The response.
         response: Response<'a>,
     },
@@ -180,7 +182,7 @@ pub struct Received<'a> {
 #[derive(Debug)]
 pub struct TimedOut {
     /// The request's id.
-    pub id: RequestId,
+    pub id: OutgoingId,
     /// The request's method.
     pub method: Cow<'static, str>,
     /// The `notifications/cancelled` line to send (MCP profiles only).

@@ -86,7 +86,7 @@ use crate::profile::Profile;
 use crate::reply::{self, RpcError};
 
 pub use event::{
-    AnyResult, Call, CallKey, Event, Received, RequestId, ResultError, SendError, TimedOut,
+    AnyResult, Call, CallKey, Event, OutgoingId, Received, ResultError, SendError, TimedOut,
 };
 pub use request::{
     Cancelled, CancelledParams, Notification, Ping, Progress, ProgressParams, Request,
@@ -384,7 +384,7 @@ impl Peer {
         &mut self,
         params: &R::Params,
         deadline: Option<Instant>,
-    ) -> Result<(RequestId, Vec<u8>), SendError> {
+    ) -> Result<(OutgoingId, Vec<u8>), SendError> {
         self.request_as(
             Cow::Borrowed(R::METHOD),
             params,
@@ -402,7 +402,7 @@ impl Peer {
         method: impl Into<Cow<'static, str>>,
         params: &P,
         deadline: Option<Instant>,
-    ) -> Result<(RequestId, Vec<u8>), SendError> {
+    ) -> Result<(OutgoingId, Vec<u8>), SendError> {
         let decoders = (
             decode_as::<Box<RawValue>> as DecodeFn,
             single_pass::decode_prefix::<Box<RawValue>> as PrefixDecodeFn,
@@ -416,7 +416,7 @@ impl Peer {
         params: &P,
         (decode, decode_prefix): (DecodeFn, PrefixDecodeFn),
         deadline: Option<Instant>,
-    ) -> Result<(RequestId, Vec<u8>), SendError> {
+    ) -> Result<(OutgoingId, Vec<u8>), SendError> {
         let params = frames::params_json(params)?;
         let frame_method = method.clone();
         let id = self.pending.insert(Pending {
@@ -445,12 +445,12 @@ impl Peer {
     /// Gives up on a pending request: forgets it (a response arriving later is an
     /// [`Event::LateResponse`]) and, under an MCP profile, returns the
     /// `notifications/cancelled` line naming it. `None` when it is not pending.
-    pub fn cancel(&mut self, id: RequestId, reason: Option<&str>) -> Option<Vec<u8>> {
+    pub fn cancel(&mut self, id: OutgoingId, reason: Option<&str>) -> Option<Vec<u8>> {
         self.pending.remove(id)?;
         self.cancellation_line(id, reason)
     }
 
-    fn cancellation_line(&self, id: RequestId, reason: Option<&str>) -> Option<Vec<u8>> {
+    fn cancellation_line(&self, id: OutgoingId, reason: Option<&str>) -> Option<Vec<u8>> {
         self.profile.protocol_version()?;
         let params = CancelledParams {
             request_id: RawValue::from_string(id.0.to_string()).expect("an integer is JSON"),

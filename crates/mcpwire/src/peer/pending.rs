@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::time::Instant;
 
-use super::event::{AnyResult, RequestId, ResultError, SendError};
+use super::event::{AnyResult, OutgoingId, ResultError, SendError};
 use super::single_pass::PrefixDecodeFn;
 
 /// Decodes a response's `result` text into the type its request named.
@@ -23,9 +23,9 @@ pub(crate) struct Pending {
 /// What a response id names.
 pub(crate) enum Lookup {
     /// A pending request (now removed from the table).
-    Pending(RequestId, Pending),
+    Pending(OutgoingId, Pending),
     /// An id this side allocated that is no longer pending.
-    Late(RequestId),
+    Late(OutgoingId),
     /// Anything else.
     Unknown,
 }
@@ -58,7 +58,7 @@ impl PendingTable {
     }
 
     /// Allocates the next id for a request; refuses when the table is full.
-    pub(crate) fn insert(&mut self, pending: Pending) -> Result<RequestId, SendError> {
+    pub(crate) fn insert(&mut self, pending: Pending) -> Result<OutgoingId, SendError> {
         if self.entries.len() >= self.max {
             return Err(SendError::TooManyPending { max: self.max });
         }
@@ -66,10 +66,10 @@ impl PendingTable {
         // than wrap so an id is never reused.
         self.last_allocated = self.last_allocated.saturating_add(1);
         self.entries.insert(self.last_allocated, pending);
-        Ok(RequestId(self.last_allocated))
+        Ok(OutgoingId(self.last_allocated))
     }
 
-    pub(crate) fn remove(&mut self, id: RequestId) -> Option<Pending> {
+    pub(crate) fn remove(&mut self, id: OutgoingId) -> Option<Pending> {
         self.entries.remove(&id.0)
     }
 
@@ -86,13 +86,13 @@ impl PendingTable {
             return Lookup::Unknown;
         };
         match self.entries.remove(&n) {
-            Some(pending) => Lookup::Pending(RequestId(n), pending),
-            None => Lookup::Late(RequestId(n)),
+            Some(pending) => Lookup::Pending(OutgoingId(n), pending),
+            None => Lookup::Late(OutgoingId(n)),
         }
     }
 
     /// Removes and returns the requests whose deadline is at or before `now`, oldest id first.
-    pub(crate) fn expire(&mut self, now: Instant) -> Vec<(RequestId, Pending)> {
+    pub(crate) fn expire(&mut self, now: Instant) -> Vec<(OutgoingId, Pending)> {
         let mut due: Vec<u64> = self
             .entries
             .iter()
@@ -101,7 +101,7 @@ impl PendingTable {
             .collect();
         due.sort_unstable();
         due.into_iter()
-            .filter_map(|n| self.entries.remove(&n).map(|p| (RequestId(n), p)))
+            .filter_map(|n| self.entries.remove(&n).map(|p| (OutgoingId(n), p)))
             .collect()
     }
 

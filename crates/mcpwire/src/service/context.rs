@@ -19,9 +19,9 @@ use mcpwire_types::ProfileFacts;
 /// ```no_run
 /// use std::sync::Arc;
 /// use mcpwire::RpcError;
-/// use mcpwire::service::{AsyncRouter, RequestContext};
+/// use mcpwire::service::{AsyncRouter, AsyncContext};
 ///
-/// let router = AsyncRouter::<()>::new().request("slow", |_: Arc<()>, steps: u32, ctx: RequestContext| async move {
+/// let router = AsyncRouter::<()>::new().request("slow", |_: Arc<()>, steps: u32, ctx: AsyncContext| async move {
 ///     for step in 0..steps {
 ///         if ctx.is_cancelled() {
 ///             break; // the reply will not be sent anyway
@@ -33,7 +33,7 @@ use mcpwire_types::ProfileFacts;
 /// });
 /// ```
 #[derive(Debug, Clone)]
-pub struct RequestContext {
+pub struct AsyncContext {
     pub(crate) peer: PeerHandle,
     pub(crate) id: Option<OwnedId>,
     pub(crate) method: String,
@@ -41,7 +41,7 @@ pub struct RequestContext {
     pub(crate) progress_token: Option<Box<RawValue>>,
 }
 
-impl RequestContext {
+impl AsyncContext {
     /// The request id, exactly as received; `None` for a notification.
     pub fn id(&self) -> Option<&OwnedId> {
         self.id.as_ref()

@@ -8,7 +8,7 @@ use tokio::sync::oneshot;
 
 use super::CancellationToken;
 use crate::decode::ResponseDefect;
-use crate::peer::{AnyResult, CallKey, Peer, RequestId, ResultError};
+use crate::peer::{AnyResult, CallKey, OutgoingId, Peer, ResultError};
 use crate::reply::RpcError;
 
 /// How a request this side sent ended.
@@ -21,7 +21,7 @@ pub(crate) enum Answer {
 
 pub(crate) struct CoreState {
     pub(crate) peer: Peer,
-    pub(crate) waiters: HashMap<RequestId, oneshot::Sender<Answer>>,
+    pub(crate) waiters: HashMap<OutgoingId, oneshot::Sender<Answer>>,
     pub(crate) tokens: HashMap<CallKey, CancellationToken>,
     /// Set when input ended: no response can arrive any more.
     pub(crate) input_closed: bool,
@@ -50,7 +50,7 @@ impl Core {
     }
 
     /// Delivers a response to the caller waiting for it (if it still waits).
-    pub(crate) fn answer(&self, id: RequestId, answer: Answer) {
+    pub(crate) fn answer(&self, id: OutgoingId, answer: Answer) {
         if let Some(waiter) = self.lock().waiters.remove(&id) {
             let _ = waiter.send(answer);
         }

@@ -8,9 +8,9 @@ use serde_json::value::RawValue;
 use tokio::sync::oneshot;
 
 use super::core::{Answer, Core};
-use super::outbound::Outbound;
+use super::sink::{Outgoing, Sink};
 use crate::decode::ResponseDefect;
-use crate::peer::{Notification, Peer, Request, RequestId, ResultError, SendError};
+use crate::peer::{Notification, OutgoingId, Peer, Request, ResultError, SendError};
 use crate::profile::Profile;
 use crate::reply::RpcError;
 
@@ -56,12 +56,12 @@ impl From<SendError> for RequestError {
 /// Talks to the other side: typed requests with a timeout, notifications. Cheap to clone.
 ///
 /// A handle from [`Session::handle`](super::Session::handle) writes to the session-wide
-/// sink; the one inside a [`RequestContext`](super::RequestContext) writes to the sink of
+/// sink; the one inside a [`AsyncContext`](super::AsyncContext) writes to the sink of
 /// the call being handled.
 #[derive(Clone)]
 pub struct PeerHandle {
     pub(crate) core: Arc<Core>,
-    pub(crate) sink: Outbound,
+    pub(crate) sink: Sink,
     pub(crate) timeout: Option<Duration>,
 }
 
@@ -116,7 +116,7 @@ impl PeerHandle {
 
     async fn exchange(
         &self,
-        sent: Result<(RequestId, Vec<u8>), SendError>,
+        sent: Result<(OutgoingId, Vec<u8>), SendError>,
     ) -> Result<crate::peer::AnyResult, RequestError> {
         let (id, line) = sent?;
         let (tx, rx) = oneshot::channel();
@@ -135,7 +135,7 @@ impl PeerHandle {
             armed: true,
         };
         self.sink
-            .send(line)
+            .send(Outgoing::Message(line))
             .await
             .map_err(|_| RequestError::Closed)?;
         let answer = match self.timeout {
@@ -169,14 +169,17 @@ impl PeerHandle {
         params: &P,
     ) -> Result<(), RequestError> {
         let line = Peer::notification(method, params)?;
-        self.sink.send(line).await.map_err(|_| RequestError::Closed)
+        self.sink
+            .send(Outgoing::Message(line))
+            .await
+            .map_err(|_| RequestError::Closed)
     }
 }
 
 /// Cancels a request whose caller stopped waiting (timeout, or the future was dropped).
 struct Abandon<'a> {
     handle: &'a PeerHandle,
-    id: RequestId,
+    id: OutgoingId,
     reason: &'static str,
     armed: bool,
 }
@@ -194,7 +197,7 @@ impl Drop for Abandon<'_> {
         if let Some(line) = line {
             // Best effort: a full or closed sink loses the notification, which only costs
             // the other side some wasted work.
-            let _ = self.handle.sink.try_send(line);
+            let _ = self.handle.sink.try_send(Outgoing::Message(line));
         }
     }
 }

@@ -7,7 +7,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use super::frames::AsyncFrameReader;
-use super::outbound::OutboundReceiver;
+use super::sink::{Outgoing, SinkReceiver};
 use super::{PeerHandle, Session};
 use crate::decode::Rejection;
 use crate::framing::Frame;
@@ -82,16 +82,17 @@ where
             Some(Frame::Line(line)) => session.receive(line, &sink).await,
             Some(Frame::TooLong { len }) => {
                 let reply = Rejection::FrameTooLarge { len, max }.reply(&profile);
-                let _ = sink.send(reply).await;
+                let _ = sink.send(Outgoing::Reply(reply)).await;
             }
         }
     }
 }
 
-/// Writes each line with a `\n`, flushing after each, until `closed` fires (then what is
-/// already queued is written too) or every sender is gone.
+/// Writes each message with a `\n`, flushing after each, until `closed` fires (then what is
+/// already queued is written too) or every sender is gone. Replies and messages alike: over a
+/// byte stream they share the one output.
 async fn write_lines<W: AsyncWrite + Unpin>(
-    mut lines: OutboundReceiver,
+    mut lines: SinkReceiver,
     mut output: W,
     mut closed: oneshot::Receiver<()>,
 ) -> io::Result<()> {
@@ -113,7 +114,8 @@ async fn write_lines<W: AsyncWrite + Unpin>(
     }
 }
 
-async fn write_line<W: AsyncWrite + Unpin>(output: &mut W, mut line: Vec<u8>) -> io::Result<()> {
+async fn write_line<W: AsyncWrite + Unpin>(output: &mut W, line: Outgoing) -> io::Result<()> {
+    let mut line = line.into_bytes();
     line.push(b'\n');
     output.write_all(&line).await?;
     output.flush().await

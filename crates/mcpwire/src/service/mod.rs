@@ -1,10 +1,11 @@
 //! Async serving (feature `tokio`): concurrent async handlers over the sans-IO
-//! [`Peer`](crate::peer::Peer), with a [`RequestContext`] that sends notifications and
+//! [`Peer`](crate::peer::Peer), with a [`AsyncContext`] that sends notifications and
 //! progress, makes typed requests to the other side and observes cancellation.
 //!
 //! - [`AsyncRouter`]: method → `async` handler with typed params and shared state `Arc<S>`.
 //! - [`Session`]: one conversation, independent of the transport: frames in
-//!   ([`Session::receive`]), each with the [`Outbound`] sink its output goes to.
+//!   ([`Session::receive`]), each with the [`Sink`] its output goes to, as typed
+//!   [`Outgoing`] replies and messages.
 //! - [`serve`] / [`serve_stdio`]: a session over a byte stream, one message per line,
 //!   with graceful shutdown at end of input; [`spawn`] does the same on a task and hands back
 //!   a [`PeerHandle`], which is how a client talks to a server.
@@ -21,10 +22,10 @@
 //! use std::sync::Arc;
 //! use mcpwire::{Profile, RpcError};
 //! use mcpwire::peer::Ping;
-//! use mcpwire::service::{self, AsyncRouter, RequestContext, Session};
+//! use mcpwire::service::{self, AsyncRouter, AsyncContext, Session};
 //!
 //! let router = AsyncRouter::<()>::new()
-//!     .request("ping", |_: Arc<()>, _: (), _: RequestContext| async {
+//!     .request("ping", |_: Arc<()>, _: (), _: AsyncContext| async {
 //!         Ok::<_, RpcError>(serde_json::json!({}))
 //!     });
 //! let server = Session::new(Profile::latest_mcp(), (), router);
@@ -53,14 +54,14 @@ mod core;
 mod frames;
 mod handle;
 mod io;
-mod outbound;
 mod router;
 mod session;
+mod sink;
 
 pub use cancel::CancellationToken;
-pub use context::RequestContext;
+pub use context::AsyncContext;
 pub use handle::{PeerHandle, RequestError};
 pub use io::{serve, serve_stdio, spawn};
-pub use outbound::{Closed, Outbound, OutboundReceiver};
 pub use router::AsyncRouter;
 pub use session::{MAX_CONCURRENCY, Options, Session};
+pub use sink::{Closed, Outgoing, Sink, SinkReceiver};

@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 
-use super::RequestContext;
+use super::AsyncContext;
 use super::catch::BoxFuture;
 use crate::events::ProtocolEvent;
 use crate::params::{RawParams, decode_params};
@@ -20,14 +20,14 @@ type RequestFn<S> = dyn Fn(
         Arc<S>,
         Option<RawParams<'_>>,
         usize,
-        RequestContext,
+        AsyncContext,
     ) -> Result<BoxFuture<Result<String, RpcError>>, RpcError>
     + Send
     + Sync;
-type NotificationFn<S> = dyn Fn(Arc<S>, Option<RawParams<'_>>, usize, RequestContext) -> Result<BoxFuture<()>, RpcError>
+type NotificationFn<S> = dyn Fn(Arc<S>, Option<RawParams<'_>>, usize, AsyncContext) -> Result<BoxFuture<()>, RpcError>
     + Send
     + Sync;
-type FallbackFn<S> = dyn Fn(Arc<S>, Option<Box<RawValue>>, RequestContext) -> BoxFuture<Result<Box<RawValue>, RpcError>>
+type FallbackFn<S> = dyn Fn(Arc<S>, Option<Box<RawValue>>, AsyncContext) -> BoxFuture<Result<Box<RawValue>, RpcError>>
     + Send
     + Sync;
 type EventFn<S> = dyn Fn(&S, ProtocolEvent) + Send + Sync;
@@ -36,23 +36,23 @@ type EventFn<S> = dyn Fn(&S, ProtocolEvent) + Send + Sync;
 ///
 /// Handlers get the state as `Arc<S>` (they run concurrently: use interior mutability for
 /// what they change), their params decoded as `P` (invalid params are answered -32602 naming
-/// the failing JSON pointer, without running the handler), and a [`RequestContext`].
+/// the failing JSON pointer, without running the handler), and a [`AsyncContext`].
 ///
 /// ```
 /// use std::sync::Arc;
 /// use std::sync::atomic::{AtomicU64, Ordering};
 /// use mcpwire::RpcError;
-/// use mcpwire::service::{AsyncRouter, RequestContext};
+/// use mcpwire::service::{AsyncRouter, AsyncContext};
 ///
 /// #[derive(serde::Deserialize)]
 /// struct Add { a: i64, b: i64 }
 ///
 /// let router = AsyncRouter::<AtomicU64>::new()
-///     .request("add", |calls: Arc<AtomicU64>, p: Add, _ctx: RequestContext| async move {
+///     .request("add", |calls: Arc<AtomicU64>, p: Add, _ctx: AsyncContext| async move {
 ///         calls.fetch_add(1, Ordering::Relaxed);
 ///         p.a.checked_add(p.b).ok_or_else(|| RpcError::new(-32000, "overflow"))
 ///     })
-///     .notification("log", |_: Arc<AtomicU64>, line: String, _ctx: RequestContext| async move {
+///     .notification("log", |_: Arc<AtomicU64>, line: String, _ctx: AsyncContext| async move {
 ///         eprintln!("{line}");
 ///     });
 /// assert!(router.has_request("add"));
@@ -88,7 +88,7 @@ impl<S: Send + Sync + 'static> AsyncRouter<S> {
     where
         P: DeserializeOwned,
         R: Serialize,
-        F: Fn(Arc<S>, P, RequestContext) -> Fut + Send + Sync + 'static,
+        F: Fn(Arc<S>, P, AsyncContext) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<R, RpcError>> + Send + 'static,
     {
         let erased = move |state: Arc<S>, params: Option<RawParams<'_>>, max_depth, ctx| {
@@ -110,7 +110,7 @@ impl<S: Send + Sync + 'static> AsyncRouter<S> {
     pub fn notification<P, F, Fut>(mut self, method: &str, handler: F) -> Self
     where
         P: DeserializeOwned,
-        F: Fn(Arc<S>, P, RequestContext) -> Fut + Send + Sync + 'static,
+        F: Fn(Arc<S>, P, AsyncContext) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = ()> + Send + 'static,
     {
         let erased = move |state: Arc<S>, params: Option<RawParams<'_>>, max_depth, ctx| {
@@ -125,12 +125,12 @@ impl<S: Send + Sync + 'static> AsyncRouter<S> {
     }
 
     /// Registers the handler for methods without a registered handler, requests and
-    /// notifications alike ([`RequestContext::is_notification`]); it gets the raw params
+    /// notifications alike ([`AsyncContext::is_notification`]); it gets the raw params
     /// and returns the raw result (discarded for a notification). Return
     /// [`RpcError::method_not_found`] to refuse a method.
     pub fn fallback<F, Fut>(mut self, handler: F) -> Self
     where
-        F: Fn(Arc<S>, Option<Box<RawValue>>, RequestContext) -> Fut + Send + Sync + 'static,
+        F: Fn(Arc<S>, Option<Box<RawValue>>, AsyncContext) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<Box<RawValue>, RpcError>> + Send + 'static,
     {
         self.routes.fallback = Some(Box::new(move |state, params, ctx| {
@@ -166,7 +166,7 @@ impl<S: Send + Sync + 'static> AsyncRouter<S> {
         state: &Arc<S>,
         params: Option<RawParams<'_>>,
         max_depth: usize,
-        ctx: RequestContext,
+        ctx: AsyncContext,
     ) -> Result<BoxFuture<Result<String, RpcError>>, RpcError> {
         if let Some(handler) = self.routes.requests.get(ctx.method()) {
             return handler(Arc::clone(state), params, max_depth, ctx);
@@ -187,7 +187,7 @@ impl<S: Send + Sync + 'static> AsyncRouter<S> {
         state: &Arc<S>,
         params: Option<RawParams<'_>>,
         max_depth: usize,
-        ctx: RequestContext,
+        ctx: AsyncContext,
     ) -> Result<Option<BoxFuture<()>>, RpcError> {
         if let Some(handler) = self.routes.notifications.get(ctx.method()) {
             return handler(Arc::clone(state), params, max_depth, ctx).map(Some);

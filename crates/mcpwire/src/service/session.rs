@@ -6,12 +6,13 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::task::JoinHandle;
 
 use super::catch::{BoxFuture, CatchUnwind};
 use super::context::progress_token_of;
 use super::core::{Answer, Core};
-use super::outbound::{Outbound, OutboundReceiver};
-use super::{AsyncRouter, CancellationToken, PeerHandle, RequestContext};
+use super::sink::{Outgoing, Sink, SinkReceiver};
+use super::{AsyncContext, AsyncRouter, CancellationToken, PeerHandle};
 use crate::events::ProtocolEvent;
 use crate::id::OwnedId;
 use crate::params::RawParams;
@@ -60,8 +61,8 @@ struct Shared<S> {
     /// `options.max_concurrency`, at least 1 and at most [`MAX_CONCURRENCY`].
     concurrency: u32,
     options: Options,
-    session_sink: Outbound,
-    unsolicited: Mutex<Option<OutboundReceiver>>,
+    session_sink: Sink,
+    unsolicited: Mutex<Option<SinkReceiver>>,
     /// Fired by [`Session::close`]: the transport stops reading.
     closing: CancellationToken,
 }
@@ -108,7 +109,7 @@ impl<S: Send + Sync + 'static> Session<S> {
     ) -> Self {
         let concurrency = options.max_concurrency.clamp(1, MAX_CONCURRENCY as usize) as u32;
         let peer = Peer::new(profile).with_max_pending(options.max_pending);
-        let (session_sink, unsolicited) = Outbound::channel(options.outbound_capacity);
+        let (session_sink, unsolicited) = Sink::channel(options.outbound_capacity);
         Self {
             shared: Arc::new(Shared {
                 core: Arc::new(Core::new(peer)),
@@ -139,7 +140,7 @@ impl<S: Send + Sync + 'static> Session<S> {
         self.handle_on(self.shared.session_sink.clone())
     }
 
-    fn handle_on(&self, sink: Outbound) -> PeerHandle {
+    fn handle_on(&self, sink: Sink) -> PeerHandle {
         PeerHandle {
             core: Arc::clone(&self.shared.core),
             sink,
@@ -149,12 +150,12 @@ impl<S: Send + Sync + 'static> Session<S> {
 
     /// The session-wide sink (what [`handle`](Self::handle) sends to); over stdio it is
     /// also the sink of every incoming frame.
-    pub fn session_sink(&self) -> Outbound {
+    pub fn session_sink(&self) -> Sink {
         self.shared.session_sink.clone()
     }
 
     /// The receiving end of the session-wide sink; `None` once taken.
-    pub fn take_unsolicited(&self) -> Option<OutboundReceiver> {
+    pub fn take_unsolicited(&self) -> Option<SinkReceiver> {
         self.shared
             .unsolicited
             .lock()
@@ -170,18 +171,34 @@ impl<S: Send + Sync + 'static> Session<S> {
     /// Handles one incoming frame: replies that are complete at once (invalid input) go to
     /// `sink` now; each request and notification starts a handler (waiting while
     /// [`Options::max_concurrency`] handlers run) whose output and reply go to `sink`;
-    /// responses go to the callers waiting for them. Returns once every handler is started.
-    pub async fn receive(&self, frame: &[u8], sink: &Outbound) {
+    /// responses go to the callers waiting for them. Returns once every handler is started,
+    /// and an `initialize` request's handler finished (it may switch the profile the next
+    /// frames are read under).
+    pub async fn receive(&self, frame: &[u8], sink: &Sink) {
+        self.receive_noting(frame, sink, |_| {}).await
+    }
+
+    /// [`receive`](Self::receive), telling `read` whether the frame holds a request (so an
+    /// [`Outgoing::Reply`] will follow once its handlers are done) as soon as the frame is
+    /// read, before any handler starts: how the HTTP adapter knows where a frame's messages
+    /// go without decoding the frame a second time.
+    pub(crate) async fn receive_noting(&self, frame: &[u8], sink: &Sink, read: impl FnOnce(bool)) {
         let received = self.shared.core.lock().peer.receive(frame);
+        read(
+            received
+                .events
+                .iter()
+                .any(|event| matches!(event, Event::Request { .. })),
+        );
         if let Some(reply) = received.reply {
-            let _ = sink.send(reply).await;
+            let _ = sink.send(Outgoing::Reply(reply)).await;
         }
         for event in received.events {
             self.dispatch(event, sink).await;
         }
     }
 
-    async fn dispatch(&self, event: Event<'_>, sink: &Outbound) {
+    async fn dispatch(&self, event: Event<'_>, sink: &Sink) {
         match event {
             Event::Request {
                 call,
@@ -199,7 +216,13 @@ impl<S: Send + Sync + 'static> Session<S> {
                         .start_request(&self.shared.state, params, max_depth, ctx)
                 }))
                 .unwrap_or_else(|_panic| Err(RpcError::internal_error()));
-                self.spawn_request(call, started, sink.clone(), permit);
+                let handler = self.spawn_request(call, started, sink.clone(), permit);
+                if method == "initialize" {
+                    // The handshake switches the profile to the version it agrees: the frames
+                    // after it are read under that version, in input order, as a blocking
+                    // server reads them (a client sends nothing else before its answer anyway).
+                    let _ = handler.await;
+                }
             }
             Event::Notification { method, params } => {
                 let permit = self.permit().await;
@@ -277,10 +300,10 @@ impl<S: Send + Sync + 'static> Session<S> {
         id: Option<OwnedId>,
         method: &str,
         params: Option<RawParams<'_>>,
-        sink: &Outbound,
+        sink: &Sink,
         token: CancellationToken,
-    ) -> RequestContext {
-        RequestContext {
+    ) -> AsyncContext {
+        AsyncContext {
             peer: self.handle_on(sink.clone()),
             id,
             method: method.to_owned(),
@@ -303,9 +326,9 @@ impl<S: Send + Sync + 'static> Session<S> {
         &self,
         call: Call,
         started: Result<BoxFuture<Result<String, RpcError>>, RpcError>,
-        sink: Outbound,
+        sink: Sink,
         permit: OwnedSemaphorePermit,
-    ) {
+    ) -> JoinHandle<()> {
         let core = Arc::clone(&self.shared.core);
         tokio::spawn(async move {
             let outcome = match started {
@@ -320,10 +343,10 @@ impl<S: Send + Sync + 'static> Session<S> {
                 state.peer.reply(call, outcome.as_deref())
             };
             if let Some(line) = line {
-                let _ = sink.send(line).await;
+                let _ = sink.send(Outgoing::Reply(line)).await;
             }
             drop(permit);
-        });
+        })
     }
 
     fn deliver(&self, event: ProtocolEvent) {

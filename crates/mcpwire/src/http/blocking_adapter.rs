@@ -5,7 +5,7 @@ use std::sync::Arc;
 use hyper::body::Bytes;
 use tokio::sync::Mutex;
 
-use super::service::{HttpService, Outbound, SessionContext, SessionHandler};
+use super::handler::{HttpService, Outbound, SessionContext, SessionHandler};
 use crate::server::Server;
 
 /// Serves a synchronous [`Server`] per session: `make` builds one for every new session (or
@@ -15,11 +15,11 @@ use crate::server::Server;
 ///
 /// ```
 /// use mcpwire::http::SyncServer;
-/// use mcpwire::{Context, Profile, Router, RpcError, Server};
+/// use mcpwire::{CallContext, Profile, Router, RpcError, Server};
 ///
 /// let service = SyncServer::new(|| {
 ///     let router = Router::new()
-///         .request("ping", |_: &mut (), _: (), _: &mut Context<'_>| Ok::<_, RpcError>(serde_json::json!({})));
+///         .request("ping", |_: &mut (), _: (), _: &mut CallContext<'_>| Ok::<_, RpcError>(serde_json::json!({})));
 ///     Server::new(Profile::latest_mcp(), (), router)
 /// });
 /// # let _ = service;

@@ -8,6 +8,7 @@ use hyper::body::Bytes;
 use tokio::sync::mpsc;
 
 use super::session_id::SessionId;
+use crate::service::Closed;
 
 /// A server behind the Streamable HTTP transport: it opens one [`SessionHandler`] per session
 /// (at a successful `initialize`), or one per POST in stateless mode.
@@ -74,18 +75,6 @@ pub struct Outbound {
     sender: mpsc::Sender<Bytes>,
 }
 
-/// The client can no longer be reached on this stream; the frame was not sent.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Closed(pub Bytes);
-
-impl std::fmt::Display for Closed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("the stream to the client is closed")
-    }
-}
-
-impl std::error::Error for Closed {}
-
 impl Outbound {
     /// A sender and the receiver the transport drains, holding up to `capacity` frames.
     pub(crate) fn channel(capacity: usize) -> (Outbound, mpsc::Receiver<Bytes>) {
@@ -99,12 +88,10 @@ impl Outbound {
     }
 
     /// Queues one frame (one JSON-RPC message, serialized on one line), waiting while the
-    /// stream is full.
+    /// stream is full; fails with [`Closed`] when the client can no longer be reached on this
+    /// stream.
     pub async fn send(&self, frame: impl Into<Bytes>) -> Result<(), Closed> {
-        self.sender
-            .send(frame.into())
-            .await
-            .map_err(|error| Closed(error.0))
+        self.sender.send(frame.into()).await.map_err(|_| Closed)
     }
 
     /// Whether the stream is closed (sends would fail).

@@ -19,8 +19,8 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::config::HttpConfig;
 use super::endpoint::Endpoint;
+use super::handler::HttpService;
 use super::race::{First, race};
-use super::service::HttpService;
 use super::write_timeout::WriteTimeout;
 
 /// The read buffer of a connection, which bounds a request head.

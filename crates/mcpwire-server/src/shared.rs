@@ -1,0 +1,74 @@
+//! What every session of a server shares: its name and version, the kinds of items it
+//! offers, its catalogs of tools, resources and prompts, and the capabilities they declare.
+//! Depends on no other part of the server, so the server, its sessions and the dispatch of
+//! their requests all point here and never at each other.
+
+use std::sync::RwLock;
+
+use serde_json::{Map, Value, json};
+
+use crate::catalog::Catalog;
+use crate::prompt::Prompt;
+use crate::request_state::StateKey;
+use crate::resource::Resource;
+use crate::resource_template::ResourceTemplate;
+use crate::tool::Tool;
+use crate::version::{Feature, Version};
+
+/// What a server says about itself.
+#[derive(Debug, Clone)]
+pub(crate) struct ServerInfo {
+    pub(crate) name: String,
+    pub(crate) version: String,
+    pub(crate) instructions: Option<String>,
+}
+
+/// Which kinds of items the server offers: fixed when it is built, because a client reads
+/// the capabilities once.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Offers {
+    pub(crate) tools: bool,
+    pub(crate) resources: bool,
+    pub(crate) prompts: bool,
+    /// Some prompt or resource template has a completer.
+    pub(crate) completions: bool,
+}
+
+/// What every session of one server shares: what it says about itself, what it offers.
+pub(crate) struct Shared {
+    pub(crate) info: ServerInfo,
+    pub(crate) page_size: usize,
+    pub(crate) offers: Offers,
+    pub(crate) tools: RwLock<Catalog<Tool>>,
+    pub(crate) resources: RwLock<Catalog<Resource>>,
+    pub(crate) resource_templates: RwLock<Catalog<ResourceTemplate>>,
+    pub(crate) prompts: RwLock<Catalog<Prompt>>,
+    /// Seals the `requestState` of 2026-07-28 input-required results.
+    pub(crate) state_key: StateKey,
+}
+
+impl Shared {
+    /// The `capabilities` this server declares: only the kinds of items it was built with,
+    /// each with `listChanged: true` (items can change while serving), and `logging`.
+    pub(crate) fn capabilities(&self, version: Version) -> Value {
+        let mut capabilities = Map::new();
+        capabilities.insert("logging".into(), json!({}));
+        if self.offers.completions && version.has(Feature::CompletionsCapability) {
+            capabilities.insert("completions".into(), json!({}));
+        }
+        let kinds = [
+            ("tools", self.offers.tools),
+            ("resources", self.offers.resources),
+            ("prompts", self.offers.prompts),
+        ];
+        for (kind, offered) in kinds {
+            if offered {
+                capabilities.insert(kind.into(), json!({ "listChanged": true }));
+            }
+        }
+        if self.offers.resources && version.has_request("resources/subscribe") {
+            capabilities["resources"]["subscribe"] = true.into();
+        }
+        Value::Object(capabilities)
+    }
+}

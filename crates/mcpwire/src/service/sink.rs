@@ -1,0 +1,85 @@
+//! Where a session's outgoing messages go: a bounded channel of typed [`Outgoing`] items that
+//! the transport drains.
+
+use tokio::sync::mpsc;
+
+/// One outgoing JSON-RPC message (or batch), serialized without a line terminator, typed by
+/// what it is to the transport, so that no transport has to decode it again to tell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outgoing {
+    /// The answer to an incoming frame: a response, an id-less error, or a batch's array.
+    /// A frame gets at most one.
+    Reply(Vec<u8>),
+    /// A request or notification this side sends: a handler's output, a cancellation, or
+    /// what the session sends on its own.
+    Message(Vec<u8>),
+}
+
+impl Outgoing {
+    /// The serialized message.
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            Outgoing::Reply(bytes) | Outgoing::Message(bytes) => bytes,
+        }
+    }
+
+    /// The serialized message, owned.
+    pub fn into_bytes(self) -> Vec<u8> {
+        match self {
+            Outgoing::Reply(bytes) | Outgoing::Message(bytes) => bytes,
+        }
+    }
+
+    /// Whether this is the answer to an incoming frame.
+    pub fn is_reply(&self) -> bool {
+        matches!(self, Outgoing::Reply(_))
+    }
+}
+
+/// A sink for a session's [`Outgoing`] messages. Bounded: a sender waits while the transport
+/// is behind. Cheap to clone.
+///
+/// Over stdio every message goes to one sink. A transport with a stream per incoming message
+/// (Streamable HTTP) makes one sink per incoming frame and passes it to
+/// [`Session::receive`](super::Session::receive): everything that frame causes (its
+/// [`Outgoing::Reply`], and the [`Outgoing::Message`]s its handlers send meanwhile) goes
+/// there, and the receiver ends once the last of them is sent and every clone of the sink is
+/// dropped.
+#[derive(Debug, Clone)]
+pub struct Sink {
+    sender: mpsc::Sender<Outgoing>,
+}
+
+/// The sink's receiving end.
+pub type SinkReceiver = mpsc::Receiver<Outgoing>;
+
+impl Sink {
+    /// A sink holding at most `capacity` messages not yet taken by the transport.
+    pub fn channel(capacity: usize) -> (Sink, SinkReceiver) {
+        let (sender, receiver) = mpsc::channel(capacity.max(1));
+        (Sink { sender }, receiver)
+    }
+
+    /// Queues a message; fails when the receiver is gone (the transport closed).
+    pub async fn send(&self, message: Outgoing) -> Result<(), Closed> {
+        self.sender.send(message).await.map_err(|_| Closed)
+    }
+
+    /// Queues a message without waiting; fails when the sink is full or closed.
+    pub(crate) fn try_send(&self, message: Outgoing) -> bool {
+        self.sender.try_send(message).is_ok()
+    }
+}
+
+/// The stream behind a sink (or an HTTP [`Outbound`](crate::http::Outbound)) is gone: the
+/// message was not sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Closed;
+
+impl std::fmt::Display for Closed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the connection is closed")
+    }
+}
+
+impl std::error::Error for Closed {}
