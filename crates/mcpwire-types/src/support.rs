@@ -1,5 +1,7 @@
 //! Hand-written support for the generated code: constant checks, union decoding helpers,
-//! the unknown-method carrier and schemars helpers. Not meant to be used directly.
+//! the unknown-method carrier and schemars helpers. Most of it is called only by generated
+//! code, but a few of its types appear in the generated public API and are used directly
+//! ([`Integer`] in integer fields, [`MethodKind`] from `method_kind`).
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -1,4 +1,6 @@
-//! Waiting for the first of two futures (the transport has no `select!` macro).
+//! Waiting for the first of two futures as a value ([`First`]), which the listener, the
+//! POST exchange and the GET stream match on; elsewhere (the session adapter, stdio) the
+//! crate uses `tokio::select!`, which does the same job inline.
 
 use std::future::{Future, poll_fn};
 use std::pin::pin;
