@@ -10,7 +10,8 @@ use serde::de::{DeserializeOwned, Deserializer};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// Proptest strategy helpers of the generated `strategies` modules.
+// Documented by its own `//!` lines: an outer doc here as well would make rustdoc resolve
+// their links (`MAX_ITEMS`, `DEPTH`) in this module instead of that one.
 #[cfg(feature = "proptest")]
 pub mod strategy;
 

@@ -28,7 +28,7 @@ pub struct HttpArgs {
     #[arg(long, value_name = "PATH")]
     pub path: Option<String>,
     /// Also serve requests whose Host header names HOST (`host` or `host:port`); repeatable.
-    /// localhost, 127.0.0.1 and [::1] are always allowed.
+    /// localhost, 127.0.0.1 and ::1 (the IPv6 loopback) are always allowed.
     #[arg(long = "allowed-host", value_name = "HOST")]
     pub allowed_hosts: Vec<String>,
     /// Also serve browsers on ORIGIN (`scheme://host[:port]`, or a bare host); repeatable.
