@@ -694,3 +694,31 @@ async fn a_per_request_transport_gets_each_frames_output_on_its_own_sink() {
     );
     sess.finish().await;
 }
+
+#[tokio::test]
+async fn frames_after_initialize_are_read_under_the_version_it_agrees() {
+    let router = AsyncRouter::<()>::new().request(
+        "initialize",
+        |_: Arc<()>, _: Value, ctx: AsyncContext| async move {
+            // Slow on purpose: the next frame is already waiting when the version switches.
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            let agreed = ctx.negotiate(Profile::mcp("2025-06-18").unwrap().facts());
+            Ok::<_, RpcError>(agreed.name())
+        },
+    );
+    let mut wire = Wire::serve(session((), router, Options::default()));
+    // Both frames in one write: the second arrives before the first is answered.
+    wire.send(concat!(
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize"}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#,
+    ))
+    .await;
+    // 2026-07-28 (the start) omits an unreadable id; 2025-06-18 (agreed) writes `null`.
+    wire.expect(&[
+        r#"{"jsonrpc":"2.0","id":1,"result":"mcp-2025-06-18"}"#,
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#,
+    ])
+    .await;
+    assert!(wire.close().await.is_empty());
+}
