@@ -1,6 +1,8 @@
 //! Protocol events: input that is never answered but reported to the application:
 //! response-shaped input (for its pending-request table, or as a peer defect) and
-//! notifications whose params do not decode.
+//! notifications whose params do not decode. A `ProtocolEvent` is the owned form of the peer
+//! [`Event`](crate::peer::Event)s an application is told about
+//! ([`Event::protocol_event`](crate::peer::Event::protocol_event)), kept after the frame is gone.
 
 use crate::decode::{Response, ResponseBody, ResponseDefect};
 use crate::id::OwnedId;

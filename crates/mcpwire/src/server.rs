@@ -158,13 +158,12 @@ impl<S> Server<S> {
                 }
                 None
             }
-            Event::InvalidNotification { method, error } => {
-                let method = method.into_owned();
-                self.deliver(ProtocolEvent::InvalidNotification { method, error });
-                None
-            }
-            Event::LateResponse { response, .. } | Event::UnmatchedResponse(response) => {
-                self.deliver(ProtocolEvent::from_response(&response));
+            event @ (Event::InvalidNotification { .. }
+            | Event::LateResponse { .. }
+            | Event::UnmatchedResponse(_)) => {
+                if let Some(reported) = event.protocol_event() {
+                    self.deliver(reported);
+                }
                 None
             }
             // This server sends no requests, so no response matches one, and a

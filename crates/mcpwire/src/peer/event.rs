@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 use crate::decode::{Response, ResponseDefect};
+use crate::events::ProtocolEvent;
 use crate::id::{Id, OwnedId};
 use crate::params::RawParams;
 use crate::reply::RpcError;
@@ -166,6 +167,28 @@ pub enum Event<'a> {
     },
     /// A response whose id names no request this side sent (or has no usable id).
     UnmatchedResponse(Response<'a>),
+}
+
+impl Event<'_> {
+    /// The [`ProtocolEvent`] this event is reported to the application as, if any: a
+    /// notification whose params did not decode, or a response that no request of this side
+    /// waits for ([`LateResponse`](Event::LateResponse), [`UnmatchedResponse`](Event::UnmatchedResponse)).
+    /// `ProtocolEvent` is the owned form of these events; every other event is acted on by
+    /// the caller (answered, or handed to the request waiting for it).
+    pub fn protocol_event(&self) -> Option<ProtocolEvent> {
+        match self {
+            Event::InvalidNotification { method, error } => {
+                Some(ProtocolEvent::InvalidNotification {
+                    method: method.clone().into_owned(),
+                    error: error.clone(),
+                })
+            }
+            Event::LateResponse { response, .. } | Event::UnmatchedResponse(response) => {
+                Some(ProtocolEvent::from_response(response))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// What [`Peer::receive`](super::Peer::receive) found in one frame.

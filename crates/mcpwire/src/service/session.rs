@@ -36,8 +36,8 @@ pub struct Options {
     pub max_concurrency: usize,
     /// How long a request to the other side waits for its response. Default 60 s.
     pub request_timeout: Option<Duration>,
-    /// Lines queued for the session-wide sink before senders wait. Default 64.
-    pub outbound_capacity: usize,
+    /// Messages queued for the session-wide [`Sink`] before senders wait. Default 64.
+    pub sink_capacity: usize,
     /// Bound of the table of requests sent to the other side (see [`Peer`]). Default 1024.
     pub max_pending: usize,
 }
@@ -47,7 +47,7 @@ impl Default for Options {
         Self {
             max_concurrency: 64,
             request_timeout: Some(Duration::from_secs(60)),
-            outbound_capacity: 64,
+            sink_capacity: 64,
             max_pending: crate::peer::DEFAULT_MAX_PENDING,
         }
     }
@@ -109,7 +109,7 @@ impl<S: Send + Sync + 'static> Session<S> {
     ) -> Self {
         let concurrency = options.max_concurrency.clamp(1, MAX_CONCURRENCY as usize) as u32;
         let peer = Peer::new(profile).with_max_pending(options.max_pending);
-        let (session_sink, unsolicited) = Sink::channel(options.outbound_capacity);
+        let (session_sink, unsolicited) = Sink::channel(options.sink_capacity);
         Self {
             shared: Arc::new(Shared {
                 core: Arc::new(Core::new(peer)),
@@ -251,11 +251,12 @@ impl<S: Send + Sync + 'static> Session<S> {
                     token.cancel();
                 }
             }
-            Event::InvalidNotification { method, error } => {
-                self.deliver(ProtocolEvent::InvalidNotification {
-                    method: method.into_owned(),
-                    error,
-                })
+            event @ (Event::InvalidNotification { .. }
+            | Event::LateResponse { .. }
+            | Event::UnmatchedResponse(_)) => {
+                if let Some(reported) = event.protocol_event() {
+                    self.deliver(reported);
+                }
             }
             Event::Response { id, outcome, .. } => self.shared.core.answer(
                 id,
@@ -269,9 +270,6 @@ impl<S: Send + Sync + 'static> Session<S> {
             }
             Event::MalformedResponse { id, defect, .. } => {
                 self.shared.core.answer(id, Answer::Malformed(defect))
-            }
-            Event::LateResponse { response, .. } | Event::UnmatchedResponse(response) => {
-                self.deliver(ProtocolEvent::from_response(&response))
             }
         }
     }
