@@ -36,11 +36,11 @@ TOML
 cp "$root/Cargo.lock" "$dir/Cargo.lock"
 cat >"$dir/src/lib.rs" <<'RS'
 //! A server of one method, as a user of mcpwire would write it.
-use mcpwire::{Context, Profile, Router, RpcError, Server};
+use mcpwire::{CallContext, Profile, Router, RpcError, Server};
 
 /// A fresh server.
 pub fn make_server() -> Server<()> {
-    let router = Router::new().request("ping", |_: &mut (), _: (), _: &mut Context<'_>| {
+    let router = Router::new().request("ping", |_: &mut (), _: (), _: &mut CallContext<'_>| {
         Ok::<_, RpcError>(serde_json::json!({}))
     });
     Server::new(Profile::mcp("2025-11-25").unwrap(), (), router)
