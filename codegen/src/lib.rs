@@ -18,6 +18,7 @@ pub mod dispatch;
 pub mod emit;
 pub mod error;
 pub mod facts;
+pub mod generate;
 pub mod header;
 pub mod lower;
 pub mod model;
@@ -29,6 +30,7 @@ use std::path::{Path, PathBuf};
 use quote::quote;
 
 pub use error::{CodegenError, Result};
+pub use generate::{GenOptions, Generated, generate, generate_file};
 pub use header::sha256_hex;
 
 /// The MCP versions this project generates, oldest first.
@@ -144,19 +146,33 @@ pub fn generate_module_with_warnings(
     options: Options,
 ) -> Result<(String, Vec<String>)> {
     let attribute = |e: CodegenError| e.in_file(file);
-    let doc = schema::Document::parse(bytes).map_err(attribute)?;
+    let doc =
+        schema::Document::parse_with_root(bytes, flavor.root_name.as_deref()).map_err(attribute)?;
     let mut module = lower::lower(&doc).map_err(attribute)?;
-    let warnings = dispatch::resolve(&mut module)
-        .map_err(attribute)?
-        .into_iter()
-        .map(|w| format!("{file}: {w}"))
-        .collect();
+    let mut warnings = dispatch::resolve(&mut module, flavor.jsonrpc).map_err(attribute)?;
     let ctx = emit::Context {
         flavor,
         docs_from: options.docs_from_schema.then_some(&doc),
         module: &module,
     };
-    let items = emit::emit_items(&ctx).map_err(attribute)?;
+    let (items, left_out) =
+        emit::with_target(flavor.target.clone(), || emit::emit_items(&ctx)).map_err(attribute)?;
+    warnings.extend(left_out);
+    if flavor.warn_unenforced && !module.unenforced.is_empty() {
+        let listed: Vec<String> = module
+            .unenforced
+            .iter()
+            .map(|(keyword, at)| format!("`{keyword}` at {}", at.join(", ")))
+            .collect();
+        warnings.push(format!(
+            "not enforced at decode (values that break them still decode): {}",
+            listed.join("; ")
+        ));
+    }
+    let warnings: Vec<String> = warnings
+        .into_iter()
+        .map(|w| format!("{file}: {w}"))
+        .collect();
     let mut module_doc = format!(
         " Types generated from `{file}` ({}). See the crate documentation for the mapping rules.",
         flavor.protocol
@@ -193,6 +209,11 @@ pub fn generate_snapshot(bytes: &[u8], file: &str) -> Result<String> {
         file: file.into(),
         reference: None,
         methods: false,
+        jsonrpc: true,
+        strategies_feature: Some("proptest".into()),
+        target: emit::Target::mcpwire_types(),
+        root_name: None,
+        warn_unenforced: false,
     };
     generate_module(bytes, file, &flavor, Options::default())
 }
@@ -204,6 +225,11 @@ pub fn jsonrpc_flavor() -> emit::Flavor {
         file: JSONRPC_SCHEMA.into(),
         reference: None,
         methods: false,
+        jsonrpc: true,
+        strategies_feature: Some("proptest".into()),
+        target: emit::Target::mcpwire_types(),
+        root_name: None,
+        warn_unenforced: false,
     }
 }
 
@@ -216,6 +242,11 @@ pub fn mcp_flavor(version: &str) -> emit::Flavor {
             "https://modelcontextprotocol.io/specification/{version}/schema"
         )),
         methods: true,
+        jsonrpc: true,
+        strategies_feature: Some("proptest".into()),
+        target: emit::Target::mcpwire_types(),
+        root_name: None,
+        warn_unenforced: false,
     }
 }
 

@@ -70,10 +70,10 @@ fn unsupported_constructs_are_errors_naming_their_pointer() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots");
     let (keyword, _) = render(&dir.join("unsupported_keyword"));
     assert!(
-        keyword.contains("#/$defs/Odd/properties/name/not"),
+        keyword.contains("#/$defs/Odd/properties/name/if"),
         "{keyword}"
     );
-    assert!(keyword.contains("unsupported keyword `not`"), "{keyword}");
+    assert!(keyword.contains("unsupported keyword `if`"), "{keyword}");
     let (reference, _) = render(&dir.join("unsupported_ref"));
     assert!(
         reference.contains("#/$defs/Remote/properties/x/$ref"),
@@ -108,6 +108,11 @@ fn variants_no_input_reaches_are_warned_about() {
         file: "w.json".into(),
         reference: None,
         methods: false,
+        jsonrpc: false,
+        strategies_feature: None,
+        target: mcpwire_codegen::emit::Target::mcpwire_types(),
+        root_name: None,
+        warn_unenforced: false,
     };
     let (_, warnings) = mcpwire_codegen::generate_module_with_warnings(
         schema,

@@ -163,6 +163,37 @@ pub fn expect_int<'de, D: Deserializer<'de>>(
     schema_decode::expect_integer(deserializer, expected)
 }
 
+/// Decodes a boolean that must be `expected` (a `const: true` / `const: false` marker).
+pub fn expect_bool<'de, D: Deserializer<'de>>(
+    deserializer: D,
+    expected: bool,
+) -> Result<(), D::Error> {
+    let found = bool::deserialize(deserializer)?;
+    if found == expected {
+        Ok(())
+    } else {
+        Err(serde::de::Error::custom(format_args!(
+            "expected the constant {expected}, found {found}"
+        )))
+    }
+}
+
+/// Decodes a number that must equal `expected` (a `const: 0.5` marker): any spelling of the
+/// same value (`0.5`, `5e-1`) matches, as in JSON Schema.
+pub fn expect_number<'de, D: Deserializer<'de>>(
+    deserializer: D,
+    expected: f64,
+) -> Result<(), D::Error> {
+    let found = serde_json::Number::deserialize(deserializer)?;
+    if found.as_f64() == Some(expected) {
+        Ok(())
+    } else {
+        Err(serde::de::Error::custom(format_args!(
+            "expected the constant {expected}, found {found}"
+        )))
+    }
+}
+
 /// For an optional member that may not be `null`: present → `Some(value)`; `null` is decoded
 /// as a `T` (and so rejected unless `T` admits it).
 pub fn non_null<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
