@@ -923,6 +923,15 @@ impl Lowerer<'_> {
             let lowered = self.lower(item, &item_ptr, &item_site)?;
             items.push(self.non_null(lowered, &item_ptr, &item_site)?);
         }
+        // The tuple's length enforces the item counts.
+        for keyword in ["minItems", "maxItems"] {
+            if let Some(at) = self.unenforced.get_mut(keyword) {
+                at.remove(&format!("{ptr}/{keyword}"));
+                if at.is_empty() {
+                    self.unenforced.remove(keyword);
+                }
+            }
+        }
         Ok(Some(Ty::Tuple(items)))
     }
 
