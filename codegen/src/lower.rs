@@ -1041,12 +1041,13 @@ impl Lowerer<'_> {
                 ));
             }
         };
+        // `integer` goes with `number`: excluding numbers excludes integers too.
+        let is_excluded = |t: &String| {
+            excluded.contains(t) || (t == "integer" && excluded.iter().any(|e| e == "number"))
+        };
         let kept: Vec<Value> = own
             .iter()
-            .filter(|t| {
-                !excluded.contains(t)
-                    && !(*t == "integer" && excluded.iter().any(|e| e == "number"))
-            })
+            .filter(|t| !is_excluded(t))
             .map(|t| Value::String(t.clone()))
             .collect();
         if kept.is_empty() {

@@ -5,21 +5,17 @@
 
 use std::path::{Path, PathBuf};
 
-use mcpwire_codegen::emit::Target;
 use mcpwire_codegen::{GenOptions, generate, generate_file};
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")
 }
 
-/// The options the corpus is generated with: strategies behind `proptest` (a feature of this
-/// crate), no `schemars`, the support module of `mcpwire-types`.
+/// The options the corpus is generated with: the defaults (mcpwire-support, no `schemars`)
+/// and strategies behind `proptest` (a feature of this crate).
 fn options() -> GenOptions {
-    let mut target = Target::mcpwire_types();
-    target.schemars = None;
     GenOptions {
         strategies_feature: Some("proptest".into()),
-        target,
         ..GenOptions::default()
     }
 }
@@ -105,7 +101,7 @@ fn json_rpc_behaviour_is_only_there_when_asked_for() {
     let rpc = generate(&bytes, "jsonrpc_service.schema.json", &asked).unwrap();
     assert!(
         rpc.source
-            .contains("Unknown(::mcpwire_types::support::UnknownMethod)")
+            .contains("Unknown(::mcpwire_support::UnknownMethod)")
     );
     assert!(rpc.source.contains("pub enum ErrorCode"));
 }

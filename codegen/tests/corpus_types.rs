@@ -137,11 +137,8 @@ fn decode_errors_say_which_variant_and_why() {
 fn recursive_strategies_end_and_produce_valid_values() {
     use proptest::strategy::{Strategy, ValueTree};
     use proptest::test_runner::TestRunner;
-    type Definition = fn(
-        &str,
-    ) -> Option<
-        proptest::strategy::BoxedStrategy<mcpwire_types::support::strategy::Sample>,
-    >;
+    type Definition =
+        fn(&str) -> Option<proptest::strategy::BoxedStrategy<mcpwire_support::strategy::Sample>>;
     let cases: [(&str, &str, Definition); 3] = [
         ("tree", "Tree", tree::strategies::definition),
         ("linked_list", "List", linked_list::strategies::definition),

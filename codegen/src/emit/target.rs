@@ -41,6 +41,17 @@ impl Target {
     }
 }
 
+impl Target {
+    /// Anyone's schema: the `mcpwire-support` crate, no `schemars` impls unless asked for.
+    pub fn support_crate() -> Self {
+        Self {
+            support: "::mcpwire_support".into(),
+            json: "::mcpwire_support".into(),
+            schemars: None,
+        }
+    }
+}
+
 fn current() -> Target {
     CURRENT
         .with(|c| c.borrow().clone())

@@ -12,15 +12,18 @@ fn gen_cmd(args: &[&str]) -> Output {
         .expect("run mcpwire gen")
 }
 
-/// A fresh scratch folder under the target dir, for this test only.
-fn scratch(name: &str) -> PathBuf {
+/// The folder under the target dir holding this test's scratch folders.
+fn scratch_root() -> PathBuf {
     let exe = Path::new(env!("CARGO_BIN_EXE_mcpwire"));
-    let dir = exe
-        .parent()
+    exe.parent()
         .and_then(Path::parent)
         .expect("target dir")
         .join("gen-cli-tests")
-        .join(name);
+}
+
+/// A fresh scratch folder under the target dir, for this test only.
+fn scratch(name: &str) -> PathBuf {
+    let dir = scratch_root().join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -96,12 +99,20 @@ fn dash_dash_crate_writes_a_crate_that_builds_as_it_is() {
     assert_eq!(run.status.code(), Some(0), "{run:?}");
     let manifest = std::fs::read_to_string(krate.join("Cargo.toml")).unwrap();
     assert!(manifest.contains("name = \"service-types\""), "{manifest}");
-    assert!(manifest.contains("default-features = false"), "{manifest}");
+    assert!(
+        manifest.contains("mcpwire-support = { path = "),
+        "{manifest}"
+    );
+    assert!(
+        !manifest.contains("mcpwire-types"),
+        "nothing MCP: {manifest}"
+    );
     assert!(
         manifest.contains("proptest = [\"dep:proptest\""),
         "{manifest}"
     );
-    let target = scratch("crate-target");
+    // Kept between runs, so only the first one builds the dependencies.
+    let target = scratch_root().join("crate-target");
     for features in [&[][..], &["--features", "proptest"][..]] {
         let check = Command::new(env!("CARGO"))
             .args(["check", "--quiet", "--message-format", "short"])

@@ -37,19 +37,16 @@ impl<'de> ::serde::Deserialize<'de> for Expr {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
             name: "Expr",
             one_of: true,
             variants: &["ExprVariant0", "ExprVariant1"],
         };
-        let shape = ::mcpwire_types::support::Shape::capture_object(
-            deserializer,
-            &["op"],
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &shape {
-            ::mcpwire_types::support::Shape::Object(map) => {
+        let shape = ::mcpwire_support::Shape::capture_object(deserializer, &["op"])?;
+        let choice: ::mcpwire_support::Choice = match &shape {
+            ::mcpwire_support::Shape::Object(map) => {
                 if map.contains_key("num") {
-                    ::mcpwire_types::support::Choice::variant(
+                    ::mcpwire_support::Choice::variant(
                         0usize,
                         "member `num` is present",
                         &[1usize],
@@ -57,13 +54,13 @@ impl<'de> ::serde::Deserialize<'de> for Expr {
                 } else if map.contains_key("left") || map.contains_key("op")
                     || map.contains_key("right")
                 {
-                    ::mcpwire_types::support::Choice::variant(
+                    ::mcpwire_support::Choice::variant(
                         1usize,
                         "member `left` or `op` or `right` is present",
                         &[0usize],
                     )
                 } else {
-                    ::mcpwire_types::support::Choice::none(
+                    ::mcpwire_support::Choice::none(
                         "none of the distinguishing members [\"num\", \"left\", \"op\", \"right\"] is present",
                         &[0usize, 1usize],
                     )
@@ -71,7 +68,7 @@ impl<'de> ::serde::Deserialize<'de> for Expr {
             }
             other => {
                 return ::core::result::Result::Err(
-                    ::mcpwire_types::support::no_variant::<
+                    ::mcpwire_support::no_variant::<
                         D::Error,
                     >(
                         "Expr",
@@ -82,34 +79,31 @@ impl<'de> ::serde::Deserialize<'de> for Expr {
                 );
             }
         };
-        ::mcpwire_types::support::decode_union(
+        ::mcpwire_support::decode_union(
             &shape,
             &shape,
             &UNION,
             choice,
-            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
-                index,
-                shape,
-            ) {
-                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
+            |index: usize, shape: &::mcpwire_support::Shape<'_>| match (index, shape) {
+                (0usize, ::mcpwire_support::Shape::Object(map)) => {
                     map.contains_key("num")
                 }
-                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                (1usize, ::mcpwire_support::Shape::Object(map)) => {
                     map.contains_key("left") && map.contains_key("op")
                         && map.contains_key("right") && map.str_in("op", &["+", "*"])
                 }
                 _ => true,
             },
-            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
+            |index: usize, input: &::mcpwire_support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_object_variant::<
+                    ::mcpwire_support::decode_object_variant::<
                         ExprVariant0,
                         D::Error,
                     >(input, "Expr", "ExprVariant0", reason)
                         .map(Self::ExprVariant0)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_object_variant::<
+                    ::mcpwire_support::decode_object_variant::<
                         ExprVariant1,
                         D::Error,
                     >(input, "Expr", "ExprVariant1", reason)
@@ -160,10 +154,10 @@ impl<'de> ::serde::Deserialize<'de> for ExprVariant0 {
             ) -> ::core::result::Result<ExprVariant0, A::Error> {
                 let mut m0 = ::core::option::Option::None;
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
+                    .next_key_seed(::mcpwire_support::MemberName(declared))?
                 {
                     match member {
-                        ::mcpwire_types::support::Member::Declared(_) => {
+                        ::mcpwire_support::Member::Declared(_) => {
                             if m0.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("num"),
@@ -173,7 +167,7 @@ impl<'de> ::serde::Deserialize<'de> for ExprVariant0 {
                                 map.next_value::<::serde_json::Number>()?,
                             );
                         }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                        ::mcpwire_support::Member::Undeclared(member) => {
                             return ::core::result::Result::Err(
                                 <A::Error as ::serde::de::Error>::unknown_field(
                                     &member,
@@ -251,10 +245,10 @@ impl<'de> ::serde::Deserialize<'de> for ExprVariant1 {
                 let mut m1 = ::core::option::Option::None;
                 let mut m2 = ::core::option::Option::None;
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
+                    .next_key_seed(::mcpwire_support::MemberName(declared))?
                 {
                     match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                        ::mcpwire_support::Member::Declared(0usize) => {
                             if m0.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("left"),
@@ -264,7 +258,7 @@ impl<'de> ::serde::Deserialize<'de> for ExprVariant1 {
                                 map.next_value::<::std::boxed::Box<Expr>>()?,
                             );
                         }
-                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                        ::mcpwire_support::Member::Declared(1usize) => {
                             if m1.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("op"),
@@ -274,7 +268,7 @@ impl<'de> ::serde::Deserialize<'de> for ExprVariant1 {
                                 map.next_value::<ExprVariant1Op>()?,
                             );
                         }
-                        ::mcpwire_types::support::Member::Declared(_) => {
+                        ::mcpwire_support::Member::Declared(_) => {
                             if m2.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("right"),
@@ -284,7 +278,7 @@ impl<'de> ::serde::Deserialize<'de> for ExprVariant1 {
                                 map.next_value::<::std::boxed::Box<Expr>>()?,
                             );
                         }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
+                        ::mcpwire_support::Member::Undeclared(member) => {
                             return ::core::result::Result::Err(
                                 <A::Error as ::serde::de::Error>::unknown_field(
                                     &member,
@@ -339,7 +333,7 @@ impl ExprVariant1Op {
 pub const DEFINITIONS: &[&str] = &["Expr"];
 /// Calls `visitor` with the type of the definition named `name` (see
 /// `mcpwire_types::support::DefinitionVisitor`); `None` when there is no such definition.
-pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
+pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
     name: &str,
     visitor: V,
 ) -> ::core::option::Option<V::Output> {
@@ -360,7 +354,7 @@ pub fn roundtrip(
 ) -> ::core::option::Option<
     ::core::result::Result<::serde_json::Value, ::std::string::String>,
 > {
-    visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
+    visit_definition(name, ::mcpwire_support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
@@ -371,7 +365,7 @@ pub fn roundtrip_text(
 ) -> ::core::option::Option<
     ::core::result::Result<::std::string::String, ::std::string::String>,
 > {
-    visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
+    visit_definition(name, ::mcpwire_support::RoundtripText(text))
 }
 /** Proptest strategies for every type of JSON Schema: one function per type (the type name in
  snake case), each value valid against the schema definition it comes from.*/
@@ -379,7 +373,7 @@ pub fn roundtrip_text(
 pub mod strategies {
     #[allow(unused_imports)]
     use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
-    use ::mcpwire_types::support::strategy as s;
+    use ::mcpwire_support::strategy as s;
     /// Values of [`super::Expr`].
     pub fn expr() -> BoxedStrategy<super::Expr> {
         expr_at(s::DEPTH)

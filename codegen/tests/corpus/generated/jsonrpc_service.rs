@@ -17,7 +17,7 @@ pub struct Add {
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcpwire_types::Json,
+        ::mcpwire_support::Json,
     >,
 }
 impl Add {
@@ -39,7 +39,7 @@ impl Add {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        value: impl ::core::convert::Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -77,10 +77,10 @@ impl<'de> ::serde::Deserialize<'de> for Add {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
+                    .next_key_seed(::mcpwire_support::MemberName(declared))?
                 {
                     match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                        ::mcpwire_support::Member::Declared(0usize) => {
                             if m0.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("id"),
@@ -88,7 +88,7 @@ impl<'de> ::serde::Deserialize<'de> for Add {
                             }
                             m0 = ::core::option::Option::Some(map.next_value::<Id>()?);
                         }
-                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                        ::mcpwire_support::Member::Declared(1usize) => {
                             if m1.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("jsonrpc"),
@@ -98,7 +98,7 @@ impl<'de> ::serde::Deserialize<'de> for Add {
                                 map.next_value::<Jsonrpc2_0>()?,
                             );
                         }
-                        ::mcpwire_types::support::Member::Declared(2usize) => {
+                        ::mcpwire_support::Member::Declared(2usize) => {
                             if m2.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("method"),
@@ -108,7 +108,7 @@ impl<'de> ::serde::Deserialize<'de> for Add {
                                 map.next_value::<MethodAdd>()?,
                             );
                         }
-                        ::mcpwire_types::support::Member::Declared(_) => {
+                        ::mcpwire_support::Member::Declared(_) => {
                             if m3.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("params"),
@@ -121,8 +121,8 @@ impl<'de> ::serde::Deserialize<'de> for Add {
                                     >()?,
                             );
                         }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
+                        ::mcpwire_support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::mcpwire_support::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -188,36 +188,36 @@ impl<'de> ::serde::Deserialize<'de> for CalcRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
             name: "CalcRequest",
             one_of: true,
             variants: &["Add", "Neg"],
         };
-        let shape = ::mcpwire_types::support::Shape::capture_object(
+        let shape = ::mcpwire_support::Shape::capture_object(
             deserializer,
             &["jsonrpc", "method"],
         )?;
-        let choice: ::mcpwire_types::support::Choice = match &shape {
-            ::mcpwire_types::support::Shape::Object(map) => {
+        let choice: ::mcpwire_support::Choice = match &shape {
+            ::mcpwire_support::Shape::Object(map) => {
                 match map.str_member("method").as_deref() {
                     ::core::option::Option::Some(found) => {
                         match found {
                             "add" => {
-                                ::mcpwire_types::support::Choice::variant(
+                                ::mcpwire_support::Choice::variant(
                                     0usize,
                                     "member `method` is \"add\"",
                                     &[],
                                 )
                             }
                             "neg" => {
-                                ::mcpwire_types::support::Choice::variant(
+                                ::mcpwire_support::Choice::variant(
                                     1usize,
                                     "member `method` is \"neg\"",
                                     &[],
                                 )
                             }
                             found => {
-                                ::mcpwire_types::support::Choice::none(
+                                ::mcpwire_support::Choice::none(
                                     ::std::format!(
                                         "member `method` has a value no variant admits: {}", found
                                     ),
@@ -227,7 +227,7 @@ impl<'de> ::serde::Deserialize<'de> for CalcRequest {
                         }
                     }
                     ::core::option::Option::None => {
-                        ::mcpwire_types::support::Choice::none(
+                        ::mcpwire_support::Choice::none(
                             "member `method` is missing or not a string",
                             &[],
                         )
@@ -236,7 +236,7 @@ impl<'de> ::serde::Deserialize<'de> for CalcRequest {
             }
             other => {
                 return ::core::result::Result::Err(
-                    ::mcpwire_types::support::no_variant::<
+                    ::mcpwire_support::no_variant::<
                         D::Error,
                     >(
                         "CalcRequest",
@@ -247,22 +247,19 @@ impl<'de> ::serde::Deserialize<'de> for CalcRequest {
                 );
             }
         };
-        ::mcpwire_types::support::decode_union(
+        ::mcpwire_support::decode_union(
             &shape,
             &shape,
             &UNION,
             choice,
-            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
-                index,
-                shape,
-            ) {
-                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
+            |index: usize, shape: &::mcpwire_support::Shape<'_>| match (index, shape) {
+                (0usize, ::mcpwire_support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
                         && map.str_in("jsonrpc", &["2.0"])
                         && map.str_in("method", &["add"])
                 }
-                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                (1usize, ::mcpwire_support::Shape::Object(map)) => {
                     map.contains_key("id") && map.contains_key("jsonrpc")
                         && map.contains_key("method") && map.contains_key("params")
                         && map.has_nested("params", "x")
@@ -271,16 +268,16 @@ impl<'de> ::serde::Deserialize<'de> for CalcRequest {
                 }
                 _ => true,
             },
-            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
+            |index: usize, input: &::mcpwire_support::Shape<'_>, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_object_variant::<
+                    ::mcpwire_support::decode_object_variant::<
                         Add,
                         D::Error,
                     >(input, "CalcRequest", "Add", reason)
                         .map(Self::Add)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_object_variant::<
+                    ::mcpwire_support::decode_object_variant::<
                         Neg,
                         D::Error,
                     >(input, "CalcRequest", "Neg", reason)
@@ -300,7 +297,7 @@ pub enum Id {
     /// The `String` alternative.
     String(::std::string::String),
     /// The `Integer` alternative.
-    Integer(::mcpwire_types::support::Integer),
+    Integer(::mcpwire_support::Integer),
 }
 impl Id {
     /// The name of the variant this value holds (the schema definition it decoded as).
@@ -317,9 +314,9 @@ impl ::core::convert::From<::std::string::String> for Id {
         Self::String(value)
     }
 }
-impl ::core::convert::From<::mcpwire_types::support::Integer> for Id {
+impl ::core::convert::From<::mcpwire_support::Integer> for Id {
     /// The `Integer` alternative.
-    fn from(value: ::mcpwire_types::support::Integer) -> Self {
+    fn from(value: ::mcpwire_support::Integer) -> Self {
         Self::Integer(value)
     }
 }
@@ -327,26 +324,26 @@ impl<'de> ::serde::Deserialize<'de> for Id {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
             name: "Id",
             one_of: false,
             variants: &["String", "Integer"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
+        let raw = <::mcpwire_support::RawJson<
             'de,
         > as ::serde::Deserialize>::deserialize(deserializer)?;
         let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_types::support::Choice = match &shape {
-            ::mcpwire_types::support::Shape::String => {
-                ::mcpwire_types::support::Choice::variant(
+        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_support::Choice = match &shape {
+            ::mcpwire_support::Shape::String => {
+                ::mcpwire_support::Choice::variant(
                     0usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::mcpwire_types::support::Shape::Integer => {
-                ::mcpwire_types::support::Choice::variant(
+            ::mcpwire_support::Shape::Integer => {
+                ::mcpwire_support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
                     &[],
@@ -354,7 +351,7 @@ impl<'de> ::serde::Deserialize<'de> for Id {
             }
             other => {
                 return ::core::result::Result::Err(
-                    ::mcpwire_types::support::no_variant::<
+                    ::mcpwire_support::no_variant::<
                         D::Error,
                     >(
                         "Id",
@@ -366,23 +363,23 @@ impl<'de> ::serde::Deserialize<'de> for Id {
                 );
             }
         };
-        ::mcpwire_types::support::decode_union(
+        ::mcpwire_support::decode_union(
             text,
             &shape,
             &UNION,
             choice,
-            |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
+            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
             |index: usize, input: &str, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_support::decode_variant::<
                         ::std::string::String,
                         D::Error,
                     >(input, "Id", "String", reason)
                         .map(Self::String)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
-                        ::mcpwire_types::support::Integer,
+                    ::mcpwire_support::decode_variant::<
+                        ::mcpwire_support::Integer,
                         D::Error,
                     >(input, "Id", "Integer", reason)
                         .map(Self::Integer)
@@ -412,7 +409,7 @@ impl<'de> ::serde::Deserialize<'de> for Jsonrpc2_0 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        ::mcpwire_support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// `MethodAdd` (JSON Schema).
@@ -436,7 +433,7 @@ impl<'de> ::serde::Deserialize<'de> for MethodAdd {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        ::mcpwire_support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// `MethodNeg` (JSON Schema).
@@ -460,7 +457,7 @@ impl<'de> ::serde::Deserialize<'de> for MethodNeg {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        ::mcpwire_support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// `Neg` (JSON Schema).
@@ -480,7 +477,7 @@ pub struct Neg {
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcpwire_types::Json,
+        ::mcpwire_support::Json,
     >,
 }
 impl Neg {
@@ -502,7 +499,7 @@ impl Neg {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        value: impl ::core::convert::Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -540,10 +537,10 @@ impl<'de> ::serde::Deserialize<'de> for Neg {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
+                    .next_key_seed(::mcpwire_support::MemberName(declared))?
                 {
                     match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                        ::mcpwire_support::Member::Declared(0usize) => {
                             if m0.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("id"),
@@ -551,7 +548,7 @@ impl<'de> ::serde::Deserialize<'de> for Neg {
                             }
                             m0 = ::core::option::Option::Some(map.next_value::<Id>()?);
                         }
-                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                        ::mcpwire_support::Member::Declared(1usize) => {
                             if m1.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("jsonrpc"),
@@ -561,7 +558,7 @@ impl<'de> ::serde::Deserialize<'de> for Neg {
                                 map.next_value::<Jsonrpc2_0>()?,
                             );
                         }
-                        ::mcpwire_types::support::Member::Declared(2usize) => {
+                        ::mcpwire_support::Member::Declared(2usize) => {
                             if m2.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("method"),
@@ -571,7 +568,7 @@ impl<'de> ::serde::Deserialize<'de> for Neg {
                                 map.next_value::<MethodNeg>()?,
                             );
                         }
-                        ::mcpwire_types::support::Member::Declared(_) => {
+                        ::mcpwire_support::Member::Declared(_) => {
                             if m3.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("params"),
@@ -581,8 +578,8 @@ impl<'de> ::serde::Deserialize<'de> for Neg {
                                 map.next_value::<NegParams>()?,
                             );
                         }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
+                        ::mcpwire_support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::mcpwire_support::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -622,7 +619,7 @@ pub struct NegParams {
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcpwire_types::Json,
+        ::mcpwire_support::Json,
     >,
 }
 impl NegParams {
@@ -638,7 +635,7 @@ impl NegParams {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        value: impl ::core::convert::Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -670,10 +667,10 @@ impl<'de> ::serde::Deserialize<'de> for NegParams {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
+                    .next_key_seed(::mcpwire_support::MemberName(declared))?
                 {
                     match member {
-                        ::mcpwire_types::support::Member::Declared(_) => {
+                        ::mcpwire_support::Member::Declared(_) => {
                             if m0.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("x"),
@@ -683,8 +680,8 @@ impl<'de> ::serde::Deserialize<'de> for NegParams {
                                 map.next_value::<::serde_json::Number>()?,
                             );
                         }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
+                        ::mcpwire_support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::mcpwire_support::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -705,7 +702,7 @@ impl<'de> ::serde::Deserialize<'de> for NegParams {
 pub const DEFINITIONS: &[&str] = &["Add", "CalcRequest", "Id", "Neg"];
 /// Calls `visitor` with the type of the definition named `name` (see
 /// `mcpwire_types::support::DefinitionVisitor`); `None` when there is no such definition.
-pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
+pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
     name: &str,
     visitor: V,
 ) -> ::core::option::Option<V::Output> {
@@ -729,7 +726,7 @@ pub fn roundtrip(
 ) -> ::core::option::Option<
     ::core::result::Result<::serde_json::Value, ::std::string::String>,
 > {
-    visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
+    visit_definition(name, ::mcpwire_support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
@@ -740,7 +737,7 @@ pub fn roundtrip_text(
 ) -> ::core::option::Option<
     ::core::result::Result<::std::string::String, ::std::string::String>,
 > {
-    visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
+    visit_definition(name, ::mcpwire_support::RoundtripText(text))
 }
 /** Proptest strategies for every type of JSON Schema: one function per type (the type name in
  snake case), each value valid against the schema definition it comes from.*/
@@ -748,7 +745,7 @@ pub fn roundtrip_text(
 pub mod strategies {
     #[allow(unused_imports)]
     use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
-    use ::mcpwire_types::support::strategy as s;
+    use ::mcpwire_support::strategy as s;
     /// Values of [`super::Add`].
     pub fn add() -> BoxedStrategy<super::Add> {
         (
@@ -796,7 +793,7 @@ pub mod strategies {
                     ::core::option::Option::None).prop_map(super::Id::String).boxed(),
                     s::integer(::core::option::Option::None,
                     ::core::option::Option::None)
-                    .prop_map(::mcpwire_types::support::Integer::from).boxed()
+                    .prop_map(::mcpwire_support::Integer::from).boxed()
                     .prop_map(super::Id::Integer).boxed()
                 ],
             ),

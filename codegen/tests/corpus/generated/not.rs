@@ -14,7 +14,7 @@ pub struct Guarded {
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcpwire_types::Json,
+        ::mcpwire_support::Json,
     >,
 }
 impl Guarded {
@@ -40,7 +40,7 @@ impl Guarded {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        value: impl ::core::convert::Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -74,10 +74,10 @@ impl<'de> ::serde::Deserialize<'de> for Guarded {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
+                    .next_key_seed(::mcpwire_support::MemberName(declared))?
                 {
                     match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                        ::mcpwire_support::Member::Declared(0usize) => {
                             if m0.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("id"),
@@ -89,7 +89,7 @@ impl<'de> ::serde::Deserialize<'de> for Guarded {
                                 ),
                             );
                         }
-                        ::mcpwire_types::support::Member::Declared(_) => {
+                        ::mcpwire_support::Member::Declared(_) => {
                             if m1.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("value"),
@@ -99,8 +99,8 @@ impl<'de> ::serde::Deserialize<'de> for Guarded {
                                 map.next_value::<GuardedValue>()?,
                             );
                         }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
+                        ::mcpwire_support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::mcpwire_support::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -126,9 +126,9 @@ impl<'de> ::serde::Deserialize<'de> for Guarded {
 #[allow(clippy::large_enum_variant)]
 pub enum GuardedValue {
     /// The `Object` alternative.
-    Object(::mcpwire_types::JsonObject),
+    Object(::mcpwire_support::JsonObject),
     /// The `Array` alternative.
-    Array(::std::vec::Vec<::mcpwire_types::Json>),
+    Array(::std::vec::Vec<::mcpwire_support::Json>),
     /// The `String` alternative.
     String(::std::string::String),
     /// The `Number` alternative.
@@ -148,15 +148,15 @@ impl GuardedValue {
         }
     }
 }
-impl ::core::convert::From<::mcpwire_types::JsonObject> for GuardedValue {
+impl ::core::convert::From<::mcpwire_support::JsonObject> for GuardedValue {
     /// The `Object` alternative.
-    fn from(value: ::mcpwire_types::JsonObject) -> Self {
+    fn from(value: ::mcpwire_support::JsonObject) -> Self {
         Self::Object(value)
     }
 }
-impl ::core::convert::From<::std::vec::Vec<::mcpwire_types::Json>> for GuardedValue {
+impl ::core::convert::From<::std::vec::Vec<::mcpwire_support::Json>> for GuardedValue {
     /// The `Array` alternative.
-    fn from(value: ::std::vec::Vec<::mcpwire_types::Json>) -> Self {
+    fn from(value: ::std::vec::Vec<::mcpwire_support::Json>) -> Self {
         Self::Array(value)
     }
 }
@@ -182,54 +182,54 @@ impl<'de> ::serde::Deserialize<'de> for GuardedValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
             name: "GuardedValue",
             one_of: false,
             variants: &["Object", "Array", "String", "Number", "Boolean"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
+        let raw = <::mcpwire_support::RawJson<
             'de,
         > as ::serde::Deserialize>::deserialize(deserializer)?;
         let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_types::support::Choice = match &shape {
-            ::mcpwire_types::support::Shape::Object(_) => {
-                ::mcpwire_types::support::Choice::variant(
+        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_support::Choice = match &shape {
+            ::mcpwire_support::Shape::Object(_) => {
+                ::mcpwire_support::Choice::variant(
                     0usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::mcpwire_types::support::Shape::Array(_) => {
-                ::mcpwire_types::support::Choice::variant(
+            ::mcpwire_support::Shape::Array(_) => {
+                ::mcpwire_support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::mcpwire_types::support::Shape::String => {
-                ::mcpwire_types::support::Choice::variant(
+            ::mcpwire_support::Shape::String => {
+                ::mcpwire_support::Choice::variant(
                     2usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::mcpwire_types::support::Shape::Integer => {
-                ::mcpwire_types::support::Choice::variant(
+            ::mcpwire_support::Shape::Integer => {
+                ::mcpwire_support::Choice::variant(
                     3usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::mcpwire_types::support::Shape::Number => {
-                ::mcpwire_types::support::Choice::variant(
+            ::mcpwire_support::Shape::Number => {
+                ::mcpwire_support::Choice::variant(
                     3usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::mcpwire_types::support::Shape::Bool => {
-                ::mcpwire_types::support::Choice::variant(
+            ::mcpwire_support::Shape::Bool => {
+                ::mcpwire_support::Choice::variant(
                     4usize,
                     "it is the only variant admitting this JSON type",
                     &[],
@@ -237,7 +237,7 @@ impl<'de> ::serde::Deserialize<'de> for GuardedValue {
             }
             other => {
                 return ::core::result::Result::Err(
-                    ::mcpwire_types::support::no_variant::<
+                    ::mcpwire_support::no_variant::<
                         D::Error,
                     >(
                         "GuardedValue",
@@ -250,43 +250,43 @@ impl<'de> ::serde::Deserialize<'de> for GuardedValue {
                 );
             }
         };
-        ::mcpwire_types::support::decode_union(
+        ::mcpwire_support::decode_union(
             text,
             &shape,
             &UNION,
             choice,
-            |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
+            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
             |index: usize, input: &str, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
-                        ::mcpwire_types::JsonObject,
+                    ::mcpwire_support::decode_variant::<
+                        ::mcpwire_support::JsonObject,
                         D::Error,
                     >(input, "GuardedValue", "Object", reason)
                         .map(Self::Object)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
-                        ::std::vec::Vec<::mcpwire_types::Json>,
+                    ::mcpwire_support::decode_variant::<
+                        ::std::vec::Vec<::mcpwire_support::Json>,
                         D::Error,
                     >(input, "GuardedValue", "Array", reason)
                         .map(Self::Array)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_support::decode_variant::<
                         ::std::string::String,
                         D::Error,
                     >(input, "GuardedValue", "String", reason)
                         .map(Self::String)
                 }
                 3usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_support::decode_variant::<
                         ::serde_json::Number,
                         D::Error,
                     >(input, "GuardedValue", "Number", reason)
                         .map(Self::Number)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_support::decode_variant::<
                         bool,
                         D::Error,
                     >(input, "GuardedValue", "Boolean", reason)
@@ -300,7 +300,7 @@ impl<'de> ::serde::Deserialize<'de> for GuardedValue {
 pub const DEFINITIONS: &[&str] = &["Guarded"];
 /// Calls `visitor` with the type of the definition named `name` (see
 /// `mcpwire_types::support::DefinitionVisitor`); `None` when there is no such definition.
-pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
+pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
     name: &str,
     visitor: V,
 ) -> ::core::option::Option<V::Output> {
@@ -321,7 +321,7 @@ pub fn roundtrip(
 ) -> ::core::option::Option<
     ::core::result::Result<::serde_json::Value, ::std::string::String>,
 > {
-    visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
+    visit_definition(name, ::mcpwire_support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
@@ -332,7 +332,7 @@ pub fn roundtrip_text(
 ) -> ::core::option::Option<
     ::core::result::Result<::std::string::String, ::std::string::String>,
 > {
-    visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
+    visit_definition(name, ::mcpwire_support::RoundtripText(text))
 }
 /** Proptest strategies for every type of JSON Schema: one function per type (the type name in
  snake case), each value valid against the schema definition it comes from.*/
@@ -340,7 +340,7 @@ pub fn roundtrip_text(
 pub mod strategies {
     #[allow(unused_imports)]
     use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
-    use ::mcpwire_types::support::strategy as s;
+    use ::mcpwire_support::strategy as s;
     /// Values of [`super::Guarded`].
     pub fn guarded() -> BoxedStrategy<super::Guarded> {
         (

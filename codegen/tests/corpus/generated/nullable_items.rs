@@ -16,7 +16,7 @@ pub struct Samples {
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcpwire_types::Json,
+        ::mcpwire_support::Json,
     >,
 }
 impl Samples {
@@ -46,7 +46,7 @@ impl Samples {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        value: impl ::core::convert::Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -80,10 +80,10 @@ impl<'de> ::serde::Deserialize<'de> for Samples {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
+                    .next_key_seed(::mcpwire_support::MemberName(declared))?
                 {
                     match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                        ::mcpwire_support::Member::Declared(0usize) => {
                             if m0.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("tags"),
@@ -101,7 +101,7 @@ impl<'de> ::serde::Deserialize<'de> for Samples {
                                 ),
                             );
                         }
-                        ::mcpwire_types::support::Member::Declared(_) => {
+                        ::mcpwire_support::Member::Declared(_) => {
                             if m1.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("values"),
@@ -111,8 +111,8 @@ impl<'de> ::serde::Deserialize<'de> for Samples {
                                 map.next_value::<::std::vec::Vec<SamplesValuesItem>>()?,
                             );
                         }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
+                        ::mcpwire_support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::mcpwire_support::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -161,26 +161,26 @@ impl<'de> ::serde::Deserialize<'de> for SamplesTagsValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
             name: "SamplesTagsValue",
             one_of: false,
             variants: &["String", "Null"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
+        let raw = <::mcpwire_support::RawJson<
             'de,
         > as ::serde::Deserialize>::deserialize(deserializer)?;
         let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_types::support::Choice = match &shape {
-            ::mcpwire_types::support::Shape::String => {
-                ::mcpwire_types::support::Choice::variant(
+        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_support::Choice = match &shape {
+            ::mcpwire_support::Shape::String => {
+                ::mcpwire_support::Choice::variant(
                     0usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::mcpwire_types::support::Shape::Null => {
-                ::mcpwire_types::support::Choice::variant(
+            ::mcpwire_support::Shape::Null => {
+                ::mcpwire_support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
                     &[],
@@ -188,7 +188,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplesTagsValue {
             }
             other => {
                 return ::core::result::Result::Err(
-                    ::mcpwire_types::support::no_variant::<
+                    ::mcpwire_support::no_variant::<
                         D::Error,
                     >(
                         "SamplesTagsValue",
@@ -200,22 +200,22 @@ impl<'de> ::serde::Deserialize<'de> for SamplesTagsValue {
                 );
             }
         };
-        ::mcpwire_types::support::decode_union(
+        ::mcpwire_support::decode_union(
             text,
             &shape,
             &UNION,
             choice,
-            |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
+            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
             |index: usize, input: &str, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_support::decode_variant::<
                         ::std::string::String,
                         D::Error,
                     >(input, "SamplesTagsValue", "String", reason)
                         .map(Self::String)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_null::<
+                    ::mcpwire_support::decode_null::<
                         D::Error,
                     >(input, "SamplesTagsValue", "Null", reason)
                         .map(|()| Self::Null)
@@ -255,33 +255,33 @@ impl<'de> ::serde::Deserialize<'de> for SamplesValuesItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
             name: "SamplesValuesItem",
             one_of: false,
             variants: &["Number", "Null"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
+        let raw = <::mcpwire_support::RawJson<
             'de,
         > as ::serde::Deserialize>::deserialize(deserializer)?;
         let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_types::support::Choice = match &shape {
-            ::mcpwire_types::support::Shape::Integer => {
-                ::mcpwire_types::support::Choice::variant(
+        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_support::Choice = match &shape {
+            ::mcpwire_support::Shape::Integer => {
+                ::mcpwire_support::Choice::variant(
                     0usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::mcpwire_types::support::Shape::Number => {
-                ::mcpwire_types::support::Choice::variant(
+            ::mcpwire_support::Shape::Number => {
+                ::mcpwire_support::Choice::variant(
                     0usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::mcpwire_types::support::Shape::Null => {
-                ::mcpwire_types::support::Choice::variant(
+            ::mcpwire_support::Shape::Null => {
+                ::mcpwire_support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
                     &[],
@@ -289,7 +289,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplesValuesItem {
             }
             other => {
                 return ::core::result::Result::Err(
-                    ::mcpwire_types::support::no_variant::<
+                    ::mcpwire_support::no_variant::<
                         D::Error,
                     >(
                         "SamplesValuesItem",
@@ -301,22 +301,22 @@ impl<'de> ::serde::Deserialize<'de> for SamplesValuesItem {
                 );
             }
         };
-        ::mcpwire_types::support::decode_union(
+        ::mcpwire_support::decode_union(
             text,
             &shape,
             &UNION,
             choice,
-            |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
+            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
             |index: usize, input: &str, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_support::decode_variant::<
                         ::serde_json::Number,
                         D::Error,
                     >(input, "SamplesValuesItem", "Number", reason)
                         .map(Self::Number)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_null::<
+                    ::mcpwire_support::decode_null::<
                         D::Error,
                     >(input, "SamplesValuesItem", "Null", reason)
                         .map(|()| Self::Null)
@@ -329,7 +329,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplesValuesItem {
 pub const DEFINITIONS: &[&str] = &["Samples"];
 /// Calls `visitor` with the type of the definition named `name` (see
 /// `mcpwire_types::support::DefinitionVisitor`); `None` when there is no such definition.
-pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
+pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
     name: &str,
     visitor: V,
 ) -> ::core::option::Option<V::Output> {
@@ -350,7 +350,7 @@ pub fn roundtrip(
 ) -> ::core::option::Option<
     ::core::result::Result<::serde_json::Value, ::std::string::String>,
 > {
-    visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
+    visit_definition(name, ::mcpwire_support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
@@ -361,7 +361,7 @@ pub fn roundtrip_text(
 ) -> ::core::option::Option<
     ::core::result::Result<::std::string::String, ::std::string::String>,
 > {
-    visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
+    visit_definition(name, ::mcpwire_support::RoundtripText(text))
 }
 /** Proptest strategies for every type of JSON Schema: one function per type (the type name in
  snake case), each value valid against the schema definition it comes from.*/
@@ -369,7 +369,7 @@ pub fn roundtrip_text(
 pub mod strategies {
     #[allow(unused_imports)]
     use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
-    use ::mcpwire_types::support::strategy as s;
+    use ::mcpwire_support::strategy as s;
     /// Values of [`super::Samples`].
     pub fn samples() -> BoxedStrategy<super::Samples> {
         (

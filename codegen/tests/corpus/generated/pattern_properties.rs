@@ -5,13 +5,13 @@
 /// Schema: `#` in `pattern_properties.schema.json`.
 pub type Scores = ::std::collections::BTreeMap<
     ::std::string::String,
-    ::mcpwire_types::support::Integer,
+    ::mcpwire_support::Integer,
 >;
 /// Every definition of JSON Schema, sorted by name.
 pub const DEFINITIONS: &[&str] = &["Scores"];
 /// Calls `visitor` with the type of the definition named `name` (see
 /// `mcpwire_types::support::DefinitionVisitor`); `None` when there is no such definition.
-pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
+pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
     name: &str,
     visitor: V,
 ) -> ::core::option::Option<V::Output> {
@@ -32,7 +32,7 @@ pub fn roundtrip(
 ) -> ::core::option::Option<
     ::core::result::Result<::serde_json::Value, ::std::string::String>,
 > {
-    visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
+    visit_definition(name, ::mcpwire_support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
@@ -43,7 +43,7 @@ pub fn roundtrip_text(
 ) -> ::core::option::Option<
     ::core::result::Result<::std::string::String, ::std::string::String>,
 > {
-    visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
+    visit_definition(name, ::mcpwire_support::RoundtripText(text))
 }
 /** Proptest strategies for every type of JSON Schema: one function per type (the type name in
  snake case), each value valid against the schema definition it comes from.*/
@@ -51,12 +51,12 @@ pub fn roundtrip_text(
 pub mod strategies {
     #[allow(unused_imports)]
     use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
-    use ::mcpwire_types::support::strategy as s;
+    use ::mcpwire_support::strategy as s;
     /// Values of [`super::Scores`].
     pub fn scores() -> BoxedStrategy<super::Scores> {
         s::map(
             s::integer(::core::option::Option::None, ::core::option::Option::None)
-                .prop_map(::mcpwire_types::support::Integer::from)
+                .prop_map(::mcpwire_support::Integer::from)
                 .boxed(),
         )
     }

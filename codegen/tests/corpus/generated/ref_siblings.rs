@@ -11,7 +11,7 @@ pub struct Base {
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcpwire_types::Json,
+        ::mcpwire_support::Json,
     >,
 }
 impl Base {
@@ -27,7 +27,7 @@ impl Base {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        value: impl ::core::convert::Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -59,10 +59,10 @@ impl<'de> ::serde::Deserialize<'de> for Base {
                 let mut m0 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
+                    .next_key_seed(::mcpwire_support::MemberName(declared))?
                 {
                     match member {
-                        ::mcpwire_types::support::Member::Declared(_) => {
+                        ::mcpwire_support::Member::Declared(_) => {
                             if m0.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("name"),
@@ -72,8 +72,8 @@ impl<'de> ::serde::Deserialize<'de> for Base {
                                 map.next_value::<::std::string::String>()?,
                             );
                         }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
+                        ::mcpwire_support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::mcpwire_support::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -103,7 +103,7 @@ pub struct Labeled {
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcpwire_types::Json,
+        ::mcpwire_support::Json,
     >,
 }
 impl Labeled {
@@ -123,7 +123,7 @@ impl Labeled {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        value: impl ::core::convert::Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -157,10 +157,10 @@ impl<'de> ::serde::Deserialize<'de> for Labeled {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
+                    .next_key_seed(::mcpwire_support::MemberName(declared))?
                 {
                     match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                        ::mcpwire_support::Member::Declared(0usize) => {
                             if m0.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("label"),
@@ -170,7 +170,7 @@ impl<'de> ::serde::Deserialize<'de> for Labeled {
                                 map.next_value::<::std::string::String>()?,
                             );
                         }
-                        ::mcpwire_types::support::Member::Declared(_) => {
+                        ::mcpwire_support::Member::Declared(_) => {
                             if m1.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("name"),
@@ -180,8 +180,8 @@ impl<'de> ::serde::Deserialize<'de> for Labeled {
                                 map.next_value::<::std::string::String>()?,
                             );
                         }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
+                        ::mcpwire_support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::mcpwire_support::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -206,7 +206,7 @@ impl<'de> ::serde::Deserialize<'de> for Labeled {
 pub const DEFINITIONS: &[&str] = &["Base", "Labeled"];
 /// Calls `visitor` with the type of the definition named `name` (see
 /// `mcpwire_types::support::DefinitionVisitor`); `None` when there is no such definition.
-pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
+pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
     name: &str,
     visitor: V,
 ) -> ::core::option::Option<V::Output> {
@@ -228,7 +228,7 @@ pub fn roundtrip(
 ) -> ::core::option::Option<
     ::core::result::Result<::serde_json::Value, ::std::string::String>,
 > {
-    visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
+    visit_definition(name, ::mcpwire_support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
@@ -239,7 +239,7 @@ pub fn roundtrip_text(
 ) -> ::core::option::Option<
     ::core::result::Result<::std::string::String, ::std::string::String>,
 > {
-    visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
+    visit_definition(name, ::mcpwire_support::RoundtripText(text))
 }
 /** Proptest strategies for every type of JSON Schema: one function per type (the type name in
  snake case), each value valid against the schema definition it comes from.*/
@@ -247,7 +247,7 @@ pub fn roundtrip_text(
 pub mod strategies {
     #[allow(unused_imports)]
     use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
-    use ::mcpwire_types::support::strategy as s;
+    use ::mcpwire_support::strategy as s;
     /// Values of [`super::Base`].
     pub fn base() -> BoxedStrategy<super::Base> {
         (

@@ -6,21 +6,21 @@
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 pub struct Line {
     /// `qty` member (required).
-    pub qty: ::mcpwire_types::support::Integer,
+    pub qty: ::mcpwire_support::Integer,
     /// `sku` member (required).
     pub sku: ::std::string::String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcpwire_types::Json,
+        ::mcpwire_support::Json,
     >,
 }
 impl Line {
     /// A value with the required `sku`, `qty` and every optional member absent.
     pub fn new(
         sku: impl ::core::convert::Into<::std::string::String>,
-        qty: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
+        qty: impl ::core::convert::Into<::mcpwire_support::Integer>,
     ) -> Self {
         Self {
             qty: qty.into(),
@@ -33,7 +33,7 @@ impl Line {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        value: impl ::core::convert::Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -67,20 +67,20 @@ impl<'de> ::serde::Deserialize<'de> for Line {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
+                    .next_key_seed(::mcpwire_support::MemberName(declared))?
                 {
                     match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                        ::mcpwire_support::Member::Declared(0usize) => {
                             if m0.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("qty"),
                                 );
                             }
                             m0 = ::core::option::Option::Some(
-                                map.next_value::<::mcpwire_types::support::Integer>()?,
+                                map.next_value::<::mcpwire_support::Integer>()?,
                             );
                         }
-                        ::mcpwire_types::support::Member::Declared(_) => {
+                        ::mcpwire_support::Member::Declared(_) => {
                             if m1.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("sku"),
@@ -90,8 +90,8 @@ impl<'de> ::serde::Deserialize<'de> for Line {
                                 map.next_value::<::std::string::String>()?,
                             );
                         }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
+                        ::mcpwire_support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::mcpwire_support::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -128,7 +128,7 @@ pub struct Order {
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcpwire_types::Json,
+        ::mcpwire_support::Json,
     >,
 }
 impl Order {
@@ -158,7 +158,7 @@ impl Order {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        value: impl ::core::convert::Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -194,10 +194,10 @@ impl<'de> ::serde::Deserialize<'de> for Order {
                 let mut m2 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
+                    .next_key_seed(::mcpwire_support::MemberName(declared))?
                 {
                     match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                        ::mcpwire_support::Member::Declared(0usize) => {
                             if m0.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("id"),
@@ -207,7 +207,7 @@ impl<'de> ::serde::Deserialize<'de> for Order {
                                 map.next_value::<::std::string::String>()?,
                             );
                         }
-                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                        ::mcpwire_support::Member::Declared(1usize) => {
                             if m1.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("lines"),
@@ -217,7 +217,7 @@ impl<'de> ::serde::Deserialize<'de> for Order {
                                 map.next_value::<::std::vec::Vec<Line>>()?,
                             );
                         }
-                        ::mcpwire_types::support::Member::Declared(_) => {
+                        ::mcpwire_support::Member::Declared(_) => {
                             if m2.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("note"),
@@ -232,8 +232,8 @@ impl<'de> ::serde::Deserialize<'de> for Order {
                                 ),
                             );
                         }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
+                        ::mcpwire_support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::mcpwire_support::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -259,7 +259,7 @@ impl<'de> ::serde::Deserialize<'de> for Order {
 pub const DEFINITIONS: &[&str] = &["Line", "Order"];
 /// Calls `visitor` with the type of the definition named `name` (see
 /// `mcpwire_types::support::DefinitionVisitor`); `None` when there is no such definition.
-pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
+pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
     name: &str,
     visitor: V,
 ) -> ::core::option::Option<V::Output> {
@@ -281,7 +281,7 @@ pub fn roundtrip(
 ) -> ::core::option::Option<
     ::core::result::Result<::serde_json::Value, ::std::string::String>,
 > {
-    visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
+    visit_definition(name, ::mcpwire_support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
@@ -292,7 +292,7 @@ pub fn roundtrip_text(
 ) -> ::core::option::Option<
     ::core::result::Result<::std::string::String, ::std::string::String>,
 > {
-    visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
+    visit_definition(name, ::mcpwire_support::RoundtripText(text))
 }
 /** Proptest strategies for every type of JSON Schema: one function per type (the type name in
  snake case), each value valid against the schema definition it comes from.*/
@@ -300,7 +300,7 @@ pub fn roundtrip_text(
 pub mod strategies {
     #[allow(unused_imports)]
     use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
-    use ::mcpwire_types::support::strategy as s;
+    use ::mcpwire_support::strategy as s;
     /// Values of [`super::Line`].
     pub fn line() -> BoxedStrategy<super::Line> {
         (
@@ -309,7 +309,7 @@ pub mod strategies {
                         ::core::option::Option::Some(1i64),
                         ::core::option::Option::None,
                     )
-                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .prop_map(::mcpwire_support::Integer::from)
                     .boxed(),
                 s::string(
                     ::core::option::Option::None,

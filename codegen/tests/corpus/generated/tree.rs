@@ -8,18 +8,18 @@ pub struct Tree {
     /// `children` member (required).
     pub children: ::std::vec::Vec<Tree>,
     /// `value` member (required).
-    pub value: ::mcpwire_types::support::Integer,
+    pub value: ::mcpwire_support::Integer,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcpwire_types::Json,
+        ::mcpwire_support::Json,
     >,
 }
 impl Tree {
     /// A value with the required `value`, `children` and every optional member absent.
     pub fn new(
-        value: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
+        value: impl ::core::convert::Into<::mcpwire_support::Integer>,
         children: impl ::core::convert::Into<::std::vec::Vec<Tree>>,
     ) -> Self {
         Self {
@@ -33,7 +33,7 @@ impl Tree {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        value: impl ::core::convert::Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -67,10 +67,10 @@ impl<'de> ::serde::Deserialize<'de> for Tree {
                 let mut m1 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
+                    .next_key_seed(::mcpwire_support::MemberName(declared))?
                 {
                     match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                        ::mcpwire_support::Member::Declared(0usize) => {
                             if m0.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field(
@@ -82,18 +82,18 @@ impl<'de> ::serde::Deserialize<'de> for Tree {
                                 map.next_value::<::std::vec::Vec<Tree>>()?,
                             );
                         }
-                        ::mcpwire_types::support::Member::Declared(_) => {
+                        ::mcpwire_support::Member::Declared(_) => {
                             if m1.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("value"),
                                 );
                             }
                             m1 = ::core::option::Option::Some(
-                                map.next_value::<::mcpwire_types::support::Integer>()?,
+                                map.next_value::<::mcpwire_support::Integer>()?,
                             );
                         }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
+                        ::mcpwire_support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::mcpwire_support::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -118,7 +118,7 @@ impl<'de> ::serde::Deserialize<'de> for Tree {
 pub const DEFINITIONS: &[&str] = &["Tree"];
 /// Calls `visitor` with the type of the definition named `name` (see
 /// `mcpwire_types::support::DefinitionVisitor`); `None` when there is no such definition.
-pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
+pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
     name: &str,
     visitor: V,
 ) -> ::core::option::Option<V::Output> {
@@ -139,7 +139,7 @@ pub fn roundtrip(
 ) -> ::core::option::Option<
     ::core::result::Result<::serde_json::Value, ::std::string::String>,
 > {
-    visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
+    visit_definition(name, ::mcpwire_support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
@@ -150,7 +150,7 @@ pub fn roundtrip_text(
 ) -> ::core::option::Option<
     ::core::result::Result<::std::string::String, ::std::string::String>,
 > {
-    visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
+    visit_definition(name, ::mcpwire_support::RoundtripText(text))
 }
 /** Proptest strategies for every type of JSON Schema: one function per type (the type name in
  snake case), each value valid against the schema definition it comes from.*/
@@ -158,7 +158,7 @@ pub fn roundtrip_text(
 pub mod strategies {
     #[allow(unused_imports)]
     use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
-    use ::mcpwire_types::support::strategy as s;
+    use ::mcpwire_support::strategy as s;
     /// Values of [`super::Tree`].
     pub fn tree() -> BoxedStrategy<super::Tree> {
         tree_at(s::DEPTH)
@@ -177,7 +177,7 @@ pub mod strategies {
                     )
                 },
                 s::integer(::core::option::Option::None, ::core::option::Option::None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .prop_map(::mcpwire_support::Integer::from)
                     .boxed(),
             ),
         )

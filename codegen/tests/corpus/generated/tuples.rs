@@ -35,26 +35,26 @@ impl<'de> ::serde::Deserialize<'de> for PointItem2 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
             name: "PointItem2",
             one_of: false,
             variants: &["String", "Null"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
+        let raw = <::mcpwire_support::RawJson<
             'de,
         > as ::serde::Deserialize>::deserialize(deserializer)?;
         let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_types::support::Choice = match &shape {
-            ::mcpwire_types::support::Shape::String => {
-                ::mcpwire_types::support::Choice::variant(
+        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_support::Choice = match &shape {
+            ::mcpwire_support::Shape::String => {
+                ::mcpwire_support::Choice::variant(
                     0usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::mcpwire_types::support::Shape::Null => {
-                ::mcpwire_types::support::Choice::variant(
+            ::mcpwire_support::Shape::Null => {
+                ::mcpwire_support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
                     &[],
@@ -62,7 +62,7 @@ impl<'de> ::serde::Deserialize<'de> for PointItem2 {
             }
             other => {
                 return ::core::result::Result::Err(
-                    ::mcpwire_types::support::no_variant::<
+                    ::mcpwire_support::no_variant::<
                         D::Error,
                     >(
                         "PointItem2",
@@ -74,22 +74,22 @@ impl<'de> ::serde::Deserialize<'de> for PointItem2 {
                 );
             }
         };
-        ::mcpwire_types::support::decode_union(
+        ::mcpwire_support::decode_union(
             text,
             &shape,
             &UNION,
             choice,
-            |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
+            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
             |index: usize, input: &str, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_support::decode_variant::<
                         ::std::string::String,
                         D::Error,
                     >(input, "PointItem2", "String", reason)
                         .map(Self::String)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_null::<
+                    ::mcpwire_support::decode_null::<
                         D::Error,
                     >(input, "PointItem2", "Null", reason)
                         .map(|()| Self::Null)
@@ -102,7 +102,7 @@ impl<'de> ::serde::Deserialize<'de> for PointItem2 {
 pub const DEFINITIONS: &[&str] = &["Point"];
 /// Calls `visitor` with the type of the definition named `name` (see
 /// `mcpwire_types::support::DefinitionVisitor`); `None` when there is no such definition.
-pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
+pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
     name: &str,
     visitor: V,
 ) -> ::core::option::Option<V::Output> {
@@ -123,7 +123,7 @@ pub fn roundtrip(
 ) -> ::core::option::Option<
     ::core::result::Result<::serde_json::Value, ::std::string::String>,
 > {
-    visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
+    visit_definition(name, ::mcpwire_support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
@@ -134,7 +134,7 @@ pub fn roundtrip_text(
 ) -> ::core::option::Option<
     ::core::result::Result<::std::string::String, ::std::string::String>,
 > {
-    visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
+    visit_definition(name, ::mcpwire_support::RoundtripText(text))
 }
 /** Proptest strategies for every type of JSON Schema: one function per type (the type name in
  snake case), each value valid against the schema definition it comes from.*/
@@ -142,7 +142,7 @@ pub fn roundtrip_text(
 pub mod strategies {
     #[allow(unused_imports)]
     use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
-    use ::mcpwire_types::support::strategy as s;
+    use ::mcpwire_support::strategy as s;
     /// Values of [`super::Point`].
     pub fn point() -> BoxedStrategy<super::Point> {
         (

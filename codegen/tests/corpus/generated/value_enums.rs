@@ -21,7 +21,7 @@ impl<'de> ::serde::Deserialize<'de> for Level1 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::expect_int(deserializer, Self::VALUE).map(|()| Self)
+        ::mcpwire_support::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// `Level2` (JSON Schema).
@@ -45,7 +45,7 @@ impl<'de> ::serde::Deserialize<'de> for Level2 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::expect_int(deserializer, Self::VALUE).map(|()| Self)
+        ::mcpwire_support::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// `Level3` (JSON Schema).
@@ -69,7 +69,7 @@ impl<'de> ::serde::Deserialize<'de> for Level3 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::expect_int(deserializer, Self::VALUE).map(|()| Self)
+        ::mcpwire_support::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// `Mixed1` (JSON Schema).
@@ -93,7 +93,7 @@ impl<'de> ::serde::Deserialize<'de> for Mixed1 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::expect_int(deserializer, Self::VALUE).map(|()| Self)
+        ::mcpwire_support::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// `MixedTrue` (JSON Schema).
@@ -117,7 +117,7 @@ impl<'de> ::serde::Deserialize<'de> for MixedTrue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::expect_bool(deserializer, Self::VALUE).map(|()| Self)
+        ::mcpwire_support::expect_bool(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// `MixedTwo` (JSON Schema).
@@ -141,7 +141,7 @@ impl<'de> ::serde::Deserialize<'de> for MixedTwo {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        ::mcpwire_support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// `Ratio0_5` (JSON Schema).
@@ -165,7 +165,7 @@ impl<'de> ::serde::Deserialize<'de> for Ratio0_5 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::expect_number(deserializer, Self::VALUE).map(|()| Self)
+        ::mcpwire_support::expect_number(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// `Settings` (JSON Schema).
@@ -188,7 +188,7 @@ pub struct Settings {
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcpwire_types::Json,
+        ::mcpwire_support::Json,
     >,
 }
 impl Settings {
@@ -231,7 +231,7 @@ impl Settings {
     pub fn with_extra_member(
         mut self,
         name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        value: impl ::core::convert::Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -269,10 +269,10 @@ impl<'de> ::serde::Deserialize<'de> for Settings {
                 let mut m3 = ::core::option::Option::None;
                 let mut extra = ::std::collections::BTreeMap::new();
                 while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
+                    .next_key_seed(::mcpwire_support::MemberName(declared))?
                 {
                     match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
+                        ::mcpwire_support::Member::Declared(0usize) => {
                             if m0.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("level"),
@@ -282,7 +282,7 @@ impl<'de> ::serde::Deserialize<'de> for Settings {
                                 map.next_value::<SettingsLevel>()?,
                             );
                         }
-                        ::mcpwire_types::support::Member::Declared(1usize) => {
+                        ::mcpwire_support::Member::Declared(1usize) => {
                             if m1.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("mixed"),
@@ -294,7 +294,7 @@ impl<'de> ::serde::Deserialize<'de> for Settings {
                                 ),
                             );
                         }
-                        ::mcpwire_types::support::Member::Declared(2usize) => {
+                        ::mcpwire_support::Member::Declared(2usize) => {
                             if m2.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("ratio"),
@@ -304,7 +304,7 @@ impl<'de> ::serde::Deserialize<'de> for Settings {
                                 ::core::option::Option::Some(map.next_value::<Ratio0_5>()?),
                             );
                         }
-                        ::mcpwire_types::support::Member::Declared(_) => {
+                        ::mcpwire_support::Member::Declared(_) => {
                             if m3.is_some() {
                                 return ::core::result::Result::Err(
                                     <A::Error as ::serde::de::Error>::duplicate_field("strict"),
@@ -316,8 +316,8 @@ impl<'de> ::serde::Deserialize<'de> for Settings {
                                 ),
                             );
                         }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
+                        ::mcpwire_support::Member::Undeclared(member) => {
+                            let value = map.next_value::<::mcpwire_support::Json>()?;
                             extra.insert(member, value);
                         }
                     }
@@ -383,19 +383,19 @@ impl<'de> ::serde::Deserialize<'de> for SettingsLevel {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
             name: "SettingsLevel",
             one_of: false,
             variants: &["Level1", "Level2", "Level3"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
+        let raw = <::mcpwire_support::RawJson<
             'de,
         > as ::serde::Deserialize>::deserialize(deserializer)?;
         let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_types::support::Choice = match &shape {
-            ::mcpwire_types::support::Shape::Integer => {
-                ::mcpwire_types::support::Choice::variant(
+        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_support::Choice = match &shape {
+            ::mcpwire_support::Shape::Integer => {
+                ::mcpwire_support::Choice::variant(
                     0usize,
                     "it is the only variant admitting this JSON type",
                     &[1usize, 2usize],
@@ -403,7 +403,7 @@ impl<'de> ::serde::Deserialize<'de> for SettingsLevel {
             }
             other => {
                 return ::core::result::Result::Err(
-                    ::mcpwire_types::support::no_variant::<
+                    ::mcpwire_support::no_variant::<
                         D::Error,
                     >(
                         "SettingsLevel",
@@ -414,29 +414,29 @@ impl<'de> ::serde::Deserialize<'de> for SettingsLevel {
                 );
             }
         };
-        ::mcpwire_types::support::decode_union(
+        ::mcpwire_support::decode_union(
             text,
             &shape,
             &UNION,
             choice,
-            |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
+            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
             |index: usize, input: &str, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_support::decode_variant::<
                         Level1,
                         D::Error,
                     >(input, "SettingsLevel", "Level1", reason)
                         .map(Self::Level1)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_support::decode_variant::<
                         Level2,
                         D::Error,
                     >(input, "SettingsLevel", "Level2", reason)
                         .map(Self::Level2)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_support::decode_variant::<
                         Level3,
                         D::Error,
                     >(input, "SettingsLevel", "Level3", reason)
@@ -495,40 +495,40 @@ impl<'de> ::serde::Deserialize<'de> for SettingsMixed {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
             name: "SettingsMixed",
             one_of: false,
             variants: &["Mixed1", "MixedTwo", "MixedTrue", "Null"],
         };
-        let raw = <::mcpwire_types::support::RawJson<
+        let raw = <::mcpwire_support::RawJson<
             'de,
         > as ::serde::Deserialize>::deserialize(deserializer)?;
         let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_types::support::Choice = match &shape {
-            ::mcpwire_types::support::Shape::String => {
-                ::mcpwire_types::support::Choice::variant(
+        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+        let choice: ::mcpwire_support::Choice = match &shape {
+            ::mcpwire_support::Shape::String => {
+                ::mcpwire_support::Choice::variant(
                     1usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::mcpwire_types::support::Shape::Integer => {
-                ::mcpwire_types::support::Choice::variant(
+            ::mcpwire_support::Shape::Integer => {
+                ::mcpwire_support::Choice::variant(
                     0usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::mcpwire_types::support::Shape::Bool => {
-                ::mcpwire_types::support::Choice::variant(
+            ::mcpwire_support::Shape::Bool => {
+                ::mcpwire_support::Choice::variant(
                     2usize,
                     "it is the only variant admitting this JSON type",
                     &[],
                 )
             }
-            ::mcpwire_types::support::Shape::Null => {
-                ::mcpwire_types::support::Choice::variant(
+            ::mcpwire_support::Shape::Null => {
+                ::mcpwire_support::Choice::variant(
                     3usize,
                     "it is the only variant admitting this JSON type",
                     &[],
@@ -536,7 +536,7 @@ impl<'de> ::serde::Deserialize<'de> for SettingsMixed {
             }
             other => {
                 return ::core::result::Result::Err(
-                    ::mcpwire_types::support::no_variant::<
+                    ::mcpwire_support::no_variant::<
                         D::Error,
                     >(
                         "SettingsMixed",
@@ -549,36 +549,36 @@ impl<'de> ::serde::Deserialize<'de> for SettingsMixed {
                 );
             }
         };
-        ::mcpwire_types::support::decode_union(
+        ::mcpwire_support::decode_union(
             text,
             &shape,
             &UNION,
             choice,
-            |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
+            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
             |index: usize, input: &str, reason: &str| match index {
                 0usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_support::decode_variant::<
                         Mixed1,
                         D::Error,
                     >(input, "SettingsMixed", "Mixed1", reason)
                         .map(Self::Mixed1)
                 }
                 1usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_support::decode_variant::<
                         MixedTwo,
                         D::Error,
                     >(input, "SettingsMixed", "MixedTwo", reason)
                         .map(Self::MixedTwo)
                 }
                 2usize => {
-                    ::mcpwire_types::support::decode_variant::<
+                    ::mcpwire_support::decode_variant::<
                         MixedTrue,
                         D::Error,
                     >(input, "SettingsMixed", "MixedTrue", reason)
                         .map(Self::MixedTrue)
                 }
                 _ => {
-                    ::mcpwire_types::support::decode_null::<
+                    ::mcpwire_support::decode_null::<
                         D::Error,
                     >(input, "SettingsMixed", "Null", reason)
                         .map(|()| Self::Null)
@@ -608,14 +608,14 @@ impl<'de> ::serde::Deserialize<'de> for StrictTrue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::expect_bool(deserializer, Self::VALUE).map(|()| Self)
+        ::mcpwire_support::expect_bool(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Every definition of JSON Schema, sorted by name.
 pub const DEFINITIONS: &[&str] = &["Settings"];
 /// Calls `visitor` with the type of the definition named `name` (see
 /// `mcpwire_types::support::DefinitionVisitor`); `None` when there is no such definition.
-pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
+pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
     name: &str,
     visitor: V,
 ) -> ::core::option::Option<V::Output> {
@@ -636,7 +636,7 @@ pub fn roundtrip(
 ) -> ::core::option::Option<
     ::core::result::Result<::serde_json::Value, ::std::string::String>,
 > {
-    visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
+    visit_definition(name, ::mcpwire_support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
@@ -647,7 +647,7 @@ pub fn roundtrip_text(
 ) -> ::core::option::Option<
     ::core::result::Result<::std::string::String, ::std::string::String>,
 > {
-    visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
+    visit_definition(name, ::mcpwire_support::RoundtripText(text))
 }
 /** Proptest strategies for every type of JSON Schema: one function per type (the type name in
  snake case), each value valid against the schema definition it comes from.*/
@@ -655,7 +655,7 @@ pub fn roundtrip_text(
 pub mod strategies {
     #[allow(unused_imports)]
     use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
-    use ::mcpwire_types::support::strategy as s;
+    use ::mcpwire_support::strategy as s;
     /// Values of [`super::Level1`].
     pub fn level_1() -> BoxedStrategy<super::Level1> {
         Just(super::Level1).boxed()

@@ -11,7 +11,7 @@
 //! [`JsonObjectMap::get`]). Like [`JsonObject`], encoding writes the text back unchanged.
 //!
 //! ```
-//! use mcpwire_types::{JsonObject, JsonObjectMap};
+//! use mcpwire_support::{JsonObject, JsonObjectMap};
 //!
 //! let text = r#"{"query": {"type": "string"}, "limit": {"maximum": 1e2}}"#;
 //! let properties: JsonObjectMap = serde_json::from_str(text).unwrap();
@@ -36,7 +36,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::JsonObject;
-use crate::support::first_non_object_member;
+use crate::first_non_object_member;
 
 /// A JSON object whose members are all objects, kept as its text (see the
 /// [crate documentation](crate)).
@@ -48,7 +48,7 @@ impl JsonObjectMap {
     /// whitespace allowed and dropped) and keeps it.
     ///
     /// ```
-    /// use mcpwire_types::JsonObjectMap;
+    /// use mcpwire_support::JsonObjectMap;
     /// assert!(JsonObjectMap::from_text(r#"{"a": {}}"#).is_ok());
     /// assert!(JsonObjectMap::from_text(r#"{"a": []}"#).is_err());
     /// ```

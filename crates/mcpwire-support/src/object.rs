@@ -12,7 +12,7 @@
 //!
 //! ```
 //! use serde::de::DeserializeSeed;
-//! use mcpwire_types::support::{Member, MemberName};
+//! use mcpwire_support::{Member, MemberName};
 //!
 //! fn declared(name: &str) -> Option<usize> {
 //!     match name {

@@ -156,7 +156,7 @@ fn prefix_xor(mut x: u64) -> u64 {
 /// Public for the string scanner of the `mcpwire` crate, which classifies blocks the same way.
 ///
 /// ```
-/// use mcpwire_types::support::escaped_bytes;
+/// use mcpwire_support::escaped_bytes;
 /// // `\"` at bytes 0-1 and `\\` at bytes 3-4: only the quote is reported.
 /// assert_eq!(escaped_bytes(0b11001, 0), (0b10, 0));
 /// // A backslash in the last byte escapes the next block's first byte.

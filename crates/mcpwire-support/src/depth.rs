@@ -20,7 +20,7 @@
 //!
 //! ```
 //! use mcpwire_types::mcp::v2026_07_28::ContentBlock;
-//! use mcpwire_types::support::with_unbounded_depth;
+//! use mcpwire_support::with_unbounded_depth;
 //!
 //! let deep = format!(
 //!     r#"{{"type":"resource_link","uri":"a:b","name":"n","_meta":{{"x":{}{}}}}}"#,

@@ -18,7 +18,7 @@
 //! holds for any deserializer other than serde_json's (see [`super::RawJson`]).
 //!
 //! ```
-//! use mcpwire_types::support::Integer;
+//! use mcpwire_support::Integer;
 //!
 //! let n: Integer = serde_json::from_str("9223372036854775808").unwrap();
 //! assert_eq!(n.as_u64(), Some(9_223_372_036_854_775_808));

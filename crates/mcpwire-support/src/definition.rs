@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use mcpwire_types::mcp::v2025_11_25::visit_definition;
-//! use mcpwire_types::support::DefinitionVisitor;
+//! use mcpwire_support::DefinitionVisitor;
 //! use serde::{Serialize, de::DeserializeOwned};
 //!
 //! /// Decodes a JSON text as the definition and prints it back pretty.

@@ -21,7 +21,7 @@
 //! The chosen variant then decodes from the members ([`super::decode_object_variant`]).
 //!
 //! ```
-//! use mcpwire_types::support::{MemberValue, Shape};
+//! use mcpwire_support::{MemberValue, Shape};
 //!
 //! let text = r#"{"uri":"a:b","text":"x\ny","size":1e3}"#;
 //! let mut de = serde_json::Deserializer::from_str(text);

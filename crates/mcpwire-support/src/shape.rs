@@ -10,7 +10,7 @@
 //! when a decision needs it.
 //!
 //! ```
-//! use mcpwire_types::support::Shape;
+//! use mcpwire_support::Shape;
 //!
 //! let shape = Shape::of::<serde_json::Error>(r#"{"type":"text","text":"hi","n":{"a":1}}"#).unwrap();
 //! let Shape::Object(members) = shape else { panic!("an object") };

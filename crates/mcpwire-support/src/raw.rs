@@ -29,7 +29,7 @@
 //! serde_json's side shows up as a failing test here rather than as silently lost text.
 //!
 //! ```
-//! use mcpwire_types::support::RawJson;
+//! use mcpwire_support::RawJson;
 //! use serde::Deserialize;
 //!
 //! let raw: RawJson<'_> = serde_json::from_str(" 1e3 ").unwrap();

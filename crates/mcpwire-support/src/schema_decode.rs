@@ -13,7 +13,7 @@
 //! exactly over the whole `i64` range).
 //!
 //! ```
-//! use mcpwire_types::support::BySchema;
+//! use mcpwire_support::BySchema;
 //!
 //! let whole: BySchema<i64> = serde_json::from_str("3.0").unwrap();
 //! assert_eq!(whole.0, 3);
@@ -66,7 +66,7 @@ impl<T: Serialize> Serialize for BySchema<T> {
 /// fraction or an exponent.
 ///
 /// ```
-/// use mcpwire_types::support::is_integer;
+/// use mcpwire_support::is_integer;
 /// let number = |text: &str| serde_json::from_str::<serde_json::Number>(text).unwrap();
 /// assert!(is_integer(&number("7")) && is_integer(&number("7.0")) && is_integer(&number("7e2")));
 /// assert!(!is_integer(&number("7.5")) && !is_integer(&number("1e300")));

@@ -18,7 +18,7 @@
 //! Decoding keeps what the deserializer reads: serde_json reading text (`from_str`,
 //! `from_slice`, `from_reader`) hands over the exact text; any other deserializer (a
 //! `serde_json::Value` through `from_value`, serde's buffer in a `#[serde(flatten)]`) hands
-//! over a value, which is written as its compact text (see [`support::RawJson`]). Encoding
+//! over a value, which is written as its compact text (see [`RawJson`]). Encoding
 //! with serde_json writes the text as it is (`to_string`, `to_writer`, `to_value` parses it);
 //! other formats see the serde_json raw-value struct, as with `serde_json::value::RawValue`.
 //!
@@ -26,7 +26,7 @@
 //! `serde_json::Value`s (so `{"a": 1}` equals `{"a":1}`).
 //!
 //! ```
-//! use mcpwire_types::{Json, JsonObject};
+//! use mcpwire_support::{Json, JsonObject};
 //!
 //! let args: JsonObject = serde_json::from_str(r#"{"count": 18446744073709551617, "f": 1e3}"#).unwrap();
 //! assert_eq!(args.text(), r#"{"count": 18446744073709551617, "f": 1e3}"#);
@@ -43,7 +43,7 @@
 //! assert!(serde_json::from_str::<JsonObject>("[1]").is_err());
 //! ```
 //!
-//! [`support::RawJson`]: crate::support::RawJson
+//! [`RawJson`]: crate::RawJson
 
 use std::fmt;
 
@@ -53,7 +53,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use crate::support::{RAW_VALUE_TOKEN, RawJson};
+use crate::{RAW_VALUE_TOKEN, RawJson};
 
 /// Any JSON value, kept as its text (see the [crate documentation](crate)).
 #[derive(Clone)]
@@ -64,7 +64,7 @@ impl Json {
     /// keeps it. No recursion limit applies.
     ///
     /// ```
-    /// use mcpwire_types::Json;
+    /// use mcpwire_support::Json;
     /// assert_eq!(Json::from_text(" [1.50] ").unwrap().text(), "[1.50]");
     /// assert!(Json::from_text("[1,").is_err());
     /// ```
@@ -208,7 +208,7 @@ impl JsonObject {
     /// keeps it.
     ///
     /// ```
-    /// use mcpwire_types::JsonObject;
+    /// use mcpwire_support::JsonObject;
     /// assert_eq!(JsonObject::from_text(r#"{"a": 1e3}"#).unwrap().text(), r#"{"a": 1e3}"#);
     /// assert!(JsonObject::from_text("[]").is_err());
     /// ```

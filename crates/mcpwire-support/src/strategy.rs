@@ -7,7 +7,7 @@
 //! `minLength`, `maxLength`, `format`), so every value validates against its definition.
 //!
 //! ```
-//! use mcpwire_types::support::strategy;
+//! use mcpwire_support::strategy;
 //! use proptest::strategy::{Strategy, ValueTree};
 //! use proptest::test_runner::TestRunner;
 //!
