@@ -45,6 +45,16 @@ const ANNOTATIONS: &[&str] = &[
     "maxProperties",
     "contentMediaType",
     "contentEncoding",
+    "propertyNames",
+    "contains",
+    "minContains",
+    "maxContains",
+    "dependencies",
+    "dependentRequired",
+    "dependentSchemas",
+    "if",
+    "then",
+    "else",
 ];
 
 /// Keywords of [`ANNOTATIONS`] that constrain values without shaping the type: not enforced
@@ -66,6 +76,16 @@ const VALIDATION: &[&str] = &[
     "maxProperties",
     "contentMediaType",
     "contentEncoding",
+    "propertyNames",
+    "contains",
+    "minContains",
+    "maxContains",
+    "dependencies",
+    "dependentRequired",
+    "dependentSchemas",
+    "if",
+    "then",
+    "else",
 ];
 
 /// Keywords that shape the generated type.
@@ -255,16 +275,17 @@ fn union_reaches_itself(types: &BTreeMap<String, TypeDef>, name: &str) -> bool {
 /// type name (`CallToolRequest`, `JSONRPCMessage`), else its `PascalCase` form (`my-type` →
 /// `MyType`, `2fa` → `V2fa`, `Self` → `SelfValue`), made unique against the others.
 fn type_names(definitions: &[String]) -> BTreeMap<String, String> {
-    let mut taken: BTreeSet<String> = definitions
-        .iter()
-        .filter(|n| is_type_name(n))
-        .cloned()
-        .collect();
+    // A usable name that starts in lower case (`infoObject`) is `PascalCase`d too, so the
+    // type is not a `non_camel_case_types` warning in the user's crate.
+    let as_is = |n: &str| is_type_name(n) && n.starts_with(|c: char| !c.is_ascii_lowercase());
+    let mut taken: BTreeSet<String> = definitions.iter().filter(|n| as_is(n)).cloned().collect();
     definitions
         .iter()
         .map(|n| {
-            let rust = if is_type_name(n) {
+            let rust = if as_is(n) {
                 n.clone()
+            } else if is_type_name(n) {
+                unique(pascal(n), &mut taken)
             } else {
                 unique(type_name(n), &mut taken)
             };
@@ -389,6 +410,11 @@ impl Lowerer<'_> {
             let reference = reference.as_str().ok_or_else(|| {
                 CodegenError::at(format!("{ptr}/$ref"), "`$ref` must be a string")
             })?;
+            if is_remote(reference) {
+                // A schema on the network is never fetched: any value, listed as not enforced.
+                self.note_unenforced("$ref", &format!("{ptr}/$ref"));
+                return Ok(Lowered::plain(Ty::Any));
+            }
             let target = self.doc.ref_target(reference, &format!("{ptr}/$ref"))?;
             return Ok(Lowered::plain(Ty::Named(self.rust_names[&target].clone())));
         }
@@ -1120,6 +1146,11 @@ impl Lowerer<'_> {
         }
         Ok(out)
     }
+}
+
+/// Whether `reference` names a schema by an absolute URL (`https://…`), not in this document.
+fn is_remote(reference: &str) -> bool {
+    reference.contains("://")
 }
 
 /// The structural keywords present in `obj`, sorted.

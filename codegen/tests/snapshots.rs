@@ -70,10 +70,13 @@ fn unsupported_constructs_are_errors_naming_their_pointer() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots");
     let (keyword, _) = render(&dir.join("unsupported_keyword"));
     assert!(
-        keyword.contains("#/$defs/Odd/properties/name/if"),
+        keyword.contains("#/$defs/Odd/properties/name/unevaluatedItems"),
         "{keyword}"
     );
-    assert!(keyword.contains("unsupported keyword `if`"), "{keyword}");
+    assert!(
+        keyword.contains("unsupported keyword `unevaluatedItems`"),
+        "{keyword}"
+    );
     let (reference, _) = render(&dir.join("unsupported_ref"));
     assert!(
         reference.contains("#/$defs/Remote/properties/x/$ref"),
