@@ -123,15 +123,24 @@ pub fn root_name(bytes: &[u8], file: &str, options: &GenOptions) -> String {
     }
 }
 
-/// Reads the schema at `path` and generates its module (see [`generate`]); the header names
-/// the file by its name only, so the output does not depend on where it was read from.
+/// Reads the schema at `path`, with the files its `$ref`s name by relative path (see
+/// [`crate::bundle`]), and generates its module (see [`generate`]); the header names the
+/// file by its name only, so the output does not depend on where it was read from.
 pub fn generate_file(path: &Path, options: &GenOptions) -> std::result::Result<Generated, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let joined = crate::bundle::bundle(path)?;
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string());
-    generate(&bytes, &name, options).map_err(|e| e.to_string())
+    let joined = serde_json::to_vec(&joined).map_err(|e| e.to_string())?;
+    let mut generated = generate(&joined, &name, options).map_err(|e| e.to_string())?;
+    // The header hashes the file as it is on disk (not the joined document).
+    if joined != bytes {
+        let (_, rest) = generated.source.split_once('\n').unwrap_or_default();
+        generated.source = format!("{}{rest}", tool_header(&name, &bytes));
+    }
+    Ok(generated)
 }
 
 /// Where a written crate's `mcpwire-support` dependency comes from.

@@ -14,6 +14,7 @@
 //! assert!(source.contains("pub struct Ping"));
 //! ```
 
+pub mod bundle;
 pub mod dispatch;
 pub mod emit;
 pub mod error;

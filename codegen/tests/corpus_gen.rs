@@ -83,6 +83,28 @@ fn the_header_names_the_tool_its_version_and_the_input_hash() {
 }
 
 #[test]
+fn files_named_by_relative_refs_are_joined_in() {
+    let out = generate_file(&corpus().join("refs_across_files.schema.json"), &options()).unwrap();
+    assert!(out.source.contains("pub struct Envelope"));
+    assert!(
+        out.source.contains("pub struct Point"),
+        "the other file's root, by its title"
+    );
+    assert!(
+        out.source
+            .contains("pub next: ::core::option::Option<::std::boxed::Box<Point>>")
+    );
+    let bytes = std::fs::read(corpus().join("refs_across_files.schema.json")).unwrap();
+    assert!(out.source.lines().next().unwrap().ends_with(&format!(
+        "sha256:{} — DO NOT EDIT",
+        mcpwire_codegen::sha256_hex(&bytes)
+    )));
+    let missing = corpus().join("generated/missing_ref.json");
+    let err = generate_file(&missing, &options()).unwrap_err();
+    assert!(err.contains("cannot read"), "{err}");
+}
+
+#[test]
 fn json_rpc_behaviour_is_only_there_when_asked_for() {
     let bytes = std::fs::read(corpus().join("jsonrpc_service.schema.json")).unwrap();
     let plain = generate(&bytes, "jsonrpc_service.schema.json", &options()).unwrap();
