@@ -36,6 +36,9 @@ pub struct GenOptions {
     pub target: Target,
     /// Copy the schema's `description`s into doc comments.
     pub docs_from_schema: bool,
+    /// Start the module with its documentation as `#![doc = …]` (default); off for a file a
+    /// `build.rs` writes to be `include!`d.
+    pub inner_doc: bool,
 }
 
 impl Default for GenOptions {
@@ -47,6 +50,7 @@ impl Default for GenOptions {
             schemars_feature: None,
             target: Target::support_crate(),
             docs_from_schema: false,
+            inner_doc: true,
         }
     }
 }
@@ -84,6 +88,7 @@ pub fn generate(bytes: &[u8], file: &str, options: &GenOptions) -> Result<Genera
         target,
         root_name: Some(root_name(bytes, file, options)),
         warn_unenforced: true,
+        inner_doc: options.inner_doc,
     };
     let run = crate::Options {
         docs_from_schema: options.docs_from_schema,

@@ -1,10 +1,45 @@
-//! JSON Schema to Rust code generator behind `mcpwire-types`.
+//! JSON Schema to Rust code generator: behind `mcpwire-types`, and for anyone's schema.
 //!
-//! Pipeline: [`schema::Document`] (draft-07 `definitions` or 2020-12 `$defs`) →
+//! # Your schema
+//!
+//! [`generate_file`] (or [`generate`] for bytes in memory) turns a draft-07 or 2020-12 schema
+//! into one Rust module: its root becomes a type (named by [`GenOptions::root_name`], its
+//! `title`, or the file name) beside one type per `$defs`/`definitions` entry; files named by
+//! relative `$ref`s are joined in ([`bundle`]). The module needs serde, serde_json and
+//! `mcpwire-support`. Proptest strategies and `schemars` impls are emitted only when
+//! [`GenOptions`] names the cargo feature they go behind; JSON-RPC behaviour (an `Unknown`
+//! method variant, `ErrorCode`) only with [`GenOptions::jsonrpc`]. Keywords that only
+//! constrain values (`minimum`, `pattern`, `format`, …) are not enforced at decode and are
+//! listed in one warning ([`Generated::warnings`]). The `mcpwire gen` command drives this API
+//! and can also write a crate ([`generate::crate_manifest`]).
+//!
+//! From a `build.rs`, with [`GenOptions::inner_doc`] off so the file can be `include!`d:
+//!
+//! ```no_run
+//! // build.rs (with `mcpwire-codegen` in [build-dependencies])
+//! let options = mcpwire_codegen::GenOptions {
+//!     inner_doc: false,
+//!     ..Default::default()
+//! };
+//! let out = mcpwire_codegen::generate_file("schema/service.json".as_ref(), &options).unwrap();
+//! for warning in &out.warnings {
+//!     println!("cargo::warning={warning}");
+//! }
+//! let dest = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("service.rs");
+//! std::fs::write(dest, out.source).unwrap();
+//! println!("cargo::rerun-if-changed=schema/service.json");
+//! // src/lib.rs: pub mod service { include!(concat!(env!("OUT_DIR"), "/service.rs")); }
+//! ```
+//!
+//! # The project's schemas
+//!
+//! `cargo xtask gen` drives [`generate_workspace`] for the JSON-RPC and MCP schemas, with the
+//! MCP flavor ([`mcp_flavor`]) and profile facts ([`facts`]); its output is committed.
+//!
+//! Pipeline: [`schema::Document`] (draft-07 `definitions` or 2020-12 `$defs`, and the root) →
 //! [`lower`] (the intermediate [`model`]) → [`dispatch`] (how each union picks its variant) →
-//! [`emit`] (tokens with `quote`, formatted by `prettyplease`). Output is deterministic and
-//! starts with the header of [`header::header_line`]. Unsupported constructs are a
-//! [`CodegenError`] naming the JSON pointer.
+//! [`emit`] (tokens with `quote`, formatted by `prettyplease`). Output is deterministic.
+//! Unsupported constructs are a [`CodegenError`] naming the JSON pointer.
 //!
 //! ```
 //! let schema = br##"{"$defs": {"Ping": {"type": "object",
@@ -192,9 +227,13 @@ pub fn generate_module_with_warnings(
             shadowing.join(", ")
         ));
     }
-    let tokens = quote! {
-        #![doc = #module_doc]
-        #items
+    let tokens = if flavor.inner_doc {
+        quote! {
+            #![doc = #module_doc]
+            #items
+        }
+    } else {
+        items
     };
     let body = emit::format(tokens).map_err(attribute)?;
     Ok((
@@ -215,6 +254,7 @@ pub fn generate_snapshot(bytes: &[u8], file: &str) -> Result<String> {
         target: emit::Target::mcpwire_types(),
         root_name: None,
         warn_unenforced: false,
+        inner_doc: true,
     };
     generate_module(bytes, file, &flavor, Options::default())
 }
@@ -231,6 +271,7 @@ pub fn jsonrpc_flavor() -> emit::Flavor {
         target: emit::Target::mcpwire_types(),
         root_name: None,
         warn_unenforced: false,
+        inner_doc: true,
     }
 }
 
@@ -248,6 +289,7 @@ pub fn mcp_flavor(version: &str) -> emit::Flavor {
         target: emit::Target::mcpwire_types(),
         root_name: None,
         warn_unenforced: false,
+        inner_doc: true,
     }
 }
 

@@ -66,6 +66,28 @@ fn every_corpus_schema_generates_its_committed_module() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The form a `build.rs` writes (no inner attribute), which `corpus_types.rs` `include!`s.
+#[test]
+fn the_build_rs_form_is_committed_and_fresh() {
+    let options = GenOptions {
+        inner_doc: false,
+        ..options()
+    };
+    let source = generate_file(&corpus().join("tree.schema.json"), &options)
+        .unwrap()
+        .source;
+    assert!(!source.contains("#!["), "no inner attribute");
+    let path = corpus().join("generated/tree.include.rs");
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&path, &source).unwrap();
+    }
+    assert_eq!(
+        std::fs::read_to_string(&path).ok(),
+        Some(source),
+        "UPDATE_SNAPSHOTS=1"
+    );
+}
+
 #[test]
 fn the_header_names_the_tool_its_version_and_the_input_hash() {
     let path = corpus().join("tree.schema.json");

@@ -85,6 +85,12 @@ mod lsp_meta_model;
 #[path = "corpus/generated/openrpc_meta.rs"]
 mod openrpc_meta;
 
+/// The form a `build.rs` writes, included as `include!` would be from `OUT_DIR`.
+#[allow(dead_code)]
+mod tree_included {
+    include!("corpus/generated/tree.include.rs");
+}
+
 use std::path::Path;
 
 use serde_json::Value;
@@ -209,6 +215,15 @@ fn verdicts_match_the_jsonschema_crate() {
     }
     assert!(checked >= 100, "only {checked} instances");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_included_form_decodes_like_the_module() {
+    let value = serde_json::json!({"value": 1, "children": [{"value": 2, "children": []}]});
+    assert_eq!(
+        tree_included::roundtrip("Tree", value.clone()),
+        tree::roundtrip("Tree", value)
+    );
 }
 
 #[test]

@@ -116,6 +116,7 @@ fn variants_no_input_reaches_are_warned_about() {
         target: mcpwire_codegen::emit::Target::mcpwire_types(),
         root_name: None,
         warn_unenforced: false,
+        inner_doc: true,
     };
     let (_, warnings) = mcpwire_codegen::generate_module_with_warnings(
         schema,

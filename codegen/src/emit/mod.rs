@@ -43,6 +43,9 @@ pub struct Flavor {
     pub root_name: Option<String>,
     /// Warn, in one warning, about the keywords not enforced at decode (`minimum`, …).
     pub warn_unenforced: bool,
+    /// Start the module with its documentation as an inner attribute (`#![doc = …]`); off
+    /// for a file to be `include!`d, where inner attributes are not allowed.
+    pub inner_doc: bool,
 }
 
 /// Everything an emitter needs besides the model.
