@@ -40,10 +40,12 @@ struct Shape {
     item: Option<Ty>,
 }
 
-/// Fills in [`crate::model::Union::dispatch`] for every union of `module`. Returns a warning
+/// Fills in [`crate::model::Union::dispatch`] for every union of `module`; with
+/// `unknown_method` (JSON-RPC behaviour), a union keyed on `method` sends any other method to
+/// an `Unknown` variant instead of refusing it. Returns a warning
 /// for each variant no input can reach (never chosen, and behind a variant admitting every
 /// value of each JSON type it admits), naming the union's pointer.
-pub fn resolve(module: &mut Module) -> Result<Vec<String>> {
+pub fn resolve(module: &mut Module, unknown_method: bool) -> Result<Vec<String>> {
     let snapshot = module.clone();
     let mut warnings = Vec::new();
     for def in &mut module.types {
@@ -115,7 +117,8 @@ pub fn resolve(module: &mut Module) -> Result<Vec<String>> {
                 cases.push((token, decision));
             }
             for (token, decision) in &mut cases {
-                if *token == Token::Object
+                if unknown_method
+                    && *token == Token::Object
                     && let Dispatch::ByConst {
                         member, otherwise, ..
                     } = decision
@@ -230,6 +233,9 @@ fn shape(module: &Module, ty: &Ty, depth: usize) -> Shape {
             s.tokens.insert(Token::Object);
             s.accepts_all = **value == Ty::Any;
         }
+        Ty::Tuple(_) => {
+            s.tokens.insert(Token::Array);
+        }
         Ty::Named(name) => match module.get(name).map(|d| &d.kind) {
             Some(Kind::Struct(st)) => {
                 s.tokens.insert(Token::Object);
@@ -265,6 +271,12 @@ fn shape(module: &Module, ty: &Ty, depth: usize) -> Shape {
             Some(Kind::Const(ConstValue::Int(_))) => {
                 s.tokens.insert(Token::Integer);
                 s.integer_only = true;
+            }
+            Some(Kind::Const(ConstValue::Bool(_))) => {
+                s.tokens.insert(Token::Bool);
+            }
+            Some(Kind::Const(ConstValue::Number(_))) => {
+                s.tokens.extend([Token::Integer, Token::Number]);
             }
             Some(Kind::Alias(target)) => return shape(module, target, depth + 1),
             Some(Kind::Union(u)) => {
@@ -332,11 +344,12 @@ fn struct_of<'m>(module: &'m Module, ty: &Ty) -> Option<&'m crate::model::TypeDe
     }
 }
 
-/// The constant values a member type stands for: a const marker or a closed string enum.
+/// The constant values a member type stands for: a string or integer const marker or a
+/// closed string enum (boolean and number constants never pick a variant).
 fn const_values(module: &Module, ty: &Ty) -> Option<Vec<ConstValue>> {
     let Ty::Named(name) = ty else { return None };
     match &module.get(name)?.kind {
-        Kind::Const(v) => Some(vec![v.clone()]),
+        Kind::Const(v @ (ConstValue::Str(_) | ConstValue::Int(_))) => Some(vec![v.clone()]),
         Kind::Enum(e) if !e.open => Some(
             e.values
                 .iter()

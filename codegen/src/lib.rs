@@ -1,10 +1,45 @@
-//! JSON Schema to Rust code generator behind `mcpwire-types`.
+//! JSON Schema to Rust code generator: behind `mcpwire-types`, and for anyone's schema.
 //!
-//! Pipeline: [`schema::Document`] (draft-07 `definitions` or 2020-12 `$defs`) →
+//! # Your schema
+//!
+//! [`generate_file`] (or [`generate`] for bytes in memory) turns a draft-07 or 2020-12 schema
+//! into one Rust module: its root becomes a type (named by [`GenOptions::root_name`], its
+//! `title`, or the file name) beside one type per `$defs`/`definitions` entry; files named by
+//! relative `$ref`s are joined in ([`bundle`]). The module needs serde, serde_json and
+//! `mcpwire-support`. Proptest strategies and `schemars` impls are emitted only when
+//! [`GenOptions`] names the cargo feature they go behind; JSON-RPC behaviour (an `Unknown`
+//! method variant, `ErrorCode`) only with [`GenOptions::jsonrpc`]. Keywords that only
+//! constrain values (`minimum`, `pattern`, `format`, …) are not enforced at decode and are
+//! listed in one warning ([`Generated::warnings`]). The `mcpwire gen` command drives this API
+//! and can also write a crate ([`generate::crate_manifest`]).
+//!
+//! From a `build.rs`, with [`GenOptions::inner_doc`] off so the file can be `include!`d:
+//!
+//! ```no_run
+//! // build.rs (with `mcpwire-codegen` in [build-dependencies])
+//! let options = mcpwire_codegen::GenOptions {
+//!     inner_doc: false,
+//!     ..Default::default()
+//! };
+//! let out = mcpwire_codegen::generate_file("schema/service.json".as_ref(), &options).unwrap();
+//! for warning in &out.warnings {
+//!     println!("cargo::warning={warning}");
+//! }
+//! let dest = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("service.rs");
+//! std::fs::write(dest, out.source).unwrap();
+//! println!("cargo::rerun-if-changed=schema/service.json");
+//! // src/lib.rs: pub mod service { include!(concat!(env!("OUT_DIR"), "/service.rs")); }
+//! ```
+//!
+//! # The project's schemas
+//!
+//! `cargo xtask gen` drives [`generate_workspace`] for the JSON-RPC and MCP schemas, with the
+//! MCP flavor ([`mcp_flavor`]) and profile facts ([`facts`]); its output is committed.
+//!
+//! Pipeline: [`schema::Document`] (draft-07 `definitions` or 2020-12 `$defs`, and the root) →
 //! [`lower`] (the intermediate [`model`]) → [`dispatch`] (how each union picks its variant) →
-//! [`emit`] (tokens with `quote`, formatted by `prettyplease`). Output is deterministic and
-//! starts with the header of [`header::header_line`]. Unsupported constructs are a
-//! [`CodegenError`] naming the JSON pointer.
+//! [`emit`] (tokens with `quote`, formatted by `prettyplease`). Output is deterministic.
+//! Unsupported constructs are a [`CodegenError`] naming the JSON pointer.
 //!
 //! ```
 //! let schema = br##"{"$defs": {"Ping": {"type": "object",
@@ -14,10 +49,12 @@
 //! assert!(source.contains("pub struct Ping"));
 //! ```
 
+pub mod bundle;
 pub mod dispatch;
 pub mod emit;
 pub mod error;
 pub mod facts;
+pub mod generate;
 pub mod header;
 pub mod lower;
 pub mod model;
@@ -29,6 +66,7 @@ use std::path::{Path, PathBuf};
 use quote::quote;
 
 pub use error::{CodegenError, Result};
+pub use generate::{GenOptions, Generated, generate, generate_file};
 pub use header::sha256_hex;
 
 /// The MCP versions this project generates, oldest first.
@@ -144,19 +182,33 @@ pub fn generate_module_with_warnings(
     options: Options,
 ) -> Result<(String, Vec<String>)> {
     let attribute = |e: CodegenError| e.in_file(file);
-    let doc = schema::Document::parse(bytes).map_err(attribute)?;
+    let doc =
+        schema::Document::parse_with_root(bytes, flavor.root_name.as_deref()).map_err(attribute)?;
     let mut module = lower::lower(&doc).map_err(attribute)?;
-    let warnings = dispatch::resolve(&mut module)
-        .map_err(attribute)?
-        .into_iter()
-        .map(|w| format!("{file}: {w}"))
-        .collect();
+    let mut warnings = dispatch::resolve(&mut module, flavor.jsonrpc).map_err(attribute)?;
     let ctx = emit::Context {
         flavor,
         docs_from: options.docs_from_schema.then_some(&doc),
         module: &module,
     };
-    let items = emit::emit_items(&ctx).map_err(attribute)?;
+    let (items, left_out) =
+        emit::with_target(flavor.target.clone(), || emit::emit_items(&ctx)).map_err(attribute)?;
+    warnings.extend(left_out);
+    if flavor.warn_unenforced && !module.unenforced.is_empty() {
+        let listed: Vec<String> = module
+            .unenforced
+            .iter()
+            .map(|(keyword, at)| format!("`{keyword}` at {}", at.join(", ")))
+            .collect();
+        warnings.push(format!(
+            "not enforced at decode (values that break them still decode): {}",
+            listed.join("; ")
+        ));
+    }
+    let warnings: Vec<String> = warnings
+        .into_iter()
+        .map(|w| format!("{file}: {w}"))
+        .collect();
     let mut module_doc = format!(
         " Types generated from `{file}` ({}). See the crate documentation for the mapping rules.",
         flavor.protocol
@@ -175,9 +227,13 @@ pub fn generate_module_with_warnings(
             shadowing.join(", ")
         ));
     }
-    let tokens = quote! {
-        #![doc = #module_doc]
-        #items
+    let tokens = if flavor.inner_doc {
+        quote! {
+            #![doc = #module_doc]
+            #items
+        }
+    } else {
+        items
     };
     let body = emit::format(tokens).map_err(attribute)?;
     Ok((
@@ -193,6 +249,12 @@ pub fn generate_snapshot(bytes: &[u8], file: &str) -> Result<String> {
         file: file.into(),
         reference: None,
         methods: false,
+        jsonrpc: true,
+        strategies_feature: Some("proptest".into()),
+        target: emit::Target::mcpwire_types(),
+        root_name: None,
+        warn_unenforced: false,
+        inner_doc: true,
     };
     generate_module(bytes, file, &flavor, Options::default())
 }
@@ -204,6 +266,12 @@ pub fn jsonrpc_flavor() -> emit::Flavor {
         file: JSONRPC_SCHEMA.into(),
         reference: None,
         methods: false,
+        jsonrpc: true,
+        strategies_feature: Some("proptest".into()),
+        target: emit::Target::mcpwire_types(),
+        root_name: None,
+        warn_unenforced: false,
+        inner_doc: true,
     }
 }
 
@@ -216,6 +284,12 @@ pub fn mcp_flavor(version: &str) -> emit::Flavor {
             "https://modelcontextprotocol.io/specification/{version}/schema"
         )),
         methods: true,
+        jsonrpc: true,
+        strategies_feature: Some("proptest".into()),
+        target: emit::Target::mcpwire_types(),
+        root_name: None,
+        warn_unenforced: false,
+        inner_doc: true,
     }
 }
 

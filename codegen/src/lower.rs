@@ -16,6 +16,11 @@ use crate::schema::{Document, escape};
 const ANNOTATIONS: &[&str] = &[
     "$schema",
     "$id",
+    "$defs",
+    "definitions",
+    "$vocabulary",
+    "$anchor",
+    "$dynamicAnchor",
     "$comment",
     "title",
     "description",
@@ -40,10 +45,55 @@ const ANNOTATIONS: &[&str] = &[
     "maxProperties",
     "contentMediaType",
     "contentEncoding",
+    "propertyNames",
+    "contains",
+    "minContains",
+    "maxContains",
+    "dependencies",
+    "dependentRequired",
+    "dependentSchemas",
+    "if",
+    "then",
+    "else",
+];
+
+/// Keywords of [`ANNOTATIONS`] that constrain values without shaping the type: not enforced
+/// at decode, so every place they appear is listed in one warning.
+const VALIDATION: &[&str] = &[
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "contentMediaType",
+    "contentEncoding",
+    "propertyNames",
+    "contains",
+    "minContains",
+    "maxContains",
+    "dependencies",
+    "dependentRequired",
+    "dependentSchemas",
+    "if",
+    "then",
+    "else",
 ];
 
 /// Keywords that shape the generated type.
 const STRUCTURAL: &[&str] = &[
+    "patternProperties",
+    "prefixItems",
+    "additionalItems",
+    "not",
     "$ref",
     "type",
     "const",
@@ -114,6 +164,7 @@ pub fn lower(doc: &Document) -> Result<Module> {
             .collect(),
         rust_names,
         depth: 0,
+        unenforced: BTreeMap::new(),
     };
     for definition in doc.definition_names() {
         let Some(schema) = doc.definition(&definition) else {
@@ -179,9 +230,18 @@ pub fn lower(doc: &Document) -> Result<Module> {
         }
     }
     let definitions = lowerer.rust_names.clone().into_iter().collect();
-    let mut types: Vec<TypeDef> = lowerer.types.into_values().collect();
+    let mut types: Vec<TypeDef> = std::mem::take(&mut lowerer.types).into_values().collect();
     types.sort_by(|a, b| a.name.cmp(&b.name));
-    let mut module = Module { types, definitions };
+    let unenforced = lowerer
+        .unenforced
+        .into_iter()
+        .map(|(k, v)| (k, v.into_iter().collect()))
+        .collect();
+    let mut module = Module {
+        types,
+        definitions,
+        unenforced,
+    };
     mark_boxes(&mut module);
     Ok(module)
 }
@@ -215,16 +275,17 @@ fn union_reaches_itself(types: &BTreeMap<String, TypeDef>, name: &str) -> bool {
 /// type name (`CallToolRequest`, `JSONRPCMessage`), else its `PascalCase` form (`my-type` →
 /// `MyType`, `2fa` → `V2fa`, `Self` → `SelfValue`), made unique against the others.
 fn type_names(definitions: &[String]) -> BTreeMap<String, String> {
-    let mut taken: BTreeSet<String> = definitions
-        .iter()
-        .filter(|n| is_type_name(n))
-        .cloned()
-        .collect();
+    // A usable name that starts in lower case (`infoObject`) is `PascalCase`d too, so the
+    // type is not a `non_camel_case_types` warning in the user's crate.
+    let as_is = |n: &str| is_type_name(n) && n.starts_with(|c: char| !c.is_ascii_lowercase());
+    let mut taken: BTreeSet<String> = definitions.iter().filter(|n| as_is(n)).cloned().collect();
     definitions
         .iter()
         .map(|n| {
-            let rust = if is_type_name(n) {
+            let rust = if as_is(n) {
                 n.clone()
+            } else if is_type_name(n) {
+                unique(pascal(n), &mut taken)
             } else {
                 unique(type_name(n), &mut taken)
             };
@@ -245,6 +306,8 @@ struct Lowerer<'d> {
     rust_names: BTreeMap<String, String>,
     /// How many schemas deep the lowering is.
     depth: usize,
+    /// Keywords not enforced at decode, with every pointer they appear at.
+    unenforced: BTreeMap<String, BTreeSet<String>>,
 }
 
 /// How deep schemas may nest (inline, not through `$ref`) before lowering gives up.
@@ -303,6 +366,30 @@ impl Lowerer<'_> {
                 ));
             }
         }
+        for key in obj.keys() {
+            if VALIDATION.contains(&key.as_str()) {
+                self.note_unenforced(key, &format!("{ptr}/{}", escape(key)));
+            }
+        }
+        if let Some(not) = obj.get("not") {
+            let reduced = self.reduce_not(obj, not, ptr)?;
+            return self.lower(&Value::Object(reduced), ptr, site);
+        }
+        if obj.contains_key("$ref")
+            && !obj.contains_key("allOf")
+            && structural_keys(obj).iter().any(|k| *k != "$ref")
+        {
+            // `$ref` beside other keywords (2020-12): both apply, as with `allOf`.
+            let mut merged: Map<String, Value> = obj
+                .iter()
+                .filter(|(k, _)| *k != "$ref")
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            let mut reference = Map::new();
+            reference.insert("$ref".into(), obj["$ref"].clone());
+            merged.insert("allOf".into(), Value::Array(vec![Value::Object(reference)]));
+            return self.lower(&Value::Object(merged), ptr, site);
+        }
         if !site.exact
             && is_shareable(schema)
             && let Some(name) = self.shared.get(&schema.to_string())
@@ -323,6 +410,11 @@ impl Lowerer<'_> {
             let reference = reference.as_str().ok_or_else(|| {
                 CodegenError::at(format!("{ptr}/$ref"), "`$ref` must be a string")
             })?;
+            if is_remote(reference) {
+                // A schema on the network is never fetched: any value, listed as not enforced.
+                self.note_unenforced("$ref", &format!("{ptr}/$ref"));
+                return Ok(Lowered::plain(Ty::Any));
+            }
             let target = self.doc.ref_target(reference, &format!("{ptr}/$ref"))?;
             return Ok(Lowered::plain(Ty::Named(self.rust_names[&target].clone())));
         }
@@ -363,10 +455,11 @@ impl Lowerer<'_> {
             None => {
                 if obj.contains_key("properties")
                     || obj.contains_key("additionalProperties")
+                    || obj.contains_key("patternProperties")
                     || obj.contains_key("required")
                 {
                     self.lower_object(obj, ptr, site).map(Lowered::plain)
-                } else if obj.contains_key("items") {
+                } else if obj.contains_key("items") || obj.contains_key("prefixItems") {
                     self.lower_typed("array", obj, ptr, site)
                         .map(Lowered::plain)
                 } else {
@@ -389,20 +482,20 @@ impl Lowerer<'_> {
             "number" => Ty::Number,
             "boolean" => Ty::Bool,
             "null" => Ty::Null,
-            "array" => match obj.get("items") {
-                None => Ty::Array(Box::new(Ty::Any)),
-                Some(items) => {
-                    let item =
-                        self.lower(items, &format!("{ptr}/items"), &site.nested("Item", None))?;
-                    if item.nullable {
-                        return Err(CodegenError::at(
-                            format!("{ptr}/items"),
-                            "nullable array items are not supported",
-                        ));
-                    }
-                    Ty::Array(Box::new(item.ty))
+            "array" => {
+                if let Some(tuple) = self.lower_tuple(obj, ptr, site)? {
+                    return Ok(tuple);
                 }
-            },
+                match obj.get("items") {
+                    None => Ty::Array(Box::new(Ty::Any)),
+                    Some(items) => {
+                        let items_ptr = format!("{ptr}/items");
+                        let item_site = site.nested("Item", None);
+                        let item = self.lower(items, &items_ptr, &item_site)?;
+                        Ty::Array(Box::new(self.non_null(item, &items_ptr, &item_site)?))
+                    }
+                }
+            }
             "object" => self.lower_object(obj, ptr, site)?,
             other => {
                 return Err(CodegenError::at(
@@ -581,10 +674,23 @@ impl Lowerer<'_> {
             .ok_or_else(|| CodegenError::at(format!("{ptr}/enum"), "must be an array"))?;
         let mut seen = BTreeSet::new();
         let mut out = Vec::new();
-        for (i, v) in list.iter().enumerate() {
-            let s = v.as_str().ok_or_else(|| {
-                CodegenError::at(format!("{ptr}/enum/{i}"), "only string enums are supported")
-            })?;
+        if list.is_empty() {
+            return Err(CodegenError::at(
+                format!("{ptr}/enum"),
+                "an empty enum admits no value",
+            ));
+        }
+        if !list.iter().all(Value::is_string) {
+            if open {
+                return Err(CodegenError::at(
+                    format!("{ptr}/enum"),
+                    "an open enum must list only strings",
+                ));
+            }
+            return self.lower_value_enum(list, ptr, site);
+        }
+        for v in list {
+            let s = v.as_str().expect("checked");
             out.push((unique(pascal(s), &mut seen), s.to_owned()));
         }
         if open && seen.contains("Unknown") {
@@ -621,10 +727,17 @@ impl Lowerer<'_> {
                 };
                 (ConstValue::Int(i), suffix)
             }
+            Value::Bool(b) => (ConstValue::Bool(*b), pascal_fragment(&b.to_string())),
+            Value::Number(n) => {
+                let text = n.to_string();
+                let suffix = text.replace('-', "Minus").replace(['.', '+'], "_");
+                (ConstValue::Number(text), suffix)
+            }
+            Value::Null => return Ok(Ty::Null),
             _ => {
                 return Err(CodegenError::at(
                     ptr,
-                    "only string and integer constants are supported",
+                    "only string, number, boolean and null constants are supported",
                 ));
             }
         };
@@ -656,6 +769,10 @@ impl Lowerer<'_> {
     }
 
     fn lower_object(&mut self, obj: &Map<String, Value>, ptr: &str, site: &Site) -> Result<Ty> {
+        if obj.contains_key("patternProperties") {
+            let folded = self.fold_pattern_properties(obj, ptr)?;
+            return self.lower_object(&folded, ptr, site);
+        }
         let empty = Map::new();
         let props = match obj.get("properties") {
             None => &empty,
@@ -704,14 +821,9 @@ impl Lowerer<'_> {
                     Ty::Named(name)
                 }
                 Some(schema) => {
-                    let value = self.lower(schema, &ap_ptr, &site.nested("Value", None))?;
-                    if value.nullable {
-                        return Err(CodegenError::at(
-                            ap_ptr,
-                            "nullable map values are not supported",
-                        ));
-                    }
-                    Ty::Map(Box::new(value.ty))
+                    let value_site = site.nested("Value", None);
+                    let value = self.lower(schema, &ap_ptr, &value_site)?;
+                    Ty::Map(Box::new(self.non_null(value, &ap_ptr, &value_site)?))
                 }
             });
         }
@@ -760,14 +872,9 @@ impl Lowerer<'_> {
             Some(Value::Bool(false)) => Extra::Closed,
             Some(Value::Bool(true)) => Extra::Declared(Ty::Any),
             Some(schema) => {
-                let value = self.lower(schema, &ap_ptr, &struct_site.nested("Extra", None))?;
-                if value.nullable {
-                    return Err(CodegenError::at(
-                        ap_ptr,
-                        "nullable extra members are not supported",
-                    ));
-                }
-                Extra::Declared(value.ty)
+                let extra_site = struct_site.nested("Extra", None);
+                let value = self.lower(schema, &ap_ptr, &extra_site)?;
+                Extra::Declared(self.non_null(value, &ap_ptr, &extra_site)?)
             }
         };
         self.insert(TypeDef {
@@ -778,6 +885,208 @@ impl Lowerer<'_> {
             kind: Kind::Struct(Struct { fields, extra }),
         });
         Ok(Ty::Named(name))
+    }
+
+    /// Records that `keyword` at `pointer` is not enforced at decode.
+    fn note_unenforced(&mut self, keyword: &str, pointer: &str) {
+        self.unenforced
+            .entry(keyword.to_owned())
+            .or_default()
+            .insert(pointer.to_owned());
+    }
+
+    /// The type of a lowered schema that may be `null`: a union of the type and `null` when
+    /// it is nullable (an array item, a map value), else the type itself.
+    fn non_null(&mut self, lowered: Lowered, ptr: &str, site: &Site) -> Result<Ty> {
+        if !lowered.nullable {
+            return Ok(lowered.ty);
+        }
+        let variants = vec![
+            Variant {
+                name: variant_name(&lowered.ty),
+                ty: lowered.ty,
+                boxed: false,
+            },
+            Variant {
+                name: "Null".into(),
+                ty: Ty::Null,
+                boxed: false,
+            },
+        ];
+        Ok(self.make_union(variants, ptr, site, false)?.ty)
+    }
+
+    /// `prefixItems` (2020-12) or an `items` array (draft-07): a tuple when no further item
+    /// is admitted and every listed one is required (`minItems`); otherwise an array of any
+    /// values, the item types listed as not enforced. `None` when the schema lists no items.
+    fn lower_tuple(
+        &mut self,
+        obj: &Map<String, Value>,
+        ptr: &str,
+        site: &Site,
+    ) -> Result<Option<Ty>> {
+        let (key, list, rest) = match (obj.get("prefixItems"), obj.get("items")) {
+            (Some(Value::Array(list)), rest) => ("prefixItems", list, rest),
+            (None, Some(Value::Array(list))) => ("items", list, obj.get("additionalItems")),
+            (Some(_), _) => {
+                return Err(CodegenError::at(
+                    format!("{ptr}/prefixItems"),
+                    "must be an array",
+                ));
+            }
+            _ => return Ok(None),
+        };
+        let closed = rest == Some(&Value::Bool(false));
+        let min = obj.get("minItems").and_then(Value::as_u64).unwrap_or(0);
+        if !closed || min < list.len() as u64 {
+            self.note_unenforced(key, &format!("{ptr}/{key}"));
+            return Ok(Some(Ty::Array(Box::new(Ty::Any))));
+        }
+        let mut items = Vec::new();
+        for (i, item) in list.iter().enumerate() {
+            let item_ptr = format!("{ptr}/{key}/{i}");
+            let item_site = site.nested(&format!("Item{i}"), None);
+            let lowered = self.lower(item, &item_ptr, &item_site)?;
+            items.push(self.non_null(lowered, &item_ptr, &item_site)?);
+        }
+        // The tuple's length enforces the item counts.
+        for keyword in ["minItems", "maxItems"] {
+            if let Some(at) = self.unenforced.get_mut(keyword) {
+                at.remove(&format!("{ptr}/{keyword}"));
+                if at.is_empty() {
+                    self.unenforced.remove(keyword);
+                }
+            }
+        }
+        Ok(Some(Ty::Tuple(items)))
+    }
+
+    /// An `enum` listing numbers, booleans or `null` (maybe with strings): a union with one
+    /// constant marker per value.
+    fn lower_value_enum(&mut self, list: &[Value], ptr: &str, site: &Site) -> Result<Ty> {
+        let marker_site = Site {
+            name: site.name.clone(),
+            exact: false,
+            definition: site.definition.clone(),
+            member: site.member.clone(),
+        };
+        let mut variants = Vec::new();
+        for (i, value) in list.iter().enumerate() {
+            let ty = self.lower_const(value, &format!("{ptr}/enum/{i}"), &marker_site)?;
+            variants.push(Variant {
+                name: variant_name(&ty),
+                ty,
+                boxed: false,
+            });
+        }
+        Ok(self.make_union(variants, ptr, site, false)?.ty)
+    }
+
+    /// `patternProperties` folded into `additionalProperties`: the members matching a pattern
+    /// are kept as the pattern's type when every pattern has the same schema and no other
+    /// member is admitted (`additionalProperties` false or the same schema); otherwise as any
+    /// value. Member names are not checked against the patterns (listed as not enforced).
+    fn fold_pattern_properties(
+        &mut self,
+        obj: &Map<String, Value>,
+        ptr: &str,
+    ) -> Result<Map<String, Value>> {
+        let patterns = obj["patternProperties"].as_object().ok_or_else(|| {
+            CodegenError::at(format!("{ptr}/patternProperties"), "must be an object")
+        })?;
+        self.note_unenforced("patternProperties", &format!("{ptr}/patternProperties"));
+        let mut schemas: Vec<&Value> = patterns.values().collect();
+        schemas.dedup();
+        let additional = obj.get("additionalProperties");
+        let value = match (schemas.as_slice(), additional) {
+            ([one], None | Some(Value::Bool(false))) => (*one).clone(),
+            ([one], Some(other)) if *one == other => (*one).clone(),
+            ([], _) => additional.cloned().unwrap_or(Value::Bool(true)),
+            _ => Value::Bool(true),
+        };
+        let mut folded: Map<String, Value> = obj
+            .iter()
+            .filter(|(k, _)| *k != "patternProperties")
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        folded.insert("additionalProperties".into(), value);
+        Ok(folded)
+    }
+
+    /// `not` where decode can decide it: `not: {type: …}` removes those types from the
+    /// schema's own (all types when it has no `type`), `not: false` admits everything.
+    fn reduce_not(
+        &mut self,
+        obj: &Map<String, Value>,
+        not: &Value,
+        ptr: &str,
+    ) -> Result<Map<String, Value>> {
+        let not_ptr = format!("{ptr}/not");
+        let mut rest: Map<String, Value> = obj
+            .iter()
+            .filter(|(k, _)| *k != "not")
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        if *not == Value::Bool(false) {
+            return Ok(rest);
+        }
+        let excluded: Vec<String> = match not.as_object() {
+            Some(n)
+                if n.keys()
+                    .all(|k| k == "type" || ANNOTATIONS.contains(&k.as_str())) =>
+            {
+                match n.get("type") {
+                    Some(Value::String(t)) => vec![t.clone()],
+                    Some(Value::Array(ts)) => ts
+                        .iter()
+                        .filter_map(|t| t.as_str().map(str::to_owned))
+                        .collect(),
+                    _ => Vec::new(),
+                }
+            }
+            _ => Vec::new(),
+        };
+        if excluded.is_empty() {
+            return Err(CodegenError::at(
+                not_ptr,
+                "`not` is supported only as `not: {\"type\": …}` (decided by the JSON type)",
+            ));
+        }
+        const ALL: [&str; 6] = ["object", "array", "string", "number", "boolean", "null"];
+        let own: Vec<String> = match rest.get("type") {
+            Some(Value::String(t)) => vec![t.clone()],
+            Some(Value::Array(ts)) => ts
+                .iter()
+                .filter_map(|t| t.as_str().map(str::to_owned))
+                .collect(),
+            _ if structural_keys(&rest).is_empty() => ALL.iter().map(|t| (*t).to_owned()).collect(),
+            _ => {
+                return Err(CodegenError::at(
+                    not_ptr,
+                    "`not` beside keywords other than `type` is not supported",
+                ));
+            }
+        };
+        // `integer` goes with `number`: excluding numbers excludes integers too.
+        let is_excluded = |t: &String| {
+            excluded.contains(t) || (t == "integer" && excluded.iter().any(|e| e == "number"))
+        };
+        let kept: Vec<Value> = own
+            .iter()
+            .filter(|t| !is_excluded(t))
+            .map(|t| Value::String(t.clone()))
+            .collect();
+        if kept.is_empty() {
+            return Err(CodegenError::at(not_ptr, "`not` leaves no value admitted"));
+        }
+        if own.iter().any(|t| t == "number") && excluded.iter().any(|e| e == "integer") {
+            return Err(CodegenError::at(
+                not_ptr,
+                "`not: {\"type\": \"integer\"}` beside `number` is not supported",
+            ));
+        }
+        rest.insert("type".into(), Value::Array(kept));
+        Ok(rest)
     }
 
     /// Merges the members of `allOf` (references resolved) and the sibling keys into one schema.
@@ -839,6 +1148,11 @@ impl Lowerer<'_> {
     }
 }
 
+/// Whether `reference` names a schema by an absolute URL (`https://…`), not in this document.
+fn is_remote(reference: &str) -> bool {
+    reference.contains("://")
+}
+
 /// The structural keywords present in `obj`, sorted.
 fn structural_keys(obj: &Map<String, Value>) -> Vec<&'static str> {
     STRUCTURAL
@@ -851,8 +1165,13 @@ fn structural_keys(obj: &Map<String, Value>) -> Vec<&'static str> {
 /// The subset of a multi-typed schema relevant to one type of its `type` array.
 fn token_only(obj: &Map<String, Value>, t: &str) -> Map<String, Value> {
     let keep: &[&str] = match t {
-        "array" => &["items"],
-        "object" => &["properties", "required", "additionalProperties"],
+        "array" => &["items", "prefixItems", "additionalItems", "minItems"],
+        "object" => &[
+            "properties",
+            "required",
+            "additionalProperties",
+            "patternProperties",
+        ],
         _ => &[],
     };
     obj.iter()
@@ -946,6 +1265,7 @@ fn variant_name(ty: &Ty) -> String {
         Ty::Any => "Any".into(),
         Ty::Array(_) => "Array".into(),
         Ty::Map(_) => "Object".into(),
+        Ty::Tuple(_) => "Tuple".into(),
     }
 }
 

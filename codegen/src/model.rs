@@ -24,6 +24,9 @@ pub enum Ty {
     Map(Box<Ty>),
     /// A named definition of the same module.
     Named(String),
+    /// A fixed-length array whose items have these types in order (`prefixItems` with no
+    /// further items): a Rust tuple.
+    Tuple(Vec<Ty>),
 }
 
 impl Ty {
@@ -41,6 +44,11 @@ pub enum ConstValue {
     Str(String),
     /// An integer constant (`-32042`).
     Int(i64),
+    /// A boolean constant.
+    Bool(bool),
+    /// A number constant with a fraction or an exponent, as written (`0.5`); equal to any
+    /// spelling of the same value.
+    Number(String),
 }
 
 /// One named type of a generated module.
@@ -307,6 +315,9 @@ pub struct Module {
     pub types: Vec<TypeDef>,
     /// Each schema definition's name with the Rust type it became, sorted by definition name.
     pub definitions: Vec<(String, String)>,
+    /// Keywords the module does not enforce at decode (`minimum`, `pattern`, …), each with
+    /// the pointers it appears at.
+    pub unenforced: Vec<(String, Vec<String>)>,
 }
 
 impl Module {

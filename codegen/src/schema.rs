@@ -1,8 +1,32 @@
 //! Loading a JSON Schema document and resolving `$ref`s by JSON pointer.
+//!
+//! A document's definitions are its `$defs` (2020-12) or `definitions` (draft-07) members,
+//! plus the root schema itself when it describes a value (has a keyword besides the
+//! annotations and the definitions container): the root is then one more definition, under
+//! the root name, at pointer `#`, and `$ref: "#"` names it.
 
 use serde_json::Value;
 
 use crate::error::{CodegenError, Result};
+
+/// Root keywords that neither describe a value nor make the root a type.
+const ROOT_ONLY: &[&str] = &[
+    "$schema",
+    "$id",
+    "$comment",
+    "$defs",
+    "definitions",
+    "$vocabulary",
+    "$anchor",
+    "$dynamicAnchor",
+    "title",
+    "description",
+    "examples",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
 
 /// A parsed schema document with its definitions container (`definitions` in draft-07,
 /// `$defs` in 2020-12).
@@ -10,11 +34,20 @@ use crate::error::{CodegenError, Result};
 pub struct Document {
     root: Value,
     defs_key: &'static str,
+    /// The definition name of the root schema, when the root describes a value.
+    root_name: Option<String>,
 }
 
 impl Document {
-    /// Parses `bytes` as a schema document.
+    /// Parses `bytes` as a schema document whose root (when it describes a value) is no
+    /// definition.
     pub fn parse(bytes: &[u8]) -> Result<Self> {
+        Self::parse_with_root(bytes, None)
+    }
+
+    /// Parses `bytes` as a schema document; when the root describes a value it is the
+    /// definition `root_name` (made unique against the others), else `root_name` is unused.
+    pub fn parse_with_root(bytes: &[u8], root_name: Option<&str>) -> Result<Self> {
         let root: Value = serde_json::from_slice(bytes)
             .map_err(|e| CodegenError::at("#", format!("not a JSON document: {e}")))?;
         let defs_key = if root.get("$defs").is_some() {
@@ -22,15 +55,35 @@ impl Document {
         } else if root.get("definitions").is_some() {
             "definitions"
         } else {
-            return Err(CodegenError::at(
-                "#",
-                "no `$defs` or `definitions` container",
-            ));
+            "$defs"
         };
-        if !root[defs_key].is_object() {
+        if root.get(defs_key).is_some_and(|d| !d.is_object()) {
             return Err(CodegenError::at(format!("#/{defs_key}"), "not an object"));
         }
-        Ok(Self { root, defs_key })
+        let describes = match &root {
+            Value::Object(obj) => obj.keys().any(|k| !ROOT_ONLY.contains(&k.as_str())),
+            _ => false,
+        };
+        let mut doc = Self {
+            root,
+            defs_key,
+            root_name: None,
+        };
+        match (root_name, describes) {
+            (Some(name), true) => {
+                let mut taken: std::collections::BTreeSet<String> =
+                    doc.container_names().into_iter().collect();
+                doc.root_name = Some(crate::names::unique(name.to_owned(), &mut taken));
+            }
+            (None, true) | (_, false) if doc.container_names().is_empty() => {
+                return Err(CodegenError::at(
+                    "#",
+                    "no `$defs` or `definitions` container and no root type",
+                ));
+            }
+            _ => {}
+        }
+        Ok(doc)
     }
 
     /// The definitions container key (`$defs` or `definitions`).
@@ -38,29 +91,56 @@ impl Document {
         self.defs_key
     }
 
-    /// Definition names in sorted order.
-    pub fn definition_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = self.root[self.defs_key]
-            .as_object()
+    /// The root schema.
+    pub fn root(&self) -> &Value {
+        &self.root
+    }
+
+    /// The definition name of the root schema, when it is one.
+    pub fn root_name(&self) -> Option<&str> {
+        self.root_name.as_deref()
+    }
+
+    fn container_names(&self) -> Vec<String> {
+        self.root
+            .get(self.defs_key)
+            .and_then(Value::as_object)
             .map(|m| m.keys().cloned().collect())
-            .unwrap_or_default();
+            .unwrap_or_default()
+    }
+
+    /// Definition names in sorted order (the root's among them when it is one).
+    pub fn definition_names(&self) -> Vec<String> {
+        let mut names = self.container_names();
+        names.extend(self.root_name.clone());
         names.sort();
         names
     }
 
     /// The schema of definition `name`.
     pub fn definition(&self, name: &str) -> Option<&Value> {
-        self.root[self.defs_key].get(name)
+        if self.root_name.as_deref() == Some(name) {
+            return Some(&self.root);
+        }
+        self.root.get(self.defs_key)?.get(name)
     }
 
     /// The JSON pointer of definition `name`.
     pub fn definition_pointer(&self, name: &str) -> String {
+        if self.root_name.as_deref() == Some(name) {
+            return "#".into();
+        }
         format!("#/{}/{}", self.defs_key, escape(name))
     }
 
-    /// Resolves a `$ref` that names a definition (`#/$defs/X` or `#/definitions/X`) to that
-    /// definition's name. Other references are an error naming `pointer`.
+    /// Resolves a `$ref` that names a definition (`#/$defs/X`, `#/definitions/X`, or `#` for
+    /// the root) to that definition's name. Other references are an error naming `pointer`.
     pub fn ref_target(&self, reference: &str, pointer: &str) -> Result<String> {
+        if reference == "#"
+            && let Some(root) = &self.root_name
+        {
+            return Ok(root.clone());
+        }
         for key in ["$defs", "definitions"] {
             let prefix = format!("#/{key}/");
             if let Some(rest) = reference.strip_prefix(&prefix) {
@@ -73,7 +153,8 @@ impl Document {
         Err(CodegenError::at(
             pointer,
             format!(
-                "unsupported `$ref` {reference:?}: only references to a definition are supported"
+                "unsupported `$ref` {reference:?}: only references to a definition or to the \
+                 root are supported"
             ),
         ))
     }

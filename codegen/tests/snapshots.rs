@@ -70,10 +70,13 @@ fn unsupported_constructs_are_errors_naming_their_pointer() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots");
     let (keyword, _) = render(&dir.join("unsupported_keyword"));
     assert!(
-        keyword.contains("#/$defs/Odd/properties/name/not"),
+        keyword.contains("#/$defs/Odd/properties/name/unevaluatedItems"),
         "{keyword}"
     );
-    assert!(keyword.contains("unsupported keyword `not`"), "{keyword}");
+    assert!(
+        keyword.contains("unsupported keyword `unevaluatedItems`"),
+        "{keyword}"
+    );
     let (reference, _) = render(&dir.join("unsupported_ref"));
     assert!(
         reference.contains("#/$defs/Remote/properties/x/$ref"),
@@ -108,6 +111,12 @@ fn variants_no_input_reaches_are_warned_about() {
         file: "w.json".into(),
         reference: None,
         methods: false,
+        jsonrpc: false,
+        strategies_feature: None,
+        target: mcpwire_codegen::emit::Target::mcpwire_types(),
+        root_name: None,
+        warn_unenforced: false,
+        inner_doc: true,
     };
     let (_, warnings) = mcpwire_codegen::generate_module_with_warnings(
         schema,

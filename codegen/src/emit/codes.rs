@@ -75,6 +75,7 @@ pub fn emit_error_code(ctx: &Context<'_>) -> Result<TokenStream> {
         " Error codes of {}: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.",
         ctx.flavor.protocol
     );
+    let schemars_impl = error_code_schema();
     Ok(quote! {
         #[doc = #protocol]
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -108,7 +109,13 @@ pub fn emit_error_code(ctx: &Context<'_>) -> Result<TokenStream> {
             }
         }
 
-        #[cfg(feature = "schemars")]
+        #schemars_impl
+    })
+}
+
+/// `schemars::JsonSchema` for `ErrorCode`, when `schemars` impls are emitted.
+fn error_code_schema() -> TokenStream {
+    super::target::schemars_item(quote! {
         impl ::schemars::JsonSchema for ErrorCode {
             fn schema_name() -> ::std::borrow::Cow<'static, str> {
                 "ErrorCode".into()
@@ -228,6 +235,18 @@ pub fn emit_registry(ctx: &Context<'_>) -> TokenStream {
         .collect();
     let protocol = &ctx.flavor.protocol;
     let defs_doc = format!(" Every definition of {protocol}, sorted by name.");
+    let json_schema = super::target::schemars_feature().map(|feature| {
+        quote! {
+            /// The `schemars` JSON Schema of the definition named `name`.
+            #[cfg(feature = #feature)]
+            pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
+                ::core::option::Option::Some(match name {
+                    #( #defs => ::schemars::schema_for!(#idents), )*
+                    _ => return ::core::option::Option::None,
+                })
+            }
+        }
+    });
     quote! {
         #[doc = #defs_doc]
         pub const DEFINITIONS: &[&str] = &[#(#defs),*];
@@ -256,13 +275,6 @@ pub fn emit_registry(ctx: &Context<'_>) -> TokenStream {
             visit_definition(name, #support::RoundtripText(text))
         }
 
-        /// The `schemars` JSON Schema of the definition named `name`.
-        #[cfg(feature = "schemars")]
-        pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
-            ::core::option::Option::Some(match name {
-                #( #defs => ::schemars::schema_for!(#idents), )*
-                _ => return ::core::option::Option::None,
-            })
-        }
+        #json_schema
     }
 }

@@ -32,11 +32,36 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, value: &ConstValue) -> TokenStream
             quote! { #support::expect_int(deserializer, Self::VALUE).map(|()| Self) },
             quote! { ::schemars::json_schema!({ "type": "integer", "const": Self::VALUE }) },
         ),
+        ConstValue::Bool(b) => (
+            quote! {
+                /// The constant this marker stands for.
+                pub const VALUE: bool = #b;
+            },
+            quote! { serializer.serialize_bool(Self::VALUE) },
+            quote! { #support::expect_bool(deserializer, Self::VALUE).map(|()| Self) },
+            quote! { ::schemars::json_schema!({ "type": "boolean", "const": Self::VALUE }) },
+        ),
+        ConstValue::Number(text) => {
+            let value: f64 = text.parse().unwrap_or(f64::NAN);
+            (
+                quote! {
+                    /// The constant this marker stands for.
+                    pub const VALUE: f64 = #value;
+                },
+                quote! { serializer.serialize_f64(Self::VALUE) },
+                quote! { #support::expect_number(deserializer, Self::VALUE).map(|()| Self) },
+                quote! { ::schemars::json_schema!({ "type": "number", "const": Self::VALUE }) },
+            )
+        }
+    };
+    let (eq, ord) = match value {
+        ConstValue::Number(_) => (quote! {}, quote! {}),
+        _ => (quote! { Eq, Hash, }, quote! { Ord, }),
     };
     let json_schema = json_schema_impl(&name, name_str, true, false, schema);
     quote! {
         #docs
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+        #[derive(Debug, Clone, Copy, PartialEq, #eq PartialOrd, #ord Default)]
         pub struct #name;
 
         impl #name {

@@ -6,7 +6,10 @@ mod enums;
 mod helpers;
 mod strategies;
 mod structs;
+pub mod target;
 mod unions;
+
+pub use target::{Target, support, with_target};
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
@@ -27,6 +30,22 @@ pub struct Flavor {
     pub reference: Option<String>,
     /// Emit the MCP method helpers (`method_kind`) besides `ErrorCode`.
     pub methods: bool,
+    /// JSON-RPC behaviour: a union keyed on `method` keeps an unknown method in an `Unknown`
+    /// variant, and the module gets an `ErrorCode` enum. Off for a plain schema, where a
+    /// `oneOf` keyed on `method` refuses a method no variant names.
+    pub jsonrpc: bool,
+    /// The cargo feature the `strategies` module is gated on; `None`: no strategies.
+    pub strategies_feature: Option<String>,
+    /// The support library the module calls and the `schemars` feature.
+    pub target: Target,
+    /// The definition name of the root schema when it describes a value; `None`: the root
+    /// is only a container of definitions (the project's schemas).
+    pub root_name: Option<String>,
+    /// Warn, in one warning, about the keywords not enforced at decode (`minimum`, …).
+    pub warn_unenforced: bool,
+    /// Start the module with its documentation as an inner attribute (`#![doc = …]`); off
+    /// for a file to be `include!`d, where inner attributes are not allowed.
+    pub inner_doc: bool,
 }
 
 /// Everything an emitter needs besides the model.
@@ -78,8 +97,10 @@ impl Context<'_> {
     }
 }
 
-/// Emits the items of `module` (no header) as a token stream.
-pub fn emit_items(ctx: &Context<'_>) -> Result<TokenStream> {
+/// Emits the items of `module` (no header) as a token stream, with warnings about what was
+/// left out (strategies for a type without a finite value).
+pub fn emit_items(ctx: &Context<'_>) -> Result<(TokenStream, Vec<String>)> {
+    let mut warnings = Vec::new();
     let mut out = TokenStream::new();
     for def in &ctx.module.types {
         let items = match &def.kind {
@@ -96,14 +117,21 @@ pub fn emit_items(ctx: &Context<'_>) -> Result<TokenStream> {
         };
         out.extend(items);
     }
-    out.extend(codes::emit_error_code(ctx)?);
+    if ctx.flavor.jsonrpc {
+        out.extend(codes::emit_error_code(ctx)?);
+    }
     if ctx.flavor.methods {
         out.extend(codes::emit_method_kind(ctx));
         out.extend(helpers::emit(ctx));
     }
     out.extend(codes::emit_registry(ctx));
-    out.extend(strategies::emit(ctx)?);
-    Ok(out)
+    if let Some(feature) = &ctx.flavor.strategies_feature {
+        match strategies::emit(ctx, feature)? {
+            Ok(items) => out.extend(items),
+            Err(warning) => warnings.push(warning),
+        }
+    }
+    Ok((out, warnings))
 }
 
 /// Formats a token stream as a Rust file.
@@ -126,17 +154,20 @@ pub fn ident(name: &str) -> Ident {
 pub fn ty_tokens(ty: &Ty) -> TokenStream {
     match ty {
         Ty::String => quote! { ::std::string::String },
-        Ty::Integer => quote! { ::mcpwire_types::support::Integer },
+        Ty::Integer => {
+            let support = support();
+            quote! { #support::Integer }
+        }
         Ty::Number => quote! { ::serde_json::Number },
         Ty::Bool => quote! { bool },
         Ty::Null => quote! { () },
-        Ty::Any => quote! { ::mcpwire_types::Json },
+        Ty::Any => target::json_type("Json"),
         Ty::Array(item) => {
             let item = ty_tokens(item);
             quote! { ::std::vec::Vec<#item> }
         }
-        Ty::Map(value) if **value == Ty::Any => quote! { ::mcpwire_types::JsonObject },
-        map if map.is_object_of_objects() => quote! { ::mcpwire_types::JsonObjectMap },
+        Ty::Map(value) if **value == Ty::Any => target::json_type("JsonObject"),
+        map if map.is_object_of_objects() => target::json_type("JsonObjectMap"),
         Ty::Map(value) => {
             let value = ty_tokens(value);
             quote! { ::std::collections::BTreeMap<::std::string::String, #value> }
@@ -145,12 +176,11 @@ pub fn ty_tokens(ty: &Ty) -> TokenStream {
             let name = ident(name);
             quote! { #name }
         }
+        Ty::Tuple(items) => {
+            let items = items.iter().map(ty_tokens);
+            quote! { (#(#items,)*) }
+        }
     }
-}
-
-/// The path of the hand-written support module.
-pub fn support() -> TokenStream {
-    quote! { ::mcpwire_types::support }
 }
 
 /// The derive + schemars attributes shared by derived types.
@@ -160,9 +190,10 @@ pub fn derives(eq: bool) -> TokenStream {
     } else {
         quote! {}
     };
+    let schemars = target::schemars_derive();
     quote! {
         #[derive(Debug, Clone, PartialEq, #eq ::serde::Serialize, ::serde::Deserialize)]
-        #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
+        #schemars
     }
 }
 
@@ -170,9 +201,10 @@ pub fn derives(eq: bool) -> TokenStream {
 /// `Default` when every member is optional.
 pub fn derives_serialize(default: bool) -> TokenStream {
     let default = default.then(|| quote! { Default, });
+    let schemars = target::schemars_derive();
     quote! {
         #[derive(Debug, Clone, PartialEq, #default ::serde::Serialize)]
-        #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
+        #schemars
     }
 }
 
@@ -199,8 +231,7 @@ pub fn json_schema_impl(
             }
         }
     });
-    quote! {
-        #[cfg(feature = "schemars")]
+    target::schemars_item(quote! {
         impl ::schemars::JsonSchema for #name {
             fn schema_name() -> ::std::borrow::Cow<'static, str> {
                 #name_str.into()
@@ -213,5 +244,5 @@ pub fn json_schema_impl(
                 #body
             }
         }
-    }
+    })
 }

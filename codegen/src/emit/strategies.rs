@@ -3,8 +3,14 @@
 //! samples of any definition by name.
 //!
 //! Types on a cycle (`Node.next: Node`, `JSONValue` → `JSONObject` → `JSONValue`) get a
-//! depth-bounded `<name>_at(depth)`: at depth 0 every reference back into a cycle is cut
-//! (an optional member becomes `None`, an array or map empty, a union variant is left out).
+//! depth-bounded `<name>_at(depth)`: each level spends one unit of depth, and where the depth
+//! left is too small a reference back into a cycle is cut (an optional member becomes `None`,
+//! an array or map empty, a union variant is left out), so the branches that end the
+//! recursion are the ones taken near the bottom. Each cyclic type has a *height*: the least
+//! depth at which it still has a finite value (0 when every recursion can be cut at once; a
+//! required member that can only recurse adds one level). A type without a finite value (no
+//! branch ends) leaves the whole `strategies` module out, with a warning; generation never
+//! fails because of it.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -12,7 +18,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{Context, ident, support};
-use crate::error::{CodegenError, Result};
+use crate::error::Result;
 use crate::model::{Constraints, Extra, Kind, Module, Ty, TypeDef};
 use crate::names::{snake, unique};
 
@@ -23,6 +29,8 @@ struct Plan<'a> {
     fns: BTreeMap<String, String>,
     /// Type name → depth-taking function name, for types on a cycle.
     at_fns: BTreeMap<String, String>,
+    /// Type name → height (see the module documentation), for types on a cycle.
+    heights: BTreeMap<String, u32>,
 }
 
 impl Plan<'_> {
@@ -30,18 +38,100 @@ impl Plan<'_> {
         self.at_fns.contains_key(name)
     }
 
+    /// The depth a strategy of `ty` needs: the greatest height of the cyclic types it
+    /// mentions.
+    fn need(&self, ty: &Ty) -> u32 {
+        need_of(ty, &|n| self.heights.get(n).copied().or(Some(0))).unwrap_or(0)
+    }
+
     /// Whether `ty` mentions a type on a cycle.
     fn mentions_cycle(&self, ty: &Ty) -> bool {
         match ty {
             Ty::Named(n) => self.is_cyclic(n),
             Ty::Array(t) | Ty::Map(t) => self.mentions_cycle(t),
+            Ty::Tuple(items) => items.iter().any(|t| self.mentions_cycle(t)),
             _ => false,
         }
     }
 }
 
-/// Emits the `strategies` module of `ctx.module`.
-pub fn emit(ctx: &Context<'_>) -> Result<TokenStream> {
+/// The greatest height of the cyclic types `ty` mentions (`None` when one has none yet);
+/// `height` gives a type's height, `Some(0)` for a type on no cycle.
+fn need_of(ty: &Ty, height: &dyn Fn(&str) -> Option<u32>) -> Option<u32> {
+    match ty {
+        Ty::Named(n) => height(n),
+        Ty::Array(t) | Ty::Map(t) => need_of(t, height),
+        Ty::Tuple(items) => items
+            .iter()
+            .try_fold(0, |acc, t| need_of(t, height).map(|h| acc.max(h))),
+        _ => Some(0),
+    }
+}
+
+/// The height of every type on a cycle, by fixpoint from "no finite value"; a type missing
+/// from the result has no finite value.
+fn heights(module: &Module, cyclic: &BTreeSet<String>) -> BTreeMap<String, u32> {
+    let mut known: BTreeMap<String, u32> = BTreeMap::new();
+    let mentions = |ty: &Ty| {
+        let mut names = Vec::new();
+        named_in(ty, &mut names);
+        names.iter().any(|n| cyclic.contains(n))
+    };
+    // Each round settles at least one more height or stops; heights only go down.
+    for _ in 0..=cyclic.len() * 2 + 1 {
+        let mut changed = false;
+        for name in cyclic {
+            let Some(def) = module.get(name) else {
+                continue;
+            };
+            let lookup = |n: &str| {
+                if cyclic.contains(n) {
+                    known.get(n).copied()
+                } else {
+                    Some(0)
+                }
+            };
+            let height = match &def.kind {
+                Kind::Struct(s) => s
+                    .fields
+                    .iter()
+                    .filter(|f| mentions(&f.ty))
+                    .filter(|f| {
+                        f.required
+                            && !f.nullable
+                            && cut_value(module, &f.ty, &f.constraints).is_none()
+                    })
+                    .map(|f| need_of(&f.ty, &lookup).map(|h| h + 1))
+                    .try_fold(0, |acc, h| h.map(|h| acc.max(h))),
+                Kind::Union(u) => {
+                    if u.variants.iter().any(|v| !mentions(&v.ty)) {
+                        Some(0)
+                    } else {
+                        u.variants
+                            .iter()
+                            .filter_map(|v| need_of(&v.ty, &lookup).map(|h| h + 1))
+                            .min()
+                    }
+                }
+                Kind::Alias(ty) => need_of(ty, &lookup),
+                Kind::Enum(_) | Kind::Const(_) => Some(0),
+            };
+            if let Some(h) = height
+                && known.get(name).is_none_or(|old| h < *old)
+            {
+                known.insert(name.clone(), h);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    known
+}
+
+/// Emits the `strategies` module of `ctx.module`, or a warning saying why there is none.
+pub fn emit(ctx: &Context<'_>, feature: &str) -> Result<std::result::Result<TokenStream, String>> {
     let module = ctx.module;
     let mut taken = BTreeSet::from(["definition".to_owned()]);
     let fns: BTreeMap<String, String> = module
@@ -49,7 +139,19 @@ pub fn emit(ctx: &Context<'_>) -> Result<TokenStream> {
         .iter()
         .map(|d| (d.name.clone(), unique(snake(&d.name), &mut taken)))
         .collect();
-    let at_fns = cyclic(module)
+    let cyclic = cyclic(module);
+    let heights = heights(module, &cyclic);
+    if let Some(endless) = cyclic.iter().find(|n| !heights.contains_key(*n)) {
+        let pointer = module
+            .get(endless)
+            .map(|d| d.pointer.clone())
+            .unwrap_or_default();
+        return Ok(Err(format!(
+            "{pointer}: no proptest strategies: `{endless}` has no finite value (every branch \
+             recurses)"
+        )));
+    }
+    let at_fns = cyclic
         .into_iter()
         .map(|n| {
             let f = unique(format!("{}_at", fns[&n]), &mut taken);
@@ -60,6 +162,7 @@ pub fn emit(ctx: &Context<'_>) -> Result<TokenStream> {
         module,
         fns,
         at_fns,
+        heights,
     };
     let mut items = Vec::new();
     for def in &module.types {
@@ -76,9 +179,9 @@ pub fn emit(ctx: &Context<'_>) -> Result<TokenStream> {
     let mod_doc = format!(
         " Proptest strategies for every type of {protocol}: one function per type (the type name in\n snake case), each value valid against the schema definition it comes from."
     );
-    Ok(quote! {
+    Ok(Ok(quote! {
         #[doc = #mod_doc]
-        #[cfg(feature = "proptest")]
+        #[cfg(feature = #feature)]
         pub mod strategies {
             #[allow(unused_imports)]
             use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
@@ -95,7 +198,7 @@ pub fn emit(ctx: &Context<'_>) -> Result<TokenStream> {
                 })
             }
         }
-    })
+    }))
 }
 
 /// The types that can reach themselves (through members, variants, items or map values).
@@ -122,14 +225,18 @@ fn cyclic(module: &Module) -> BTreeSet<String> {
     out
 }
 
-fn refs(kind: &Kind) -> Vec<String> {
-    fn named(ty: &Ty, out: &mut Vec<String>) {
-        match ty {
-            Ty::Named(n) => out.push(n.clone()),
-            Ty::Array(t) | Ty::Map(t) => named(t, out),
-            _ => {}
-        }
+/// The names `ty` mentions (through arrays and maps).
+fn named_in(ty: &Ty, out: &mut Vec<String>) {
+    match ty {
+        Ty::Named(n) => out.push(n.clone()),
+        Ty::Array(t) | Ty::Map(t) => named_in(t, out),
+        Ty::Tuple(items) => items.iter().for_each(|t| named_in(t, out)),
+        _ => {}
     }
+}
+
+fn refs(kind: &Kind) -> Vec<String> {
+    let named = named_in;
     let mut out = Vec::new();
     match kind {
         Kind::Struct(s) => {
@@ -173,21 +280,17 @@ fn emit_type(plan: &Plan<'_>, def: &TypeDef) -> Result<TokenStream> {
                 } else {
                     quote! { s::optional(s::optional(#inner)) }
                 };
+                // A member that cannot be cut is never reached below its need (the height).
                 let cut = if recursive && plan.mentions_cycle(&f.ty) {
-                    Some(if !f.required || f.nullable {
-                        quote! { Just(::core::option::Option::None).boxed() }
+                    if !f.required || f.nullable {
+                        Some(quote! { Just(::core::option::Option::None).boxed() })
                     } else {
-                        cut_value(&f.ty, &f.constraints).ok_or_else(|| {
-                            CodegenError::at(
-                                def.pointer.clone(),
-                                format!("required member `{}` recurses without end", f.json_name),
-                            )
-                        })?
-                    })
+                        cut_value(plan.module, &f.ty, &f.constraints)
+                    }
                 } else {
                     None
                 };
-                parts.push(guard(cut, strategy));
+                parts.push(guard(cut, strategy, plan.need(&f.ty)));
                 inits.push(quote! { #field: #var });
             }
             let extra_field = ident(&s.extra_field());
@@ -205,7 +308,7 @@ fn emit_type(plan: &Plan<'_>, def: &TypeDef) -> Result<TokenStream> {
                     let strategy = quote! { s::extra(#inner, &[#(#reserved),*]) };
                     let cut = (recursive && plan.mentions_cycle(extra))
                         .then(|| quote! { Just(::std::collections::BTreeMap::new()).boxed() });
-                    parts.push(guard(cut, strategy));
+                    parts.push(guard(cut, strategy, plan.need(extra)));
                     inits.push(quote! { #extra_field: #var });
                 }
             }
@@ -238,7 +341,7 @@ fn emit_type(plan: &Plan<'_>, def: &TypeDef) -> Result<TokenStream> {
         Kind::Alias(ty) => ty_strategy(plan, ty, &def.constraints, same_depth.as_ref()),
         Kind::Union(u) => {
             let mut always = Vec::new();
-            let mut deep = Vec::new();
+            let mut deep: BTreeMap<u32, Vec<TokenStream>> = BTreeMap::new();
             for v in &u.variants {
                 let vname = ident(&v.name);
                 let alt = if v.ty == Ty::Null {
@@ -252,26 +355,28 @@ fn emit_type(plan: &Plan<'_>, def: &TypeDef) -> Result<TokenStream> {
                     }
                 };
                 if recursive && plan.mentions_cycle(&v.ty) {
-                    deep.push(alt);
+                    deep.entry(plan.need(&v.ty)).or_default().push(alt);
                 } else {
                     always.push(alt);
                 }
             }
-            if always.is_empty() {
-                return Err(CodegenError::at(
-                    def.pointer.clone(),
-                    "every variant of the union recurses: no value ends",
-                ));
-            }
+            // A variant recursing into types of height `n` is offered only above depth `n`;
+            // the type's own height guarantees at least one is.
+            let extensions = deep.iter().map(|(need, alts)| {
+                let need = proc_macro2::Literal::u32_unsuffixed(*need);
+                quote! {
+                    if depth > #need {
+                        alternatives.extend([#(#alts),*]);
+                    }
+                }
+            });
             let alternatives = if deep.is_empty() {
                 quote! { ::std::vec![#(#always),*] }
             } else {
                 quote! {
                     {
                         let mut alternatives = ::std::vec![#(#always),*];
-                        if depth > 0 {
-                            alternatives.extend([#(#deep),*]);
-                        }
+                        #(#extensions)*
                         alternatives
                     }
                 }
@@ -282,6 +387,13 @@ fn emit_type(plan: &Plan<'_>, def: &TypeDef) -> Result<TokenStream> {
     let doc = format!(" Values of [`super::{}`].", def.name);
     if let Some(at) = plan.at_fns.get(&def.name) {
         let at = ident(at);
+        let height = plan.heights.get(&def.name).copied().unwrap_or(0);
+        let entry = if height == 0 {
+            quote! { #at(s::DEPTH) }
+        } else {
+            let height = proc_macro2::Literal::u32_unsuffixed(height);
+            quote! { #at(s::DEPTH.max(#height)) }
+        };
         let at_doc = format!(
             " Values of [`super::{}`], recursing at most `depth` levels.",
             def.name
@@ -289,7 +401,7 @@ fn emit_type(plan: &Plan<'_>, def: &TypeDef) -> Result<TokenStream> {
         Ok(quote! {
             #[doc = #doc]
             pub fn #fn_name() -> BoxedStrategy<super::#name> {
-                #at(s::DEPTH)
+                #entry
             }
 
             #[doc = #at_doc]
@@ -307,25 +419,41 @@ fn emit_type(plan: &Plan<'_>, def: &TypeDef) -> Result<TokenStream> {
     }
 }
 
-/// `cut` at depth 0, `strategy` deeper (or just `strategy` without a cut).
-fn guard(cut: Option<TokenStream>, strategy: TokenStream) -> TokenStream {
+/// `cut` while the depth is at most `need`, `strategy` deeper (or just `strategy` without a
+/// cut).
+fn guard(cut: Option<TokenStream>, strategy: TokenStream, need: u32) -> TokenStream {
     match cut {
-        Some(cut) => quote! { if depth == 0 { #cut } else { #strategy } },
+        Some(cut) if need == 0 => quote! { if depth == 0 { #cut } else { #strategy } },
+        Some(cut) => {
+            let need = proc_macro2::Literal::u32_unsuffixed(need);
+            quote! { if depth <= #need { #cut } else { #strategy } }
+        }
         None => strategy,
     }
 }
 
-/// The value a required member referring into a cycle takes at depth 0, when there is one.
-fn cut_value(ty: &Ty, constraints: &Constraints) -> Option<TokenStream> {
+/// The value a required member referring into a cycle takes when the depth runs out, when
+/// there is one (an empty array or map, also behind an alias).
+fn cut_value(module: &Module, ty: &Ty, constraints: &Constraints) -> Option<TokenStream> {
     match ty {
+        Ty::Named(n) => match module.get(n) {
+            Some(TypeDef {
+                kind: Kind::Alias(target),
+                constraints,
+                ..
+            }) => cut_value(module, target, constraints),
+            _ => None,
+        },
         Ty::Array(_) if constraints.min_items.unwrap_or(0) == 0 => {
             Some(quote! { Just(::std::vec::Vec::new()).boxed() })
         }
         Ty::Map(value) if **value == Ty::Any => {
-            Some(quote! { Just(::mcpwire_types::JsonObject::new()).boxed() })
+            let object = super::target::json_type("JsonObject");
+            Some(quote! { Just(#object::new()).boxed() })
         }
         map if map.is_object_of_objects() => {
-            Some(quote! { Just(::mcpwire_types::JsonObjectMap::new()).boxed() })
+            let map = super::target::json_type("JsonObjectMap");
+            Some(quote! { Just(#map::new()).boxed() })
         }
         Ty::Map(_) => Some(quote! { Just(::std::collections::BTreeMap::new()).boxed() }),
         _ => None,
@@ -374,7 +502,8 @@ fn ty_strategy(
         }
         Ty::Integer => {
             let (min, max) = (opt_i64(c.minimum), opt_i64(c.maximum));
-            quote! { s::integer(#min, #max).prop_map(::mcpwire_types::support::Integer::from).boxed() }
+            let support = support();
+            quote! { s::integer(#min, #max).prop_map(#support::Integer::from).boxed() }
         }
         Ty::Number => {
             let (min, max) = (opt_f64(c.minimum), opt_f64(c.maximum));
@@ -393,6 +522,12 @@ fn ty_strategy(
         Ty::Map(value) => {
             let value = ty_strategy(plan, value, &Constraints::default(), depth);
             quote! { s::map(#value) }
+        }
+        Ty::Tuple(items) => {
+            let items = items
+                .iter()
+                .map(|t| ty_strategy(plan, t, &Constraints::default(), depth));
+            quote! { (#(#items,)*).boxed() }
         }
         Ty::Named(n) => match (plan.at_fns.get(n), depth) {
             (Some(at), Some(depth)) => {

@@ -458,6 +458,8 @@ impl Plan<'_> {
                     arms.push(match value {
                         ConstValue::Str(s) => quote! { #s => #sub, },
                         ConstValue::Int(i) => quote! { #i => #sub, },
+                        // Never a discriminator (see `dispatch::const_values`).
+                        ConstValue::Bool(_) | ConstValue::Number(_) => quote! {},
                     });
                 }
                 let mut other_facts = facts.to_vec();
@@ -575,14 +577,14 @@ impl Plan<'_> {
                     .iter()
                     .filter_map(|v| match v {
                         ConstValue::Str(s) => Some(s),
-                        ConstValue::Int(_) => None,
+                        _ => None,
                     })
                     .collect();
                 let ints: Vec<i64> = values
                     .iter()
                     .filter_map(|v| match v {
                         ConstValue::Int(n) => Some(*n),
-                        ConstValue::Str(_) => None,
+                        _ => None,
                     })
                     .collect();
                 if ints.is_empty() {
@@ -611,6 +613,8 @@ fn const_text(v: &ConstValue) -> String {
     match v {
         ConstValue::Str(s) => format!("{s:?}"),
         ConstValue::Int(i) => i.to_string(),
+        ConstValue::Bool(b) => b.to_string(),
+        ConstValue::Number(n) => n.clone(),
     }
 }
 

@@ -4,6 +4,7 @@
 
 pub mod check;
 pub mod decode;
+pub mod gen_types;
 pub mod http;
 pub mod profiles;
 pub mod reference;

@@ -31,6 +31,8 @@ enum Command {
     /// params of a method the version does not define; so does a `number` member (`1e3` →
     /// `1000.0`).
     Decode(mcpwire_cli::decode::DecodeArgs),
+    /// Generate Rust types from any JSON Schema: one module (-o) or a crate (--crate).
+    Gen(mcpwire_cli::gen_types::GenArgs),
 }
 
 #[derive(clap::Args)]
@@ -70,6 +72,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve(args),
         Command::Check(args) => mcpwire_cli::check::run(&args),
         Command::Decode(args) => mcpwire_cli::decode::main(&args),
+        Command::Gen(args) => mcpwire_cli::gen_types::main(&args),
         Command::Profiles => {
             print!("{}", mcpwire_cli::profiles::table());
             ExitCode::SUCCESS

@@ -75,13 +75,15 @@
 // the generator's snapshot tests.
 extern crate self as mcpwire_types;
 
-mod json;
-mod json_object_map;
 mod profile_facts;
-pub mod support;
 
-pub use json::{Json, JsonObject};
-pub use json_object_map::JsonObjectMap;
+/// What the generated code calls: the `mcpwire-support` crate, re-exported under the path the
+/// generated modules name (`mcpwire_types::support::…`).
+pub mod support {
+    pub use mcpwire_support::*;
+}
+
+pub use mcpwire_support::{Integer, Json, JsonObject, JsonObjectMap};
 pub use profile_facts::{IdTypes, ParamsTypes, ProfileFacts};
 
 #[rustfmt::skip]
