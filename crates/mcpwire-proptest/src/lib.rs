@@ -158,13 +158,16 @@ mod check_tests;
 pub mod config;
 pub mod expected;
 pub mod faulty;
+pub mod findings;
 pub mod ids;
 pub mod json;
+pub mod literal;
 pub mod message;
 pub mod methods;
 pub mod model;
 pub mod mutations;
 pub mod server_check;
+pub mod shrink;
 pub mod typed;
 pub mod violation;
 
@@ -174,9 +177,16 @@ pub(crate) fn pattern(regex: &str) -> proptest::string::RegexGeneratorStrategy<S
     proptest::string::string_regex(regex).expect("a valid regex")
 }
 
+/// The profile facts and generated MCP types this crate is built on, re-exported so one
+/// dev-dependency is enough: `mcpwire_proptest::facts::MCP_2025_11_25`.
+pub use mcpwire_types;
+pub use mcpwire_types::ProfileFacts;
+pub use mcpwire_types::facts;
+
 pub use check::{check, check_expected, check_with};
 pub use expected::{Cause, Expected, ExpectedReply, Outcome, ReplyId, Silence, codes};
+pub use findings::{Finding, Level};
 pub use methods::{Methods, Vocabulary};
 pub use model::derive_expected;
-pub use server_check::{ServerCheck, ServerCheckFailure, check_server};
+pub use server_check::{ServerCheck, ServerCheckFailure, check_server, check_server_at};
 pub use violation::{Rule, SeenId, Violation, ViolationKind, rules};

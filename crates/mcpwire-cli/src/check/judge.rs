@@ -9,7 +9,6 @@ use mcpwire_types::ProfileFacts;
 use super::cases::CheckCase;
 use super::exchange::{Exchange, Fault};
 use super::http_client::is_media;
-use super::ids::same_value;
 use super::kinds::{Level, level_of};
 use super::lenient::relevel;
 
@@ -139,18 +138,12 @@ pub fn kind_name(kind: ViolationKind) -> String {
     name
 }
 
-/// The finding of a checker violation. A changed id is split by value: the same JSON value
-/// spelt differently is `id-spelling-changed` (strict), anything else `id-value-changed`.
+/// The finding of a checker violation, its kind named by the shared table
+/// ([`mcpwire_proptest::findings::kind_of`]).
 /// Over HTTP, the stdio wording ("line") is replaced.
 fn finding(violation: &Violation, http: bool) -> Finding {
     let rule = RuleId::of(violation.rule());
-    let kind = match violation {
-        Violation::IdTypeOrPrecisionChanged { expected, got } if same_value(expected, got) => {
-            "id-spelling-changed".to_owned()
-        }
-        Violation::IdTypeOrPrecisionChanged { .. } => "id-value-changed".to_owned(),
-        other => kind_name(other.kind()),
-    };
+    let kind = mcpwire_proptest::findings::kind_of(violation).to_owned();
     let message = match (http, violation) {
         (true, Violation::MoreThanOneReply { count }) => format!(
             "[{}] {count} JSON-RPC messages came back for one POSTed message; send exactly one response",
