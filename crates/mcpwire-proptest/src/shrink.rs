@@ -24,24 +24,79 @@ pub fn shrink_bytes(
 ) -> (Vec<u8>, usize) {
     let mut best = frame.to_vec();
     let mut steps = 0;
+    loop {
+        let before = best.len();
+        remove_runs(&mut best, &mut steps, max_steps, &mut still_fails);
+        remove_members(&mut best, &mut steps, max_steps, &mut still_fails);
+        if best.len() == before || steps >= max_steps {
+            return (best, steps);
+        }
+    }
+}
+
+/// Removes runs of bytes: halves, quarters, … single bytes, while the frame still fails.
+fn remove_runs(
+    best: &mut Vec<u8>,
+    steps: &mut usize,
+    max_steps: usize,
+    still_fails: &mut impl FnMut(&[u8]) -> bool,
+) {
     let mut chunk = (best.len() / 2).max(1);
     loop {
         let mut progressed = false;
         let mut at = 0;
-        while at < best.len() && steps < max_steps {
+        while at < best.len() && *steps < max_steps {
             let end = (at + chunk).min(best.len());
             let candidate = [&best[..at], &best[end..]].concat();
-            steps += 1;
+            *steps += 1;
             if !candidate.is_empty() && still_fails(&candidate) {
-                best = candidate;
+                *best = candidate;
                 progressed = true;
             } else {
                 at += chunk;
             }
         }
-        if steps >= max_steps || (chunk == 1 && !progressed) {
-            return (best, steps);
+        if *steps >= max_steps || (chunk == 1 && !progressed) {
+            return;
         }
         chunk = (chunk / 2).max(1);
+    }
+}
+
+/// Removes what lies between separators (a `,` up to the next `,`, `}` or `]`; after `{` or `[`
+/// up to and with the next `,`): whole members and elements such as `,"":""`, which removing
+/// single bytes cannot take out without breaking the JSON on the way.
+fn remove_members(
+    best: &mut Vec<u8>,
+    steps: &mut usize,
+    max_steps: usize,
+    still_fails: &mut impl FnMut(&[u8]) -> bool,
+) {
+    let mut at = 0;
+    while at < best.len() && *steps < max_steps {
+        let opening = matches!(best[at], b'{' | b'[');
+        if best[at] != b',' && !opening {
+            at += 1;
+            continue;
+        }
+        let closers: &[u8] = if opening { b"," } else { b",}]" };
+        let start = if opening { at + 1 } else { at };
+        let mut removed = false;
+        for end in (at + 1..best.len()).filter(|&j| closers.contains(&best[j])) {
+            let end = if opening { end + 1 } else { end };
+            let candidate = [&best[..start], &best[end..]].concat();
+            *steps += 1;
+            if still_fails(&candidate) {
+                *best = candidate;
+                removed = true;
+                break;
+            }
+            if *steps >= max_steps {
+                return;
+            }
+        }
+        if !removed {
+            at += 1;
+        }
     }
 }
