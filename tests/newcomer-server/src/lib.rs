@@ -121,10 +121,16 @@ fn is_integer(text: &str) -> bool {
         ),
         None => (unsigned, 0),
     };
-    let fraction = mantissa.split_once('.').map_or("", |(_, f)| f);
-    let fraction = fraction.trim_end_matches('0');
-    let zero = mantissa.bytes().all(|b| b == b'0' || b == b'.');
-    zero || i64::try_from(fraction.len()).is_ok_and(|digits| digits <= exponent)
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = format!("{whole}{fraction}");
+    let significant = digits.trim_end_matches('0');
+    if significant.trim_start_matches('0').is_empty() {
+        return true;
+    }
+    // value = significant × 10^(exponent − fraction digits + trailing zeros dropped)
+    let scale =
+        i128::from(exponent) - fraction.len() as i128 + (digits.len() - significant.len()) as i128;
+    scale >= 0
 }
 
 fn result(id: &str, result: Value) -> Vec<u8> {
