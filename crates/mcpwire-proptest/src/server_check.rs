@@ -121,7 +121,7 @@ impl ServerCheck {
 ///
 /// ```text
 /// check_server: mcp-2025-11-25 failed (seed 42: PROPTEST_RNG_SEED=42 runs these cases again)
-///   input (edit IdDuplicated, shrunk to 40 bytes):
+///   input (generated as id-duplicated, shrunk to 40 bytes):
 ///     b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\",\"id\":1}"
 ///   replies (1):
 ///     b"{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"x\"}}"
@@ -134,7 +134,8 @@ impl ServerCheck {
 pub struct ServerCheckFailure {
     /// The profile checked.
     pub profile: &'static str,
-    /// The name of the case's mutation.
+    /// The name of the generated case's mutation (the input may since have been shrunk by its
+    /// bytes).
     pub mutation: &'static str,
     /// The exact input frame (one line, without its line ending).
     pub frame: Vec<u8>,
@@ -200,7 +201,7 @@ impl fmt::Display for ServerCheckFailure {
         }
         writeln!(
             f,
-            "  input ({}, {} bytes):",
+            "  input (generated as {}, shrunk to {} bytes):",
             self.mutation,
             self.frame.len()
         )?;

@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use mcpwire_proptest::{Vocabulary, typed};
-//! use mcpwire_types::facts::MCP_LATEST;
+//! use mcpwire_proptest::facts::MCP_LATEST;
 //! use proptest::prelude::*;
 //!
 //! let requests = typed::mcp_request(&MCP_LATEST, Vocabulary::DEFAULT).expect("an MCP profile");

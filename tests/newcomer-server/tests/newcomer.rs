@@ -185,3 +185,44 @@ fn a_failure_is_saved_and_replayed_first() {
     );
     let _ = std::fs::remove_dir_all(file.parent().expect("dir"));
 }
+
+/// Runs the check over a correct server and prints how many servers were built (one per case).
+/// Run by `case_counts_follow_the_environment` in a child process with its environment.
+#[test]
+#[ignore]
+fn count_cases() {
+    let built = std::cell::Cell::new(0u32);
+    let make = || {
+        built.set(built.get() + 1);
+        |frame: &[u8]| reply(Defect::None, frame)
+    };
+    let options = ServerCheck::with_cases(64).seed(5);
+    check_server(make, &MCP_2025_11_25, VOCABULARY, &options).expect("passes");
+    println!("BUILT {}", built.get());
+}
+
+/// `PROPTEST_CASES` sets the case count; `MCPWIRE_PROPTEST_CASES` wins when both are set.
+#[test]
+fn case_counts_follow_the_environment() {
+    let built = |env: &[(&str, &str)]| {
+        let mut child = std::process::Command::new(std::env::current_exe().expect("test binary"));
+        child.args(["--exact", "count_cases", "--ignored", "--nocapture"]);
+        child
+            .env_remove("PROPTEST_CASES")
+            .env_remove("MCPWIRE_PROPTEST_CASES");
+        child.envs(env.iter().copied());
+        let output = child.output().expect("run the test binary");
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        let count = stdout.lines().find_map(|l| l.strip_prefix("BUILT "));
+        count
+            .unwrap_or_else(|| panic!("no count:\n{stdout}"))
+            .parse::<u32>()
+            .expect("number")
+    };
+    assert_eq!(built(&[]), 64);
+    assert_eq!(built(&[("PROPTEST_CASES", "7")]), 7);
+    assert_eq!(
+        built(&[("PROPTEST_CASES", "7"), ("MCPWIRE_PROPTEST_CASES", "9")]),
+        9
+    );
+}

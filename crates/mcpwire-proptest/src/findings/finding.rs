@@ -130,6 +130,99 @@ pub fn judge(
 mod tests {
     use super::*;
     use crate::findings::KINDS;
+    use crate::methods::Methods;
+    use crate::model::derive_expected;
+    use mcpwire_types::facts::MCP_2025_11_25;
+
+    /// The kinds and levels judged for `input` answered with `replies` (`ping` known).
+    fn judged(input: &[u8], replies: &[&str]) -> Vec<(&'static str, Level)> {
+        let expected = derive_expected(&MCP_2025_11_25, input, Methods::Known(&["ping"]));
+        let replies: Vec<Vec<u8>> = replies.iter().map(|r| r.as_bytes().to_vec()).collect();
+        judge(&MCP_2025_11_25, input, &expected, &replies)
+            .into_iter()
+            .map(|f| (f.kind, f.level))
+            .collect()
+    }
+
+    const PARSE_ERROR: &str = r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"m"}}"#;
+
+    #[test]
+    fn a_refused_bom_is_strict_whatever_follows_it() {
+        let response = b"\xef\xbb\xbf{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"result\":[]}";
+        assert_eq!(
+            judged(response, &[PARSE_ERROR]),
+            [("leading-bom-refused", Level::Strict)]
+        );
+        let notification = b"\xef\xbb\xbf{\"jsonrpc\":\"2.0\",\"method\":\"ping\"}";
+        assert_eq!(
+            judged(notification, &[PARSE_ERROR]),
+            [("leading-bom-refused", Level::Strict)]
+        );
+        // Refused, but "id":null where 2025-11-25 omits it: still spelt wrong.
+        let null = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"m"}}"#;
+        assert!(judged(response, &[null]).contains(&("no-id-spelled-wrong", Level::Violation)));
+        // A reply without "jsonrpc" stays a violation beside the reading.
+        let request = b"\xef\xbb\xbf{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}";
+        let bare = r#"{"error":{"code":-32700,"message":"m"}}"#;
+        let mut got = judged(request, &[bare]);
+        got.sort();
+        assert_eq!(
+            got,
+            [
+                ("jsonrpc-missing-or-wrong", Level::Violation),
+                ("leading-bom-refused", Level::Strict)
+            ]
+        );
+    }
+
+    #[test]
+    fn deep_input_that_needs_no_reply_may_be_refused() {
+        let deep = format!(
+            r#"{{"jsonrpc":"2.0","id":"a","nest":{}{},"result":null}}"#,
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        assert_eq!(
+            judged(deep.as_bytes(), &[PARSE_ERROR]),
+            [("nesting-limit", Level::Strict)]
+        );
+        let shallow = br#"{"jsonrpc":"2.0","id":"a","result":null}"#;
+        assert_eq!(
+            judged(shallow, &[PARSE_ERROR]),
+            [("reply-to-response", Level::Violation)]
+        );
+    }
+
+    #[test]
+    fn silence_under_a_permitted_reading_is_strict() {
+        // Read last-wins, a duplicated method leaves a valid notification: no reply is right.
+        let duplicated = br#"{"jsonrpc":"2.0","method":"ping","method":"ping"}"#;
+        assert_eq!(
+            judged(duplicated, &[]),
+            [("duplicate-member-accepted", Level::Strict)]
+        );
+        // An rpc. notification read as one of a method the server lacks.
+        let rpc = br#"{"jsonrpc":"2.0","method":"rpc.x"}"#;
+        assert_eq!(judged(rpc, &[]), [("rpc-method-code", Level::Strict)]);
+        // Invalid for another reason too: no reading makes it a notification.
+        let invalid = br#"{"jsonrpc":"1.0","method":"rpc.x"}"#;
+        assert_eq!(judged(invalid, &[]), [("missing-reply", Level::Violation)]);
+    }
+
+    #[test]
+    fn a_respelt_id_does_not_block_a_reading() {
+        let input = br#"{"jsonrpc":"2.0","id":1e3,"method":"ping","params":null}"#;
+        let reply = r#"{"jsonrpc":"2.0","id":1000,"result":{}}"#;
+        let mut got = judged(input, &[reply]);
+        got.sort();
+        assert_eq!(
+            got,
+            [
+                ("id-spelling-changed", Level::Strict),
+                ("params-null-accepted", Level::Strict)
+            ]
+        );
+    }
 
     /// Every violation the checker names is a kind of the table, at the level docs/check.md
     /// gives it.

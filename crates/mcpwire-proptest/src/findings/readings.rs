@@ -43,6 +43,9 @@ const EXPLAINABLE: &[&str] = &[
     "fabricated-id",
 ];
 
+/// The kinds of a reply to input that needs none, which a reading that answers it explains.
+const ANSWERED: &[&str] = &["reply-to-notification", "reply-to-response"];
+
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The first reply's error code (`Some(None)` for a result) and id text (`None` when omitted or
@@ -166,10 +169,10 @@ pub fn relevel<F: Judged>(
     replies: &[Vec<u8>],
     findings: &mut Vec<F>,
 ) {
-    if bom_refused(frame, replies, findings) {
+    if bom_refused(facts, frame, replies, findings) {
         return;
     }
-    if !matches!(expected, Expected::Reply(_)) && limit_refused(frame, replies, findings) {
+    if !matches!(expected, Expected::Reply(_)) && limit_refused(facts, frame, replies, findings) {
         return;
     }
     let want = match expected {
@@ -202,8 +205,13 @@ pub fn relevel<F: Judged>(
     };
     findings.retain(|f| !EXPLAINABLE.contains(&f.kind()));
     findings.push(F::strict(kind, rule, why));
-    // Under the reading the reply carries no id: it must still spell "no id" as the version
-    // does ("id":null where the schema requires the member, omitted where it forbids null).
+    spell_no_id(facts, &reply, findings);
+}
+
+/// Under a reading that leaves the reply without an id, it must still spell "no id" as the
+/// version does (`"id":null` where the schema requires the member, omitted where it forbids
+/// null): `no-id-spelled-wrong` beside the strict finding otherwise.
+fn spell_no_id<F: Judged>(facts: &ProfileFacts, reply: &Reply, findings: &mut Vec<F>) {
     let spelt_wrong = if facts.error_response_requires_id {
         reply.id.is_none() && !reply.id_null
     } else {
@@ -223,6 +231,18 @@ fn without(members: &[Member<'_>], key: &str) -> Vec<u8> {
         .iter()
         .filter(|m| m.key != key)
         .map(|m| format!("{}:{}", serde_json::Value::from(m.key.as_str()), m.value))
+        .collect();
+    format!("{{{}}}", kept.join(",")).into_bytes()
+}
+
+/// The input's text with its `method` renamed to a plain name (the others as they were).
+fn renamed(members: &[Member<'_>]) -> Vec<u8> {
+    let kept: Vec<String> = members
+        .iter()
+        .map(|m| {
+            let value = if m.key == "method" { "\"m\"" } else { m.value };
+            format!("{}:{value}", serde_json::Value::from(m.key.as_str()))
+        })
         .collect();
     format!("{{{}}}", kept.join(",")).into_bytes()
 }
@@ -271,7 +291,7 @@ fn notification_under_a_reading<F: Judged>(
     let null_params = matches!(input.all("params").as_slice(), [p] if p.value == "null");
     let method = input.all("method");
     let rpc = matches!(method.as_slice(), [m] if m.kind == JsonKind::String && unescape(m.value).starts_with("rpc."));
-    let reading = if rpc && input.all("id").is_empty() {
+    let reading = if rpc && notification(&renamed(&input.members)) {
         Some((
             "rpc-method-code",
             "a notification of an rpc.-prefixed method got no reply: read as a notification of a method the server lacks it gets none (JSON-RPC 2.0 §4 reserves the names but prescribes no code; mcpwire answers -32600 without an id)",
@@ -303,14 +323,20 @@ fn notification_under_a_reading<F: Judged>(
 /// Input nested deeper than [`DEEP`] or larger than [`LARGE`] that needs no reply (a
 /// notification, a response) answered with one error without an id: the server's depth or size
 /// limit refused it before it could be read (RFC 8259 §9 permits both). One strict finding.
-fn limit_refused<F: Judged>(frame: &[u8], replies: &[Vec<u8>], findings: &mut Vec<F>) -> bool {
+fn limit_refused<F: Judged>(
+    facts: &ProfileFacts,
+    frame: &[u8],
+    replies: &[Vec<u8>],
+    findings: &mut Vec<F>,
+) -> bool {
     let [reply] = replies else {
         return false;
     };
-    let refused = read_reply(reply).is_some_and(|r| r.error && r.id.is_none());
-    let answered = ["reply-to-notification", "reply-to-response"];
-    let only_answered = findings.iter().all(|f| answered.contains(&f.kind()));
-    let (Some(first), true, true) = (findings.first(), refused, only_answered) else {
+    let Some(reply) = read_reply(reply).filter(|r| r.error && r.id.is_none()) else {
+        return false;
+    };
+    let only_answered = findings.iter().all(|f| ANSWERED.contains(&f.kind()));
+    let (Some(first), true) = (findings.first(), only_answered) else {
         return false;
     };
     let (kind, why) = if depth(frame) > DEEP {
@@ -329,6 +355,7 @@ fn limit_refused<F: Judged>(frame: &[u8], replies: &[Vec<u8>], findings: &mut Ve
     let rule = first.rule();
     findings.clear();
     findings.push(F::strict(kind, rule, why));
+    spell_no_id(facts, &reply, findings);
     true
 }
 
@@ -336,28 +363,34 @@ fn limit_refused<F: Judged>(frame: &[u8], replies: &[Vec<u8>], findings: &mut Ve
 /// BOM as not JSON (RFC 8259 §8.1 permits it) explains that reply, whatever follows the BOM
 /// (a request, a notification, a response). One strict finding instead of the violations; the
 /// reply must still spell "no id" as the version does.
-fn bom_refused<F: Judged>(frame: &[u8], replies: &[Vec<u8>], findings: &mut Vec<F>) -> bool {
+fn bom_refused<F: Judged>(
+    facts: &ProfileFacts,
+    frame: &[u8],
+    replies: &[Vec<u8>],
+    findings: &mut Vec<F>,
+) -> bool {
     let [reply] = replies else {
         return false;
     };
-    let refused = read_reply(reply).is_some_and(|r| r.error && r.parse_error && r.id.is_none());
-    let Some(first) = findings.first() else {
+    let Some(reply) = read_reply(reply).filter(|r| r.error && r.parse_error && r.id.is_none())
+    else {
         return false;
     };
-    if !frame.starts_with(BOM) || !refused {
+    let explained = |f: &F| EXPLAINABLE.contains(&f.kind()) || ANSWERED.contains(&f.kind());
+    let Some(first) = findings.iter().find(|f| explained(f)) else {
+        return false;
+    };
+    if !frame.starts_with(BOM) {
         return false;
     }
     let rule = first.rule();
-    let spelling: Vec<F> = findings
-        .drain(..)
-        .filter(|f| f.kind() == "no-id-spelled-wrong")
-        .collect();
+    findings.retain(|f| !explained(f));
     findings.push(F::strict(
         "leading-bom-refused",
         rule,
         "the input starts with a byte order mark and was refused as not JSON (-32700 without an id); RFC 8259 §8.1 lets a parser treat it as an error (mcpwire skips it)",
     ));
-    findings.extend(spelling);
+    spell_no_id(facts, &reply, findings);
     true
 }
 
