@@ -110,7 +110,8 @@
 //! runner
 //!     .run(&case(&MCP_2025_11_25, Vocabulary::DEFAULT), |case| {
 //!         let replies = my_server(&case.frame);
-//!         let findings = judge(&MCP_2025_11_25, &case.frame, &case.expected, &replies);
+//!         let methods = Vocabulary::DEFAULT.methods();
+//!         let findings = judge(&MCP_2025_11_25, methods, &case.frame, &case.expected, &replies);
 //!         let violations: Vec<String> = findings
 //!             .iter()
 //!             .filter(|f| f.level == Level::Violation)

@@ -43,7 +43,7 @@ use crate::expected::{Expected, ExpectedReply, ReplyId, Silence};
 use crate::findings::{Finding, Level, judge};
 use crate::literal::byte_literal;
 use crate::message::CallBodies;
-use crate::methods::Vocabulary;
+use crate::methods::{Methods, Vocabulary};
 use crate::model::derive_expected;
 use crate::mutations::{Case, case_from};
 use crate::shrink::shrink_bytes;
@@ -292,6 +292,7 @@ struct Caught {
 struct Judging<'a, F> {
     make_server: &'a F,
     profile: &'static ProfileFacts,
+    methods: Methods<'static>,
     options: &'a ServerCheck,
 }
 
@@ -308,7 +309,7 @@ where
     ) -> (Caught, Vec<&'static str>) {
         let mut server = (self.make_server)();
         let replies = server(&frame);
-        let findings = judge(self.profile, &frame, &expected, &replies);
+        let findings = judge(self.profile, self.methods, &frame, &expected, &replies);
         let internal_error =
             self.options.fail_on_internal_error && replies.iter().any(|r| has_internal_error(r));
         let failing: Vec<&'static str> = findings
@@ -402,6 +403,7 @@ where
     let judging = Judging {
         make_server: &make_server,
         profile,
+        methods: vocabulary.methods(),
         options,
     };
     let outcome = runner.run(&case_from(profile, &bodies), |case: Case| {

@@ -66,7 +66,14 @@ fn assert_reproducible(defect: Defect, failure: &ServerCheckFailure, kind: &str)
     let replies = reply(defect, &failure.frame);
     assert_eq!(replies, failure.replies, "{message}");
     let expected = derive_expected(&MCP_2025_11_25, &failure.frame, Methods::Known(METHODS));
-    let again = judge(&MCP_2025_11_25, &failure.frame, &expected, &replies);
+    let methods = Methods::Known(METHODS);
+    let again = judge(
+        &MCP_2025_11_25,
+        methods,
+        &failure.frame,
+        &expected,
+        &replies,
+    );
     assert!(again.iter().any(|f| f.kind == kind), "{message}");
 }
 

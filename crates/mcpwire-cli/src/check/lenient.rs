@@ -4,7 +4,7 @@
 //! library and the checker level alike.
 
 use mcpwire_proptest::Violation;
-pub use mcpwire_proptest::findings::{DEEP, LARGE, relevel};
+pub use mcpwire_proptest::findings::{DEEP, LARGE, relevel, run_as_batch};
 
 use super::judge::{Finding, RuleId};
 use super::kinds::Level;
@@ -20,7 +20,11 @@ impl mcpwire_proptest::findings::Judged for Finding {
         self.rule
     }
 
-    fn strict(kind: &'static str, rule: RuleId, why: &'static str) -> Finding {
+    fn level(&self) -> Level {
+        self.level
+    }
+
+    fn strict(kind: &'static str, rule: RuleId, why: &str) -> Finding {
         Finding {
             kind: kind.into(),
             level: Level::Strict,

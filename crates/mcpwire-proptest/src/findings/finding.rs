@@ -5,10 +5,11 @@ use std::fmt;
 use mcpwire_types::ProfileFacts;
 
 use super::id_value::same_value;
-use super::readings::{Judged, relevel};
+use super::readings::{Judged, batch_oracle, relevel, run_as_batch};
 use super::table::{Level, level_of};
 use crate::check::check_expected;
 use crate::expected::Expected;
+use crate::methods::Methods;
 use crate::violation::{Rule, Violation};
 
 /// One thing wrong with the replies to one input, as `mcpwire check` reports it.
@@ -41,7 +42,11 @@ impl Judged for Finding {
         self.rule
     }
 
-    fn strict(kind: &'static str, rule: Rule, why: &'static str) -> Finding {
+    fn level(&self) -> Level {
+        self.level
+    }
+
+    fn strict(kind: &'static str, rule: Rule, why: &str) -> Finding {
         Finding {
             kind,
             level: Level::Strict,
@@ -108,11 +113,13 @@ pub fn kind_of(violation: &Violation) -> &'static str {
 }
 
 /// The findings of one exchange under `profile`: the reply frames a server wrote for `frame`
-/// (whose oracle is `expected`) checked against the wire rules, each violation named by kind
-/// and level, then the permitted readings applied ([`relevel`]). Empty when the replies are
-/// right.
+/// (whose oracle is `expected`; `methods` are the server's) checked against the wire rules,
+/// each violation named by kind and level, then the permitted readings applied ([`relevel`],
+/// and [`run_as_batch`] for an array where the version has no batches). Empty when the replies
+/// are right.
 pub fn judge(
     profile: &ProfileFacts,
+    methods: Methods<'_>,
     frame: &[u8],
     expected: &Expected,
     replies: &[Vec<u8>],
@@ -123,6 +130,9 @@ pub fn judge(
         Err(violations) => violations.iter().map(Finding::of_violation).collect(),
     };
     relevel(profile, frame, expected, replies, &mut findings);
+    if let Some(batch) = batch_oracle(profile, frame, methods) {
+        run_as_batch(profile, &batch, &frames, &mut findings);
+    }
     findings
 }
 
@@ -130,7 +140,6 @@ pub fn judge(
 mod tests {
     use super::*;
     use crate::findings::KINDS;
-    use crate::methods::Methods;
     use crate::model::derive_expected;
     use mcpwire_types::facts::MCP_2025_11_25;
 
@@ -138,10 +147,16 @@ mod tests {
     fn judged(input: &[u8], replies: &[&str]) -> Vec<(&'static str, Level)> {
         let expected = derive_expected(&MCP_2025_11_25, input, Methods::Known(&["ping"]));
         let replies: Vec<Vec<u8>> = replies.iter().map(|r| r.as_bytes().to_vec()).collect();
-        judge(&MCP_2025_11_25, input, &expected, &replies)
-            .into_iter()
-            .map(|f| (f.kind, f.level))
-            .collect()
+        judge(
+            &MCP_2025_11_25,
+            Methods::Known(&["ping"]),
+            input,
+            &expected,
+            &replies,
+        )
+        .into_iter()
+        .map(|f| (f.kind, f.level))
+        .collect()
     }
 
     const PARSE_ERROR: &str = r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"m"}}"#;

@@ -6,7 +6,7 @@
 //!   sentence it rests on. `mcpwire check --list-kinds` prints this same table.
 //! - [`judge`]: the findings of one exchange: the wire-rule checker's violations
 //!   ([`check_expected`](crate::check_expected)) named by kind, then the permitted readings
-//!   ([`relevel`]) that turn what the specs allow into one strict finding.
+//!   ([`relevel`], [`run_as_batch`]) that turn what the specs allow into one strict finding.
 //!
 //! ```
 //! use mcpwire_proptest::findings::{Level, judge};
@@ -17,7 +17,7 @@
 //! let input = br#"{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}"#;
 //! let expected = derive_expected(&MCP_2025_11_25, input, Methods::Known(&["ping"]));
 //! let reply = br#"{"jsonrpc":"2.0","id":2,"result":{}}"#.to_vec();
-//! let findings = judge(&MCP_2025_11_25, input, &expected, &[reply]);
+//! let findings = judge(&MCP_2025_11_25, Methods::Known(&["ping"]), input, &expected, &[reply]);
 //! assert_eq!(findings.len(), 1);
 //! assert_eq!((findings[0].kind, findings[0].level), ("duplicate-member-accepted", Level::Strict));
 //! ```
@@ -29,5 +29,5 @@ mod table;
 
 pub use finding::{Finding, judge, kind_of};
 pub use id_value::{is_big_integer, is_number, same_value};
-pub use readings::{DEEP, Judged, LARGE, relevel};
+pub use readings::{DEEP, Judged, LARGE, batch_oracle, relevel, run_as_batch};
 pub use table::{KINDS, KindInfo, Level, kind, level_of, listing, names};

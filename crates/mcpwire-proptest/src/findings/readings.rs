@@ -6,6 +6,8 @@
 use mcpwire_types::ProfileFacts;
 
 use super::id_value::is_big_integer;
+use super::table::Level;
+use crate::check::check_expected;
 use crate::expected::{Cause, Expected, ExpectedReply, ReplyId, Silence};
 use crate::json::{Frame, JsonKind, Member, object_members, read_frame, unescape};
 use crate::methods::Methods;
@@ -22,8 +24,10 @@ pub trait Judged: Sized {
     fn kind(&self) -> &str;
     /// The rule it breaks.
     fn rule(&self) -> Self::RuleRef;
+    /// Its level.
+    fn level(&self) -> Level;
     /// A strict finding of `kind` under `rule`, explained by `why`.
-    fn strict(kind: &'static str, rule: Self::RuleRef, why: &'static str) -> Self;
+    fn strict(kind: &'static str, rule: Self::RuleRef, why: &str) -> Self;
     /// The finding of a checker violation.
     fn of_violation(violation: &Violation) -> Self;
 }
@@ -537,4 +541,70 @@ fn permitted(
         ));
     }
     None
+}
+
+/// Where the version has no batches, a top-level array answered exactly as JSON-RPC 2.0
+/// answers a batch (each request with its own reply and id, nothing for notifications; in one
+/// array or as separate messages, which are judged as if gathered into one array; within it,
+/// only differences the specs permit) is one strict finding, `batch-in-version-without-batches`.
+/// Any other answer keeps the findings it has. `batch` is the array's oracle under the version's
+/// rules with batches allowed ([`batch_oracle`]).
+pub fn run_as_batch<F: Judged>(
+    facts: &ProfileFacts,
+    batch: &Expected,
+    replies: &[&[u8]],
+    findings: &mut Vec<F>,
+) {
+    if findings.is_empty() {
+        return;
+    }
+    let with_batches = ProfileFacts {
+        batches: true,
+        ..*facts
+    };
+    let gathered: Vec<u8> = match replies {
+        [] => Vec::new(),
+        [one] if one.trim_ascii_start().starts_with(b"[") => one.to_vec(),
+        many => [&b"["[..], &many.join(&b","[..]), b"]"].concat(),
+    };
+    let gathered: Vec<&[u8]> = if gathered.is_empty() {
+        Vec::new()
+    } else {
+        vec![&gathered]
+    };
+    let as_batch = match check_expected(&with_batches, batch, &gathered) {
+        Ok(()) => true,
+        // Differences the specs permit within the batch (an id spelt otherwise) stay strict.
+        Err(violations) => violations
+            .iter()
+            .all(|v| F::of_violation(v).level() == Level::Strict),
+    };
+    if as_batch {
+        let rule = F::of_violation(&Violation::BatchReplyNotArray).rule();
+        findings.clear();
+        findings.push(F::strict(
+            "batch-in-version-without-batches",
+            rule,
+            &format!(
+                "a top-level array was answered as JSON-RPC 2.0 answers a batch (each request with its own reply and id, nothing for notifications); MCP {} has no batches (mcpwire answers the array with one -32600 without an id)",
+                facts.protocol_version.unwrap_or(facts.name)
+            ),
+        ));
+    }
+}
+
+/// Where the version has no batches, the oracle of a top-level array run as a JSON-RPC 2.0
+/// batch under the version's other rules (`None` for anything else).
+pub fn batch_oracle(facts: &ProfileFacts, frame: &[u8], methods: Methods<'_>) -> Option<Expected> {
+    if facts.batches {
+        return None;
+    }
+    let with_batches = ProfileFacts {
+        batches: true,
+        ..*facts
+    };
+    match derive_expected(&with_batches, frame, methods) {
+        batch @ Expected::Batch(_) => Some(batch),
+        _ => None,
+    }
 }
