@@ -33,6 +33,7 @@ use std::cell::RefCell;
 use std::fmt;
 use std::hash::{BuildHasher, RandomState};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use mcpwire_types::ProfileFacts;
 use proptest::test_runner::{RngSeed, TestCaseError, TestRunner};
@@ -67,7 +68,9 @@ pub struct ServerCheck {
     pub strict: bool,
     /// The seed of the generated cases; `None`: `PROPTEST_RNG_SEED` when set, else a fresh one.
     pub seed: Option<u64>,
-    /// Shrinking steps at most (each runs one case through a fresh server).
+    /// Shrinking steps at most, in each of the two stages (the generators' value trees, then
+    /// removing bytes, which also stops after 10 s); each step runs one case through a fresh
+    /// server.
     pub shrink_steps: u32,
 }
 
@@ -340,6 +343,9 @@ struct Shrinking {
     smallest: Option<Caught>,
 }
 
+/// The most time spent removing bytes from a failing input (each step judges one exchange).
+const BYTE_SHRINK_TIME: Duration = Duration::from_secs(10);
+
 /// The kind a failing exchange is shrunk by: its first failing finding, or `internal-error`.
 const INTERNAL_ERROR: &str = "internal-error";
 
@@ -358,7 +364,7 @@ pub fn check_server<F, R>(
     profile: &'static ProfileFacts,
     vocabulary: Vocabulary,
     options: &ServerCheck,
-) -> Result<(), ServerCheckFailure>
+) -> Result<(), Box<ServerCheckFailure>>
 where
     F: Fn() -> R,
     R: FnMut(&[u8]) -> Vec<Vec<u8>>,
@@ -376,7 +382,7 @@ pub fn check_server_at<F, R>(
     profile: &'static ProfileFacts,
     vocabulary: Vocabulary,
     options: &ServerCheck,
-) -> Result<(), ServerCheckFailure>
+) -> Result<(), Box<ServerCheckFailure>>
 where
     F: Fn() -> R,
     R: FnMut(&[u8]) -> Vec<Vec<u8>>,
@@ -441,7 +447,11 @@ where
     // Past the generators' shrinking: remove bytes while the same finding shows.
     let methods = vocabulary.methods();
     let (start, mutation) = (caught.frame.clone(), caught.mutation);
+    let deadline = Instant::now() + BYTE_SHRINK_TIME;
     let (frame, _) = shrink_bytes(&start, options.shrink_steps as usize, |candidate| {
+        if Instant::now() > deadline {
+            return false;
+        }
         let expected = derive_expected(profile, candidate, methods);
         let (smaller, failing) = judging.run(mutation, candidate.to_vec(), expected);
         let shows = failing.contains(&target);
@@ -451,7 +461,7 @@ where
         shows
     });
     debug_assert_eq!(frame, caught.frame);
-    Err(ServerCheckFailure {
+    Err(Box::new(ServerCheckFailure {
         profile: profile.name,
         mutation: caught.mutation,
         expected: expected_in_words(profile, &caught.expected),
@@ -463,7 +473,7 @@ where
         strict: options.strict,
         replayed: state.first_call <= persisted,
         regressions,
-    })
+    }))
 }
 
 /// How many failures the regression file holds (replayed before any new case).

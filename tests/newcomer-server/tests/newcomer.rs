@@ -31,7 +31,7 @@ fn scratch_source(name: &str) -> &'static str {
     Box::leak(source.to_string_lossy().into_owned().into_boxed_str())
 }
 
-fn check_defect(defect: Defect, seed: u64) -> ServerCheckFailure {
+fn check_defect(defect: Defect, seed: u64) -> Box<ServerCheckFailure> {
     let source = scratch_source(&format!("{defect:?}-{seed}"));
     let make = || move |frame: &[u8]| reply(defect, frame);
     let options = ServerCheck::with_cases(64).seed(seed);

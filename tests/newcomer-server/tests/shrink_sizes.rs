@@ -7,6 +7,9 @@ use mcpwire_proptest::facts::MCP_2025_11_25 as PROFILE;
 use mcpwire_proptest::faulty::{ids_through_f64, null_instead_of_readable_id, reference_reply};
 use mcpwire_proptest::{ServerCheck, Vocabulary, check_server_at};
 
+/// A server: the lines it writes for one input line.
+type ReplyFn = fn(&[u8]) -> Vec<Vec<u8>>;
+
 /// The reference server, dropping every -32700 reply.
 fn dropped_parse_error(frame: &[u8]) -> Vec<Vec<u8>> {
     let replies = reference_reply(&PROFILE, frame);
@@ -23,7 +26,7 @@ fn dropped_parse_error(frame: &[u8]) -> Vec<Vec<u8>> {
 fn shrunk_sizes_of_the_three_defects() {
     let dir = std::env::temp_dir().join(format!("mcpwire-shrink-sizes-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let servers: [(&str, fn(&[u8]) -> Vec<Vec<u8>>); 3] = [
+    let servers: [(&str, ReplyFn); 3] = [
         ("ids through f64", |f| ids_through_f64(&PROFILE, f)),
         ("null id on invalid", |f| {
             null_instead_of_readable_id(&PROFILE, f)
