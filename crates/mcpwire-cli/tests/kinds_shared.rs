@@ -70,7 +70,7 @@ fn both_judges_agree_on_generated_exchanges() {
     use proptest::strategy::{Strategy, ValueTree};
     use proptest::test_runner::{Config, TestRunner};
 
-    let servers: &[fn(&mcpwire_proptest::ProfileFacts, &[u8]) -> Vec<Vec<u8>>] = &[
+    let servers: &[faulty::ReplyFn] = &[
         faulty::reference_reply,
         faulty::ids_through_f64,
         faulty::null_instead_of_readable_id,
