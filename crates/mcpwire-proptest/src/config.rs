@@ -29,8 +29,10 @@ pub fn cases(default: u32) -> u32 {
         .unwrap_or(default)
 }
 
-/// A proptest configuration running [`cases`]`(default)` cases, with failure
-/// persistence in `proptest-regressions/` next to the test's source file.
+/// A proptest configuration running [`cases`]`(default)` cases, with proptest's default failure
+/// persistence (`proptest-regressions/` beside the source file), which needs the source file the
+/// `proptest!` macro supplies; a [`proptest::test_runner::TestRunner`] used directly has none, so
+/// use [`config_at`] there.
 ///
 /// ```
 /// use mcpwire_proptest::config::config;
