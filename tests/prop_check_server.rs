@@ -81,12 +81,14 @@ fn a_panicking_handler_fails_only_when_internal_errors_are_refused() {
     };
     let lenient = ServerCheck::with_cases(128);
     assert_eq!(check_server(make, facts, vocabulary, &lenient), Ok(()));
+    // A fixed seed: the failure this test expects is saved once in
+    // prop_check_server.proptest-regressions and replayed from it, so the file does not grow.
     let strict = ServerCheck {
         fail_on_internal_error: true,
-        ..lenient
+        ..lenient.seed(35)
     };
     let failure = check_server(make, facts, vocabulary, &strict).unwrap_err();
-    assert!(failure.problems.contains("-32603"), "{failure}");
+    assert!(failure.internal_error, "{failure}");
     assert!(
         String::from_utf8_lossy(&failure.frame).contains("ping"),
         "{failure}"

@@ -19,7 +19,7 @@ use crate::violation::{SeenId, Violation, shorten};
 ///
 /// ```
 /// use mcpwire_proptest::{check, ViolationKind};
-/// use mcpwire_types::facts::MCP_LATEST;
+/// use mcpwire_proptest::facts::MCP_LATEST;
 ///
 /// let input = br#"{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}"#;
 /// let good: &[u8] = br#"{"jsonrpc":"2.0","id":9007199254740993,"result":{}}"#;

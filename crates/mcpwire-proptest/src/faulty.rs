@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use mcpwire_proptest::{check_with, faulty, ViolationKind, Vocabulary};
-//! use mcpwire_types::facts::MCP_LATEST;
+//! use mcpwire_proptest::facts::MCP_LATEST;
 //!
 //! let input = br#"{"jsonrpc":"2.0","id":1,"method":"no/such/method"}"#;
 //! let methods = Vocabulary::DEFAULT.methods();

@@ -3,7 +3,7 @@
 //!
 //! ```
 //! use mcpwire_proptest::ids::{any_id, IdKind};
-//! use mcpwire_types::facts::MCP_LATEST;
+//! use mcpwire_proptest::facts::MCP_LATEST;
 //! use proptest::prelude::*;
 //!
 //! proptest!(|(id in any_id(&MCP_LATEST))| {

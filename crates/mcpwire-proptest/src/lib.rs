@@ -26,13 +26,16 @@
 //!   of docs/wire-rules.md ([`Violation`], [`rules`]). [`check_with`] adds knowledge of
 //!   the server's methods; [`check_expected`] takes a generated case's oracle.
 //! - [`check_server`]: runs generated cases through a server built fresh for every case
-//!   (a stateful server's `initialize` cannot leak into the next case), optionally failing
-//!   on -32603 replies (a panicking handler).
+//!   (a stateful server's `initialize` cannot leak into the next case), judging as
+//!   `mcpwire check` does, optionally failing on -32603 replies (a panicking handler).
 //! - [`faulty`]: reference defects, one reply function per real defect class, to show the
 //!   checker catches each of them.
-//! - [`config`]: case counts; `MCPWIRE_PROPTEST_CASES` raises them for a soak run.
+//! - [`findings`]: the finding kinds and levels `mcpwire check` uses (one table), and
+//!   [`findings::judge`], which judges one exchange as `mcpwire check` does.
+//! - [`config`]: case counts; `MCPWIRE_PROPTEST_CASES` (or proptest's `PROPTEST_CASES`)
+//!   raises them for a soak run.
 //!
-//! Profiles are the data of [`mcpwire_types::facts`]: which id types the schema admits,
+//! Profiles are the data of [`facts`] (re-exported from `mcpwire_types`): which id types the schema admits,
 //! whether an error reply without a readable id carries `"id":null` or omits the id,
 //! whether batches exist, and which `params` types are allowed.
 //!
@@ -52,65 +55,79 @@
 //!
 //! # Testing your own server
 //!
-//! An SDK author wires their reply function (one input line in, the lines it writes out)
-//! to the generated cases. Here `my_server` stands for your code; it is the crate's own
-//! correct reference so the example passes.
+//! One dev-dependency is enough: the profile facts are re-exported as [`facts`] (and the
+//! generated types as [`mcpwire_types`]). A server that speaks one MCP version enables only that
+//! version (`default-features = false, features = ["v2025_11_25"]`); a plain JSON-RPC 2.0
+//! server needs no version feature at all (`features = []`, profile [`facts::JSONRPC_2_0`]).
+//! docs/proptest.md is the guide.
+//!
+//! [`check_server`] builds a fresh server for every case (a stateful server's `initialize`
+//! would change how the next case is read), judges every exchange exactly as `mcpwire check`
+//! does ([`findings`]: violations fail, strict findings only with [`ServerCheck::strict`]),
+//! shrinks a failure to the smallest input that still shows the same finding, prints it with
+//! its seed, and saves it beside the calling test as `<file>.proptest-regressions`, replayed
+//! first on every run. Here the server is the crate's reference, so the example passes:
 //!
 //! ```
+//! use mcpwire_proptest::facts::MCP_2025_11_25;
+//! use mcpwire_proptest::{ServerCheck, Vocabulary, check_server};
+//!
+//! /// Exactly the methods your server implements; `unknown` adds names it must answer -32601.
+//! const VOCABULARY: Vocabulary = Vocabulary {
+//!     known: &["ping", "tools/list"],
+//!     unknown: &["tools/unknown", "Ping"],
+//! };
+//!
+//! // `make_server` returns your server's reply function (one line in, the lines it writes
+//! // out), in its initial state.
+//! let make_server =
+//!     || |frame: &[u8]| mcpwire_proptest::faulty::reference_reply(&MCP_2025_11_25, frame);
+//! let options = ServerCheck { fail_on_internal_error: true, ..ServerCheck::with_cases(32) };
+//! check_server(make_server, &MCP_2025_11_25, VOCABULARY, &options).unwrap();
+//! ```
+//!
+//! A failure's `Debug` is its `Display`, so `.unwrap()` prints the report: the exact input and
+//! replies as Rust byte-string literals to paste into a test, what a correct server sends, every
+//! finding with its kind, level and rule (also in [`ServerCheckFailure::findings`]), the seed
+//! (`PROPTEST_RNG_SEED=<seed>` runs the same cases again) and the regression file.
+//!
+//! For finer control, generate cases yourself and judge each exchange with
+//! [`findings::judge`] (or the bare wire rules with [`check_expected`]):
+//!
+//! ```
+//! use mcpwire_proptest::facts::MCP_2025_11_25;
+//! use mcpwire_proptest::findings::{Level, judge};
 //! use mcpwire_proptest::mutations::case;
-//! use mcpwire_proptest::{check_expected, config::config, Vocabulary};
-//! use mcpwire_types::facts::ALL;
+//! use mcpwire_proptest::{Vocabulary, config::config_at};
 //! use proptest::prelude::*;
 //! use proptest::test_runner::TestRunner;
 //!
-//! /// Your server: the frames it writes for one input frame. It implements exactly the
-//! /// methods of `Vocabulary::DEFAULT.known` (`ping`, `tools/list`); build your own
-//! /// `Vocabulary` to match your server.
-//! fn my_server(profile: &mcpwire_types::ProfileFacts, frame: &[u8]) -> Vec<Vec<u8>> {
-//!     mcpwire_proptest::faulty::reference_reply(profile, frame)
+//! fn my_server(frame: &[u8]) -> Vec<Vec<u8>> {
+//!     mcpwire_proptest::faulty::reference_reply(&MCP_2025_11_25, frame)
 //! }
 //!
-//! for profile in ALL {
-//!     let mut runner = TestRunner::new(config(64));
-//!     runner
-//!         .run(&case(profile, Vocabulary::DEFAULT), |case| {
-//!             let replies = my_server(profile, &case.frame);
-//!             let replies: Vec<&[u8]> = replies.iter().map(Vec::as_slice).collect();
-//!             if let Err(violations) = check_expected(profile, &case.expected, &replies) {
-//!                 let report: Vec<String> = violations.iter().map(ToString::to_string).collect();
-//!                 prop_assert!(false, "{}: {}", case.mutation.name(), report.join("; "));
-//!             }
-//!             Ok(())
-//!         })
-//!         .unwrap();
-//! }
+//! let mut runner = TestRunner::new(config_at(file!(), 64));
+//! runner
+//!     .run(&case(&MCP_2025_11_25, Vocabulary::DEFAULT), |case| {
+//!         let replies = my_server(&case.frame);
+//!         let methods = Vocabulary::DEFAULT.methods();
+//!         let findings = judge(&MCP_2025_11_25, methods, &case.frame, &case.expected, &replies);
+//!         let violations: Vec<String> = findings
+//!             .iter()
+//!             .filter(|f| f.level == Level::Violation)
+//!             .map(ToString::to_string)
+//!             .collect();
+//!         prop_assert!(violations.is_empty(), "{}: {}", case.mutation.name(), violations.join("; "));
+//!         Ok(())
+//!     })
+//!     .unwrap();
 //! ```
-//!
-//! A real server keeps state between frames (an MCP server switches profile in
-//! `initialize`): share one across cases and a generated `initialize` changes how the next
-//! case is read, a false failure. [`check_server`] builds a fresh server for every case and
-//! can also fail on -32603 replies, which a runtime sends for a panicking handler:
-//!
-//! ```
-//! use mcpwire_proptest::{ServerCheck, Vocabulary, check_server};
-//! use mcpwire_types::facts::MCP_LATEST;
-//!
-//! // `make_server` returns your server's reply function, in its initial state.
-//! let make_server = || |frame: &[u8]| mcpwire_proptest::faulty::reference_reply(&MCP_LATEST, frame);
-//! let options = ServerCheck { fail_on_internal_error: true, ..ServerCheck::with_cases(32) };
-//! check_server(make_server, &MCP_LATEST, Vocabulary::DEFAULT, &options).unwrap();
-//! ```
-//!
-//! A failure reads like
-//! `[wire rule 4 (id recovery)] the request's id 9007199254740993 came back as
-//! 9007199254740992: its type or number text changed; keep the id's raw JSON text (never
-//! convert it through f64, i64 or a string)`, with the shrunk frame that shows it.
 //!
 //! To check a single exchange (e.g. recorded traffic), use [`check()`] directly:
 //!
 //! ```
 //! use mcpwire_proptest::{check, ViolationKind};
-//! use mcpwire_types::facts::MCP_LATEST;
+//! use mcpwire_proptest::facts::MCP_LATEST;
 //!
 //! let input = br#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#;
 //! let reply: &[u8] = br#"{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"bad"}}"#;
@@ -122,7 +139,8 @@
 //!
 //! The workspace's property tests (`tests/prop_*.rs` in package `mcpwire-tests`) use small
 //! defaults so `cargo test` stays fast; `MCPWIRE_PROPTEST_CASES=<n>` sets every property's
-//! case count for a soak run ([`config::cases`]). Shrunk failures are persisted in
+//! case count for a soak run ([`config::cases`]; proptest's own `PROPTEST_CASES` works too).
+//! Shrunk failures are persisted in
 //! `<test file>.proptest-regressions` beside the test ([`config::config_at`]) and replayed
 //! first on every run; commit them.
 //!
@@ -158,13 +176,16 @@ mod check_tests;
 pub mod config;
 pub mod expected;
 pub mod faulty;
+pub mod findings;
 pub mod ids;
 pub mod json;
+pub mod literal;
 pub mod message;
 pub mod methods;
 pub mod model;
 pub mod mutations;
 pub mod server_check;
+pub mod shrink;
 pub mod typed;
 pub mod violation;
 
@@ -174,9 +195,16 @@ pub(crate) fn pattern(regex: &str) -> proptest::string::RegexGeneratorStrategy<S
     proptest::string::string_regex(regex).expect("a valid regex")
 }
 
+/// The profile facts and generated MCP types this crate is built on, re-exported so one
+/// dev-dependency is enough: `mcpwire_proptest::facts::MCP_2025_11_25`.
+pub use mcpwire_types;
+pub use mcpwire_types::ProfileFacts;
+pub use mcpwire_types::facts;
+
 pub use check::{check, check_expected, check_with};
 pub use expected::{Cause, Expected, ExpectedReply, Outcome, ReplyId, Silence, codes};
+pub use findings::{Finding, Level};
 pub use methods::{Methods, Vocabulary};
 pub use model::derive_expected;
-pub use server_check::{ServerCheck, ServerCheckFailure, check_server};
+pub use server_check::{ServerCheck, ServerCheckFailure, check_server, check_server_at};
 pub use violation::{Rule, SeenId, Violation, ViolationKind, rules};

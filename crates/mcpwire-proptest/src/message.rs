@@ -179,7 +179,7 @@ pub type CallBody = (MethodName, Option<String>);
 ///
 /// ```
 /// use mcpwire_proptest::message::{CallBodies, MethodName, call_from};
-/// use mcpwire_types::facts::MCP_LATEST;
+/// use mcpwire_proptest::facts::MCP_LATEST;
 /// use proptest::prelude::*;
 ///
 /// // A typed generator would build params from the generated MCP types.
@@ -380,7 +380,7 @@ pub fn response(profile: &ProfileFacts) -> BoxedStrategy<Response> {
 ///
 /// ```
 /// use mcpwire_proptest::{message::valid_message, Vocabulary};
-/// use mcpwire_types::facts::JSONRPC_2_0;
+/// use mcpwire_proptest::facts::JSONRPC_2_0;
 /// use proptest::prelude::*;
 ///
 /// proptest!(|(message in valid_message(&JSONRPC_2_0, Vocabulary::DEFAULT))| {

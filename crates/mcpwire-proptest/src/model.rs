@@ -16,7 +16,7 @@ pub const BOM: &[u8] = b"\xEF\xBB\xBF";
 ///
 /// ```
 /// use mcpwire_proptest::{Expected, Methods, ReplyId, derive_expected};
-/// use mcpwire_types::facts::MCP_LATEST;
+/// use mcpwire_proptest::facts::MCP_LATEST;
 ///
 /// let frame = br#"{"jsonrpc":"1.0","id":3,"method":"ping"}"#;
 /// let Expected::Reply(reply) = derive_expected(&MCP_LATEST, frame, Methods::Unspecified) else {

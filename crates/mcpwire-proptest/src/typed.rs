@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use mcpwire_proptest::{Vocabulary, typed};
-//! use mcpwire_types::facts::MCP_LATEST;
+//! use mcpwire_proptest::facts::MCP_LATEST;
 //! use proptest::prelude::*;
 //!
 //! let requests = typed::mcp_request(&MCP_LATEST, Vocabulary::DEFAULT).expect("an MCP profile");
@@ -139,11 +139,15 @@ pub fn mcp_call_bodies(profile: &ProfileFacts, vocabulary: Vocabulary) -> Option
 /// The call bodies for exercising a server under `profile`: for an MCP profile mostly typed
 /// ([`mcp_call_bodies`], 2 in 3) and otherwise arbitrary names and params from `vocabulary`
 /// (unknown and escaped method names stay covered); for plain JSON-RPC only arbitrary.
+///
+/// The arbitrary bodies come first, so a failing case shrinks toward them: the first known
+/// method without params (`{"jsonrpc":"2.0","id":0,"method":"ping"}`), not a typed
+/// `initialize` or `tools/call` with params.
 pub fn call_bodies(profile: &ProfileFacts, vocabulary: Vocabulary) -> CallBodies {
     let arbitrary = CallBodies::arbitrary(profile, vocabulary);
     match mcp_call_bodies(profile, vocabulary) {
         Some(typed) => CallBodies::custom(
-            prop_oneof![2 => typed.strategy(), 1 => arbitrary.strategy()].boxed(),
+            prop_oneof![1 => arbitrary.strategy(), 2 => typed.strategy()].boxed(),
         ),
         None => arbitrary,
     }

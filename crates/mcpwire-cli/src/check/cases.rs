@@ -94,17 +94,7 @@ impl Oracle {
     /// Where the version has no batches, the oracle of a top-level array run as a JSON-RPC 2.0
     /// batch under the version's other rules (`None` for anything else).
     pub fn batch_reading(&self, frame: &[u8]) -> Option<Expected> {
-        if self.facts.batches {
-            return None;
-        }
-        let with_batches = ProfileFacts {
-            batches: true,
-            ..*self.facts
-        };
-        match derive_expected(&with_batches, frame, self.methods()) {
-            batch @ Expected::Batch(_) => Some(batch),
-            _ => None,
-        }
+        mcpwire_proptest::findings::batch_oracle(self.facts, frame, self.methods())
     }
 }
 

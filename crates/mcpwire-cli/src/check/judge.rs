@@ -9,9 +9,8 @@ use mcpwire_types::ProfileFacts;
 use super::cases::CheckCase;
 use super::exchange::{Exchange, Fault};
 use super::http_client::is_media;
-use super::ids::same_value;
 use super::kinds::{Level, level_of};
-use super::lenient::relevel;
+use super::lenient::{relevel, run_as_batch};
 
 /// A rule a case is checked against, as shown in the report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -139,18 +138,12 @@ pub fn kind_name(kind: ViolationKind) -> String {
     name
 }
 
-/// The finding of a checker violation. A changed id is split by value: the same JSON value
-/// spelt differently is `id-spelling-changed` (strict), anything else `id-value-changed`.
+/// The finding of a checker violation, its kind named by the shared table
+/// ([`mcpwire_proptest::findings::kind_of`]).
 /// Over HTTP, the stdio wording ("line") is replaced.
 fn finding(violation: &Violation, http: bool) -> Finding {
     let rule = RuleId::of(violation.rule());
-    let kind = match violation {
-        Violation::IdTypeOrPrecisionChanged { expected, got } if same_value(expected, got) => {
-            "id-spelling-changed".to_owned()
-        }
-        Violation::IdTypeOrPrecisionChanged { .. } => "id-value-changed".to_owned(),
-        other => kind_name(other.kind()),
-    };
+    let kind = mcpwire_proptest::findings::kind_of(violation).to_owned();
     let message = match (http, violation) {
         (true, Violation::MoreThanOneReply { count }) => format!(
             "[{}] {count} JSON-RPC messages came back for one POSTed message; send exactly one response",
@@ -294,54 +287,6 @@ const SILENCE_EXPLAINED: &[&str] = &[
     "params-null-accepted",
     "batch-in-version-without-batches",
 ];
-
-/// Where the version has no batches, a top-level array answered exactly as JSON-RPC 2.0
-/// answers a batch (each request with its own reply and id, nothing for notifications; in one
-/// array or as separate messages, which are judged as if gathered into one array; within it,
-/// only differences the specs permit) is one strict finding. Any other answer keeps the
-/// findings it has.
-fn run_as_batch(
-    facts: &ProfileFacts,
-    batch: &Expected,
-    replies: &[&[u8]],
-    findings: &mut Vec<Finding>,
-) {
-    if findings.is_empty() {
-        return;
-    }
-    let with_batches = ProfileFacts {
-        batches: true,
-        ..*facts
-    };
-    let gathered: Vec<u8> = match replies {
-        [] => Vec::new(),
-        [one] if one.trim_ascii_start().starts_with(b"[") => one.to_vec(),
-        many => [&b"["[..], &many.join(&b","[..]), b"]"].concat(),
-    };
-    let gathered: Vec<&[u8]> = if gathered.is_empty() {
-        Vec::new()
-    } else {
-        vec![&gathered]
-    };
-    let as_batch = match check_expected(&with_batches, batch, &gathered) {
-        Ok(()) => true,
-        // Differences the specs permit within the batch (an id spelt otherwise) stay strict.
-        Err(violations) => violations
-            .iter()
-            .all(|v| finding(v, false).level == Level::Strict),
-    };
-    if as_batch {
-        findings.clear();
-        findings.push(Finding::new(
-            "batch-in-version-without-batches",
-            rule_of(&Violation::BatchReplyNotArray),
-            format!(
-                "a top-level array was answered as JSON-RPC 2.0 answers a batch (each request with its own reply and id, nothing for notifications); MCP {} has no batches (mcpwire answers the array with one -32600 without an id)",
-                facts.protocol_version.unwrap_or(facts.name)
-            ),
-        ));
-    }
-}
 
 fn fault_finding(fault: &Fault, http: bool) -> Finding {
     let kind = match fault {

@@ -1,400 +1,55 @@
-//! Findings the specs permit: a reply that differs from mcpwire's stricter policy only in a way
-//! JSON-RPC 2.0 or RFC 8259 allows (a duplicated member read last-wins, a refused big id, a
-//! depth limit, a lenient parser) is one *strict* finding instead of violations.
+//! Findings the specs permit (a duplicated member read last-wins, a refused big id, a depth
+//! limit, a lenient parser): `mcpwire-proptest`'s permitted readings
+//! ([`mcpwire_proptest::findings::relevel`]), applied to the checker's own findings, so the
+//! library and the checker level alike.
 
-use mcpwire_proptest::json::{Frame, JsonKind, Member, object_members, read_frame, unescape};
-use mcpwire_proptest::{
-    Cause, Expected, ExpectedReply, Methods, ReplyId, Silence, Violation, derive_expected,
-};
-use mcpwire_types::ProfileFacts;
+use mcpwire_proptest::Violation;
+pub use mcpwire_proptest::findings::{DEEP, LARGE, relevel, run_as_batch};
 
-use super::ids::is_big_integer;
 use super::judge::{Finding, RuleId};
 use super::kinds::Level;
 
-/// Nesting deeper than this is beyond common parser limits (serde_json refuses 128).
-pub const DEEP: usize = 128;
-/// Inputs larger than this may meet a server's size limit (RFC 8259 §9).
-pub const LARGE: usize = 100 << 10;
+impl mcpwire_proptest::findings::Judged for Finding {
+    type RuleRef = RuleId;
 
-/// The kinds a permitted reading of the input can explain: what the reply's code and id say.
-const EXPLAINABLE: &[&str] = &[
-    "unexpected-code",
-    "id-not-echoed",
-    "id-value-changed",
-    "id-spelling-changed",
-    "id-lost-although-recoverable",
-    "fabricated-id",
-];
+    fn kind(&self) -> &str {
+        &self.kind
+    }
 
-const BOM: &[u8] = b"\xEF\xBB\xBF";
+    fn rule(&self) -> RuleId {
+        self.rule
+    }
 
-/// The first reply's error code (`Some(None)` for a result) and id text (`None` when omitted or
-/// null), when it is one JSON object.
-struct Reply {
-    error: bool,
-    /// An error with code -32700.
-    parse_error: bool,
-    /// An error with code -32600.
-    invalid_request: bool,
-    /// The error's code, when it is an integer.
-    code: Option<i64>,
-    id: Option<String>,
-    /// The id member is present and `null`.
-    id_null: bool,
-}
+    fn level(&self) -> Level {
+        self.level
+    }
 
-fn read_reply(frame: &[u8]) -> Option<Reply> {
-    let Frame::Value {
-        text,
-        kind: JsonKind::Object,
-    } = read_frame(frame)
-    else {
-        return None;
-    };
-    let members = object_members(text);
-    let id_member = members.iter().find(|m| m.key == "id").map(|m| m.value);
-    let id_null = id_member == Some("null");
-    let id = id_member.filter(|id| *id != "null").map(str::to_owned);
-    let error_member = members
-        .iter()
-        .find(|m| m.key == "error" && m.kind == JsonKind::Object);
-    let error = error_member.is_some() && !members.iter().any(|m| m.key == "result");
-    let code_is = |code: &str| {
-        error_member.is_some_and(|e| {
-            object_members(e.value)
-                .iter()
-                .any(|m| m.key == "code" && m.value == code)
-        })
-    };
-    let parse_error = code_is("-32700");
-    let invalid_request = code_is("-32600");
-    let code = error_member.and_then(|e| {
-        object_members(e.value)
-            .iter()
-            .find(|m| m.key == "code")
-            .and_then(|m| m.value.parse().ok())
-    });
-    Some(Reply {
-        error,
-        parse_error,
-        invalid_request,
-        code,
-        id,
-        id_null,
-    })
-}
-
-/// The greatest nesting depth of brackets outside strings.
-fn depth(frame: &[u8]) -> usize {
-    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
-    for &b in frame {
-        if in_string {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
-            b'[' | b'{' => {
-                depth += 1;
-                deepest = deepest.max(depth);
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
+    fn strict(kind: &'static str, rule: RuleId, why: &str) -> Finding {
+        Finding {
+            kind: kind.into(),
+            level: Level::Strict,
+            rule,
+            message: why.into(),
+            severity: 0,
         }
     }
-    deepest
-}
 
-/// What the input is, as far as the permitted readings care.
-struct Input<'a> {
-    bom: bool,
-    members: Vec<Member<'a>>,
-}
-
-impl Input<'_> {
-    fn all(&self, key: &str) -> Vec<&Member<'_>> {
-        self.members.iter().filter(|m| m.key == key).collect()
-    }
-    fn duplicated(&self) -> bool {
-        ["jsonrpc", "id", "method", "params", "result", "error"]
-            .iter()
-            .any(|key| self.all(key).len() > 1)
-    }
-}
-
-fn input(frame: &[u8]) -> Input<'_> {
-    let bom = frame.starts_with(BOM);
-    let body = frame.strip_prefix(BOM).unwrap_or(frame);
-    let members = match read_frame(body) {
-        Frame::Value {
-            text,
-            kind: JsonKind::Object,
-        } => object_members(text),
-        _ => Vec::new(),
-    };
-    Input { bom, members }
-}
-
-/// Replaces the explainable findings of one exchange by one strict finding when a permitted
-/// reading of the input explains them; see docs/check.md ("strict kinds").
-pub fn relevel(
-    facts: &ProfileFacts,
-    frame: &[u8],
-    expected: &Expected,
-    replies: &[Vec<u8>],
-    findings: &mut Vec<Finding>,
-) {
-    let want = match expected {
-        Expected::NoReply(Silence::Response) => {
-            return malformed_response_answered(frame, replies, findings);
-        }
-        Expected::Reply(want) => want,
-        _ => return,
-    };
-    if replies.is_empty() {
-        return null_params_notification_dropped(facts, frame, findings);
-    }
-    let [reply] = replies else {
-        return;
-    };
-    let Some(reply) = read_reply(reply) else {
-        return;
-    };
-    let explained: Vec<&Finding> = findings
-        .iter()
-        .filter(|f| EXPLAINABLE.contains(&f.kind.as_str()))
-        .collect();
-    let Some(first) = explained.first() else {
-        return;
-    };
-    let rule = first.rule;
-    let only = |kinds: &[&str]| explained.iter().all(|f| kinds.contains(&f.kind.as_str()));
-    let Some((kind, why)) = permitted(frame, want, &reply, &only) else {
-        return;
-    };
-    findings.retain(|f| !EXPLAINABLE.contains(&f.kind.as_str()));
-    findings.push(strict(kind, rule, why));
-    // Under the reading the reply carries no id: it must still spell "no id" as the version
-    // does ("id":null where the schema requires the member, omitted where it forbids null).
-    let spelt_wrong = if facts.error_response_requires_id {
-        reply.id.is_none() && !reply.id_null
-    } else {
-        reply.id_null
-    };
-    if reply.error && spelt_wrong && !findings.iter().any(|f| f.kind == "no-id-spelled-wrong") {
-        let violation = Violation::NoIdSpelledWrong {
-            null_required: facts.error_response_requires_id,
-        };
-        findings.push(Finding::new(
-            "no-id-spelled-wrong",
+    fn of_violation(violation: &Violation) -> Finding {
+        Finding::new(
+            mcpwire_proptest::findings::kind_of(violation),
             RuleId::of_rule(violation.rule()),
             violation.to_string(),
-        ));
+        )
     }
-}
-
-fn strict(kind: &str, rule: RuleId, why: &str) -> Finding {
-    Finding {
-        kind: kind.into(),
-        level: Level::Strict,
-        rule,
-        message: why.into(),
-        severity: 0,
-    }
-}
-
-/// The input's text without its members named `key` (the others as they were).
-fn without(members: &[Member<'_>], key: &str) -> Vec<u8> {
-    let kept: Vec<String> = members
-        .iter()
-        .filter(|m| m.key != key)
-        .map(|m| format!("{}:{}", serde_json::Value::from(m.key.as_str()), m.value))
-        .collect();
-    format!("{{{}}}", kept.join(",")).into_bytes()
-}
-
-/// A notification with `"params":null` that got no reply: read as absent params it is a valid
-/// notification, and a notification gets no reply. One strict finding instead of
-/// `missing-reply` (over HTTP, the 202 that says so is then right too).
-fn null_params_notification_dropped(
-    facts: &ProfileFacts,
-    frame: &[u8],
-    findings: &mut Vec<Finding>,
-) {
-    let input = input(frame);
-    let null_params = matches!(input.all("params").as_slice(), [p] if p.value == "null");
-    let Some(missing) = findings.iter().find(|f| f.kind == "missing-reply") else {
-        return;
-    };
-    if !null_params || findings.iter().any(|f| f.kind != "missing-reply") {
-        return;
-    }
-    let read_as_absent = without(&input.members, "params");
-    let notification = derive_expected(facts, &read_as_absent, Methods::Known(&[]))
-        == Expected::NoReply(Silence::Notification);
-    if notification {
-        let rule = missing.rule;
-        findings.clear();
-        findings.push(strict(
-            "params-null-accepted",
-            rule,
-            "a notification with \"params\":null got no reply: read as absent params it is a valid notification, which gets none (mcpwire answers -32600 without an id: JSON-RPC 2.0 §4.2 wants a Structured value)",
-        ));
-    }
-}
-
-/// Whether the object is response-shaped (no `method`; `result` or `error`) but not a
-/// well-formed response: `jsonrpc` other than `"2.0"`, both or duplicated `result`/`error`,
-/// an error that is not an object with an integer code and a string message.
-fn malformed_response(input: &Input<'_>) -> bool {
-    let results = input.all("result").len();
-    let errors = input.all("error");
-    if !input.all("method").is_empty() || results + errors.len() == 0 {
-        return false;
-    }
-    let jsonrpc_ok = matches!(input.all("jsonrpc").as_slice(), [j] if j.kind == JsonKind::String && unescape(j.value) == "2.0");
-    let error_ok = errors.iter().all(|e| {
-        e.kind == JsonKind::Object && {
-            let members = object_members(e.value);
-            let code = members
-                .iter()
-                .filter(|m| m.key == "code")
-                .collect::<Vec<_>>();
-            let message = members
-                .iter()
-                .filter(|m| m.key == "message")
-                .collect::<Vec<_>>();
-            matches!(code.as_slice(), [c] if c.value.parse::<i64>().is_ok())
-                && matches!(message.as_slice(), [m] if m.kind == JsonKind::String)
-        }
-    });
-    !(jsonrpc_ok && results + errors.len() == 1 && error_ok && input.all("id").len() == 1)
-}
-
-/// A malformed response answered with an id-less -32600: what JSON-RPC 2.0 prescribes for an
-/// invalid Request object; mcpwire drops it (wire rule 8). Strict, not `reply-to-response`.
-fn malformed_response_answered(frame: &[u8], replies: &[Vec<u8>], findings: &mut Vec<Finding>) {
-    let [reply] = replies else {
-        return;
-    };
-    let Some(reply) = read_reply(reply) else {
-        return;
-    };
-    let Some(answered) = findings.iter().find(|f| f.kind == "reply-to-response") else {
-        return;
-    };
-    let invalid_request = reply.error && reply.invalid_request && reply.id.is_none();
-    if invalid_request && findings.len() == 1 && malformed_response(&input(frame)) {
-        let rule = answered.rule;
-        findings.clear();
-        findings.push(strict(
-            "reply-to-malformed-response",
-            rule,
-            "a malformed response (neither a valid request nor a valid response) was answered -32600 without an id, as JSON-RPC 2.0 answers an invalid Request object; mcpwire drops it unanswered (wire rule 8)",
-        ));
-    }
-}
-
-fn permitted(
-    frame: &[u8],
-    want: &ExpectedReply,
-    reply: &Reply,
-    only: &dyn Fn(&[&str]) -> bool,
-) -> Option<(&'static str, &'static str)> {
-    let input = input(frame);
-    let echoed_or_none = |reply: &Reply| match (&want.id, &reply.id) {
-        (_, None) => true,
-        (ReplyId::Echo(sent), Some(got)) => sent == got,
-        (ReplyId::Absent, Some(_)) => false,
-    };
-    // Refusing the BOM is a parse error, so no id can be known. Any other reply is judged as
-    // the input without the BOM would be (the oracle is derived without it).
-    if input.bom && reply.error && reply.parse_error && reply.id.is_none() {
-        return Some((
-            "leading-bom-refused",
-            "the input starts with a byte order mark and was refused as not JSON (-32700 without an id); RFC 8259 §8.1 lets a parser treat it as an error (mcpwire skips it)",
-        ));
-    }
-    if want.cause == Cause::ParseError && !reply.parse_error {
-        return Some((
-            "non-json-accepted",
-            "input that is not JSON was read by a lenient parser and answered as if it were (RFC 8259 §9 permits it; mcpwire answers -32700 without an id)",
-        ));
-    }
-    // Accepted: answered as the message holding one of the duplicated values would be: a
-    // result or an error that is neither -32700 (the input is valid JSON) nor -32600 (that is
-    // refusing the duplicate, judged as such), with one of the input's ids (none if it has none).
-    if input.duplicated() && !reply.parse_error && !reply.invalid_request {
-        let ids: Vec<&str> = input.all("id").iter().map(|m| m.value).collect();
-        let fits = match reply.id.as_deref() {
-            Some(got) => ids.contains(&got),
-            None => ids.is_empty(),
-        };
-        if fits {
-            return Some((
-                "duplicate-member-accepted",
-                "an envelope member appears twice and the server read one of them (RFC 8259 §4: behaviour with duplicate names is unpredictable; mcpwire answers -32600 without an id)",
-            ));
-        }
-    }
-    let method = input.all("method");
-    let rpc = matches!(method.as_slice(), [m] if m.kind == JsonKind::String && unescape(m.value).starts_with("rpc."));
-    // The input is valid JSON: -32700 is wrong whatever the reading.
-    if rpc && reply.error && !reply.parse_error && only(&["unexpected-code"]) {
-        return Some((
-            "rpc-method-code",
-            "an rpc.-prefixed method got an error other than -32600 (JSON-RPC 2.0 §4 reserves the names but prescribes no code)",
-        ));
-    }
-    let params_null = matches!(input.all("params").as_slice(), [p] if p.value == "null");
-    // Read as absent: answered as a valid request would be (a result, or an error that is
-    // neither -32700 nor -32600).
-    let as_valid = !reply.parse_error && !reply.invalid_request;
-    if params_null && as_valid && only(&["unexpected-code"]) {
-        return Some((
-            "params-null-accepted",
-            "\"params\":null was read as absent params (mcpwire answers -32600: JSON-RPC 2.0 §4.2 wants a Structured value)",
-        ));
-    }
-    let refusal_kinds = ["unexpected-code", "id-lost-although-recoverable"];
-    if depth(frame) > DEEP && reply.error && echoed_or_none(reply) && only(&refusal_kinds) {
-        return Some((
-            "nesting-limit",
-            "input nested deeper than 128 levels was refused with an error (RFC 8259 §9 permits a depth limit; mcpwire recovers the id at any depth)",
-        ));
-    }
-    if frame.len() > LARGE && reply.error && echoed_or_none(reply) && only(&refusal_kinds) {
-        return Some((
-            "size-limit",
-            "an input over 100 KiB was refused with an error (RFC 8259 §9 permits a limit on the size of texts; mcpwire answers inputs of any size)",
-        ));
-    }
-    // Refusing the big id leaves no id to echo (an id that came back was not refused), with
-    // the refusal's code (-32600, or -32700 from a parser's number limit) or a code that fits
-    // the input anyway; any other difference is judged as for a small id.
-    let big = matches!(&want.id, ReplyId::Echo(id) if is_big_integer(id));
-    let refusal_code =
-        reply.invalid_request || reply.parse_error || want.outcome.allows(reply.code);
-    if big && reply.error && reply.id.is_none() && refusal_code && only(&refusal_kinds) {
-        return Some((
-            "big-id-refused",
-            "an integer id beyond 2^53 was refused with an error (RFC 8259 §6 permits limits on numbers; mcpwire echoes any integer)",
-        ));
-    }
-    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::check::judge::RuleId;
-    use mcpwire_proptest::{Outcome, codes};
+    use mcpwire_proptest::{
+        Cause, Expected, ExpectedReply, Methods, Outcome, ReplyId, codes, derive_expected,
+    };
     use mcpwire_types::facts::MCP_2025_11_25;
 
     /// The oracle of `frame` as the checker derives it (`ping` known).

@@ -1,6 +1,12 @@
-//! Shrinking a failing generated case to the smallest input that still shows the defect.
+//! Shrinking a failing generated case to the smallest input that still shows the defect: first
+//! within its generators (proptest's simplify/complicate search), then by removing bytes
+//! (`mcpwire_proptest::shrink::shrink_bytes`, as `check_server` does), each candidate judged on
+//! the oracle derived from its own bytes.
 
 use std::time::{Duration, Instant};
+
+use mcpwire_proptest::derive_expected;
+use mcpwire_proptest::shrink::shrink_bytes;
 
 use super::cases::{CheckCase, Generated, Oracle};
 use super::exchange::Exchange;
@@ -18,7 +24,7 @@ pub struct ShrinkBudget {
 impl Default for ShrinkBudget {
     fn default() -> ShrinkBudget {
         ShrinkBudget {
-            steps: 200,
+            steps: 400,
             time: Duration::from_secs(20),
         }
     }
@@ -79,5 +85,35 @@ pub fn shrink(
             });
         }
     }
-    best.map(|shrunk| Shrunk { steps, ..shrunk })
+    let mut best = best?;
+    // Past the generators: remove bytes while the same kind shows, within the budget left.
+    let left = budget.steps.saturating_sub(steps);
+    let start = best.case.frame.clone();
+    let (_, spent) = shrink_bytes(&start, left, |frame| {
+        if started.elapsed() >= budget.time {
+            return false;
+        }
+        let case = CheckCase {
+            label: best.case.label.clone(),
+            expected: derive_expected(oracle.facts, frame, oracle.methods()),
+            batch_reading: oracle.batch_reading(frame),
+            frame: frame.to_vec(),
+            generated: best.case.generated,
+        };
+        let (findings, exchange) = run(&case);
+        let shows = findings.iter().any(|f| f.rule == rule && f.kind == kind);
+        if shows {
+            best = Shrunk {
+                case,
+                findings,
+                exchange,
+                steps: 0,
+            };
+        }
+        shows
+    });
+    Some(Shrunk {
+        steps: steps + spent,
+        ..best
+    })
 }

@@ -9,7 +9,7 @@
 //! ```
 //! use mcpwire_proptest::mutations::case;
 //! use mcpwire_proptest::{check_expected, Vocabulary};
-//! use mcpwire_types::facts::MCP_LATEST;
+//! use mcpwire_proptest::facts::MCP_LATEST;
 //! use proptest::prelude::*;
 //!
 //! fn my_server(frame: &[u8]) -> Vec<Vec<u8>> {

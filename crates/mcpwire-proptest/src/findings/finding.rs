@@ -1,0 +1,269 @@
+//! One structured finding (kind, level, rule, message) and the judging of one exchange.
+
+use std::fmt;
+
+use mcpwire_types::ProfileFacts;
+
+use super::id_value::same_value;
+use super::readings::{Judged, batch_oracle, relevel, run_as_batch};
+use super::table::{Level, level_of};
+use crate::check::check_expected;
+use crate::expected::Expected;
+use crate::methods::Methods;
+use crate::violation::{Rule, Violation};
+
+/// One thing wrong with the replies to one input, as `mcpwire check` reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// The kind's name from [`KINDS`](super::KINDS), e.g. `id-value-changed`.
+    pub kind: &'static str,
+    /// Whether it breaks a MUST ([`Level::Violation`]) or only mcpwire's stricter policy.
+    pub level: Level,
+    /// The rule of docs/wire-rules.md it is judged under.
+    pub rule: Rule,
+    /// What is wrong and what to fix.
+    pub message: String,
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({}): {}", self.kind, self.level, self.message)
+    }
+}
+
+impl Judged for Finding {
+    type RuleRef = Rule;
+
+    fn kind(&self) -> &str {
+        self.kind
+    }
+
+    fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    fn level(&self) -> Level {
+        self.level
+    }
+
+    fn strict(kind: &'static str, rule: Rule, why: &str) -> Finding {
+        Finding {
+            kind,
+            level: Level::Strict,
+            rule,
+            message: format!("[{rule}] {why}"),
+        }
+    }
+
+    fn of_violation(violation: &Violation) -> Finding {
+        let kind = kind_of(violation);
+        Finding {
+            kind,
+            level: level_of(kind),
+            rule: violation.rule(),
+            message: violation.to_string(),
+        }
+    }
+}
+
+/// The kind of a checker violation. A changed id is split by value: the same JSON value spelt
+/// otherwise (`1e3` → `1000`) is `id-spelling-changed` (strict), anything else
+/// `id-value-changed`.
+///
+/// ```
+/// use mcpwire_proptest::{Violation, findings::kind_of};
+/// let rounded = Violation::IdTypeOrPrecisionChanged {
+///     expected: "9007199254740993".into(),
+///     got: "9007199254740992".into(),
+/// };
+/// assert_eq!(kind_of(&rounded), "id-value-changed");
+/// let respelt = Violation::IdTypeOrPrecisionChanged { expected: "1e3".into(), got: "1000".into() };
+/// assert_eq!(kind_of(&respelt), "id-spelling-changed");
+/// ```
+pub fn kind_of(violation: &Violation) -> &'static str {
+    use Violation as V;
+    match violation {
+        V::IdTypeOrPrecisionChanged { expected, got } if same_value(expected, got) => {
+            "id-spelling-changed"
+        }
+        V::IdTypeOrPrecisionChanged { .. } => "id-value-changed",
+        V::ReplyNotOneLine { .. } => "reply-not-one-line",
+        V::ReplyNotJson { .. } => "reply-not-json",
+        V::ReplyNotAnObject { .. } => "reply-not-an-object",
+        V::MoreThanOneReply { .. } => "more-than-one-reply",
+        V::JsonrpcMissingOrWrong { .. } => "jsonrpc-missing-or-wrong",
+        V::ResultAndErrorNotExclusive { .. } => "result-and-error-not-exclusive",
+        V::ErrorObjectMalformed { .. } => "error-object-malformed",
+        V::UnexpectedCode { .. } => "unexpected-code",
+        V::IdNotEchoed { .. } => "id-not-echoed",
+        V::IdLostAlthoughRecoverable { .. } => "id-lost-although-recoverable",
+        V::FabricatedId { .. } => "fabricated-id",
+        V::NoIdSpelledWrong { .. } => "no-id-spelled-wrong",
+        V::DuplicateIdInReply => "duplicate-id-in-reply",
+        V::ReplyToNotification => "reply-to-notification",
+        V::ReplyToResponse => "reply-to-response",
+        V::ReplyToBlankLine => "reply-to-blank-line",
+        V::MissingReply { .. } => "missing-reply",
+        V::BatchRepliesAsLines { .. } => "batch-replies-as-lines",
+        V::BatchReplyNotArray => "batch-reply-not-array",
+        V::ArrayReplyToSingleMessage => "array-reply-to-single-message",
+        V::BatchCountMismatch { .. } => "batch-count-mismatch",
+        V::ReplyToBatchWithoutRequests => "reply-to-batch-without-requests",
+    }
+}
+
+/// The findings of one exchange under `profile`: the reply frames a server wrote for `frame`
+/// (whose oracle is `expected`; `methods` are the server's) checked against the wire rules,
+/// each violation named by kind and level, then the permitted readings applied ([`relevel`],
+/// and [`run_as_batch`] for an array where the version has no batches). Empty when the replies
+/// are right.
+pub fn judge(
+    profile: &ProfileFacts,
+    methods: Methods<'_>,
+    frame: &[u8],
+    expected: &Expected,
+    replies: &[Vec<u8>],
+) -> Vec<Finding> {
+    let frames: Vec<&[u8]> = replies.iter().map(Vec::as_slice).collect();
+    let mut findings: Vec<Finding> = match check_expected(profile, expected, &frames) {
+        Ok(()) => return Vec::new(),
+        Err(violations) => violations.iter().map(Finding::of_violation).collect(),
+    };
+    relevel(profile, frame, expected, replies, &mut findings);
+    if let Some(batch) = batch_oracle(profile, frame, methods) {
+        run_as_batch(profile, &batch, &frames, &mut findings);
+    }
+    findings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::findings::KINDS;
+    use crate::model::derive_expected;
+    use mcpwire_types::facts::MCP_2025_11_25;
+
+    /// The kinds and levels judged for `input` answered with `replies` (`ping` known).
+    fn judged(input: &[u8], replies: &[&str]) -> Vec<(&'static str, Level)> {
+        let expected = derive_expected(&MCP_2025_11_25, input, Methods::Known(&["ping"]));
+        let replies: Vec<Vec<u8>> = replies.iter().map(|r| r.as_bytes().to_vec()).collect();
+        judge(
+            &MCP_2025_11_25,
+            Methods::Known(&["ping"]),
+            input,
+            &expected,
+            &replies,
+        )
+        .into_iter()
+        .map(|f| (f.kind, f.level))
+        .collect()
+    }
+
+    const PARSE_ERROR: &str = r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"m"}}"#;
+
+    #[test]
+    fn a_refused_bom_is_strict_whatever_follows_it() {
+        let response = b"\xef\xbb\xbf{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"result\":[]}";
+        assert_eq!(
+            judged(response, &[PARSE_ERROR]),
+            [("leading-bom-refused", Level::Strict)]
+        );
+        let notification = b"\xef\xbb\xbf{\"jsonrpc\":\"2.0\",\"method\":\"ping\"}";
+        assert_eq!(
+            judged(notification, &[PARSE_ERROR]),
+            [("leading-bom-refused", Level::Strict)]
+        );
+        // Refused, but "id":null where 2025-11-25 omits it: still spelt wrong.
+        let null = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"m"}}"#;
+        assert!(judged(response, &[null]).contains(&("no-id-spelled-wrong", Level::Violation)));
+        // A reply without "jsonrpc" stays a violation beside the reading.
+        let request = b"\xef\xbb\xbf{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}";
+        let bare = r#"{"error":{"code":-32700,"message":"m"}}"#;
+        let mut got = judged(request, &[bare]);
+        got.sort();
+        assert_eq!(
+            got,
+            [
+                ("jsonrpc-missing-or-wrong", Level::Violation),
+                ("leading-bom-refused", Level::Strict)
+            ]
+        );
+    }
+
+    #[test]
+    fn deep_input_that_needs_no_reply_may_be_refused() {
+        let deep = format!(
+            r#"{{"jsonrpc":"2.0","id":"a","nest":{}{},"result":null}}"#,
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        assert_eq!(
+            judged(deep.as_bytes(), &[PARSE_ERROR]),
+            [("nesting-limit", Level::Strict)]
+        );
+        let shallow = br#"{"jsonrpc":"2.0","id":"a","result":null}"#;
+        assert_eq!(
+            judged(shallow, &[PARSE_ERROR]),
+            [("reply-to-response", Level::Violation)]
+        );
+    }
+
+    #[test]
+    fn silence_under_a_permitted_reading_is_strict() {
+        // Read last-wins, a duplicated method leaves a valid notification: no reply is right.
+        let duplicated = br#"{"jsonrpc":"2.0","method":"ping","method":"ping"}"#;
+        assert_eq!(
+            judged(duplicated, &[]),
+            [("duplicate-member-accepted", Level::Strict)]
+        );
+        // An rpc. notification read as one of a method the server lacks.
+        let rpc = br#"{"jsonrpc":"2.0","method":"rpc.x"}"#;
+        assert_eq!(judged(rpc, &[]), [("rpc-method-code", Level::Strict)]);
+        // Invalid for another reason too: no reading makes it a notification.
+        let invalid = br#"{"jsonrpc":"1.0","method":"rpc.x"}"#;
+        assert_eq!(judged(invalid, &[]), [("missing-reply", Level::Violation)]);
+    }
+
+    #[test]
+    fn a_respelt_id_does_not_block_a_reading() {
+        let input = br#"{"jsonrpc":"2.0","id":1e3,"method":"ping","params":null}"#;
+        let reply = r#"{"jsonrpc":"2.0","id":1000,"result":{}}"#;
+        let mut got = judged(input, &[reply]);
+        got.sort();
+        assert_eq!(
+            got,
+            [
+                ("id-spelling-changed", Level::Strict),
+                ("params-null-accepted", Level::Strict)
+            ]
+        );
+    }
+
+    /// Every violation the checker names is a kind of the table, at the level docs/check.md
+    /// gives it.
+    #[test]
+    fn every_violation_names_a_kind_of_the_table() {
+        let strict = [
+            "duplicate-id-in-reply",
+            "reply-to-blank-line",
+            "batch-replies-as-lines",
+        ];
+        for violation in [
+            Violation::DuplicateIdInReply,
+            Violation::ReplyToBlankLine,
+            Violation::BatchRepliesAsLines { lines: 2 },
+            Violation::BatchReplyNotArray,
+            Violation::ReplyToNotification,
+            Violation::ArrayReplyToSingleMessage,
+        ] {
+            let kind = kind_of(&violation);
+            let info = KINDS.iter().find(|k| k.name == kind).expect(kind);
+            let want = if strict.contains(&kind) || kind == "batch-reply-not-array" {
+                Level::Strict
+            } else {
+                Level::Violation
+            };
+            assert_eq!(info.level, want, "{kind}");
+        }
+    }
+}

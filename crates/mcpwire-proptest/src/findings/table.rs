@@ -1,0 +1,303 @@
+//! Every finding kind, with its level and the sentence of the spec it rests on: the one table
+//! both `mcpwire check` (`--list-kinds` prints it, `--expect-failures` accepts only these names)
+//! and [`check_server`](crate::check_server) judge by. docs/check.md explains each kind.
+
+use std::fmt;
+use std::fmt::Write;
+
+/// How much a finding weighs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Level {
+    /// Breaks a MUST of JSON-RPC 2.0, the MCP schema or transport of the version, or RFC 8259.
+    /// Violations fail the run (and [`check_server`](crate::check_server)) by default.
+    Violation,
+    /// mcpwire's stricter policy (what the reference server does) where the specs allow more.
+    /// Strict findings fail the run only under `--strict` (`ServerCheck::strict(true)`).
+    Strict,
+}
+
+impl Level {
+    /// `violation` or `strict`, as the reports spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Violation => "violation",
+            Level::Strict => "strict",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One finding kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KindInfo {
+    /// The kebab-case name used in reports and `--expect-failures`.
+    pub name: &'static str,
+    /// Its level.
+    pub level: Level,
+    /// The spec sentence (or, for strict kinds, the permission) it rests on.
+    pub basis: &'static str,
+}
+
+const fn v(name: &'static str, basis: &'static str) -> KindInfo {
+    KindInfo {
+        name,
+        level: Level::Violation,
+        basis,
+    }
+}
+
+const fn s(name: &'static str, basis: &'static str) -> KindInfo {
+    KindInfo {
+        name,
+        level: Level::Strict,
+        basis,
+    }
+}
+
+/// Every kind, violations first.
+pub const KINDS: &[KindInfo] = &[
+    v(
+        "missing-reply",
+        "JSON-RPC 2.0 §5: \"When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications\"; §7 shows a reply for invalid JSON and invalid Request objects",
+    ),
+    v(
+        "unexpected-code",
+        "JSON-RPC 2.0 §5.1: -32700 \"Invalid JSON was received by the server\", -32600 \"The JSON sent is not a valid Request object\", -32601 \"The method does not exist / is not available\"",
+    ),
+    v(
+        "id-not-echoed",
+        "JSON-RPC 2.0 §5 id: \"It MUST be the same as the value of the id member in the Request Object\"",
+    ),
+    v(
+        "id-value-changed",
+        "JSON-RPC 2.0 §5 id: \"It MUST be the same as the value of the id member in the Request Object\" (the number's value or the JSON type differs)",
+    ),
+    v(
+        "id-lost-although-recoverable",
+        "JSON-RPC 2.0 §5 id: \"If there was an error in detecting the id in the Request object (e.g. Parse error/Invalid Request), it MUST be Null\"; the id was detectable, so it MUST be echoed",
+    ),
+    v(
+        "fabricated-id",
+        "JSON-RPC 2.0 §5 id: \"If there was an error in detecting the id in the Request object (e.g. Parse error/Invalid Request), it MUST be Null\"",
+    ),
+    v(
+        "no-id-spelled-wrong",
+        "JSON-RPC 2.0 §5 (id \"is REQUIRED\", Null when undetectable) and MCP schema JSONRPCError (id required, to 2025-06-18); MCP schema JSONRPCErrorResponse (id optional, RequestId is string or integer, so not null, from 2025-11-25)",
+    ),
+    v(
+        "reply-to-notification",
+        "JSON-RPC 2.0 §4.1: \"The Server MUST NOT reply to a Notification\"",
+    ),
+    v(
+        "reply-to-response",
+        "MCP base protocol: responses are sent in reply to requests and \"MUST include the same ID as the request they correspond to\"; a reply to a response corresponds to no request",
+    ),
+    v(
+        "jsonrpc-missing-or-wrong",
+        "JSON-RPC 2.0 §5 jsonrpc: \"MUST be exactly \\\"2.0\\\"\"",
+    ),
+    v(
+        "result-and-error-not-exclusive",
+        "JSON-RPC 2.0 §5: \"Either the result member or error member MUST be included, but both members MUST NOT be included\" (\"error\":null is an included member)",
+    ),
+    v(
+        "error-object-malformed",
+        "JSON-RPC 2.0 §5.1: the error object has code (\"MUST be an integer\") and message (\"A String\")",
+    ),
+    v(
+        "reply-not-json",
+        "JSON-RPC 2.0 §5: \"The Response is expressed as a single JSON Object\"; RFC 8259 §2",
+    ),
+    v(
+        "reply-not-an-object",
+        "JSON-RPC 2.0 §5: \"The Response is expressed as a single JSON Object\"",
+    ),
+    v(
+        "reply-not-one-line",
+        "MCP transports, stdio: \"Messages are delimited by newlines, and MUST NOT contain embedded newlines\"",
+    ),
+    v(
+        "more-than-one-reply",
+        "MCP base protocol: a response \"MUST include the same ID as the request they correspond to\"; the extra message corresponds to no request",
+    ),
+    v(
+        "array-reply-to-single-message",
+        "JSON-RPC 2.0 §5: \"The Response is expressed as a single JSON Object\"",
+    ),
+    v(
+        "batch-count-mismatch",
+        "JSON-RPC 2.0 §5 (every request of the batch MUST get its Response) and §4.1 (notifications get none)",
+    ),
+    v(
+        "reply-to-batch-without-requests",
+        "JSON-RPC 2.0 §6: \"the server MUST NOT return an empty Array\"; §4.1: \"The Server MUST NOT reply to a Notification\"",
+    ),
+    v(
+        "reply-id-unknown",
+        "MCP base protocol: responses \"MUST include the same ID as the request they correspond to\"; this id was never sent",
+    ),
+    v(
+        "stdout-not-protocol",
+        "MCP transports, stdio: \"The server MUST NOT write anything to its stdout that is not a valid MCP message\" (logging goes to stderr)",
+    ),
+    v(
+        "server-exited",
+        "JSON-RPC 2.0 §5: the Server MUST reply to every call; a server that exits leaves it unanswered",
+    ),
+    v(
+        "no-reply-within-timeout",
+        "JSON-RPC 2.0 §5: the Server MUST reply to every call; no reply came within --timeout",
+    ),
+    v(
+        "transport-error",
+        "the connection failed while a reply was owed (JSON-RPC 2.0 §5)",
+    ),
+    v(
+        "http-status",
+        "MCP Streamable HTTP: an accepted notification or response \"MUST return HTTP status code 202 Accepted\", one not accepted \"MUST return an HTTP error status code\"; a request MUST be answered with an application/json or text/event-stream body",
+    ),
+    v(
+        "http-body-on-202",
+        "MCP Streamable HTTP: \"the server MUST return HTTP status code 202 Accepted with no body\"",
+    ),
+    v(
+        "http-content-type",
+        "MCP Streamable HTTP: \"the server MUST either return Content-Type: text/event-stream ... or Content-Type: application/json\"",
+    ),
+    s(
+        "id-spelling-changed",
+        "policy: ids come back byte for byte. The value is equal (-0 and 0, 1e3 and 1000, 2.0 and 2), which JSON-RPC 2.0 §5 (\"the same as the value\") allows",
+    ),
+    s(
+        "duplicate-member-accepted",
+        "policy: a duplicated envelope member gets -32600 without an id. RFC 8259 §4: names \"SHOULD be unique\"; with duplicates \"the behavior of software that receives such an object is unpredictable\"",
+    ),
+    s(
+        "duplicate-id-in-reply",
+        "policy: one id member per reply. RFC 8259 §4: names within an object \"SHOULD be unique\"",
+    ),
+    s(
+        "rpc-method-code",
+        "policy: an rpc.-prefixed method gets -32600. JSON-RPC 2.0 §4 reserves the names (\"MUST NOT be used for anything else\") but prescribes no code",
+    ),
+    s(
+        "params-null-accepted",
+        "policy: \"params\":null gets -32600. JSON-RPC 2.0 §4.2 (\"MUST be provided as a Structured value\") binds the client; answering it as absent is lenient",
+    ),
+    s(
+        "big-id-refused",
+        "policy: integer ids of any size are echoed. RFC 8259 §6: \"This specification allows implementations to set limits on the range and precision of numbers accepted\"",
+    ),
+    s(
+        "nesting-limit",
+        "policy: the id is recovered at any depth. RFC 8259 §9: \"An implementation may set limits on the maximum depth of nesting\"",
+    ),
+    s(
+        "size-limit",
+        "policy: inputs of any size are answered. RFC 8259 §9: \"An implementation may set limits on the size of texts that it accepts\"; an input over 100 KiB refused with an error",
+    ),
+    s(
+        "non-json-accepted",
+        "policy: anything that is not JSON gets -32700 without an id. RFC 8259 §9: \"A JSON parser MAY accept non-JSON forms or extensions\"",
+    ),
+    s(
+        "leading-bom-refused",
+        "policy: a leading byte order mark is skipped. RFC 8259 §8.1: parsers \"MAY ignore the presence of a byte order mark rather than treating it as an error\"",
+    ),
+    s(
+        "reply-to-blank-line",
+        "policy: a blank line is no message and gets no reply; a blank line is not JSON either, so a -32700 reply is not forbidden",
+    ),
+    s(
+        "batch-replies-as-lines",
+        "policy: one array per batch. JSON-RPC 2.0 §6: \"The Server should respond with an Array\" (lower-case should)",
+    ),
+    s(
+        "batch-in-version-without-batches",
+        "policy: a top-level array gets one -32600 where the MCP version has no batches. MCP schema of the version: no batch among its messages, a rule for the client's POST body; JSON-RPC 2.0 §6 lets a server run it as a batch, answering each request with its own id",
+    ),
+    s(
+        "reply-to-malformed-response",
+        "policy: a malformed response (id with result and error, no method) is dropped unanswered (wire rule 8). It is no Response, so the MCP rule for responses does not bind; JSON-RPC 2.0 §5/§7 answer an invalid Request object with -32600 and a null id",
+    ),
+    s(
+        "batch-reply-not-array",
+        "policy: one array per batch. JSON-RPC 2.0 §6: \"The Server should respond with an Array\" (lower-case should)",
+    ),
+    s(
+        "http-status-unusual",
+        "policy: a request's reply comes with 200, unreadable input's with 200 or 400. MCP Streamable HTTP names no status for a request's reply",
+    ),
+    s(
+        "reply-too-long",
+        "policy: the checker reads at most 4 MiB per reply (docs/check.md, Limits) so a server cannot grow its memory",
+    ),
+];
+
+/// The kind named `name`, if it exists.
+///
+/// ```
+/// use mcpwire_proptest::findings::{Level, kind};
+/// assert_eq!(kind("missing-reply").map(|k| k.level), Some(Level::Violation));
+/// assert_eq!(kind("id-spelling-changed").map(|k| k.level), Some(Level::Strict));
+/// assert!(kind("missing-replies").is_none());
+/// ```
+pub fn kind(name: &str) -> Option<&'static KindInfo> {
+    KINDS.iter().find(|k| k.name == name)
+}
+
+/// The level of kind `name` (an unknown name counts as a violation, so nothing is hidden).
+pub fn level_of(name: &str) -> Level {
+    kind(name).map_or(Level::Violation, |k| k.level)
+}
+
+/// The names of every kind, comma-separated (for error messages).
+pub fn names() -> String {
+    KINDS.iter().map(|k| k.name).collect::<Vec<_>>().join(", ")
+}
+
+/// The text of `--list-kinds`: one line per kind with its level, then its basis indented.
+pub fn listing() -> String {
+    let mut out = String::new();
+    for kind in KINDS {
+        let _ = writeln!(out, "{:<32} {}", kind.name, kind.level);
+        let _ = writeln!(out, "    {}", kind.basis);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_kebab_case() {
+        for (i, kind) in KINDS.iter().enumerate() {
+            assert!(
+                kind.name
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+                "{}",
+                kind.name
+            );
+            assert!(
+                KINDS[i + 1..].iter().all(|other| other.name != kind.name),
+                "{} twice",
+                kind.name
+            );
+        }
+    }
+
+    #[test]
+    fn the_listing_names_every_kind_with_its_level() {
+        let text = listing();
+        assert!(text.contains("missing-reply                    violation"));
+        assert!(text.contains("id-spelling-changed              strict"));
+        assert_eq!(text.lines().count(), KINDS.len() * 2);
+    }
+}
