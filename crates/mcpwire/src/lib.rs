@@ -124,7 +124,9 @@
 //! events out, typed requests to the other side, cancellation and timeouts by the caller's
 //! clock; [`Server`] is a thin layer over it. With the `tokio` feature, `service` runs async
 //! handlers concurrently over it, with notifications, progress, requests to the other side and
-//! cancellation (see the README's "Building a server").
+//! cancellation (see the README's "Building a server"). The blocking [`Server`] stays beside it
+//! because it needs no runtime at all: frame in, reply bytes out, which is what the fuzz
+//! targets, the property tests and a server that only computes replies want.
 //! The lower layers are public too: [`decode()`] classifies a frame without dispatching it,
 //! [`reply`] writes reply bytes, [`scan`] validates JSON without recursion.
 #![forbid(unsafe_code)]
