@@ -89,6 +89,7 @@ pub fn generate(bytes: &[u8], file: &str, options: &GenOptions) -> Result<Genera
         root_name: Some(root_name(bytes, file, options)),
         warn_unenforced: true,
         inner_doc: options.inner_doc,
+        allow_name_lints: true,
     };
     let run = crate::Options {
         docs_from_schema: options.docs_from_schema,

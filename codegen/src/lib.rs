@@ -2,7 +2,7 @@
 //!
 //! # Your schema
 //!
-//! [`generate_file`] (or [`generate`] for bytes in memory) turns a draft-07 or 2020-12 schema
+//! [`generate_file`] (or [`generate()`] for bytes in memory) turns a draft-07 or 2020-12 schema
 //! into one Rust module: its root becomes a type (named by [`GenOptions::root_name`], its
 //! `title`, or the file name) beside one type per `$defs`/`definitions` entry; files named by
 //! relative `$ref`s are joined in ([`bundle`]). The module needs serde, serde_json and
@@ -255,6 +255,7 @@ pub fn generate_snapshot(bytes: &[u8], file: &str) -> Result<String> {
         root_name: None,
         warn_unenforced: false,
         inner_doc: true,
+        allow_name_lints: false,
     };
     generate_module(bytes, file, &flavor, Options::default())
 }
@@ -272,6 +273,7 @@ pub fn jsonrpc_flavor() -> emit::Flavor {
         root_name: None,
         warn_unenforced: false,
         inner_doc: true,
+        allow_name_lints: false,
     }
 }
 
@@ -290,6 +292,7 @@ pub fn mcp_flavor(version: &str) -> emit::Flavor {
         root_name: None,
         warn_unenforced: false,
         inner_doc: true,
+        allow_name_lints: false,
     }
 }
 

@@ -117,6 +117,7 @@ fn variants_no_input_reaches_are_warned_about() {
         root_name: None,
         warn_unenforced: false,
         inner_doc: true,
+        allow_name_lints: false,
     };
     let (_, warnings) = mcpwire_codegen::generate_module_with_warnings(
         schema,

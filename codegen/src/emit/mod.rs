@@ -46,6 +46,9 @@ pub struct Flavor {
     /// Start the module with its documentation as an inner attribute (`#![doc = …]`); off
     /// for a file to be `include!`d, where inner attributes are not allowed.
     pub inner_doc: bool,
+    /// Allow the style lints a schema's own names can trip (`clippy::enum_variant_names` on
+    /// a union whose variants all end like it): the names are the schema's.
+    pub allow_name_lints: bool,
 }
 
 /// Everything an emitter needs besides the model.

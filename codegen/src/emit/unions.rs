@@ -136,6 +136,10 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
     } else {
         quote! {}
     };
+    let names = ctx
+        .flavor
+        .allow_name_lints
+        .then(|| quote! { #[allow(clippy::enum_variant_names)] });
     let json_schema = json_schema_impl(
         &name,
         name_str,
@@ -148,6 +152,7 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
         #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
         #[serde(untagged)]
         #large
+        #names
         pub enum #name {
             #(#variants)*
         }

@@ -83,8 +83,9 @@ fn warnings_about_unenforced_keywords_go_to_stderr() {
     assert!(String::from_utf8_lossy(&run.stdout).contains("pub struct Order"));
 }
 
-/// The written crate builds as it is, with and without the strategies feature it declares,
-/// and without a single warning (no `unexpected_cfgs`). Uses cargo offline when
+/// The written crate (JSON-RPC flavor, strategies and schemars behind features of the user's
+/// naming) builds as it is, with and without those features, and without a single warning
+/// (no `unexpected_cfgs`). Uses cargo offline when
 /// `CARGO_NET_OFFLINE` says so, like any cargo run.
 #[test]
 fn dash_dash_crate_writes_a_crate_that_builds_as_it_is() {
@@ -97,6 +98,9 @@ fn dash_dash_crate_writes_a_crate_that_builds_as_it_is() {
         "--path-deps",
         "--strategies",
         "proptest",
+        "--schemars",
+        "json-schema",
+        "--jsonrpc",
     ]);
     assert_eq!(run.status.code(), Some(0), "{run:?}");
     let manifest = std::fs::read_to_string(krate.join("Cargo.toml")).unwrap();
@@ -113,9 +117,18 @@ fn dash_dash_crate_writes_a_crate_that_builds_as_it_is() {
         manifest.contains("proptest = [\"dep:proptest\""),
         "{manifest}"
     );
+    assert!(
+        manifest.contains("json-schema = [\"dep:schemars\""),
+        "{manifest}"
+    );
+    let lib = std::fs::read_to_string(krate.join("src/lib.rs")).unwrap();
+    assert!(
+        lib.contains("Unknown(::mcpwire_support::UnknownMethod)"),
+        "--jsonrpc"
+    );
     // Kept between runs, so only the first one builds the dependencies.
     let target = scratch_root().join("crate-target");
-    for features in [&[][..], &["--features", "proptest"][..]] {
+    for features in [&[][..], &["--features", "proptest,json-schema"][..]] {
         let check = Command::new(env!("CARGO"))
             .args(["check", "--quiet", "--message-format", "short"])
             .args(features)

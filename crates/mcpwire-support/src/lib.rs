@@ -19,7 +19,7 @@ use serde::de::{DeserializeOwned, Deserializer};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// Proptest strategy helpers of the generated `strategies` modules.
+// Documented by its own inner docs (outer ones would make its links resolve here).
 #[cfg(feature = "proptest")]
 pub mod strategy;
 

@@ -6,6 +6,7 @@
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum CoreSchemaMetaSchema {
     /// The `CoreSchemaMetaSchemaObject` alternative.
     CoreSchemaMetaSchemaObject(::std::boxed::Box<CoreSchemaMetaSchemaObject>),
@@ -1659,6 +1660,7 @@ impl<'de> ::serde::Deserialize<'de> for CoreSchemaMetaSchemaObject {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum CoreSchemaMetaSchemaObjectDependenciesValue {
     /// The `CoreSchemaMetaSchema` alternative.
     CoreSchemaMetaSchema(CoreSchemaMetaSchema),
@@ -1779,6 +1781,7 @@ impl<'de> ::serde::Deserialize<'de> for CoreSchemaMetaSchemaObjectDependenciesVa
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum CoreSchemaMetaSchemaObjectItems {
     /// The `CoreSchemaMetaSchema` alternative.
     CoreSchemaMetaSchema(::std::boxed::Box<CoreSchemaMetaSchema>),
@@ -1893,6 +1896,7 @@ impl<'de> ::serde::Deserialize<'de> for CoreSchemaMetaSchemaObjectItems {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum CoreSchemaMetaSchemaObjectType {
     /// The `SimpleTypes` alternative.
     SimpleTypes(SimpleTypes),

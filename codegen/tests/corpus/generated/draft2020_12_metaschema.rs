@@ -10,6 +10,7 @@ pub type AnchorString = ::std::string::String;
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum ApplicatorVocabularyMetaSchema {
     /// The `ApplicatorVocabularyMetaSchemaObject` alternative.
     ApplicatorVocabularyMetaSchemaObject(ApplicatorVocabularyMetaSchemaObject),
@@ -725,6 +726,7 @@ impl<'de> ::serde::Deserialize<'de> for ApplicatorVocabularyMetaSchemaObject {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum ContentVocabularyMetaSchema {
     /// The `ContentVocabularyMetaSchemaObject` alternative.
     ContentVocabularyMetaSchemaObject(ContentVocabularyMetaSchemaObject),
@@ -1015,6 +1017,7 @@ impl<'de> ::serde::Deserialize<'de> for ContentVocabularyMetaSchemaObject {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum CoreAndValidationSpecificationsMetaSchema {
     /// The `CoreAndValidationSpecificationsMetaSchemaObject` alternative.
     CoreAndValidationSpecificationsMetaSchemaObject(
@@ -3348,6 +3351,7 @@ impl<'de> ::serde::Deserialize<'de> for CoreAndValidationSpecificationsMetaSchem
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue {
     /// The `CoreAndValidationSpecificationsMetaSchema` alternative.
     CoreAndValidationSpecificationsMetaSchema(CoreAndValidationSpecificationsMetaSchema),
@@ -3472,6 +3476,7 @@ for CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum CoreAndValidationSpecificationsMetaSchemaObjectType {
     /// The `SimpleTypes` alternative.
     SimpleTypes(SimpleTypes),
@@ -3586,6 +3591,7 @@ for CoreAndValidationSpecificationsMetaSchemaObjectType {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum CoreVocabularyMetaSchema {
     /// The `CoreVocabularyMetaSchemaObject` alternative.
     CoreVocabularyMetaSchemaObject(CoreVocabularyMetaSchemaObject),
@@ -4078,6 +4084,7 @@ impl<'de> ::serde::Deserialize<'de> for CoreVocabularyMetaSchemaObject {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum FormatVocabularyMetaSchemaForAnnotationResults {
     /// The `FormatVocabularyMetaSchemaForAnnotationResultsObject` alternative.
     FormatVocabularyMetaSchemaForAnnotationResultsObject(
@@ -4303,6 +4310,7 @@ for FormatVocabularyMetaSchemaForAnnotationResultsObject {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum MetaDataVocabularyMetaSchema {
     /// The `MetaDataVocabularyMetaSchemaObject` alternative.
     MetaDataVocabularyMetaSchemaObject(MetaDataVocabularyMetaSchemaObject),
@@ -4751,6 +4759,7 @@ pub type StringArray = ::std::vec::Vec<::std::string::String>;
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum UnevaluatedApplicatorVocabularyMetaSchema {
     /// The `UnevaluatedApplicatorVocabularyMetaSchemaObject` alternative.
     UnevaluatedApplicatorVocabularyMetaSchemaObject(
@@ -5032,6 +5041,7 @@ pub type UriString = ::std::string::String;
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum ValidationVocabularyMetaSchema {
     /// The `ValidationVocabularyMetaSchemaObject` alternative.
     ValidationVocabularyMetaSchemaObject(ValidationVocabularyMetaSchemaObject),
@@ -5865,6 +5875,7 @@ impl<'de> ::serde::Deserialize<'de> for ValidationVocabularyMetaSchemaObject {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum ValidationVocabularyMetaSchemaObjectType {
     /// The `SimpleTypes` alternative.
     SimpleTypes(SimpleTypes),

@@ -6,6 +6,7 @@
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum Expr {
     /// The `ExprVariant0` alternative.
     ExprVariant0(ExprVariant0),

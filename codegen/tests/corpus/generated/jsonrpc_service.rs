@@ -157,6 +157,7 @@ impl<'de> ::serde::Deserialize<'de> for Add {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum CalcRequest {
     /// The `Add` alternative.
     Add(Add),
@@ -293,6 +294,7 @@ impl<'de> ::serde::Deserialize<'de> for CalcRequest {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum Id {
     /// The `String` alternative.
     String(::std::string::String),

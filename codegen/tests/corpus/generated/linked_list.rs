@@ -122,6 +122,7 @@ impl<'de> ::serde::Deserialize<'de> for Node {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum NodeNext {
     /// The `Node` alternative.
     Node(::std::boxed::Box<Node>),

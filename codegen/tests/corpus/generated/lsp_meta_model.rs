@@ -1002,6 +1002,7 @@ impl<'de> ::serde::Deserialize<'de> for EnumerationEntry {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum EnumerationEntryValue {
     /// The `String` alternative.
     String(::std::string::String),
@@ -1593,6 +1594,7 @@ impl<'de> ::serde::Deserialize<'de> for KindTuple {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum MapKeyType {
     /// The `MapKeyTypeVariant0` alternative.
     MapKeyTypeVariant0(MapKeyTypeVariant0),
@@ -2734,6 +2736,7 @@ impl<'de> ::serde::Deserialize<'de> for Notification {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum NotificationParams {
     /// The `Type` alternative.
     Type(Type),
@@ -3877,6 +3880,7 @@ impl<'de> ::serde::Deserialize<'de> for Request {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum RequestParams {
     /// The `Type` alternative.
     Type(Type),
@@ -4837,6 +4841,7 @@ impl<'de> ::serde::Deserialize<'de> for TupleType {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum Type {
     /// The `BaseType` alternative.
     BaseType(BaseType),

@@ -124,6 +124,7 @@ impl<'de> ::serde::Deserialize<'de> for Guarded {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum GuardedValue {
     /// The `Object` alternative.
     Object(::mcpwire_support::JsonObject),

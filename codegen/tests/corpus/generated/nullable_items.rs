@@ -136,6 +136,7 @@ impl<'de> ::serde::Deserialize<'de> for Samples {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum SamplesTagsValue {
     /// The `String` alternative.
     String(::std::string::String),
@@ -230,6 +231,7 @@ impl<'de> ::serde::Deserialize<'de> for SamplesTagsValue {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum SamplesValuesItem {
     /// The `Number` alternative.
     Number(::serde_json::Number),

@@ -857,6 +857,7 @@ impl<'de> ::serde::Deserialize<'de> for ExamplePairingObject {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum ExamplePairingObjectParamsItem {
     /// The `ExampleObject` alternative.
     ExampleObject(ExampleObject),
@@ -967,6 +968,7 @@ impl<'de> ::serde::Deserialize<'de> for ExamplePairingObjectParamsItem {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum ExamplePairingObjectResult {
     /// The `ExampleObject` alternative.
     ExampleObject(ExampleObject),
@@ -2240,6 +2242,7 @@ impl<'de> ::serde::Deserialize<'de> for MethodObject {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum MethodObjectErrorsItem {
     /// The `ErrorObject` alternative.
     ErrorObject(ErrorObject),
@@ -2353,6 +2356,7 @@ impl<'de> ::serde::Deserialize<'de> for MethodObjectErrorsItem {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum MethodObjectExamplesItem {
     /// The `ExamplePairingObject` alternative.
     ExamplePairingObject(ExamplePairingObject),
@@ -2466,6 +2470,7 @@ impl<'de> ::serde::Deserialize<'de> for MethodObjectExamplesItem {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum MethodObjectLinksItem {
     /// The `LinkObject` alternative.
     LinkObject(LinkObject),
@@ -2594,6 +2599,7 @@ impl MethodObjectParamStructure {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum MethodObjectParamsItem {
     /// The `ContentDescriptorObject` alternative.
     ContentDescriptorObject(ContentDescriptorObject),
@@ -2704,6 +2710,7 @@ impl<'de> ::serde::Deserialize<'de> for MethodObjectParamsItem {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum MethodObjectResult {
     /// The `ContentDescriptorObject` alternative.
     ContentDescriptorObject(ContentDescriptorObject),
@@ -2814,6 +2821,7 @@ impl<'de> ::serde::Deserialize<'de> for MethodObjectResult {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum MethodObjectTagsItem {
     /// The `TagObject` alternative.
     TagObject(TagObject),
@@ -3537,6 +3545,7 @@ impl<'de> ::serde::Deserialize<'de> for OpenrpcDocumentComponents {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum OpenrpcDocumentMethodsItem {
     /// The `MethodObject` alternative.
     MethodObject(MethodObject),

@@ -144,6 +144,7 @@ impl<'de> ::serde::Deserialize<'de> for Envelope {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum Id {
     /// The `String` alternative.
     String(::std::string::String),

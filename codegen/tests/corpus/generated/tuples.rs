@@ -10,6 +10,7 @@ pub type Point = (::serde_json::Number, ::serde_json::Number, PointItem2);
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum PointItem2 {
     /// The `String` alternative.
     String(::std::string::String),

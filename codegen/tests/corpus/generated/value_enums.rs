@@ -343,6 +343,7 @@ impl<'de> ::serde::Deserialize<'de> for Settings {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum SettingsLevel {
     /// The `Level1` alternative.
     Level1(Level1),
@@ -452,6 +453,7 @@ impl<'de> ::serde::Deserialize<'de> for SettingsLevel {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
+#[allow(clippy::enum_variant_names)]
 pub enum SettingsMixed {
     /// The `Mixed1` alternative.
     Mixed1(Mixed1),
