@@ -7,11 +7,24 @@ use std::time::Duration;
 
 use mcpwire::http::HttpConfig;
 use mcpwire_server::{
-    CompletionRequest, Content, Context, Elicitation, LogLevel, McpServer, NoArguments, Prompt,
-    PromptMessage, Resource, ResourceContents, ResourceTemplate, ToolResult,
+    CompletionRequest, Content, Context, Elicitation, EmbeddedResource, LogLevel, McpServer,
+    NoArguments, Prompt, PromptMessage, Resource, ResourceContents, ResourceTemplate, Role,
+    ToolResult,
 };
 use schemars::JsonSchema;
 use serde::Deserialize;
+
+/// A silent WAV: the RIFF header of zero samples.
+const WAV: &str = "UklGRiQAAABXQVZFZm10IBAAAAABAAEARKwAAIhYAQACABAAZGF0YQAAAAA=";
+
+/// The resource the embedding tools and prompt carry.
+fn embedded(uri: &str) -> Content {
+    Content::resource(EmbeddedResource {
+        uri: uri.into(),
+        mime_type: Some("text/plain".into()),
+        contents: ResourceContents::text("This is an embedded resource content."),
+    })
+}
 
 /// A 1×1 red PNG.
 const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -61,19 +74,22 @@ async fn simple_text(_: NoArguments, _: Context) -> ToolResult {
 }
 
 async fn image(_: NoArguments, _: Context) -> ToolResult {
-    ToolResult::content(vec![Content::Image {
-        data: PNG.into(),
-        mime_type: "image/png".into(),
-    }])
+    ToolResult::content(vec![Content::image(PNG, "image/png")])
+}
+
+async fn audio(_: NoArguments, _: Context) -> ToolResult {
+    ToolResult::content(vec![Content::audio(WAV, "audio/wav")])
+}
+
+async fn embedded_resource(_: NoArguments, _: Context) -> ToolResult {
+    ToolResult::content(vec![embedded("test://embedded-resource")])
 }
 
 async fn mixed(_: NoArguments, _: Context) -> ToolResult {
     ToolResult::content(vec![
         Content::text("Multiple content types test:"),
-        Content::Image {
-            data: PNG.into(),
-            mime_type: "image/png".into(),
-        },
+        Content::image(PNG, "image/png"),
+        embedded("test://mixed-content-resource"),
     ])
 }
 
@@ -134,6 +150,12 @@ fn server() -> McpServer {
     McpServer::builder("mcpwire-conformance", env!("CARGO_PKG_VERSION"))
         .tool("test_simple_text", "Returns simple text", simple_text)
         .tool("test_image_content", "Returns an image", image)
+        .tool("test_audio_content", "Returns audio", audio)
+        .tool(
+            "test_embedded_resource",
+            "Returns an embedded resource",
+            embedded_resource,
+        )
         .tool(
             "test_multiple_content_types",
             "Returns several kinds of content",
@@ -207,13 +229,7 @@ fn server() -> McpServer {
             "A prompt with an image",
             |_: NoArguments, _: Context| async {
                 vec![
-                    PromptMessage {
-                        role: mcpwire_server::Role::User,
-                        content: Content::Image {
-                            data: PNG.into(),
-                            mime_type: "image/png".into(),
-                        },
-                    },
+                    PromptMessage::new(Role::User, Content::image(PNG, "image/png")),
                     PromptMessage::user("Please analyze the image above."),
                 ]
             },
@@ -222,10 +238,10 @@ fn server() -> McpServer {
             "test_prompt_with_embedded_resource",
             "A prompt naming a resource",
             |args: EmbeddedArgs, _: Context| async move {
-                vec![PromptMessage::user(format!(
-                    "Please process the resource {}",
-                    args.resource_uri
-                ))]
+                vec![
+                    PromptMessage::new(Role::User, embedded(&args.resource_uri)),
+                    PromptMessage::user("Please process the embedded resource above."),
+                ]
             },
         ))
         .build()

@@ -135,6 +135,8 @@ mod arguments;
 mod catalog;
 mod client;
 mod completion;
+mod content;
+mod content_wire;
 mod context;
 mod describe;
 mod dispatch;
@@ -159,13 +161,17 @@ mod version;
 pub use arguments::{ArgumentError, NoArguments};
 pub use client::{ClientError, Elicitation, Sampled};
 pub use completion::{CompletionRequest, MAX_COMPLETIONS};
+pub use content::{
+    Annotations, Content, ContentError, ContentKind, EmbeddedResource, ResourceContents,
+    ResourceLink, Role,
+};
 pub use context::Context;
 pub use logging::LogLevel;
-pub use prompt::{Prompt, PromptMessage, Role};
+pub use prompt::{Prompt, PromptMessage};
 pub use request_state::MAX_REQUEST_STATE;
-pub use resource::{Resource, ResourceContents};
+pub use resource::Resource;
 pub use resource_template::ResourceTemplate;
-pub use result::{Content, IntoToolResult, Structured, ToolResult};
+pub use result::{IntoToolResult, Structured, ToolResult};
 pub use schema::{SchemaError, object_schema};
 pub use server::{BuildError, DEFAULT_PAGE_SIZE, McpServer, McpServerBuilder};
 pub use session::SessionState;
