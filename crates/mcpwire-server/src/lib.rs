@@ -65,6 +65,13 @@
 //! | `resources/subscribe`, `notifications/resources/updated` | yes | yes | yes | yes | -32601 (`subscriptions/listen` not implemented) |
 //! | results | | | | | `resultType`, `ttlMs: 0`, `cacheScope: "public"` |
 //!
+//! Tool results and prompt messages carry [`Content`] blocks (text, image, audio, embedded
+//! resource, resource link, each with optional [`Annotations`]): one version-neutral model,
+//! converted into the generated types of the version in force, which are what gets
+//! serialized. A block the version lacks (audio before 2025-03-26, a resource link or
+//! `annotations.lastModified` before 2025-06-18) is a [`ContentError`]: the tool result
+//! becomes an `isError` result saying so, `prompts/get` a -32603 error saying so.
+//!
 //! Resources come as plain [`Resource`]s and as [`ResourceTemplate`]s: RFC 6570 level-1
 //! templates (`users://{id}/profile`) listed by `resources/templates/list`, whose reader gets
 //! the variables of any URI they match in `resources/read` (a plain resource at the same URI
