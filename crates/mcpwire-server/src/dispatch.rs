@@ -208,11 +208,11 @@ fn input_round(
 /// input-required result instead.
 async fn answered(
     round: Option<Arc<InputRound>>,
-    work: impl std::future::Future<Output = Value>,
+    work: impl std::future::Future<Output = Result<Value, RpcError>>,
 ) -> Result<Value, RpcError> {
     match round {
         Some(round) => round.run(work).await,
-        None => Ok(work.await),
+        None => work.await,
     }
 }
 
@@ -325,8 +325,9 @@ async fn serve(
                 None => Map::new(),
             };
             let round = ctx.input_round();
+            let version = ctx.version();
             let future = prompt
-                .start(arguments, ctx)
+                .start(arguments, ctx, version)
                 .map_err(|e| invalid_params(&e.pointer, &e.reason))?;
             answered(round, future).await
         }
@@ -344,7 +345,7 @@ async fn call_tool(shared: &Shared, fields: Params, ctx: Context) -> Result<Valu
     let arguments = fields.arguments.unwrap_or_default();
     let round = ctx.input_round();
     match tool.start(&arguments, ctx) {
-        Ok(running) => answered(round, async move { running.await.to_json(version) }).await,
+        Ok(running) => answered(round, async move { Ok(running.await.to_json(version)) }).await,
         // From 2025-11-25 MCP asks for argument errors as tool execution errors, which the
         // model can read and correct; before, they are protocol errors.
         Err(error) if version.has(Feature::ArgumentErrorsInResult) => {
@@ -404,7 +405,11 @@ async fn read_resource(shared: &Shared, uri: String, ctx: Context) -> Result<Val
                 .map_err(|e| invalid_params(&e.pointer, &e.reason))?
         }
     };
-    answered(round, async move { json!({ "contents": contents.await }) }).await
+    answered(
+        round,
+        async move { Ok(json!({ "contents": contents.await })) },
+    )
+    .await
 }
 
 fn list<T>(

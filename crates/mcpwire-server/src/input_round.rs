@@ -113,7 +113,10 @@ impl InputRound {
 
     /// Runs `work` (a handler producing its result JSON) until it completes, or until an ask
     /// finds no answer: then the result is the input-required one.
-    pub(crate) async fn run(&self, work: impl Future<Output = Value>) -> Result<Value, RpcError> {
+    pub(crate) async fn run(
+        &self,
+        work: impl Future<Output = Result<Value, RpcError>>,
+    ) -> Result<Value, RpcError> {
         let done = tokio::select! {
             biased;
             () = self.unanswered.notified() => None,
@@ -123,7 +126,7 @@ impl InputRound {
         match done {
             // A handler that went on without its answer (it raced the ask against something
             // else) still gets the question asked: its result would not be the one it means.
-            Some(result) if asks.missing.is_empty() => Ok(result),
+            Some(result) if asks.missing.is_empty() => result,
             _ => {
                 let state =
                     request_state::seal(&self.key, &self.binding, std::mem::take(&mut asks.used))?;
@@ -187,7 +190,7 @@ mod tests {
                 reached.lock().unwrap().push(first);
                 round.ask("sampling/createMessage", json!({})).await;
                 reached.lock().unwrap().push(json!("after the second ask"));
-                json!({ "never": "sent" })
+                Ok(json!({ "never": "sent" }))
             })
             .await
             .unwrap();
@@ -217,7 +220,10 @@ mod tests {
     #[tokio::test]
     async fn a_run_that_asks_nothing_or_is_answered_completes() {
         let round = round(json!({}));
-        let result = round.run(async { json!({ "done": true }) }).await.unwrap();
+        let result = round
+            .run(async { Ok(json!({ "done": true })) })
+            .await
+            .unwrap();
         assert_eq!(result, json!({ "done": true }));
     }
 }

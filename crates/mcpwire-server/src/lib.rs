@@ -65,6 +65,13 @@
 //! | `resources/subscribe`, `notifications/resources/updated` | yes | yes | yes | yes | -32601 (`subscriptions/listen` not implemented) |
 //! | results | | | | | `resultType`, `ttlMs: 0`, `cacheScope: "public"` |
 //!
+//! Tool results and prompt messages carry [`Content`] blocks (text, image, audio, embedded
+//! resource, resource link, each with optional [`Annotations`]): one version-neutral model,
+//! converted into the generated types of the version in force, which are what gets
+//! serialized. A block the version lacks (audio before 2025-03-26, a resource link or
+//! `annotations.lastModified` before 2025-06-18) is a [`ContentError`]: the tool result
+//! becomes an `isError` result saying so, `prompts/get` a -32603 error saying so.
+//!
 //! Resources come as plain [`Resource`]s and as [`ResourceTemplate`]s: RFC 6570 level-1
 //! templates (`users://{id}/profile`) listed by `resources/templates/list`, whose reader gets
 //! the variables of any URI they match in `resources/read` (a plain resource at the same URI
@@ -135,6 +142,8 @@ mod arguments;
 mod catalog;
 mod client;
 mod completion;
+mod content;
+mod content_wire;
 mod context;
 mod describe;
 mod dispatch;
@@ -159,13 +168,17 @@ mod version;
 pub use arguments::{ArgumentError, NoArguments};
 pub use client::{ClientError, Elicitation, Sampled};
 pub use completion::{CompletionRequest, MAX_COMPLETIONS};
+pub use content::{
+    Annotations, Content, ContentError, ContentKind, EmbeddedResource, ResourceContents,
+    ResourceLink, Role,
+};
 pub use context::Context;
 pub use logging::LogLevel;
-pub use prompt::{Prompt, PromptMessage, Role};
+pub use prompt::{Prompt, PromptMessage};
 pub use request_state::MAX_REQUEST_STATE;
-pub use resource::{Resource, ResourceContents};
+pub use resource::Resource;
 pub use resource_template::ResourceTemplate;
-pub use result::{Content, IntoToolResult, Structured, ToolResult};
+pub use result::{IntoToolResult, Structured, ToolResult};
 pub use schema::{SchemaError, object_schema};
 pub use server::{BuildError, DEFAULT_PAGE_SIZE, McpServer, McpServerBuilder};
 pub use session::SessionState;

@@ -3,26 +3,19 @@
 use std::future::Future;
 use std::sync::Arc;
 
+use mcpwire::RpcError;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
 use crate::arguments::{ArgumentError, decode_member};
 use crate::completion::{Completers, CompletionRequest};
+use crate::content::{Content, ContentError, Role};
+use crate::content_wire::prompt_message;
 use crate::context::Context;
-use crate::result::Content;
 use crate::schema::{SchemaError, object_schema};
 use crate::tool::BoxFuture;
 use crate::version::Version;
-
-/// Who says a prompt message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    /// The user.
-    User,
-    /// The assistant.
-    Assistant,
-}
 
 /// One message of a prompt.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,7 +31,7 @@ impl PromptMessage {
     pub fn user(text: impl Into<String>) -> Self {
         Self {
             role: Role::User,
-            content: Content::Text(text.into()),
+            content: Content::text(text),
         }
     }
 
@@ -46,16 +39,18 @@ impl PromptMessage {
     pub fn assistant(text: impl Into<String>) -> Self {
         Self {
             role: Role::Assistant,
-            content: Content::Text(text.into()),
+            content: Content::text(text),
         }
     }
 
-    fn to_json(&self) -> Value {
-        let role = match self.role {
-            Role::User => "user",
-            Role::Assistant => "assistant",
-        };
-        json!({ "role": role, "content": self.content.to_json() })
+    /// A message of any content block.
+    pub fn new(role: Role, content: Content) -> Self {
+        Self { role, content }
+    }
+
+    /// The `PromptMessage` of `version`, serialized from its generated type.
+    pub fn to_json(&self, version: Version) -> Result<Value, ContentError> {
+        prompt_message(self.role, &self.content, version)
     }
 }
 
@@ -194,17 +189,27 @@ impl Prompt {
         Value::Object(prompt)
     }
 
-    /// Decodes the arguments and runs the handler: the `GetPromptResult` members.
+    /// Decodes the arguments and runs the handler: the `GetPromptResult` members, or -32603
+    /// when a message holds a block `version` lacks.
     pub(crate) fn start(
         &self,
         arguments: Map<String, Value>,
         ctx: Context,
-    ) -> Result<BoxFuture<Value>, ArgumentError> {
+        version: Version,
+    ) -> Result<BoxFuture<Result<Value, RpcError>>, ArgumentError> {
         let messages = (self.handler)(arguments, ctx)?;
         let description = self.description.clone();
         Ok(Box::pin(async move {
-            let messages: Vec<Value> = messages.await.iter().map(PromptMessage::to_json).collect();
-            json!({ "description": description, "messages": messages })
+            let messages = messages
+                .await
+                .iter()
+                .map(|message| message.to_json(version))
+                .collect::<Result<Vec<Value>, ContentError>>()
+                .map_err(|e| {
+                    RpcError::internal_error()
+                        .with_data(&format!("the prompt's messages cannot be sent: {e}"))
+                })?;
+            Ok(json!({ "description": description, "messages": messages }))
         }))
     }
 }

@@ -5,26 +5,11 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
+use crate::content::ResourceContents;
 use crate::context::Context;
 use crate::resource_info::{ResourceInfo, resource_info_setters};
 use crate::tool::BoxFuture;
 use crate::version::Version;
-
-/// What reading a resource returns.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ResourceContents {
-    /// Text.
-    Text(String),
-    /// Binary data, base64-encoded.
-    Blob(String),
-}
-
-impl ResourceContents {
-    /// Text contents.
-    pub fn text(text: impl Into<String>) -> Self {
-        ResourceContents::Text(text.into())
-    }
-}
 
 type ReadFn = dyn Fn(Context) -> BoxFuture<ResourceContents> + Send + Sync;
 

@@ -11,8 +11,9 @@ use serde_json::{Map, Value};
 
 use crate::arguments::{ArgumentError, decode_member};
 use crate::completion::{Completers, CompletionRequest};
+use crate::content::ResourceContents;
 use crate::context::Context;
-use crate::resource::{ResourceContents, contents_json};
+use crate::resource::contents_json;
 use crate::resource_info::{ResourceInfo, resource_info_setters};
 use crate::tool::BoxFuture;
 use crate::uri_template::UriTemplate;

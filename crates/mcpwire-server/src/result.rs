@@ -5,40 +5,12 @@ use std::fmt::Display;
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
+use crate::content::{Content, ContentError};
+use crate::content_wire::{ToolResultParts, call_tool_result};
 use crate::schema::{SchemaError, object_schema};
-use crate::version::{Feature, Version};
-
-/// One content block of a tool result or prompt message.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Content {
-    /// Text.
-    Text(String),
-    /// An image: base64 data and its MIME type.
-    Image {
-        /// Base64-encoded bytes.
-        data: String,
-        /// e.g. `image/png`.
-        mime_type: String,
-    },
-}
-
-impl Content {
-    /// A text block.
-    pub fn text(text: impl Into<String>) -> Self {
-        Content::Text(text.into())
-    }
-
-    pub(crate) fn to_json(&self) -> Value {
-        match self {
-            Content::Text(text) => json!({ "type": "text", "text": text }),
-            Content::Image { data, mime_type } => {
-                json!({ "type": "image", "data": data, "mimeType": mime_type })
-            }
-        }
-    }
-}
+use crate::version::Version;
 
 /// The outcome of a tool call, independent of the MCP version.
 ///
@@ -60,7 +32,7 @@ pub struct ToolResult {
 impl ToolResult {
     /// A successful result of one text block (anything `Display`).
     pub fn text(text: impl Display) -> Self {
-        Self::content(vec![Content::Text(text.to_string())])
+        Self::content(vec![Content::text(text.to_string())])
     }
 
     /// A successful result of these content blocks.
@@ -86,7 +58,7 @@ impl ToolResult {
     pub fn structured<T: Serialize>(value: &T) -> Self {
         match serde_json::to_value(value) {
             Ok(Value::Object(members)) => Self {
-                content: vec![Content::Text(Value::Object(members.clone()).to_string())],
+                content: vec![Content::text(Value::Object(members.clone()).to_string())],
                 structured: Some(members),
                 is_error: false,
             },
@@ -112,7 +84,29 @@ impl ToolResult {
         self.structured.as_ref()
     }
 
-    /// The `CallToolResult` of `version`, as sent.
+    /// The `CallToolResult` of `version`, serialized from that version's generated type, or
+    /// why it cannot be sent: a block the version lacks (audio before 2025-03-26, resource
+    /// links before 2025-06-18). `structuredContent` is sent from 2025-06-18.
+    ///
+    /// ```
+    /// use mcpwire_server::{Content, ToolResult, Version};
+    ///
+    /// let sent = ToolResult::text("hi").try_to_json(Version::V2026_07_28).unwrap();
+    /// assert_eq!(sent["resultType"], "complete");
+    /// let audio = ToolResult::content(vec![Content::audio("UklGRg==", "audio/wav")]);
+    /// assert!(audio.try_to_json(Version::V2024_11_05).is_err());
+    /// ```
+    pub fn try_to_json(&self, version: Version) -> Result<Value, ContentError> {
+        let parts = ToolResultParts {
+            content: &self.content,
+            structured: self.structured.as_ref(),
+            is_error: self.is_error,
+        };
+        call_tool_result(&parts, version)
+    }
+
+    /// The `CallToolResult` of `version`, as sent: [`try_to_json`](Self::try_to_json), or
+    /// when the version cannot carry a block, a tool execution error saying which.
     ///
     /// ```
     /// use mcpwire_server::{ToolResult, Version};
@@ -121,24 +115,11 @@ impl ToolResult {
     /// assert_eq!(sent["resultType"], "complete");
     /// ```
     pub fn to_json(&self, version: Version) -> Value {
-        let mut result = Map::new();
-        let content = self.content.iter().map(Content::to_json).collect();
-        result.insert("content".into(), Value::Array(content));
-        if let Some(structured) = &self.structured
-            && version.has(Feature::Titles)
-        {
-            result.insert(
-                "structuredContent".into(),
-                Value::Object(structured.clone()),
-            );
-        }
-        if self.is_error {
-            result.insert("isError".into(), Value::Bool(true));
-        }
-        if version.has(Feature::ResultType) {
-            result.insert("resultType".into(), "complete".into());
-        }
-        Value::Object(result)
+        self.try_to_json(version).unwrap_or_else(|error| {
+            Self::error(format!("the tool's result cannot be sent: {error}"))
+                .try_to_json(version)
+                .unwrap_or_default()
+        })
     }
 }
 
@@ -211,6 +192,7 @@ impl<T: IntoToolResult, E: Display> IntoToolResult for Result<T, E> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[derive(Serialize, JsonSchema)]
     struct Sum {

@@ -22,10 +22,7 @@ fn results() -> Vec<ToolResult> {
         ToolResult::structured(&Point { x: 1, y: -2 }),
         ToolResult::content(vec![
             Content::text("two"),
-            Content::Image {
-                data: "aGk=".into(),
-                mime_type: "image/png".into(),
-            },
+            Content::image("aGk=", "image/png"),
         ]),
     ]
 }

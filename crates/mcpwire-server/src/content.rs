@@ -1,0 +1,220 @@
+//! The version-neutral content model: content blocks (text, image, audio, embedded resource,
+//! resource link) with their annotations, as tool results and prompt messages carry them.
+//!
+//! This module knows nothing of the server machinery (no handlers, sessions or transport):
+//! it depends on `mcpwire-types` only, so that a client crate can share it. Each version's
+//! wire shape comes from `content_wire.rs`, which converts into that version's generated
+//! types.
+
+use std::fmt;
+
+use crate::version::Version;
+
+/// Who a message is from, or who a block is meant for (`Role`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// The user.
+    User,
+    /// The assistant.
+    Assistant,
+}
+
+/// Hints for the client on how to use a block (`Annotations`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Annotations {
+    /// Who the block is meant for.
+    pub audience: Option<Vec<Role>>,
+    /// How important it is, from 0 (least) to 1 (most).
+    pub priority: Option<f64>,
+    /// When the underlying data last changed, ISO 8601 (from 2025-06-18).
+    pub last_modified: Option<String>,
+}
+
+/// The contents of a resource: text or base64-encoded bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResourceContents {
+    /// Text.
+    Text(String),
+    /// Binary data, base64-encoded.
+    Blob(String),
+}
+
+impl ResourceContents {
+    /// Text contents.
+    pub fn text(text: impl Into<String>) -> Self {
+        ResourceContents::Text(text.into())
+    }
+}
+
+/// A resource's contents carried inside a message (`EmbeddedResource.resource`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmbeddedResource {
+    /// The resource's URI.
+    pub uri: String,
+    /// Its MIME type, if known.
+    pub mime_type: Option<String>,
+    /// What it contains.
+    pub contents: ResourceContents,
+}
+
+/// A pointer to a resource the client may read (`ResourceLink`, from 2025-06-18).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResourceLink {
+    /// The resource's URI.
+    pub uri: String,
+    /// Its name.
+    pub name: String,
+    /// A human-readable title.
+    pub title: Option<String>,
+    /// What it is.
+    pub description: Option<String>,
+    /// Its MIME type, if known.
+    pub mime_type: Option<String>,
+    /// Its size in bytes, if known.
+    pub size: Option<u64>,
+}
+
+impl ResourceLink {
+    /// A link to `uri` named `name`.
+    pub fn new(uri: impl Into<String>, name: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            name: name.into(),
+            title: None,
+            description: None,
+            mime_type: None,
+            size: None,
+        }
+    }
+}
+
+/// What a content block holds.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ContentKind {
+    /// Text.
+    Text(String),
+    /// An image: base64 data and its MIME type.
+    Image {
+        /// Base64-encoded bytes.
+        data: String,
+        /// e.g. `image/png`.
+        mime_type: String,
+    },
+    /// Audio: base64 data and its MIME type (from 2025-03-26).
+    Audio {
+        /// Base64-encoded bytes.
+        data: String,
+        /// e.g. `audio/wav`.
+        mime_type: String,
+    },
+    /// A resource's contents, embedded.
+    Resource(EmbeddedResource),
+    /// A link to a resource (from 2025-06-18).
+    ResourceLink(ResourceLink),
+}
+
+/// One content block of a tool result or prompt message, with optional annotations.
+///
+/// ```
+/// use mcpwire_server::{Annotations, Content, Role};
+///
+/// let block = Content::audio("UklGRg==", "audio/wav").annotated(Annotations {
+///     audience: Some(vec![Role::User]),
+///     ..Annotations::default()
+/// });
+/// assert!(block.annotations.is_some());
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Content {
+    /// What the block holds.
+    pub kind: ContentKind,
+    /// Hints for the client.
+    pub annotations: Option<Annotations>,
+}
+
+impl Content {
+    fn of(kind: ContentKind) -> Self {
+        Self {
+            kind,
+            annotations: None,
+        }
+    }
+
+    /// A text block.
+    pub fn text(text: impl Into<String>) -> Self {
+        Self::of(ContentKind::Text(text.into()))
+    }
+
+    /// An image block of base64 `data`.
+    pub fn image(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
+        Self::of(ContentKind::Image {
+            data: data.into(),
+            mime_type: mime_type.into(),
+        })
+    }
+
+    /// An audio block of base64 `data` (from 2025-03-26).
+    pub fn audio(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
+        Self::of(ContentKind::Audio {
+            data: data.into(),
+            mime_type: mime_type.into(),
+        })
+    }
+
+    /// An embedded resource block.
+    pub fn resource(resource: EmbeddedResource) -> Self {
+        Self::of(ContentKind::Resource(resource))
+    }
+
+    /// A resource link block (from 2025-06-18).
+    pub fn resource_link(link: ResourceLink) -> Self {
+        Self::of(ContentKind::ResourceLink(link))
+    }
+
+    /// This block with `annotations`.
+    #[must_use]
+    pub fn annotated(mut self, annotations: Annotations) -> Self {
+        self.annotations = Some(annotations);
+        self
+    }
+
+    /// The block's `type` on the wire (`text`, `image`, `audio`, `resource`,
+    /// `resource_link`).
+    pub fn type_name(&self) -> &'static str {
+        match self.kind {
+            ContentKind::Text(_) => "text",
+            ContentKind::Image { .. } => "image",
+            ContentKind::Audio { .. } => "audio",
+            ContentKind::Resource(_) => "resource",
+            ContentKind::ResourceLink(_) => "resource_link",
+        }
+    }
+}
+
+/// Why a block cannot be sent under a version: the version lacks it (audio before
+/// 2025-03-26, resource links and `annotations.lastModified` before 2025-06-18), or a value
+/// has no JSON form (a priority that is not finite).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContentError {
+    /// What cannot be sent, e.g. `` `audio` content ``.
+    pub what: String,
+    /// The version in force.
+    pub version: Version,
+}
+
+impl ContentError {
+    pub(crate) fn lacking(what: impl Into<String>, version: Version) -> Self {
+        Self {
+            what: what.into(),
+            version,
+        }
+    }
+}
+
+impl fmt::Display for ContentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} cannot be sent under MCP {}", self.what, self.version)
+    }
+}
+
+impl std::error::Error for ContentError {}

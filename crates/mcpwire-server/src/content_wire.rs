@@ -1,0 +1,362 @@
+//! The content model on the wire: conversions of [`Content`], tool results and prompt
+//! messages into each version's generated types (`mcpwire_types::mcp::v…`), which are what
+//! gets serialized. A block or member a version lacks is a [`ContentError`], never dropped.
+
+use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
+use serde::Serialize;
+use serde_json::{Map, Number, Value};
+
+use crate::content::{
+    Content, ContentError, ContentKind, EmbeddedResource, ResourceContents, ResourceLink, Role,
+};
+use crate::version::Version;
+
+/// A tool result, version-neutral, as [`crate::ToolResult`] hands it over for encoding.
+pub(crate) struct ToolResultParts<'a> {
+    pub(crate) content: &'a [Content],
+    pub(crate) structured: Option<&'a Map<String, Value>>,
+    pub(crate) is_error: bool,
+}
+
+/// A finite priority as a JSON number.
+fn priority(value: f64, version: Version) -> Result<Number, ContentError> {
+    Number::from_f64(value)
+        .ok_or_else(|| ContentError::lacking(format!("the annotation priority {value}"), version))
+}
+
+/// Serializes a generated value (infallible for these types: string keys, finite numbers).
+fn to_value(value: impl Serialize) -> Value {
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+/// Converts [`Annotations`] into `$ty` of module `$m`; `with_last_modified` when the
+/// version has `lastModified`, otherwise one present is a [`ContentError`].
+macro_rules! annotations {
+    ($m:ident, $ty:ident, $a:expr, $v:expr, with_last_modified) => {{
+        let mut out = annotations!(@common $m, $ty, $a, $v);
+        out.last_modified = $a.last_modified.clone();
+        out
+    }};
+    ($m:ident, $ty:ident, $a:expr, $v:expr) => {{
+        if $a.last_modified.is_some() {
+            return Err(ContentError::lacking("`annotations.lastModified`", $v));
+        }
+        annotations!(@common $m, $ty, $a, $v)
+    }};
+    (@common $m:ident, $ty:ident, $a:expr, $v:expr) => {{
+        let mut out = $m::$ty::new();
+        out.audience = $a.audience.as_ref().map(|roles| {
+            roles
+                .iter()
+                .map(|role| match role {
+                    Role::User => $m::Role::User,
+                    Role::Assistant => $m::Role::Assistant,
+                })
+                .collect()
+        });
+        out.priority = $a.priority.map(|p| priority(p, $v)).transpose()?;
+        out
+    }};
+}
+
+/// The `resource` member of an `EmbeddedResource` of module `$m`.
+macro_rules! embedded_contents {
+    ($m:ident, $r:expr) => {{
+        let r: &EmbeddedResource = $r;
+        match &r.contents {
+            ResourceContents::Text(text) => {
+                let mut item = $m::TextResourceContents::new(text.clone(), r.uri.clone());
+                item.mime_type = r.mime_type.clone();
+                $m::EmbeddedResourceResource::TextResourceContents(item)
+            }
+            ResourceContents::Blob(blob) => {
+                let mut item = $m::BlobResourceContents::new(blob.clone(), r.uri.clone());
+                item.mime_type = r.mime_type.clone();
+                $m::EmbeddedResourceResource::BlobResourceContents(item)
+            }
+        }
+    }};
+}
+
+/// `ContentBlock` of the versions that have every block kind (2025-06-18 on): one shape,
+/// different modules.
+macro_rules! full_block {
+    ($fn:ident, $m:ident, $v:expr) => {
+        fn $fn(block: &Content) -> Result<$m::ContentBlock, ContentError> {
+            let v = $v;
+            let ann = match &block.annotations {
+                Some(a) => Some(annotations!($m, Annotations, a, v, with_last_modified)),
+                None => None,
+            };
+            Ok(match &block.kind {
+                ContentKind::Text(text) => {
+                    let mut out = $m::TextContent::new(text.clone());
+                    out.annotations = ann;
+                    $m::ContentBlock::TextContent(out)
+                }
+                ContentKind::Image { data, mime_type } => {
+                    let mut out = $m::ImageContent::new(data.clone(), mime_type.clone());
+                    out.annotations = ann;
+                    $m::ContentBlock::ImageContent(out)
+                }
+                ContentKind::Audio { data, mime_type } => {
+                    let mut out = $m::AudioContent::new(data.clone(), mime_type.clone());
+                    out.annotations = ann;
+                    $m::ContentBlock::AudioContent(out)
+                }
+                ContentKind::Resource(resource) => {
+                    let mut out = $m::EmbeddedResource::new(embedded_contents!($m, resource));
+                    out.annotations = ann;
+                    $m::ContentBlock::EmbeddedResource(out)
+                }
+                ContentKind::ResourceLink(link) => {
+                    $m::ContentBlock::ResourceLink(resource_link!($m, link, ann))
+                }
+            })
+        }
+    };
+}
+
+/// A `ResourceLink` of module `$m`.
+macro_rules! resource_link {
+    ($m:ident, $link:expr, $ann:expr) => {{
+        let link: &ResourceLink = $link;
+        let mut out = $m::ResourceLink::new(link.name.clone(), link.uri.clone());
+        out.annotations = $ann;
+        out.title = link.title.clone();
+        out.description = link.description.clone();
+        out.mime_type = link.mime_type.clone();
+        out.size = link.size.map(Into::into);
+        out
+    }};
+}
+
+full_block!(block_2025_06_18, v2025_06_18, Version::V2025_06_18);
+full_block!(block_2025_11_25, v2025_11_25, Version::V2025_11_25);
+full_block!(block_2026_07_28, v2026_07_28, Version::V2026_07_28);
+
+/// 2025-03-26: no resource links, no `lastModified`; tool results and prompt messages have
+/// their own (equal) unions, built from this one.
+enum Block2025_03_26 {
+    Text(v2025_03_26::TextContent),
+    Image(v2025_03_26::ImageContent),
+    Audio(v2025_03_26::AudioContent),
+    Resource(v2025_03_26::EmbeddedResource),
+}
+
+fn block_2025_03_26(block: &Content) -> Result<Block2025_03_26, ContentError> {
+    use v2025_03_26 as m;
+    let v = Version::V2025_03_26;
+    let ann = match &block.annotations {
+        Some(a) => Some(annotations!(m, Annotations, a, v)),
+        None => None,
+    };
+    Ok(match &block.kind {
+        ContentKind::Text(text) => {
+            let mut out = m::TextContent::new(text.clone());
+            out.annotations = ann;
+            Block2025_03_26::Text(out)
+        }
+        ContentKind::Image { data, mime_type } => {
+            let mut out = m::ImageContent::new(data.clone(), mime_type.clone());
+            out.annotations = ann;
+            Block2025_03_26::Image(out)
+        }
+        ContentKind::Audio { data, mime_type } => {
+            let mut out = m::AudioContent::new(data.clone(), mime_type.clone());
+            out.annotations = ann;
+            Block2025_03_26::Audio(out)
+        }
+        ContentKind::Resource(resource) => {
+            let mut out = m::EmbeddedResource::new(embedded_contents!(m, resource));
+            out.annotations = ann;
+            Block2025_03_26::Resource(out)
+        }
+        ContentKind::ResourceLink(_) => {
+            return Err(ContentError::lacking("`resource_link` content", v));
+        }
+    })
+}
+
+/// 2024-11-05: text, image and embedded resource only, each with its own annotations type.
+enum Block2024_11_05 {
+    Text(v2024_11_05::TextContent),
+    Image(v2024_11_05::ImageContent),
+    Resource(v2024_11_05::EmbeddedResource),
+}
+
+fn block_2024_11_05(block: &Content) -> Result<Block2024_11_05, ContentError> {
+    use v2024_11_05 as m;
+    let v = Version::V2024_11_05;
+    let a = block.annotations.as_ref();
+    Ok(match &block.kind {
+        ContentKind::Text(text) => {
+            let mut out = m::TextContent::new(text.clone());
+            out.annotations = match a {
+                Some(a) => Some(annotations!(m, TextContentAnnotations, a, v)),
+                None => None,
+            };
+            Block2024_11_05::Text(out)
+        }
+        ContentKind::Image { data, mime_type } => {
+            let mut out = m::ImageContent::new(data.clone(), mime_type.clone());
+            out.annotations = match a {
+                Some(a) => Some(annotations!(m, ImageContentAnnotations, a, v)),
+                None => None,
+            };
+            Block2024_11_05::Image(out)
+        }
+        ContentKind::Resource(resource) => {
+            let mut out = m::EmbeddedResource::new(embedded_contents!(m, resource));
+            out.annotations = match a {
+                Some(a) => Some(annotations!(m, EmbeddedResourceAnnotations, a, v)),
+                None => None,
+            };
+            Block2024_11_05::Resource(out)
+        }
+        ContentKind::Audio { .. } => return Err(ContentError::lacking("`audio` content", v)),
+        ContentKind::ResourceLink(_) => {
+            return Err(ContentError::lacking("`resource_link` content", v));
+        }
+    })
+}
+
+/// Maps a version-specific union `Block…` into a generated union `$target` of module `$m`
+/// whose variants carry the same names.
+macro_rules! into_union {
+    ($block:expr, $enum:ident, $m:ident :: $target:ident, [$($var:ident => $gen:ident),*]) => {
+        match $block {
+            $($enum::$var(b) => $m::$target::$gen(b),)*
+        }
+    };
+}
+
+fn tool_block_2024_11_05(b: Block2024_11_05) -> v2024_11_05::CallToolResultContentItem {
+    into_union!(b, Block2024_11_05, v2024_11_05::CallToolResultContentItem,
+        [Text => TextContent, Image => ImageContent, Resource => EmbeddedResource])
+}
+
+fn prompt_block_2024_11_05(b: Block2024_11_05) -> v2024_11_05::PromptMessageContent {
+    into_union!(b, Block2024_11_05, v2024_11_05::PromptMessageContent,
+        [Text => TextContent, Image => ImageContent, Resource => EmbeddedResource])
+}
+
+fn tool_block_2025_03_26(b: Block2025_03_26) -> v2025_03_26::CallToolResultContentItem {
+    into_union!(b, Block2025_03_26, v2025_03_26::CallToolResultContentItem,
+        [Text => TextContent, Image => ImageContent, Audio => AudioContent,
+         Resource => EmbeddedResource])
+}
+
+fn prompt_block_2025_03_26(b: Block2025_03_26) -> v2025_03_26::PromptMessageContent {
+    into_union!(b, Block2025_03_26, v2025_03_26::PromptMessageContent,
+        [Text => TextContent, Image => ImageContent, Audio => AudioContent,
+         Resource => EmbeddedResource])
+}
+
+/// Converts every block with `$convert`, failing on the first a version lacks.
+fn all<T, U>(
+    items: &[T],
+    convert: impl Fn(&T) -> Result<U, ContentError>,
+) -> Result<Vec<U>, ContentError> {
+    items.iter().map(convert).collect()
+}
+
+/// The `CallToolResult` of `version`, serialized from its generated type.
+pub(crate) fn call_tool_result(
+    result: &ToolResultParts<'_>,
+    version: Version,
+) -> Result<Value, ContentError> {
+    let is_error = result.is_error.then_some(true);
+    // From 2025-06-18: `structuredContent`; 2026-07-28 also takes its `resultType`.
+    macro_rules! structured_result {
+        ($m:ident, $block:ident $(, $result_type:expr)?) => {{
+            let content = all(result.content, $block)?;
+            let mut out = $m::CallToolResult::new(content $(, $result_type)?);
+            out.is_error = is_error;
+            out.structured_content = result.structured.cloned().map(Into::into);
+            to_value(out)
+        }};
+    }
+    // Before 2025-06-18: no `structuredContent`, and a union of its own for the content.
+    macro_rules! plain_result {
+        ($m:ident, $block:ident, $union:ident) => {{
+            let content = all(result.content, |b| $block(b).map($union))?;
+            let mut out = $m::CallToolResult::new(content);
+            out.is_error = is_error;
+            to_value(out)
+        }};
+    }
+    Ok(match version {
+        Version::V2024_11_05 => plain_result!(v2024_11_05, block_2024_11_05, tool_block_2024_11_05),
+        Version::V2025_03_26 => plain_result!(v2025_03_26, block_2025_03_26, tool_block_2025_03_26),
+        Version::V2025_06_18 => structured_result!(v2025_06_18, block_2025_06_18),
+        Version::V2025_11_25 => structured_result!(v2025_11_25, block_2025_11_25),
+        Version::V2026_07_28 => structured_result!(v2026_07_28, block_2026_07_28, "complete"),
+    })
+}
+
+/// A `PromptMessage` of `version`, serialized from its generated type.
+pub(crate) fn prompt_message(
+    role: Role,
+    content: &Content,
+    version: Version,
+) -> Result<Value, ContentError> {
+    macro_rules! message {
+        ($m:ident, $content:expr) => {{
+            let role = match role {
+                Role::User => $m::Role::User,
+                Role::Assistant => $m::Role::Assistant,
+            };
+            to_value($m::PromptMessage::new($content, role))
+        }};
+    }
+    Ok(match version {
+        Version::V2024_11_05 => message!(
+            v2024_11_05,
+            prompt_block_2024_11_05(block_2024_11_05(content)?)
+        ),
+        Version::V2025_03_26 => message!(
+            v2025_03_26,
+            prompt_block_2025_03_26(block_2025_03_26(content)?)
+        ),
+        Version::V2025_06_18 => message!(v2025_06_18, block_2025_06_18(content)?),
+        Version::V2025_11_25 => message!(v2025_11_25, block_2025_11_25(content)?),
+        Version::V2026_07_28 => message!(v2026_07_28, block_2026_07_28(content)?),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::Annotations;
+
+    #[test]
+    fn a_link_before_2025_06_18_and_audio_before_2025_03_26_are_errors() {
+        let link = Content::resource_link(ResourceLink::new("file:///a", "a"));
+        let audio = Content::audio("AAAA", "audio/wav");
+        for (block, version, what) in [
+            (&link, Version::V2024_11_05, "`resource_link` content"),
+            (&link, Version::V2025_03_26, "`resource_link` content"),
+            (&audio, Version::V2024_11_05, "`audio` content"),
+        ] {
+            let error = prompt_message(Role::User, block, version).unwrap_err();
+            assert_eq!(error, ContentError::lacking(what, version));
+        }
+        assert!(prompt_message(Role::User, &audio, Version::V2025_03_26).is_ok());
+        assert!(prompt_message(Role::User, &link, Version::V2025_06_18).is_ok());
+        let dated = Content::text("t").annotated(Annotations {
+            last_modified: Some("2025-01-01T00:00:00Z".into()),
+            ..Annotations::default()
+        });
+        let error = prompt_message(Role::User, &dated, Version::V2025_03_26).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "`annotations.lastModified` cannot be sent under MCP 2025-03-26"
+        );
+        let nan = Content::text("t").annotated(Annotations {
+            priority: Some(f64::NAN),
+            ..Annotations::default()
+        });
+        assert!(prompt_message(Role::User, &nan, Version::V2025_11_25).is_err());
+    }
+}

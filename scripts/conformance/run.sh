@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Runs the official MCP conformance suite against crates/mcpwire-server/examples/conformance.rs
+# and prints a score table. Not part of CI: it installs npm packages into a cache dir outside
+# the repository (MCPWIRE_CONFORMANCE_CACHE, default ${XDG_CACHE_HOME:-$HOME/.cache}/mcpwire-conformance).
+set -euo pipefail
+
+SUITE_VERSION=0.2.0-alpha.12
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+CACHE=${MCPWIRE_CONFORMANCE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcpwire-conformance}
+OUT=${MCPWIRE_CONFORMANCE_OUT:-$CACHE/results}
+mkdir -p "$CACHE" "$OUT"
+
+# The suite needs Node >= 22 (fs.globSync): use the system's when new enough, else node@22.
+NODE=node
+major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+PACKAGES=("@modelcontextprotocol/conformance@$SUITE_VERSION")
+if [ "$major" -lt 22 ]; then
+    PACKAGES+=("node@22")
+    NODE=$CACHE/node_modules/.bin/node
+fi
+SUITE=$CACHE/node_modules/@modelcontextprotocol/conformance/dist/index.js
+installed=$(cat "$CACHE/node_modules/@modelcontextprotocol/conformance/package.json" 2>/dev/null \
+    | grep -o "\"version\": *\"$SUITE_VERSION\"" || true)
+if [ -z "$installed" ] || { [ "$NODE" != node ] && [ ! -x "$NODE" ]; }; then
+    echo "installing ${PACKAGES[*]} into $CACHE" >&2
+    npm install --no-audit --no-fund --loglevel=error --prefix "$CACHE" "${PACKAGES[@]}" >&2
+fi
+
+echo "building the conformance server" >&2
+(cd "$ROOT" && cargo build --quiet -p mcpwire-server --example conformance)
+TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
+SERVER=$TARGET/debug/examples/conformance
+
+free_port() {
+    "$NODE" -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
+}
+
+SERVER_PID=
+stop_server() {
+    if [ -n "$SERVER_PID" ]; then
+        kill "$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+        SERVER_PID=
+    fi
+}
+trap stop_server EXIT
+
+# run NAME REQUIREMENT_ARGS... -- SERVER_ARGS...: starts the server, runs the suite, keeps
+# its output in $OUT/NAME.log and the counts in $OUT/NAME.score.
+run() {
+    local name=$1
+    shift
+    local suite_args=()
+    while [ "$1" != -- ]; do suite_args+=("$1"); shift; done
+    shift
+    local port
+    port=$(free_port)
+    "$SERVER" --http "127.0.0.1:$port" "$@" 2>"$OUT/$name.server.log" &
+    SERVER_PID=$!
+    for _ in $(seq 50); do
+        (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+        sleep 0.1
+    done
+    "$NODE" "$SUITE" server --url "http://127.0.0.1:$port/mcp" "${suite_args[@]}" \
+        -o "$OUT/$name" >"$OUT/$name.log" 2>&1 || true
+    stop_server
+    score "$OUT/$name.log" >"$OUT/$name.score"
+}
+
+# score LOG: "scenarios_passed scenarios_total checks_passed checks_total" of the scored
+# scenarios, read from the suite's summary ("✓ name: N passed, M failed" lines), leaving out
+# the ones it lists under "Not scored" (pending, extensions, added after the release).
+score() {
+    "$NODE" -e '
+const fs = require("fs");
+const lines = fs.readFileSync(process.argv[1], "utf8").split("\n");
+const unscored = new Set();
+let inUnscored = false;
+for (const l of lines) {
+  if (l.startsWith("Not scored")) { inUnscored = true; continue; }
+  const m = inUnscored && l.match(/^\s+[✓✗] (\S+) \(/);
+  if (m) unscored.add(m[1]);
+}
+let sp = 0, st = 0, cp = 0, ct = 0;
+for (const l of lines) {
+  const m = l.match(/^([✓✗]) (\S+): (\d+) passed, (\d+) failed$/);
+  if (!m || unscored.has(m[2])) continue;
+  const ok = +m[3], bad = +m[4];
+  st++; if (bad === 0) sp++;
+  cp += ok; ct += ok + bad;
+}
+console.log(sp, st, cp, ct);' "$1"
+}
+
+rm -rf "${OUT:?}"/*
+run session-2025-11-25 --requirements 2025-11-25 -- 
+run stateless-2026-07-28 --requirements 2026-07-28 -- --stateless
+if [ "${MCPWIRE_CONFORMANCE_ALL:-0}" = 1 ]; then
+    run session-all --suite all -- 
+fi
+
+printf '\n| run | scenarios passed | checks passed |\n|---|---|---|\n'
+for f in "$OUT"/*.score; do
+    read -r sp st cp ct <"$f"
+    printf '| %s | %s/%s | %s/%s |\n' "$(basename "$f" .score)" "$sp" "$st" "$cp" "$ct"
+done
+echo "details: $OUT (suite output in *.log, checks in */checks.json)"
