@@ -324,3 +324,59 @@ fn what_a_notifications_handler_sends_goes_to_the_get_stream_and_the_post_gets_2
                     "params":{"level":"info","data":"hello"}})]
     );
 }
+
+/// A POST of `slow` padded with spaces to `len` bytes.
+fn padded_slow(id: u64, len: usize) -> String {
+    let bare = |pad: usize| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"slow","params":{{"pad":"{}"}}}}"#,
+            " ".repeat(pad)
+        )
+    };
+    bare(len - bare(0).len())
+}
+
+/// Issue 33, item 1: a body's share of the in-flight budget is given back once the body is
+/// decoded, so a handler that runs for long holds none of it.
+#[test]
+fn a_running_handler_holds_no_body_budget() {
+    let config = HttpConfig::default()
+        .stateless(true)
+        .max_body_bytes(800)
+        .body_budget_bytes(1000);
+    let (server, reports) = serve(config);
+    let first = padded_slow(1, 700);
+    let mut running = connect(server.addr);
+    let headers = [JSON, ACCEPT];
+    let head_of = |len| head(server.addr, "POST", "/mcp", &headers, len);
+    running.write_all(head_of(700).as_bytes()).unwrap();
+    running.write_all(first.as_bytes()).unwrap();
+    expect(&reports, "slow started");
+    // 700 + 700 bytes exceed the budget of 1000 if the first body were still held.
+    let second = request(
+        server.addr,
+        "POST",
+        &headers,
+        &[call(2, "ping").as_bytes(), &[b' '; 660]].concat(),
+    );
+    assert_eq!(second.status, 200, "{}", second.text());
+    assert_eq!(second.json()["id"], 2);
+}
+
+/// Issue 33, item 3: in stateless mode a client that hangs up cancels its request: the
+/// handler's cancellation token fires, promptly.
+#[test]
+fn a_stateless_client_that_hangs_up_cancels_its_handler() {
+    let (server, reports) = serve(HttpConfig::default().stateless(true));
+    let mut slow = connect(server.addr);
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"slow"}"#;
+    let head = head(server.addr, "POST", "/mcp", &[JSON, ACCEPT], body.len());
+    slow.write_all(head.as_bytes()).unwrap();
+    slow.write_all(body.as_bytes()).unwrap();
+    expect(&reports, "slow started");
+    let hung_up = std::time::Instant::now();
+    drop(slow);
+    let got = reports.recv_timeout(Duration::from_secs(2));
+    assert_eq!(got, Ok("slow cancelled"));
+    assert!(hung_up.elapsed() < Duration::from_secs(2));
+}

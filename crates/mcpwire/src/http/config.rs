@@ -142,8 +142,9 @@ impl HttpConfig {
         self
     }
 
-    /// The request-body bytes held in memory at once over all connections; a request that
-    /// would exceed it gets 503 with `Retry-After`.
+    /// The request-body bytes held in memory at once over all connections, counted as they
+    /// arrive and given back once the body is decoded (before its handler runs); a request
+    /// whose bytes would exceed it gets 503 with `Retry-After`.
     pub fn body_budget_bytes(mut self, bytes: usize) -> Self {
         self.body_budget_bytes = bytes;
         self

@@ -13,13 +13,11 @@ use super::body::{self, BodyBudget};
 use super::classify::BodyKind;
 use super::config::HttpConfig;
 use super::cors;
-use super::exchange::{self, Outcome};
+use super::exchange::{self, Outcome, WhenClientLeaves};
 use super::handler::{HttpService, Outbound, SessionContext};
 use super::headers::{self, METHOD_HEADER, SESSION_HEADER, SessionHeader};
 use super::race::{First, race};
-use super::response::{
-    HttpResponse, Keep, empty, error, error_with_code, event_stream, json, sse_event,
-};
+use super::response::{HttpResponse, empty, error, error_with_code, event_stream, json, sse_event};
 use super::session_id::SessionId;
 use super::sessions::{Found, PeerKey, Refusal, Sessions, Unsolicited};
 
@@ -180,53 +178,60 @@ impl<S: HttpService> Endpoint<S> {
             Err(refusal) => return refusal.response(),
         };
         let kind = BodyKind::of(&read.bytes);
-        let mut keep: Keep = Vec::new();
-        let mut held: Keep = Vec::new();
-        if let Some(permit) = read.budget {
-            held.push(Box::new(permit));
-        }
+        // Decoded: the body's share of the budget goes back now, not when its handler returns
+        // (a slow handler must not hold other clients' budget).
+        drop(read.budget);
         let capacity = streams.then_some(self.config.outbound_capacity);
-        let mut response = if self.config.stateless {
+        if self.config.stateless {
             if let Some(refused) = method_mismatch(&parts.headers, &kind) {
                 return refused;
             }
-            let handler = Arc::new(self.service.open(SessionContext {
-                peer,
-                id: None,
-                unsolicited: None,
-                ended: None,
-            }));
-            answer(
-                exchange::run(handler, read.bytes, capacity, held).await,
-                &kind,
-            )
-        } else if let Some(found) = session {
-            keep.push(Box::new(found.lease));
-            answer(
-                exchange::run(found.handler, read.bytes, capacity, held).await,
-                &kind,
-            )
+            return self.post_stateless(read.bytes, capacity, &kind, peer).await;
+        }
+        if let Some(found) = session {
+            let outcome =
+                exchange::run(found.handler, read.bytes, capacity, WhenClientLeaves::RunOn).await;
+            let mut response = answer(outcome, &kind);
+            response.body_mut().keep(vec![Box::new(found.lease)]);
+            response
         } else if kind.is_initialize() {
-            self.open_session(read.bytes, held, &kind, peer).await
+            self.open_session(read.bytes, &kind, peer).await
         } else {
             error(
                 StatusCode::BAD_REQUEST,
                 "no Mcp-Session-Id: send initialize first and name its session in every later request",
             )
-        };
-        response.body_mut().keep(keep);
+        }
+    }
+
+    /// A stateless POST: a fresh handler whose work ends with its client. Its session "ends"
+    /// (the handler's [`SessionContext`] says so) once the answer has been sent or the client
+    /// has left, and its task is aborted if the client leaves first.
+    async fn post_stateless(
+        &self,
+        frame: Bytes,
+        capacity: Option<usize>,
+        kind: &BodyKind,
+        peer: SocketAddr,
+    ) -> HttpResponse {
+        // Dropped with this future (the client hung up while the handler ran) or with the
+        // response body (sent, or the client left the stream).
+        let (ended, ended_signal) = tokio::sync::watch::channel(());
+        let handler = Arc::new(self.service.open(SessionContext {
+            peer,
+            id: None,
+            unsolicited: None,
+            ended: Some(ended_signal),
+        }));
+        let outcome = exchange::run(handler, frame, capacity, WhenClientLeaves::Abort).await;
+        let mut response = answer(outcome, kind);
+        response.body_mut().keep(vec![Box::new(ended)]);
         response
     }
 
     /// Runs an `initialize` without a session and opens one when it succeeds. The handler
     /// cannot stream here (the session header must go out with the reply).
-    async fn open_session(
-        &self,
-        frame: Bytes,
-        held: Keep,
-        kind: &BodyKind,
-        peer: SocketAddr,
-    ) -> HttpResponse {
+    async fn open_session(&self, frame: Bytes, kind: &BodyKind, peer: SocketAddr) -> HttpResponse {
         let peer_key = PeerKey::of(peer.ip());
         if let Err(refusal) = self.sessions.admit(peer_key) {
             return refused(refusal);
@@ -252,7 +257,8 @@ impl<S: HttpService> Endpoint<S> {
             unsolicited,
             ended: Some(ended_signal),
         }));
-        let outcome = exchange::run(Arc::clone(&handler), frame, None, held).await;
+        let outcome =
+            exchange::run(Arc::clone(&handler), frame, None, WhenClientLeaves::RunOn).await;
         let opened = matches!(&outcome, Outcome::Reply(Some(reply)) if is_success(reply));
         if !opened {
             return answer(outcome, kind);

@@ -50,7 +50,8 @@
 //! | unreadable input: 400 with the handler's id-less error reply | "If the server cannot accept the input, it MUST return an HTTP error status code (e.g., 400 Bad Request). The HTTP response body MAY comprise a JSON-RPC error response that has no `id`." |
 //! | a request: 200 `application/json`, or `text/event-stream` when the handler streams | "If the input is a JSON-RPC request, the server MUST either return `Content-Type: text/event-stream`, to initiate an SSE stream, or `Content-Type: application/json`, to return one JSON object." |
 //! | SSE: the handler's frames, then the reply, then the stream ends; its sender is closed after the reply | "The server MAY send JSON-RPC requests and notifications before sending the JSON-RPC response. … After the JSON-RPC response has been sent, the server SHOULD terminate the SSE stream." |
-//! | a client that leaves does not cancel the handler (its [`Outbound`] closes) | "Disconnection SHOULD NOT be interpreted as the client cancelling its request." |
+//! | with sessions, a client that leaves does not cancel the handler (its [`Outbound`] closes) | "Disconnection SHOULD NOT be interpreted as the client cancelling its request." (2025-03-26 to 2025-11-25) |
+//! | stateless mode: a client that leaves before its answer is complete cancels the request: the handler's future is dropped and its session ends ([`AsyncServer`] fires the handlers' cancellation tokens) | 2026-07-28: a client cancels a request by closing its response stream |
 //! | GET: the session's SSE stream of unsolicited messages when the service offers them ([`HttpService::unsolicited_messages`]), else 405 with `Allow`; `Accept` without `text/event-stream`: 406; one GET stream per session (another: 409), no message sent twice | "The server MUST either return `Content-Type: text/event-stream` in response to this HTTP GET, or else return HTTP 405 Method Not Allowed" and "The server MUST send each of its JSON-RPC messages on only one of the connected streams." |
 //! | a successful `initialize` (a `result` reply) without a session gets `Mcp-Session-Id`: 128 bits from the OS's secure random source, 32 hex digits | "A server using the Streamable HTTP transport MAY assign a session ID at initialization time … The session ID SHOULD be globally unique and cryptographically secure … MUST only contain visible ASCII characters." |
 //! | any other POST without the header: 400 | "Servers that require a session ID SHOULD respond to requests without an `Mcp-Session-Id` header (other than initialization) with HTTP 400 Bad Request." |
@@ -74,8 +75,9 @@
 //! - Bodies: at most [`HttpConfig::max_body_bytes`] (a declared larger `Content-Length` is
 //!   413 before any byte is read, one that grows past it 413 too); a body that ends early is
 //!   400; one that is not complete within [`HttpConfig::body_timeout`] is 408. All bodies in
-//!   memory at once share [`HttpConfig::body_budget_bytes`], each share held until its handler
-//!   has returned; beyond it, 503 with `Retry-After`.
+//!   memory at once share [`HttpConfig::body_budget_bytes`]: a body holds the bytes that have
+//!   arrived (a declared `Content-Length` reserves nothing) until it has been decoded, never
+//!   while its handler runs; a chunk beyond the budget gets 503 with `Retry-After`.
 //! - Connections: at most [`HttpConfig::max_connections`]; a request head must arrive within
 //!   [`HttpConfig::header_timeout`] (hyper's timer; the connection is closed), at most 64 KiB;
 //!   a kept-alive connection without a request in progress closes after
