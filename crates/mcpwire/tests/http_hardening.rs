@@ -460,7 +460,10 @@ fn one_clients_long_batch_does_not_stall_another_clients_ping() {
     let (open_gate, gate) = mpsc::channel::<()>();
     let gate = Arc::new(Mutex::new(gate));
     let service = SyncServer::new(move || gated_server(Arc::clone(&gate)));
-    let server = start(HttpConfig::default().max_body_bytes(8 << 20), service);
+    let config = HttpConfig::default()
+        .max_body_bytes(8 << 20)
+        .max_batch_len(None); // as the server's profile
+    let server = start(config, service);
     let busy = open_session(server.addr);
     let other = open_session(server.addr);
 

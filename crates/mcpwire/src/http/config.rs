@@ -15,6 +15,7 @@ use super::origin::AllowList;
 /// | [`allowed_hosts`](Self::allowed_hosts) | `localhost`, `127.0.0.1`, `[::1]`, any port |
 /// | [`allowed_origins`](Self::allowed_origins) | `http`/`https` origins of those hosts, any port |
 /// | [`max_body_bytes`](Self::max_body_bytes) | 4 MiB |
+/// | [`max_batch_len`](Self::max_batch_len) | 1,000 messages in a batch body (a profile's default), 400 beyond |
 /// | [`body_budget_bytes`](Self::body_budget_bytes) | 64 MiB of request bodies in memory at once, all connections together |
 /// | [`header_timeout`](Self::header_timeout) | 10 s to send the request head |
 /// | [`body_timeout`](Self::body_timeout) | 30 s to send the body |
@@ -46,6 +47,7 @@ pub struct HttpConfig {
     pub(crate) hosts: AllowList,
     pub(crate) origins: AllowList,
     pub(crate) max_body_bytes: usize,
+    pub(crate) max_batch_len: Option<usize>,
     pub(crate) body_budget_bytes: usize,
     pub(crate) header_timeout: Duration,
     pub(crate) body_timeout: Duration,
@@ -69,6 +71,7 @@ impl Default for HttpConfig {
             hosts: AllowList::loopback(),
             origins: AllowList::loopback(),
             max_body_bytes: 4 * 1024 * 1024,
+            max_batch_len: crate::profile::Limits::default().max_batch_len,
             body_budget_bytes: 64 * 1024 * 1024,
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(30),
@@ -139,6 +142,15 @@ impl HttpConfig {
     /// The largest request body, in bytes; larger ones get 413.
     pub fn max_body_bytes(mut self, bytes: usize) -> Self {
         self.max_body_bytes = bytes;
+        self
+    }
+
+    /// The most messages a batch body may hold (`None`: no limit), checked by the transport
+    /// before any handler sees the body; a longer batch gets 400 with an id-less -32600. Set it
+    /// to the served profile's [`Limits::max_batch_len`](crate::Limits::max_batch_len)
+    /// (the default is a profile's default).
+    pub fn max_batch_len(mut self, max: Option<usize>) -> Self {
+        self.max_batch_len = max;
         self
     }
 

@@ -177,7 +177,14 @@ impl<S: HttpService> Endpoint<S> {
             Ok(read) => read,
             Err(refusal) => return refusal.response(),
         };
-        let kind = BodyKind::of(&read.bytes);
+        let kind = BodyKind::of(&read.bytes, self.config.max_batch_len);
+        if let Some((len, max)) = kind.batch_too_long {
+            // The array top level leaves no id to echo: the error has none.
+            return error(
+                StatusCode::BAD_REQUEST,
+                &format!("a batch of {len} messages; this endpoint accepts at most {max}"),
+            );
+        }
         // Decoded: the body's share of the budget goes back now, not when its handler returns
         // (a slow handler must not hold other clients' budget).
         drop(read.budget);
@@ -371,13 +378,15 @@ async fn forward_unsolicited(
     *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(receiver);
 }
 
-/// The HTTP answer to an exchange's outcome: 202 without a reply, 400 for an error reply to an
-/// unreadable body, 200 otherwise; 500 when the handler failed.
+/// The HTTP answer to an exchange's outcome: 202 without a reply; 400 for rejected input (an
+/// unreadable body, or a reply that is a single parse-error or invalid-request error, which
+/// carries the request's id whenever it could be read); 200 otherwise; 500 when the handler
+/// failed.
 fn answer(outcome: Outcome, kind: &BodyKind) -> HttpResponse {
     match outcome {
         Outcome::Reply(None) => empty(StatusCode::ACCEPTED),
         Outcome::Reply(Some(reply)) => {
-            let status = if kind.unreadable {
+            let status = if kind.unreadable || rejects_input(&reply) {
                 StatusCode::BAD_REQUEST
             } else {
                 StatusCode::OK
@@ -437,6 +446,28 @@ fn method_mismatch(headers: &hyper::HeaderMap, kind: &BodyKind) -> Option<HttpRe
             "Header mismatch: Mcp-Method header value {header:?} does not match body value {body:?}"
         ),
     ))
+}
+
+/// JSON-RPC's codes for input that was rejected as such: -32700 (parse error) and -32600
+/// (invalid request).
+const REJECTED_INPUT_CODES: [i64; 2] = [-32700, -32600];
+
+/// Whether a reply is one error response saying the input itself was rejected (a batch's
+/// array reply is not: its elements stand on their own).
+fn rejects_input(reply: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Reply {
+        error: Option<ErrorCode>,
+    }
+    #[derive(serde::Deserialize)]
+    struct ErrorCode {
+        code: i64,
+    }
+    reply.first() == Some(&b'{')
+        && serde_json::from_slice::<Reply>(reply)
+            .ok()
+            .and_then(|reply| reply.error)
+            .is_some_and(|error| REJECTED_INPUT_CODES.contains(&error.code))
 }
 
 /// Whether a reply is a success response (a `result` member at the top level).
