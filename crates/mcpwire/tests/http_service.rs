@@ -380,3 +380,39 @@ fn a_stateless_client_that_hangs_up_cancels_its_handler() {
     assert_eq!(got, Ok("slow cancelled"));
     assert!(hung_up.elapsed() < Duration::from_secs(2));
 }
+
+/// Reports when a session's state is dropped: the session is gone with all it held.
+struct Gone(Mutex<Sender<&'static str>>);
+
+impl Drop for Gone {
+    fn drop(&mut self) {
+        let _ = self.0.lock().unwrap().send("session dropped");
+    }
+}
+
+/// Issue 33, item 9: expired sessions are swept on a timer, not only when a new session
+/// arrives: an unused session and what it holds go on their own.
+#[test]
+fn an_expired_session_is_swept_without_any_new_request() {
+    let (events, reports) = channel();
+    let events = Mutex::new(events);
+    let service = AsyncServer::new(move || {
+        let router = AsyncRouter::<Gone>::new().request(
+            "initialize",
+            |_: Arc<Gone>, _: Value, _: AsyncContext| async {
+                Ok::<_, RpcError>(json!({
+                    "protocolVersion": "2025-11-25",
+                    "capabilities": {},
+                    "serverInfo": {"name": "sweep", "version": "1"}
+                }))
+            },
+        );
+        let gone = Gone(Mutex::new(events.lock().unwrap().clone()));
+        Session::new(Profile::mcp("2025-11-25").unwrap(), gone, router)
+    });
+    let config = HttpConfig::default().session_idle_timeout(Duration::from_millis(100));
+    let server = start(config, service);
+    let _session = open_session(server.addr);
+    let got = reports.recv_timeout(Duration::from_secs(2));
+    assert_eq!(got, Ok("session dropped"));
+}

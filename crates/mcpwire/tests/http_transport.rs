@@ -406,3 +406,33 @@ fn the_get_stream_delivers_unsolicited_messages_once_and_ends_with_the_session()
         "the stream ends with the session"
     );
 }
+
+/// Issue 33, item 9: a second `Host` header is 400 (RFC 9112 §3.2), a body in a
+/// `Content-Encoding` the endpoint does not decode is 415; `identity` is the body as is.
+#[test]
+fn a_second_host_is_400_and_an_encoded_body_is_415() {
+    let server = scripted(false);
+    let host = server.addr.to_string();
+    let twice = [
+        JSON,
+        ACCEPT,
+        ("Host", host.as_str()),
+        ("Host", host.as_str()),
+    ];
+    let reply = request(server.addr, "POST", &twice, INITIALIZE.as_bytes());
+    assert_eq!(reply.status, 400, "{}", reply.text());
+    assert_eq!(reply.json()["id"], serde_json::Value::Null);
+    for coding in ["gzip", "identity, br"] {
+        let encoded = [JSON, ACCEPT, ("Content-Encoding", coding)];
+        let reply = request(server.addr, "POST", &encoded, INITIALIZE.as_bytes());
+        assert_eq!(reply.status, 415, "{coding}: {}", reply.text());
+        assert!(
+            reply.text().contains("Content-Encoding"),
+            "{}",
+            reply.text()
+        );
+    }
+    let plain = [JSON, ACCEPT, ("Content-Encoding", "identity")];
+    let reply = request(server.addr, "POST", &plain, INITIALIZE.as_bytes());
+    assert_eq!(reply.status, 200, "{}", reply.text());
+}

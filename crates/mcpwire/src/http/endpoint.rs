@@ -5,7 +5,9 @@ use std::net::SocketAddr;
 use std::sync::{Arc, PoisonError};
 
 use hyper::body::{Bytes, Incoming};
-use hyper::header::{ACCEPT, ALLOW, CONTENT_TYPE, HOST, HeaderValue, ORIGIN, RETRY_AFTER};
+use hyper::header::{
+    ACCEPT, ALLOW, CONTENT_ENCODING, CONTENT_TYPE, HOST, HeaderValue, ORIGIN, RETRY_AFTER,
+};
 use hyper::{Method, Request, StatusCode};
 use tokio::sync::mpsc;
 
@@ -46,6 +48,17 @@ impl<S: HttpService> Endpoint<S> {
         }
     }
 
+    /// Ends expired sessions every [`Sessions::sweep_period`], for as long as the returned
+    /// future runs (never completes).
+    pub(crate) async fn sweep_sessions(&self) {
+        let mut timer = tokio::time::interval(self.sessions.sweep_period());
+        timer.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            timer.tick().await;
+            self.sessions.sweep_expired();
+        }
+    }
+
     /// Answers one request from `peer`.
     pub(crate) async fn respond(
         &self,
@@ -82,6 +95,10 @@ impl<S: HttpService> Endpoint<S> {
         request: &Request<B>,
     ) -> Result<(), (StatusCode, &'static str)> {
         let headers = request.headers();
+        if headers.get_all(HOST).iter().nth(1).is_some() {
+            // RFC 9112 §3.2: more than one Host field line is a 400.
+            return Err((StatusCode::BAD_REQUEST, "more than one Host header"));
+        }
         let host = headers.get(HOST).and_then(|v| v.to_str().ok());
         match host {
             None => return Err((StatusCode::BAD_REQUEST, "the Host header is missing")),
@@ -141,6 +158,12 @@ impl<S: HttpService> Endpoint<S> {
             return error(
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
                 "Content-Type must be application/json",
+            );
+        }
+        if let Some(coding) = content_coding(request_headers) {
+            return error(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                &format!("Content-Encoding {coding:?} is not supported; send the body unencoded"),
             );
         }
         let accept = request_headers.get(ACCEPT);
@@ -400,6 +423,21 @@ fn answer(outcome: Outcome, kind: &BodyKind) -> HttpResponse {
             "the server failed while handling the message",
         ),
     }
+}
+
+/// A `Content-Encoding` other than `identity` (this endpoint decodes none), as sent.
+fn content_coding(headers: &hyper::HeaderMap) -> Option<String> {
+    headers
+        .get_all(CONTENT_ENCODING)
+        .iter()
+        .flat_map(|value| {
+            value
+                .as_bytes()
+                .split(|&b| b == b',')
+                .map(<[u8]>::trim_ascii)
+        })
+        .find(|coding| !coding.is_empty() && !coding.eq_ignore_ascii_case(b"identity"))
+        .map(|coding| String::from_utf8_lossy(coding).into_owned())
 }
 
 /// A session header that names no open session.

@@ -110,6 +110,9 @@ impl<S: HttpService> HttpServer<S> {
         let connections = Arc::new(Semaphore::new(self.endpoint.config.max_connections));
         let mut shutdown = pin!(shutdown);
         let mut backoff = Duration::ZERO;
+        let endpoint = Arc::clone(&self.endpoint);
+        // Aborted when this function returns.
+        let _sweeper = AbortOnDrop(tokio::spawn(async move { endpoint.sweep_sessions().await }));
         loop {
             let permit =
                 match race(Arc::clone(&connections).acquire_owned(), shutdown.as_mut()).await {
@@ -145,6 +148,15 @@ impl<S: HttpService> HttpServer<S> {
             .max_blocking_threads(BLOCKING_THREADS)
             .build()?
             .block_on(self.run())
+    }
+}
+
+/// A task that ends with its owner.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 

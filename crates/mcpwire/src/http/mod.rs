@@ -44,6 +44,8 @@
 //! | one endpoint path, [`HttpConfig::path`] (default `/mcp`); any other path is 404 | "The server MUST provide a single HTTP endpoint path … that supports both POST and GET methods." |
 //! | `Origin` not on the allow-list: 403 with an id-less JSON-RPC error; `Host` not on the allow-list: 403 (the DNS-rebinding case: the browser sends the attacker's name) | "Servers MUST validate the `Origin` header on all incoming connections to prevent DNS rebinding attacks. If the `Origin` header is present and invalid, servers MUST respond with HTTP 403 Forbidden." |
 //! | binds `127.0.0.1` by default; another address needs [`HttpConfig::allow_remote`] and prints a warning | "When running locally, servers SHOULD bind only to localhost (127.0.0.1) rather than all network interfaces (0.0.0.0)." |
+//! | more than one `Host` header: 400 | RFC 9112 §3.2: "A server MUST respond with a 400 (Bad Request) status code to any HTTP/1.1 request message that lacks a Host header field and to any request message that contains more than one Host header field line" |
+//! | POST `Content-Encoding` other than `identity`: 415 (no coding is decoded) | RFC 9110 §8.4: a server that does not accept a content coding of a request body responds 415 |
 //! | POST `Content-Type` other than `application/json`: 415 | "The body of the POST request MUST be a single JSON-RPC request, notification, or response." |
 //! | POST `Accept` that admits no `application/json`: 406; one that admits no `text/event-stream` closes the handler's [`Outbound`] (the reply still comes as JSON); no `Accept` admits both | "The client MUST include an `Accept` header, listing both `application/json` and `text/event-stream` as supported content types." |
 //! | only notifications or responses, accepted: 202, no body | "If the server accepts the input, the server MUST return HTTP status code 202 Accepted with no body." |
@@ -84,7 +86,7 @@
 //!   [`HttpConfig::idle_timeout`]. Accept errors (such as running out of file descriptors) back
 //!   off up to one second instead of spinning.
 //! - Sessions: at most [`HttpConfig::max_sessions`]; unused ones end after
-//!   [`HttpConfig::session_idle_timeout`]; when the table is full the least recently used
+//!   [`HttpConfig::session_idle_timeout`] (swept on a timer); when the table is full the least recently used
 //!   session with no request in progress is evicted (none: 503); one client address (IPv6: a
 //!   /64) holds at most [`HttpConfig::max_sessions_per_peer`] (beyond: 429), so one client
 //!   cannot push out the others' sessions.

@@ -1,5 +1,5 @@
-//! The session table: bounded, with idle expiry, least-recently-used eviction of idle sessions
-//! and a cap on the sessions one client address holds.
+//! The session table: bounded, with idle expiry (swept on a timer), least-recently-used
+//! eviction of idle sessions and a cap on the sessions one client address holds.
 //!
 //! The lock only guards lookups and bookkeeping; no handler ever runs under it.
 
@@ -207,6 +207,19 @@ impl<H> Sessions<H> {
             }
         }
         true
+    }
+
+    /// Ends every session unused for longer than the idle timeout (the server runs this on a
+    /// timer, so expired sessions and their handlers go even when no new session arrives).
+    pub(crate) fn sweep_expired(&self) {
+        let mut table = self.lock();
+        self.sweep(&mut table);
+    }
+
+    /// How often [`sweep_expired`](Self::sweep_expired) runs: a quarter of the idle timeout,
+    /// between 10 ms and 60 s.
+    pub(crate) fn sweep_period(&self) -> Duration {
+        (self.idle / 4).clamp(Duration::from_millis(10), Duration::from_secs(60))
     }
 
     /// Drops every session unused for longer than the idle timeout.
