@@ -416,3 +416,40 @@ fn an_expired_session_is_swept_without_any_new_request() {
     let got = reports.recv_timeout(Duration::from_secs(2));
     assert_eq!(got, Ok("session dropped"));
 }
+
+/// Issue 33, item 9: within a session, an `MCP-Protocol-Version` that is a known version but
+/// not the one the session agreed at `initialize` is 400; the agreed one, or none, passes.
+#[test]
+fn a_protocol_version_other_than_the_sessions_is_400() {
+    let (server, _) = serve(HttpConfig::default());
+    let session = open_session(server.addr);
+    let ping = br#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#;
+    let with = |version: &'static str| {
+        [
+            JSON,
+            ACCEPT,
+            ("Mcp-Session-Id", session.as_str()),
+            ("MCP-Protocol-Version", version),
+        ]
+    };
+    let other = request(server.addr, "POST", &with("2025-06-18"), ping);
+    assert_eq!(other.status, 400, "{}", other.text());
+    assert!(other.text().contains("2025-11-25"), "{}", other.text());
+    let agreed = request(server.addr, "POST", &with("2025-11-25"), ping);
+    assert_eq!(agreed.status, 200, "{}", agreed.text());
+    let get = request(
+        server.addr,
+        "GET",
+        &[
+            ("Accept", "text/event-stream"),
+            ("Mcp-Session-Id", session.as_str()),
+            ("MCP-Protocol-Version", "2025-03-26"),
+        ],
+        b"",
+    );
+    assert_eq!(get.status, 400, "{}", get.text());
+    assert_eq!(
+        post(server.addr, &session, std::str::from_utf8(ping).unwrap()).status,
+        200
+    );
+}

@@ -24,7 +24,7 @@ use super::origin::AllowList;
 /// | [`max_connections`](Self::max_connections) | 256 open connections (further ones wait in the listen backlog) |
 /// | [`max_sessions`](Self::max_sessions) | 1,024 |
 /// | [`session_idle_timeout`](Self::session_idle_timeout) | 30 min unused ends a session |
-/// | [`max_sessions_per_peer`](Self::max_sessions_per_peer) | 64 open sessions per client address (IPv6: per /64) |
+/// | [`max_sessions_per_peer`](Self::max_sessions_per_peer) | 64 open sessions per client address (IPv6: per /64; all loopback addresses are one client) |
 /// | [`stateless`](Self::stateless) | `false` (sessions at `initialize`); `true` for MCP 2026-07-28 |
 /// | [`outbound_capacity`](Self::outbound_capacity) | 32 frames queued per stream before a sender waits |
 ///
@@ -207,7 +207,9 @@ impl HttpConfig {
         self
     }
 
-    /// The most open sessions one client address may hold (IPv6 addresses count per /64).
+    /// The most open sessions one client address may hold (IPv6 addresses count per /64, all
+    /// loopback addresses as one client). When the table is full, eviction takes from the
+    /// client holding the most sessions.
     pub fn max_sessions_per_peer(mut self, max: usize) -> Self {
         self.max_sessions_per_peer = max.max(1);
         self

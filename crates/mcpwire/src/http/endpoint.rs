@@ -17,11 +17,11 @@ use super::config::HttpConfig;
 use super::cors;
 use super::exchange::{self, Outcome, WhenClientLeaves};
 use super::handler::{HttpService, Outbound, SessionContext};
-use super::headers::{self, METHOD_HEADER, SESSION_HEADER, SessionHeader};
+use super::headers::{self, METHOD_HEADER, PROTOCOL_VERSION_HEADER, SESSION_HEADER, SessionHeader};
 use super::race::{First, race};
 use super::response::{HttpResponse, empty, error, error_with_code, event_stream, json, sse_event};
 use super::session_id::SessionId;
-use super::sessions::{Found, PeerKey, Refusal, Sessions, Unsolicited};
+use super::sessions::{Found, Opened, PeerKey, Refusal, Sessions, Unsolicited};
 
 /// JSON-RPC error code of MCP 2026-07-28 for headers that contradict the body.
 const HEADER_MISMATCH: i64 = -32020;
@@ -187,6 +187,10 @@ impl<S: HttpService> Endpoint<S> {
                 Err(Unknown) => return unknown_session(),
             }
         };
+        let agreed = session.as_ref().and_then(|f| f.protocol_version.as_deref());
+        if let Some(why) = version_differs(request.headers(), agreed) {
+            return error(StatusCode::BAD_REQUEST, &why);
+        }
         let (parts, incoming) = request.into_parts();
         let read = body::read(
             &parts.headers,
@@ -289,14 +293,20 @@ impl<S: HttpService> Endpoint<S> {
         }));
         let outcome =
             exchange::run(Arc::clone(&handler), frame, None, WhenClientLeaves::RunOn).await;
-        let opened = matches!(&outcome, Outcome::Reply(Some(reply)) if is_success(reply));
-        if !opened {
+        let Some(agreed) = (match &outcome {
+            Outcome::Reply(Some(reply)) => initialized(reply),
+            _ => None,
+        }) else {
             return answer(outcome, kind);
-        }
-        if let Err(refusal) = self
-            .sessions
-            .insert(id.clone(), handler, peer_key, receiver, ended)
-        {
+        };
+        let opened = Opened {
+            handler,
+            peer: peer_key,
+            unsolicited: receiver,
+            ended,
+            protocol_version: agreed.protocol_version,
+        };
+        if let Err(refusal) = self.sessions.insert(id.clone(), opened) {
             return refused(refusal);
         }
         let mut response = answer(outcome, kind);
@@ -332,6 +342,9 @@ impl<S: HttpService> Endpoint<S> {
             }
             Err(Unknown) => return unknown_session(),
         };
+        if let Some(why) = version_differs(request.headers(), found.protocol_version.as_deref()) {
+            return error(StatusCode::BAD_REQUEST, &why);
+        }
         let Some(slot) = found.unsolicited.clone() else {
             return self.method_not_allowed();
         };
@@ -508,9 +521,33 @@ fn rejects_input(reply: &[u8]) -> bool {
             .is_some_and(|error| REJECTED_INPUT_CODES.contains(&error.code))
 }
 
-/// Whether a reply is a success response (a `result` member at the top level).
-fn is_success(reply: &[u8]) -> bool {
-    serde_json::from_slice::<serde_json::Value>(reply)
-        .ok()
-        .is_some_and(|value| value.get("result").is_some())
+/// What a successful `initialize` reply says.
+struct Initialized {
+    /// The protocol version the server agreed (`result.protocolVersion`), when it names one.
+    protocol_version: Option<String>,
+}
+
+/// The agreement of a success reply (one with a `result` member at the top level); `None`
+/// for any other reply.
+fn initialized(reply: &[u8]) -> Option<Initialized> {
+    let value = serde_json::from_slice::<serde_json::Value>(reply).ok()?;
+    let result = value.get("result")?;
+    let protocol_version = result
+        .get("protocolVersion")
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_owned);
+    Some(Initialized { protocol_version })
+}
+
+/// A known `MCP-Protocol-Version` that is not the one the session agreed: the message for a
+/// 400. Absent, or a session without a recorded version: no objection.
+fn version_differs(headers: &hyper::HeaderMap, agreed: Option<&str>) -> Option<String> {
+    let agreed = agreed?;
+    let sent = headers.get(PROTOCOL_VERSION_HEADER)?;
+    (sent.as_bytes() != agreed.as_bytes()).then(|| {
+        format!(
+            "MCP-Protocol-Version {:?} is not the version this session agreed, {agreed:?}",
+            String::from_utf8_lossy(sent.as_bytes())
+        )
+    })
 }

@@ -59,7 +59,7 @@
 //! | any other POST without the header: 400 | "Servers that require a session ID SHOULD respond to requests without an `Mcp-Session-Id` header (other than initialization) with HTTP 400 Bad Request." |
 //! | an unknown, ended, evicted or expired session: 404 | "The server MAY terminate the session at any time, after which it MUST respond to requests containing that session ID with HTTP 404 Not Found." |
 //! | DELETE with a known session: 204, the session ends (its GET stream too); without the header 400, unknown 404 | "Clients that no longer need a particular session … SHOULD send an HTTP DELETE to the MCP endpoint with the `Mcp-Session-Id` header, to explicitly terminate the session." |
-//! | `MCP-Protocol-Version` not in [`HttpConfig::protocol_versions`]: 400; absent: accepted | "If the server receives a request with an invalid or unsupported `MCP-Protocol-Version`, it MUST respond with `400 Bad Request`." and "if the server does not receive an `MCP-Protocol-Version` header … the server SHOULD assume protocol version `2025-03-26`." |
+//! | `MCP-Protocol-Version` not in [`HttpConfig::protocol_versions`], or within a session not the version its `initialize` agreed: 400; absent: accepted | "If the server receives a request with an invalid or unsupported `MCP-Protocol-Version`, it MUST respond with `400 Bad Request`." and "if the server does not receive an `MCP-Protocol-Version` header … the server SHOULD assume protocol version `2025-03-26`." |
 //! | stateless mode ([`HttpConfig::stateless`], MCP 2026-07-28): a fresh handler per POST, no session ids, `Mcp-Session-Id` ignored, GET and DELETE 405 | "HTTP GET or DELETE to the MCP endpoint: respond with `405 Method Not Allowed`. An `Mcp-Session-Id` header on a request: ignore it, and do not mint or echo session IDs." |
 //! | stateless mode: an `Mcp-Method` header that differs from the body's method: 400 with error -32020 | "Servers that process the request body MUST reject requests where the values specified in the headers do not match the corresponding values in the request body." |
 //! | a page on an allowed origin gets CORS headers (`Access-Control-Allow-Origin`: its origin, `Mcp-Session-Id` exposed) and an answer to its preflight `OPTIONS`; no other origin gets past the 403 | (browsers need CORS to read a cross-origin answer; the allow-list above is what admits an origin) |
@@ -86,10 +86,11 @@
 //!   [`HttpConfig::idle_timeout`]. Accept errors (such as running out of file descriptors) back
 //!   off up to one second instead of spinning.
 //! - Sessions: at most [`HttpConfig::max_sessions`]; unused ones end after
-//!   [`HttpConfig::session_idle_timeout`] (swept on a timer); when the table is full the least recently used
-//!   session with no request in progress is evicted (none: 503); one client address (IPv6: a
-//!   /64) holds at most [`HttpConfig::max_sessions_per_peer`] (beyond: 429), so one client
-//!   cannot push out the others' sessions.
+//!   [`HttpConfig::session_idle_timeout`] (swept on a timer); when the table is full an idle
+//!   session of the client holding the most sessions is evicted, its least recently used one
+//!   (none idle: 503); one client (an IPv4 address, an IPv6 /64, all loopback addresses
+//!   together) holds at most [`HttpConfig::max_sessions_per_peer`] (beyond: 429), so one
+//!   client cannot push out the others' sessions.
 //! - A client that reads nothing of its answer for [`HttpConfig::write_timeout`] loses its
 //!   connection. Not bounded: how long a GET stream stays open while it is read (it counts
 //!   against [`HttpConfig::max_connections`] and keeps its session in use).
