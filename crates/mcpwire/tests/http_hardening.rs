@@ -320,6 +320,16 @@ fn head_of(server: &Running, length: usize) -> String {
     head(server.addr, "POST", "/mcp", &[JSON, ACCEPT], length)
 }
 
+/// A `ping` POSTed without a session (stateless servers), answered.
+fn ping_without_session(server: &Running, id: u64) -> Reply {
+    request(
+        server.addr,
+        "POST",
+        &[JSON, ACCEPT],
+        call(id, "ping").as_bytes(),
+    )
+}
+
 /// Sends a whole POST of `body` on a connection of its own, its answer unread.
 fn send(server: &Running, body: &str) -> std::net::TcpStream {
     let mut stream = connect(server.addr);
@@ -553,20 +563,10 @@ fn a_client_that_reads_nothing_of_its_answer_loses_its_connection_slot() {
             .write_timeout(Duration::from_millis(300)),
     );
     // 32 MiB answer, never read: more than the socket buffers hold.
-    let mut reader = connect(server.addr);
-    let big = call(1, "big");
-    reader
-        .write_all(head_of(&server, big.len()).as_bytes())
-        .unwrap();
-    reader.write_all(big.as_bytes()).unwrap();
+    let reader = send(&server, &call(1, "big"));
     thread::sleep(Duration::from_millis(100));
     // The only connection slot is free again once the write timeout has passed.
-    let ping = request(
-        server.addr,
-        "POST",
-        &[JSON, ACCEPT],
-        call(2, "ping").as_bytes(),
-    );
+    let ping = ping_without_session(&server, 2);
     assert_eq!(ping.status, 200);
     drop(reader);
 }
@@ -620,4 +620,27 @@ fn a_stateless_handler_is_dropped_when_its_client_hangs_up() {
     assert_eq!(events.recv_timeout(READ_LIMIT), Ok("started"));
     drop(client);
     assert_eq!(events.recv_timeout(Duration::from_secs(2)), Ok("dropped"));
+}
+
+/// Issue 33, item 4: one client holds at most its share of the connection slots; a further
+/// connection is answered 429 and closed, and the share comes back when a connection closes.
+#[test]
+fn one_client_holds_at_most_its_share_of_connections() {
+    let server = scripted(
+        HttpConfig::default()
+            .stateless(true)
+            .max_connections(10)
+            .max_connections_per_peer(2),
+    );
+    let first = connect(server.addr);
+    let _second = connect(server.addr);
+    thread::sleep(Duration::from_millis(100));
+    // The answer comes at once, before the client has sent anything.
+    let over = read_reply(&mut connect(server.addr));
+    assert_eq!(over.status, 429);
+    assert_eq!(over.header("retry-after"), Some("1"));
+    drop(first);
+    thread::sleep(Duration::from_millis(100));
+    let again = ping_without_session(&server, 2);
+    assert_eq!(again.status, 200, "{}", again.text());
 }

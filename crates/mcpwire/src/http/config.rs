@@ -22,6 +22,7 @@ use super::origin::AllowList;
 /// | [`idle_timeout`](Self::idle_timeout) | 60 s without a request in progress closes a kept-alive connection |
 /// | [`write_timeout`](Self::write_timeout) | 30 s in which a client reads nothing of its answer closes the connection |
 /// | [`max_connections`](Self::max_connections) | 256 open connections (further ones wait in the listen backlog) |
+/// | [`max_connections_per_peer`](Self::max_connections_per_peer) | 64 of them from one client address (IPv6: per /64; all loopback addresses are one client); beyond, 429 and the connection closes |
 /// | [`max_sessions`](Self::max_sessions) | 1,024 |
 /// | [`session_idle_timeout`](Self::session_idle_timeout) | 30 min unused ends a session |
 /// | [`max_sessions_per_peer`](Self::max_sessions_per_peer) | 64 open sessions per client address (IPv6: per /64; all loopback addresses are one client) |
@@ -54,6 +55,7 @@ pub struct HttpConfig {
     pub(crate) idle_timeout: Duration,
     pub(crate) write_timeout: Duration,
     pub(crate) max_connections: usize,
+    pub(crate) max_connections_per_peer: usize,
     pub(crate) max_sessions: usize,
     pub(crate) session_idle_timeout: Duration,
     pub(crate) max_sessions_per_peer: usize,
@@ -78,6 +80,7 @@ impl Default for HttpConfig {
             idle_timeout: Duration::from_secs(60),
             write_timeout: Duration::from_secs(30),
             max_connections: 256,
+            max_connections_per_peer: 64,
             max_sessions: 1024,
             session_idle_timeout: Duration::from_secs(30 * 60),
             max_sessions_per_peer: 64,
@@ -192,6 +195,14 @@ impl HttpConfig {
     /// The most connections served at once; further ones wait in the listen backlog.
     pub fn max_connections(mut self, max: usize) -> Self {
         self.max_connections = max.max(1);
+        self
+    }
+
+    /// The most connections one client address may hold open (IPv6 addresses count per /64,
+    /// all loopback addresses as one client); a further one is answered 429 with
+    /// `Retry-After` and closed, so one client cannot take every connection slot.
+    pub fn max_connections_per_peer(mut self, max: usize) -> Self {
+        self.max_connections_per_peer = max.max(1);
         self
     }
 

@@ -80,7 +80,9 @@
 //!   memory at once share [`HttpConfig::body_budget_bytes`]: a body holds the bytes that have
 //!   arrived (a declared `Content-Length` reserves nothing) until it has been decoded, never
 //!   while its handler runs; a chunk beyond the budget gets 503 with `Retry-After`.
-//! - Connections: at most [`HttpConfig::max_connections`]; a request head must arrive within
+//! - Connections: at most [`HttpConfig::max_connections`], of which one client (as for
+//!   sessions below) holds at most [`HttpConfig::max_connections_per_peer`] (beyond: 429 and
+//!   the connection closes); a request head must arrive within
 //!   [`HttpConfig::header_timeout`] (hyper's timer; the connection is closed), at most 64 KiB;
 //!   a kept-alive connection without a request in progress closes after
 //!   [`HttpConfig::idle_timeout`]. Accept errors (such as running out of file descriptors) back
