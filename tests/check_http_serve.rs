@@ -163,7 +163,8 @@ fn sessions_statuses_and_bodies_follow_the_transport() {
         &with(),
         r#"{"jsonrpc":"1.0","id":3,"method":"ping"}"#,
     );
-    assert_eq!(invalid.status, 200);
+    // Rejected input is an HTTP error; its error echoes the readable id (issue 33, item 7).
+    assert_eq!(invalid.status, 400);
     assert!(
         invalid
             .body

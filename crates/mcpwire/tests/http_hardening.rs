@@ -13,7 +13,10 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use http_support::*;
-use mcpwire::http::{HttpConfig, HttpServer, SyncServer};
+use mcpwire::http::{
+    Bytes, HttpConfig, HttpServer, HttpService, Outbound, SessionContext, SessionHandler,
+    SyncServer,
+};
 use mcpwire::{CallContext, Profile, Router, RpcError, Server};
 
 fn scripted(config: HttpConfig) -> Running {
@@ -317,6 +320,26 @@ fn head_of(server: &Running, length: usize) -> String {
     head(server.addr, "POST", "/mcp", &[JSON, ACCEPT], length)
 }
 
+/// A `ping` POSTed without a session (stateless servers), answered.
+fn ping_without_session(server: &Running, id: u64) -> Reply {
+    request(
+        server.addr,
+        "POST",
+        &[JSON, ACCEPT],
+        call(id, "ping").as_bytes(),
+    )
+}
+
+/// Sends a whole POST of `body` on a connection of its own, its answer unread.
+fn send(server: &Running, body: &str) -> std::net::TcpStream {
+    let mut stream = connect(server.addr);
+    stream
+        .write_all(head_of(server, body.len()).as_bytes())
+        .unwrap();
+    stream.write_all(body.as_bytes()).unwrap();
+    stream
+}
+
 #[test]
 fn bodies_in_memory_stay_within_the_budget() {
     let server = scripted(
@@ -325,7 +348,6 @@ fn bodies_in_memory_stay_within_the_budget() {
             .max_body_bytes(800)
             .body_budget_bytes(1000),
     );
-    // The first client declares 800 bytes and sends them slowly: they are held.
     let frame = |pad: usize| {
         format!(
             r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"pad":"{}"}}}}"#,
@@ -334,9 +356,10 @@ fn bodies_in_memory_stay_within_the_budget() {
     };
     let frame = frame(800 - frame(0).len());
     assert_eq!(frame.len(), 800);
+    // The first client sends 750 of its 800 bytes: they are held.
     let mut held = connect(server.addr);
     held.write_all(head_of(&server, 800).as_bytes()).unwrap();
-    held.write_all(&frame.as_bytes()[..100]).unwrap();
+    held.write_all(&frame.as_bytes()[..750]).unwrap();
     thread::sleep(Duration::from_millis(100));
     let small = call(2, "ping");
     let mut busy = None;
@@ -355,7 +378,7 @@ fn bodies_in_memory_stay_within_the_budget() {
     }
     let busy = busy.expect("a body beyond the budget is refused");
     assert_eq!(busy.header("retry-after"), Some("1"));
-    held.write_all(&frame.as_bytes()[100..]).unwrap();
+    held.write_all(&frame.as_bytes()[750..]).unwrap();
     let first = read_reply(&mut held);
     assert_eq!(first.status, 200, "{}", first.text());
     let retry = request(
@@ -370,18 +393,41 @@ fn bodies_in_memory_stay_within_the_budget() {
     );
 }
 
+/// Issue 33, item 2: a declared `Content-Length` reserves nothing; only bytes that arrived
+/// count against the budget, so a client announcing large bodies and sending nothing cannot
+/// lock others out.
+#[test]
+fn a_declared_length_without_bytes_holds_no_budget() {
+    let server = scripted(
+        HttpConfig::default()
+            .stateless(true)
+            .max_body_bytes(800)
+            .body_budget_bytes(1000),
+    );
+    let mut silent = Vec::new();
+    for _ in 0..3 {
+        let mut stream = connect(server.addr);
+        stream.write_all(head_of(&server, 800).as_bytes()).unwrap();
+        silent.push(stream);
+    }
+    thread::sleep(Duration::from_millis(100));
+    let reply = request(
+        server.addr,
+        "POST",
+        &[JSON, ACCEPT],
+        &[call(2, "ping").as_bytes(), &[b' '; 700]].concat(),
+    );
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_eq!(reply.json()["id"], 2);
+}
+
 #[test]
 fn connections_beyond_the_cap_wait_until_one_closes() {
     let server = scripted(HttpConfig::default().stateless(true).max_connections(2));
     let first = connect(server.addr);
     let second = connect(server.addr);
     thread::sleep(Duration::from_millis(100));
-    let mut third = connect(server.addr);
-    let body = call(1, "ping");
-    third
-        .write_all(head_of(&server, body.len()).as_bytes())
-        .unwrap();
-    third.write_all(body.as_bytes()).unwrap();
+    let mut third = send(&server, &call(1, "ping"));
     let early = read_until(&mut third, Duration::from_millis(300), |raw| {
         !raw.is_empty()
     });
@@ -424,7 +470,10 @@ fn one_clients_long_batch_does_not_stall_another_clients_ping() {
     let (open_gate, gate) = mpsc::channel::<()>();
     let gate = Arc::new(Mutex::new(gate));
     let service = SyncServer::new(move || gated_server(Arc::clone(&gate)));
-    let server = start(HttpConfig::default().max_body_bytes(8 << 20), service);
+    let config = HttpConfig::default()
+        .max_body_bytes(8 << 20)
+        .max_batch_len(None); // as the server's profile
+    let server = start(config, service);
     let busy = open_session(server.addr);
     let other = open_session(server.addr);
 
@@ -514,20 +563,84 @@ fn a_client_that_reads_nothing_of_its_answer_loses_its_connection_slot() {
             .write_timeout(Duration::from_millis(300)),
     );
     // 32 MiB answer, never read: more than the socket buffers hold.
-    let mut reader = connect(server.addr);
-    let big = call(1, "big");
-    reader
-        .write_all(head_of(&server, big.len()).as_bytes())
-        .unwrap();
-    reader.write_all(big.as_bytes()).unwrap();
+    let reader = send(&server, &call(1, "big"));
     thread::sleep(Duration::from_millis(100));
     // The only connection slot is free again once the write timeout has passed.
-    let ping = request(
-        server.addr,
-        "POST",
-        &[JSON, ACCEPT],
-        call(2, "ping").as_bytes(),
-    );
+    let ping = ping_without_session(&server, 2);
     assert_eq!(ping.status, 200);
     drop(reader);
+}
+
+/// A stateless service whose handler waits for 30 s holding a guard that reports when it is
+/// dropped.
+struct Lingering {
+    dropped: Arc<Mutex<mpsc::Sender<&'static str>>>,
+}
+
+struct LingeringSession {
+    dropped: Arc<Mutex<mpsc::Sender<&'static str>>>,
+}
+
+struct ReportOnDrop(Arc<Mutex<mpsc::Sender<&'static str>>>);
+
+impl Drop for ReportOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.lock().unwrap().send("dropped");
+    }
+}
+
+impl HttpService for Lingering {
+    type Handler = LingeringSession;
+    fn open(&self, _: SessionContext) -> LingeringSession {
+        LingeringSession {
+            dropped: Arc::clone(&self.dropped),
+        }
+    }
+}
+
+impl SessionHandler for LingeringSession {
+    async fn handle(&self, _: Bytes, _: Outbound) -> Option<Bytes> {
+        let _ = self.dropped.lock().unwrap().send("started");
+        let _guard = ReportOnDrop(Arc::clone(&self.dropped));
+        tokio::time::sleep(Duration::from_secs(30)).await;
+        None
+    }
+}
+
+/// Issue 33, item 3: a stateless request whose client hangs up has its handler's future
+/// dropped, not left running until it finishes on its own.
+#[test]
+fn a_stateless_handler_is_dropped_when_its_client_hangs_up() {
+    let (sender, events) = mpsc::channel();
+    let service = Lingering {
+        dropped: Arc::new(Mutex::new(sender)),
+    };
+    let server = start(HttpConfig::default().stateless(true), service);
+    let client = send(&server, &call(1, "wait"));
+    assert_eq!(events.recv_timeout(READ_LIMIT), Ok("started"));
+    drop(client);
+    assert_eq!(events.recv_timeout(Duration::from_secs(2)), Ok("dropped"));
+}
+
+/// Issue 33, item 4: one client holds at most its share of the connection slots; a further
+/// connection is answered 429 and closed, and the share comes back when a connection closes.
+#[test]
+fn one_client_holds_at_most_its_share_of_connections() {
+    let server = scripted(
+        HttpConfig::default()
+            .stateless(true)
+            .max_connections(10)
+            .max_connections_per_peer(2),
+    );
+    let first = connect(server.addr);
+    let _second = connect(server.addr);
+    thread::sleep(Duration::from_millis(100));
+    // The answer comes at once, before the client has sent anything.
+    let over = read_reply(&mut connect(server.addr));
+    assert_eq!(over.status, 429);
+    assert_eq!(over.header("retry-after"), Some("1"));
+    drop(first);
+    thread::sleep(Duration::from_millis(100));
+    let again = ping_without_session(&server, 2);
+    assert_eq!(again.status, 200, "{}", again.text());
 }

@@ -324,3 +324,132 @@ fn what_a_notifications_handler_sends_goes_to_the_get_stream_and_the_post_gets_2
                     "params":{"level":"info","data":"hello"}})]
     );
 }
+
+/// A POST of `slow` padded with spaces to `len` bytes.
+fn padded_slow(id: u64, len: usize) -> String {
+    let bare = |pad: usize| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"slow","params":{{"pad":"{}"}}}}"#,
+            " ".repeat(pad)
+        )
+    };
+    bare(len - bare(0).len())
+}
+
+/// Issue 33, item 1: a body's share of the in-flight budget is given back once the body is
+/// decoded, so a handler that runs for long holds none of it.
+#[test]
+fn a_running_handler_holds_no_body_budget() {
+    let config = HttpConfig::default()
+        .stateless(true)
+        .max_body_bytes(800)
+        .body_budget_bytes(1000);
+    let (server, reports) = serve(config);
+    let first = padded_slow(1, 700);
+    let mut running = connect(server.addr);
+    let headers = [JSON, ACCEPT];
+    let head_of = |len| head(server.addr, "POST", "/mcp", &headers, len);
+    running.write_all(head_of(700).as_bytes()).unwrap();
+    running.write_all(first.as_bytes()).unwrap();
+    expect(&reports, "slow started");
+    // 700 + 700 bytes exceed the budget of 1000 if the first body were still held.
+    let second = request(
+        server.addr,
+        "POST",
+        &headers,
+        &[call(2, "ping").as_bytes(), &[b' '; 660]].concat(),
+    );
+    assert_eq!(second.status, 200, "{}", second.text());
+    assert_eq!(second.json()["id"], 2);
+}
+
+/// Issue 33, item 3: in stateless mode a client that hangs up cancels its request: the
+/// handler's cancellation token fires, promptly.
+#[test]
+fn a_stateless_client_that_hangs_up_cancels_its_handler() {
+    let (server, reports) = serve(HttpConfig::default().stateless(true));
+    let mut slow = connect(server.addr);
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"slow"}"#;
+    let head = head(server.addr, "POST", "/mcp", &[JSON, ACCEPT], body.len());
+    slow.write_all(head.as_bytes()).unwrap();
+    slow.write_all(body.as_bytes()).unwrap();
+    expect(&reports, "slow started");
+    let hung_up = std::time::Instant::now();
+    drop(slow);
+    let got = reports.recv_timeout(Duration::from_secs(2));
+    assert_eq!(got, Ok("slow cancelled"));
+    assert!(hung_up.elapsed() < Duration::from_secs(2));
+}
+
+/// Reports when a session's state is dropped: the session is gone with all it held.
+struct Gone(Mutex<Sender<&'static str>>);
+
+impl Drop for Gone {
+    fn drop(&mut self) {
+        let _ = self.0.lock().unwrap().send("session dropped");
+    }
+}
+
+/// Issue 33, item 9: expired sessions are swept on a timer, not only when a new session
+/// arrives: an unused session and what it holds go on their own.
+#[test]
+fn an_expired_session_is_swept_without_any_new_request() {
+    let (events, reports) = channel();
+    let events = Mutex::new(events);
+    let service = AsyncServer::new(move || {
+        let router = AsyncRouter::<Gone>::new().request(
+            "initialize",
+            |_: Arc<Gone>, _: Value, _: AsyncContext| async {
+                Ok::<_, RpcError>(json!({
+                    "protocolVersion": "2025-11-25",
+                    "capabilities": {},
+                    "serverInfo": {"name": "sweep", "version": "1"}
+                }))
+            },
+        );
+        let gone = Gone(Mutex::new(events.lock().unwrap().clone()));
+        Session::new(Profile::mcp("2025-11-25").unwrap(), gone, router)
+    });
+    let config = HttpConfig::default().session_idle_timeout(Duration::from_millis(100));
+    let server = start(config, service);
+    let _session = open_session(server.addr);
+    let got = reports.recv_timeout(Duration::from_secs(2));
+    assert_eq!(got, Ok("session dropped"));
+}
+
+/// Issue 33, item 9: within a session, an `MCP-Protocol-Version` that is a known version but
+/// not the one the session agreed at `initialize` is 400; the agreed one, or none, passes.
+#[test]
+fn a_protocol_version_other_than_the_sessions_is_400() {
+    let (server, _) = serve(HttpConfig::default());
+    let session = open_session(server.addr);
+    let ping = br#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#;
+    let with = |version: &'static str| {
+        [
+            JSON,
+            ACCEPT,
+            ("Mcp-Session-Id", session.as_str()),
+            ("MCP-Protocol-Version", version),
+        ]
+    };
+    let other = request(server.addr, "POST", &with("2025-06-18"), ping);
+    assert_eq!(other.status, 400, "{}", other.text());
+    assert!(other.text().contains("2025-11-25"), "{}", other.text());
+    let agreed = request(server.addr, "POST", &with("2025-11-25"), ping);
+    assert_eq!(agreed.status, 200, "{}", agreed.text());
+    let get = request(
+        server.addr,
+        "GET",
+        &[
+            ("Accept", "text/event-stream"),
+            ("Mcp-Session-Id", session.as_str()),
+            ("MCP-Protocol-Version", "2025-03-26"),
+        ],
+        b"",
+    );
+    assert_eq!(get.status, 400, "{}", get.text());
+    assert_eq!(
+        post(server.addr, &session, std::str::from_utf8(ping).unwrap()).status,
+        200
+    );
+}

@@ -170,15 +170,22 @@ fn header_rules_content_type_accept_protocol_version_and_path() {
     );
 }
 
-#[test]
-fn unreadable_input_is_400_with_the_id_less_error_and_a_readable_id_is_200() {
+/// A stateless plain JSON-RPC 2.0 server answering `ping`.
+fn jsonrpc_pinger(config: HttpConfig) -> Running {
     let service = SyncServer::new(|| {
         let router = Router::new().request("ping", |_: &mut (), _: (), _: &mut CallContext<'_>| {
             Ok::<_, RpcError>(serde_json::json!({}))
         });
         Server::new(Profile::jsonrpc_2_0(), (), router)
     });
-    let server = start(HttpConfig::default().stateless(true), service);
+    start(config.stateless(true), service)
+}
+
+/// Issue 33, item 7: input the server rejects gets an HTTP error status; the error echoes the
+/// id whenever the id could be read, and has none only when it could not.
+#[test]
+fn rejected_input_is_400_and_its_error_echoes_the_id_when_readable() {
+    let server = jsonrpc_pinger(HttpConfig::default());
     let parse = request(server.addr, "POST", &[JSON], b"{");
     assert_eq!(parse.status, 400);
     assert!(
@@ -194,11 +201,20 @@ fn unreadable_input_is_400_with_the_id_less_error_and_a_readable_id_is_200() {
         &[JSON],
         br#"{"jsonrpc":"1.0","id":3,"method":"ping"}"#,
     );
-    assert_eq!(invalid.status, 200);
+    assert_eq!(invalid.status, 400);
     assert!(
         invalid
             .text()
-            .starts_with(r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32600"#)
+            .starts_with(r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32600"#),
+        "{}",
+        invalid.text()
+    );
+    let valid = request(server.addr, "POST", &[JSON], call(4, "ping").as_bytes());
+    assert_eq!(valid.status, 200);
+    let unknown = request(server.addr, "POST", &[JSON], call(6, "nope").as_bytes());
+    assert_eq!(
+        unknown.status, 200,
+        "a readable request's error reply is 200"
     );
     let response = request(
         server.addr,
@@ -207,6 +223,33 @@ fn unreadable_input_is_400_with_the_id_less_error_and_a_readable_id_is_200() {
         br#"{"jsonrpc":"2.0","id":5,"result":{}}"#,
     );
     assert_eq!((response.status, response.body.len()), (202, 0));
+}
+
+/// Issue 33, item 7: the transport's own reading of the body obeys the batch limit: a longer
+/// batch is refused with 400 and an id-less error before any handler sees it; one within it is
+/// served.
+#[test]
+fn a_batch_beyond_the_limit_is_400_before_any_handler_runs() {
+    let server = jsonrpc_pinger(HttpConfig::default().max_batch_len(Some(3)));
+    let batch = |n: u64| {
+        let calls: Vec<String> = (1..=n).map(|id| call(id, "ping")).collect();
+        format!("[{}]", calls.join(","))
+    };
+    let within = request(server.addr, "POST", &[JSON], batch(3).as_bytes());
+    assert_eq!(within.status, 200, "{}", within.text());
+    assert_eq!(within.json().as_array().map(Vec::len), Some(3));
+    let beyond = request(server.addr, "POST", &[JSON], batch(4).as_bytes());
+    assert_eq!(beyond.status, 400, "{}", beyond.text());
+    let error = beyond.json();
+    assert_eq!(error["id"], serde_json::Value::Null);
+    assert_eq!(error["error"]["code"], -32600);
+    let message = error["error"]["message"].as_str().unwrap_or("");
+    assert!(message.contains("at most 3"), "{message}");
+    // The default limit is a profile's (1000), whatever the server's own profile allows.
+    let server = jsonrpc_pinger(HttpConfig::default());
+    let beyond = request(server.addr, "POST", &[JSON], batch(1001).as_bytes());
+    assert_eq!(beyond.status, 400, "{}", beyond.text());
+    assert_eq!(beyond.json()["id"], serde_json::Value::Null);
 }
 
 #[test]
@@ -362,4 +405,34 @@ fn the_get_stream_delivers_unsolicited_messages_once_and_ends_with_the_session()
         closes_within(&mut stream, Duration::from_secs(10)),
         "the stream ends with the session"
     );
+}
+
+/// Issue 33, item 9: a second `Host` header is 400 (RFC 9112 §3.2), a body in a
+/// `Content-Encoding` the endpoint does not decode is 415; `identity` is the body as is.
+#[test]
+fn a_second_host_is_400_and_an_encoded_body_is_415() {
+    let server = scripted(false);
+    let host = server.addr.to_string();
+    let twice = [
+        JSON,
+        ACCEPT,
+        ("Host", host.as_str()),
+        ("Host", host.as_str()),
+    ];
+    let reply = request(server.addr, "POST", &twice, INITIALIZE.as_bytes());
+    assert_eq!(reply.status, 400, "{}", reply.text());
+    assert_eq!(reply.json()["id"], serde_json::Value::Null);
+    for coding in ["gzip", "identity, br"] {
+        let encoded = [JSON, ACCEPT, ("Content-Encoding", coding)];
+        let reply = request(server.addr, "POST", &encoded, INITIALIZE.as_bytes());
+        assert_eq!(reply.status, 415, "{coding}: {}", reply.text());
+        assert!(
+            reply.text().contains("Content-Encoding"),
+            "{}",
+            reply.text()
+        );
+    }
+    let plain = [JSON, ACCEPT, ("Content-Encoding", "identity")];
+    let reply = request(server.addr, "POST", &plain, INITIALIZE.as_bytes());
+    assert_eq!(reply.status, 200, "{}", reply.text());
 }

@@ -722,3 +722,61 @@ async fn frames_after_initialize_are_read_under_the_version_it_agrees() {
     .await;
     assert!(wire.close().await.is_empty());
 }
+
+/// Issue 33, item 8: when the input ends (the client exited) the handlers in flight are
+/// cancelled, and serving ends once they have finished, or after the grace period for one
+/// that ignores its token.
+#[tokio::test]
+async fn end_of_input_cancels_handlers_and_serving_ends_within_the_grace_period() {
+    let (seen, mut cancelled) = mpsc::unbounded_channel::<&'static str>();
+    let router = || {
+        AsyncRouter::<mpsc::UnboundedSender<&'static str>>::new()
+        .request(
+            "polite",
+            |seen: Arc<mpsc::UnboundedSender<&'static str>>, _: (), ctx: AsyncContext| async move {
+                let _ = seen.send("started");
+                if tokio::time::timeout(Duration::from_secs(30), ctx.cancelled())
+                    .await
+                    .is_ok()
+                {
+                    let _ = seen.send("cancelled");
+                }
+                Ok::<_, RpcError>(json!({}))
+            },
+        )
+        .request(
+            "stubborn",
+            |seen: Arc<mpsc::UnboundedSender<&'static str>>, _: (), _: AsyncContext| async move {
+                let _ = seen.send("started");
+                tokio::time::sleep(Duration::from_secs(30)).await;
+                Ok::<_, RpcError>(json!({}))
+            },
+        )
+    };
+    let options = Options {
+        end_of_input_grace: Duration::from_millis(300),
+        ..Options::default()
+    };
+    for (method, bound) in [("polite", 250), ("stubborn", 2_000)] {
+        let mut wire = Wire::serve(session(seen.clone(), router(), options));
+        wire.send(&format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"{method}"}}"#
+        ))
+        .await;
+        assert_eq!(cancelled.recv().await, Some("started"));
+        let ended = std::time::Instant::now();
+        let _ = tokio::time::timeout(Duration::from_secs(5), wire.close())
+            .await
+            .expect("serving ends once the input has ended");
+        assert!(
+            ended.elapsed() < Duration::from_millis(bound),
+            "{method}: {:?}",
+            ended.elapsed()
+        );
+        if method == "polite" {
+            assert_eq!(cancelled.recv().await, Some("cancelled"));
+        } else {
+            assert!(ended.elapsed() >= Duration::from_millis(300));
+        }
+    }
+}

@@ -75,7 +75,8 @@ impl HttpArgs {
         let mut config = HttpConfig::default()
             .bind(addr)
             .allow_remote(self.allow_remote)
-            .stateless(!has_handshake(profile.facts()));
+            .stateless(!has_handshake(profile.facts()))
+            .max_batch_len(profile.limits().max_batch_len);
         for host in &self.allowed_hosts {
             config = config.allowed_host(host);
         }

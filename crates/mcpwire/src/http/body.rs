@@ -1,5 +1,5 @@
 //! Reading a request body: a size limit, a deadline and a share of the global in-flight body
-//! budget, each refusal with its own status.
+//! budget taken as the bytes arrive, each refusal with its own status.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -32,7 +32,8 @@ impl BodyBudget {
     }
 }
 
-/// A body read in full, with the budget it holds until the exchange is over.
+/// A body read in full, with the budget its bytes hold; the endpoint drops `budget` as soon as
+/// it has decoded the body, before any handler runs.
 pub(crate) struct ReadBody {
     pub(crate) bytes: Bytes,
     pub(crate) budget: Option<OwnedSemaphorePermit>,
@@ -95,8 +96,9 @@ fn declared_length(headers: &HeaderMap) -> Option<u64> {
         .and_then(|v| v.trim().parse().ok())
 }
 
-/// Reads `body` whole: at most `limit` bytes, within `timeout`, holding its size of `budget`
-/// (taken up front for a declared length, chunk by chunk otherwise).
+/// Reads `body` whole: at most `limit` bytes, within `timeout`, holding of `budget` exactly
+/// the bytes that have arrived (a declared `Content-Length` reserves nothing: a client that
+/// announces a large body and sends nothing holds nothing).
 pub(crate) async fn read(
     headers: &HeaderMap,
     body: Incoming,
@@ -104,20 +106,14 @@ pub(crate) async fn read(
     timeout: Duration,
     budget: &BodyBudget,
 ) -> Result<ReadBody, BodyError> {
-    let declared = declared_length(headers);
-    let mut held: Option<OwnedSemaphorePermit> = None;
-    if let Some(declared) = declared {
-        if declared > limit as u64 {
-            return Err(BodyError::DeclaredTooLarge { declared, limit });
-        }
-        // `declared <= limit`, a usize.
-        let size = declared as usize;
-        if size > 0 {
-            held = Some(budget.take(size).ok_or(BodyError::Busy)?);
-        }
+    if let Some(declared) = declared_length(headers)
+        && declared > limit as u64
+    {
+        return Err(BodyError::DeclaredTooLarge { declared, limit });
     }
     let deadline = tokio::time::Instant::now() + timeout;
-    let mut collected = Vec::with_capacity(declared.map_or(0, |d| d as usize));
+    let mut held: Option<OwnedSemaphorePermit> = None;
+    let mut collected = Vec::new();
     let mut body = body;
     loop {
         let next = tokio::time::timeout_at(deadline, body.frame())
@@ -134,7 +130,7 @@ pub(crate) async fn read(
         if collected.len() + data.len() > limit {
             return Err(BodyError::TooLarge { limit });
         }
-        if declared.is_none() && !data.is_empty() {
+        if !data.is_empty() {
             let more = budget.take(data.len()).ok_or(BodyError::Busy)?;
             match &mut held {
                 Some(permit) => permit.merge(more),

@@ -15,15 +15,17 @@ use super::origin::AllowList;
 /// | [`allowed_hosts`](Self::allowed_hosts) | `localhost`, `127.0.0.1`, `[::1]`, any port |
 /// | [`allowed_origins`](Self::allowed_origins) | `http`/`https` origins of those hosts, any port |
 /// | [`max_body_bytes`](Self::max_body_bytes) | 4 MiB |
+/// | [`max_batch_len`](Self::max_batch_len) | 1,000 messages in a batch body (a profile's default), 400 beyond |
 /// | [`body_budget_bytes`](Self::body_budget_bytes) | 64 MiB of request bodies in memory at once, all connections together |
 /// | [`header_timeout`](Self::header_timeout) | 10 s to send the request head |
 /// | [`body_timeout`](Self::body_timeout) | 30 s to send the body |
 /// | [`idle_timeout`](Self::idle_timeout) | 60 s without a request in progress closes a kept-alive connection |
 /// | [`write_timeout`](Self::write_timeout) | 30 s in which a client reads nothing of its answer closes the connection |
 /// | [`max_connections`](Self::max_connections) | 256 open connections (further ones wait in the listen backlog) |
+/// | [`max_connections_per_peer`](Self::max_connections_per_peer) | 64 of them from one client address (IPv6: per /64; all loopback addresses are one client); beyond, 429 and the connection closes |
 /// | [`max_sessions`](Self::max_sessions) | 1,024 |
 /// | [`session_idle_timeout`](Self::session_idle_timeout) | 30 min unused ends a session |
-/// | [`max_sessions_per_peer`](Self::max_sessions_per_peer) | 64 open sessions per client address (IPv6: per /64) |
+/// | [`max_sessions_per_peer`](Self::max_sessions_per_peer) | 64 open sessions per client address (IPv6: per /64; all loopback addresses are one client) |
 /// | [`stateless`](Self::stateless) | `false` (sessions at `initialize`); `true` for MCP 2026-07-28 |
 /// | [`outbound_capacity`](Self::outbound_capacity) | 32 frames queued per stream before a sender waits |
 ///
@@ -46,12 +48,14 @@ pub struct HttpConfig {
     pub(crate) hosts: AllowList,
     pub(crate) origins: AllowList,
     pub(crate) max_body_bytes: usize,
+    pub(crate) max_batch_len: Option<usize>,
     pub(crate) body_budget_bytes: usize,
     pub(crate) header_timeout: Duration,
     pub(crate) body_timeout: Duration,
     pub(crate) idle_timeout: Duration,
     pub(crate) write_timeout: Duration,
     pub(crate) max_connections: usize,
+    pub(crate) max_connections_per_peer: usize,
     pub(crate) max_sessions: usize,
     pub(crate) session_idle_timeout: Duration,
     pub(crate) max_sessions_per_peer: usize,
@@ -69,12 +73,14 @@ impl Default for HttpConfig {
             hosts: AllowList::loopback(),
             origins: AllowList::loopback(),
             max_body_bytes: 4 * 1024 * 1024,
+            max_batch_len: crate::profile::Limits::default().max_batch_len,
             body_budget_bytes: 64 * 1024 * 1024,
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(30),
             idle_timeout: Duration::from_secs(60),
             write_timeout: Duration::from_secs(30),
             max_connections: 256,
+            max_connections_per_peer: 64,
             max_sessions: 1024,
             session_idle_timeout: Duration::from_secs(30 * 60),
             max_sessions_per_peer: 64,
@@ -142,8 +148,18 @@ impl HttpConfig {
         self
     }
 
-    /// The request-body bytes held in memory at once over all connections; a request that
-    /// would exceed it gets 503 with `Retry-After`.
+    /// The most messages a batch body may hold (`None`: no limit), checked by the transport
+    /// before any handler sees the body; a longer batch gets 400 with an id-less -32600. Set it
+    /// to the served profile's [`Limits::max_batch_len`](crate::Limits::max_batch_len)
+    /// (the default is a profile's default).
+    pub fn max_batch_len(mut self, max: Option<usize>) -> Self {
+        self.max_batch_len = max;
+        self
+    }
+
+    /// The request-body bytes held in memory at once over all connections, counted as they
+    /// arrive and given back once the body is decoded (before its handler runs); a request
+    /// whose bytes would exceed it gets 503 with `Retry-After`.
     pub fn body_budget_bytes(mut self, bytes: usize) -> Self {
         self.body_budget_bytes = bytes;
         self
@@ -182,6 +198,14 @@ impl HttpConfig {
         self
     }
 
+    /// The most connections one client address may hold open (IPv6 addresses count per /64,
+    /// all loopback addresses as one client); a further one is answered 429 with
+    /// `Retry-After` and closed, so one client cannot take every connection slot.
+    pub fn max_connections_per_peer(mut self, max: usize) -> Self {
+        self.max_connections_per_peer = max.max(1);
+        self
+    }
+
     /// The most sessions kept at once.
     pub fn max_sessions(mut self, max: usize) -> Self {
         self.max_sessions = max.max(1);
@@ -194,7 +218,9 @@ impl HttpConfig {
         self
     }
 
-    /// The most open sessions one client address may hold (IPv6 addresses count per /64).
+    /// The most open sessions one client address may hold (IPv6 addresses count per /64, all
+    /// loopback addresses as one client). When the table is full, eviction takes from the
+    /// client holding the most sessions.
     pub fn max_sessions_per_peer(mut self, max: usize) -> Self {
         self.max_sessions_per_peer = max.max(1);
         self

@@ -5,7 +5,9 @@ use std::net::SocketAddr;
 use std::sync::{Arc, PoisonError};
 
 use hyper::body::{Bytes, Incoming};
-use hyper::header::{ACCEPT, ALLOW, CONTENT_TYPE, HOST, HeaderValue, ORIGIN, RETRY_AFTER};
+use hyper::header::{
+    ACCEPT, ALLOW, CONTENT_ENCODING, CONTENT_TYPE, HOST, HeaderValue, ORIGIN, RETRY_AFTER,
+};
 use hyper::{Method, Request, StatusCode};
 use tokio::sync::mpsc;
 
@@ -13,15 +15,13 @@ use super::body::{self, BodyBudget};
 use super::classify::BodyKind;
 use super::config::HttpConfig;
 use super::cors;
-use super::exchange::{self, Outcome};
+use super::exchange::{self, Outcome, WhenClientLeaves};
 use super::handler::{HttpService, Outbound, SessionContext};
-use super::headers::{self, METHOD_HEADER, SESSION_HEADER, SessionHeader};
+use super::headers::{self, METHOD_HEADER, PROTOCOL_VERSION_HEADER, SESSION_HEADER, SessionHeader};
 use super::race::{First, race};
-use super::response::{
-    HttpResponse, Keep, empty, error, error_with_code, event_stream, json, sse_event,
-};
+use super::response::{HttpResponse, empty, error, error_with_code, event_stream, json, sse_event};
 use super::session_id::SessionId;
-use super::sessions::{Found, PeerKey, Refusal, Sessions, Unsolicited};
+use super::sessions::{Found, Opened, PeerKey, Refusal, Sessions, Unsolicited};
 
 /// JSON-RPC error code of MCP 2026-07-28 for headers that contradict the body.
 const HEADER_MISMATCH: i64 = -32020;
@@ -45,6 +45,17 @@ impl<S: HttpService> Endpoint<S> {
             budget: BodyBudget::new(config.body_budget_bytes),
             config,
             service,
+        }
+    }
+
+    /// Ends expired sessions every [`Sessions::sweep_period`], for as long as the returned
+    /// future runs (never completes).
+    pub(crate) async fn sweep_sessions(&self) {
+        let mut timer = tokio::time::interval(self.sessions.sweep_period());
+        timer.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            timer.tick().await;
+            self.sessions.sweep_expired();
         }
     }
 
@@ -84,6 +95,10 @@ impl<S: HttpService> Endpoint<S> {
         request: &Request<B>,
     ) -> Result<(), (StatusCode, &'static str)> {
         let headers = request.headers();
+        if headers.get_all(HOST).iter().nth(1).is_some() {
+            // RFC 9112 §3.2: more than one Host field line is a 400.
+            return Err((StatusCode::BAD_REQUEST, "more than one Host header"));
+        }
         let host = headers.get(HOST).and_then(|v| v.to_str().ok());
         match host {
             None => return Err((StatusCode::BAD_REQUEST, "the Host header is missing")),
@@ -145,6 +160,12 @@ impl<S: HttpService> Endpoint<S> {
                 "Content-Type must be application/json",
             );
         }
+        if let Some(coding) = content_coding(request_headers) {
+            return error(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                &format!("Content-Encoding {coding:?} is not supported; send the body unencoded"),
+            );
+        }
         let accept = request_headers.get(ACCEPT);
         if !headers::accepts(accept, "application/json") {
             return error(
@@ -166,6 +187,10 @@ impl<S: HttpService> Endpoint<S> {
                 Err(Unknown) => return unknown_session(),
             }
         };
+        let agreed = session.as_ref().and_then(|f| f.protocol_version.as_deref());
+        if let Some(why) = version_differs(request.headers(), agreed) {
+            return error(StatusCode::BAD_REQUEST, &why);
+        }
         let (parts, incoming) = request.into_parts();
         let read = body::read(
             &parts.headers,
@@ -179,54 +204,68 @@ impl<S: HttpService> Endpoint<S> {
             Ok(read) => read,
             Err(refusal) => return refusal.response(),
         };
-        let kind = BodyKind::of(&read.bytes);
-        let mut keep: Keep = Vec::new();
-        let mut held: Keep = Vec::new();
-        if let Some(permit) = read.budget {
-            held.push(Box::new(permit));
+        let kind = BodyKind::of(&read.bytes, self.config.max_batch_len);
+        if let Some((len, max)) = kind.batch_too_long {
+            // The array top level leaves no id to echo: the error has none.
+            return error(
+                StatusCode::BAD_REQUEST,
+                &format!("a batch of {len} messages; this endpoint accepts at most {max}"),
+            );
         }
+        // Decoded: the body's share of the budget goes back now, not when its handler returns
+        // (a slow handler must not hold other clients' budget).
+        drop(read.budget);
         let capacity = streams.then_some(self.config.outbound_capacity);
-        let mut response = if self.config.stateless {
+        if self.config.stateless {
             if let Some(refused) = method_mismatch(&parts.headers, &kind) {
                 return refused;
             }
-            let handler = Arc::new(self.service.open(SessionContext {
-                peer,
-                id: None,
-                unsolicited: None,
-                ended: None,
-            }));
-            answer(
-                exchange::run(handler, read.bytes, capacity, held).await,
-                &kind,
-            )
-        } else if let Some(found) = session {
-            keep.push(Box::new(found.lease));
-            answer(
-                exchange::run(found.handler, read.bytes, capacity, held).await,
-                &kind,
-            )
+            return self.post_stateless(read.bytes, capacity, &kind, peer).await;
+        }
+        if let Some(found) = session {
+            let outcome =
+                exchange::run(found.handler, read.bytes, capacity, WhenClientLeaves::RunOn).await;
+            let mut response = answer(outcome, &kind);
+            response.body_mut().keep(vec![Box::new(found.lease)]);
+            response
         } else if kind.is_initialize() {
-            self.open_session(read.bytes, held, &kind, peer).await
+            self.open_session(read.bytes, &kind, peer).await
         } else {
             error(
                 StatusCode::BAD_REQUEST,
                 "no Mcp-Session-Id: send initialize first and name its session in every later request",
             )
-        };
-        response.body_mut().keep(keep);
+        }
+    }
+
+    /// A stateless POST: a fresh handler whose work ends with its client. Its session "ends"
+    /// (the handler's [`SessionContext`] says so) once the answer has been sent or the client
+    /// has left, and its task is aborted if the client leaves first.
+    async fn post_stateless(
+        &self,
+        frame: Bytes,
+        capacity: Option<usize>,
+        kind: &BodyKind,
+        peer: SocketAddr,
+    ) -> HttpResponse {
+        // Dropped with this future (the client hung up while the handler ran) or with the
+        // response body (sent, or the client left the stream).
+        let (ended, ended_signal) = tokio::sync::watch::channel(());
+        let handler = Arc::new(self.service.open(SessionContext {
+            peer,
+            id: None,
+            unsolicited: None,
+            ended: Some(ended_signal),
+        }));
+        let outcome = exchange::run(handler, frame, capacity, WhenClientLeaves::Abort).await;
+        let mut response = answer(outcome, kind);
+        response.body_mut().keep(vec![Box::new(ended)]);
         response
     }
 
     /// Runs an `initialize` without a session and opens one when it succeeds. The handler
     /// cannot stream here (the session header must go out with the reply).
-    async fn open_session(
-        &self,
-        frame: Bytes,
-        held: Keep,
-        kind: &BodyKind,
-        peer: SocketAddr,
-    ) -> HttpResponse {
+    async fn open_session(&self, frame: Bytes, kind: &BodyKind, peer: SocketAddr) -> HttpResponse {
         let peer_key = PeerKey::of(peer.ip());
         if let Err(refusal) = self.sessions.admit(peer_key) {
             return refused(refusal);
@@ -252,15 +291,22 @@ impl<S: HttpService> Endpoint<S> {
             unsolicited,
             ended: Some(ended_signal),
         }));
-        let outcome = exchange::run(Arc::clone(&handler), frame, None, held).await;
-        let opened = matches!(&outcome, Outcome::Reply(Some(reply)) if is_success(reply));
-        if !opened {
+        let outcome =
+            exchange::run(Arc::clone(&handler), frame, None, WhenClientLeaves::RunOn).await;
+        let Some(agreed) = (match &outcome {
+            Outcome::Reply(Some(reply)) => initialized(reply),
+            _ => None,
+        }) else {
             return answer(outcome, kind);
-        }
-        if let Err(refusal) = self
-            .sessions
-            .insert(id.clone(), handler, peer_key, receiver, ended)
-        {
+        };
+        let opened = Opened {
+            handler,
+            peer: peer_key,
+            unsolicited: receiver,
+            ended,
+            protocol_version: agreed.protocol_version,
+        };
+        if let Err(refusal) = self.sessions.insert(id.clone(), opened) {
             return refused(refusal);
         }
         let mut response = answer(outcome, kind);
@@ -296,6 +342,9 @@ impl<S: HttpService> Endpoint<S> {
             }
             Err(Unknown) => return unknown_session(),
         };
+        if let Some(why) = version_differs(request.headers(), found.protocol_version.as_deref()) {
+            return error(StatusCode::BAD_REQUEST, &why);
+        }
         let Some(slot) = found.unsolicited.clone() else {
             return self.method_not_allowed();
         };
@@ -365,13 +414,15 @@ async fn forward_unsolicited(
     *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(receiver);
 }
 
-/// The HTTP answer to an exchange's outcome: 202 without a reply, 400 for an error reply to an
-/// unreadable body, 200 otherwise; 500 when the handler failed.
+/// The HTTP answer to an exchange's outcome: 202 without a reply; 400 for rejected input (an
+/// unreadable body, or a reply that is a single parse-error or invalid-request error, which
+/// carries the request's id whenever it could be read); 200 otherwise; 500 when the handler
+/// failed.
 fn answer(outcome: Outcome, kind: &BodyKind) -> HttpResponse {
     match outcome {
         Outcome::Reply(None) => empty(StatusCode::ACCEPTED),
         Outcome::Reply(Some(reply)) => {
-            let status = if kind.unreadable {
+            let status = if kind.unreadable || rejects_input(&reply) {
                 StatusCode::BAD_REQUEST
             } else {
                 StatusCode::OK
@@ -385,6 +436,21 @@ fn answer(outcome: Outcome, kind: &BodyKind) -> HttpResponse {
             "the server failed while handling the message",
         ),
     }
+}
+
+/// A `Content-Encoding` other than `identity` (this endpoint decodes none), as sent.
+fn content_coding(headers: &hyper::HeaderMap) -> Option<String> {
+    headers
+        .get_all(CONTENT_ENCODING)
+        .iter()
+        .flat_map(|value| {
+            value
+                .as_bytes()
+                .split(|&b| b == b',')
+                .map(<[u8]>::trim_ascii)
+        })
+        .find(|coding| !coding.is_empty() && !coding.eq_ignore_ascii_case(b"identity"))
+        .map(|coding| String::from_utf8_lossy(coding).into_owned())
 }
 
 /// A session header that names no open session.
@@ -433,9 +499,55 @@ fn method_mismatch(headers: &hyper::HeaderMap, kind: &BodyKind) -> Option<HttpRe
     ))
 }
 
-/// Whether a reply is a success response (a `result` member at the top level).
-fn is_success(reply: &[u8]) -> bool {
-    serde_json::from_slice::<serde_json::Value>(reply)
-        .ok()
-        .is_some_and(|value| value.get("result").is_some())
+/// JSON-RPC's codes for input that was rejected as such: -32700 (parse error) and -32600
+/// (invalid request).
+const REJECTED_INPUT_CODES: [i64; 2] = [-32700, -32600];
+
+/// Whether a reply is one error response saying the input itself was rejected (a batch's
+/// array reply is not: its elements stand on their own).
+fn rejects_input(reply: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Reply {
+        error: Option<ErrorCode>,
+    }
+    #[derive(serde::Deserialize)]
+    struct ErrorCode {
+        code: i64,
+    }
+    reply.first() == Some(&b'{')
+        && serde_json::from_slice::<Reply>(reply)
+            .ok()
+            .and_then(|reply| reply.error)
+            .is_some_and(|error| REJECTED_INPUT_CODES.contains(&error.code))
+}
+
+/// What a successful `initialize` reply says.
+struct Initialized {
+    /// The protocol version the server agreed (`result.protocolVersion`), when it names one.
+    protocol_version: Option<String>,
+}
+
+/// The agreement of a success reply (one with a `result` member at the top level); `None`
+/// for any other reply.
+fn initialized(reply: &[u8]) -> Option<Initialized> {
+    let value = serde_json::from_slice::<serde_json::Value>(reply).ok()?;
+    let result = value.get("result")?;
+    let protocol_version = result
+        .get("protocolVersion")
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_owned);
+    Some(Initialized { protocol_version })
+}
+
+/// A known `MCP-Protocol-Version` that is not the one the session agreed: the message for a
+/// 400. Absent, or a session without a recorded version: no objection.
+fn version_differs(headers: &hyper::HeaderMap, agreed: Option<&str>) -> Option<String> {
+    let agreed = agreed?;
+    let sent = headers.get(PROTOCOL_VERSION_HEADER)?;
+    (sent.as_bytes() != agreed.as_bytes()).then(|| {
+        format!(
+            "MCP-Protocol-Version {:?} is not the version this session agreed, {agreed:?}",
+            String::from_utf8_lossy(sent.as_bytes())
+        )
+    })
 }

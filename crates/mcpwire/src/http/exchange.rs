@@ -1,8 +1,12 @@
 //! One POST exchange: the handler runs on its own task; the answer is a single JSON body when
 //! the handler returns before sending anything else, and an SSE stream (the frames it sent,
-//! then the reply, then the end of the stream) as soon as it sends a frame first.
+//! then the reply, then the end of the stream) as soon as it sends a frame first. In stateless
+//! mode the handler's task is aborted (its future dropped) when the client leaves.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
 use hyper::body::Bytes;
 use tokio::sync::mpsc;
@@ -11,7 +15,7 @@ use tokio::task::JoinHandle;
 
 use super::handler::{Outbound, SessionHandler};
 use super::race::{First, race};
-use super::response::{HttpResponse, Keep, event_stream, sse_event};
+use super::response::{HttpResponse, event_stream, sse_event};
 
 /// How an exchange ended up.
 pub(crate) enum Outcome {
@@ -26,15 +30,48 @@ pub(crate) enum Outcome {
 /// SSE events queued between the forwarder and the connection.
 const EVENT_QUEUE: usize = 4;
 
+/// What becomes of the handler when the client leaves before its answer is complete.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum WhenClientLeaves {
+    /// The handler runs on (sessions: "Disconnection SHOULD NOT be interpreted as the client
+    /// cancelling its request"); only its [`Outbound`] closes.
+    RunOn,
+    /// The handler's future is dropped (stateless mode, MCP 2026-07-28: closing the response
+    /// stream is how a client cancels).
+    Abort,
+}
+
+/// The handler's task; aborted when dropped unfinished under [`WhenClientLeaves::Abort`].
+struct HandlerTask {
+    task: JoinHandle<Option<Bytes>>,
+    when_client_leaves: WhenClientLeaves,
+}
+
+impl Future for HandlerTask {
+    type Output = Result<Option<Bytes>, tokio::task::JoinError>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        Pin::new(&mut self.task).poll(cx)
+    }
+}
+
+impl Drop for HandlerTask {
+    fn drop(&mut self) {
+        if self.when_client_leaves == WhenClientLeaves::Abort {
+            self.task.abort(); // no effect once the task has finished
+        }
+    }
+}
+
 /// Runs `handler` on `frame`. `stream_capacity` is the outbound queue length, `None` when the
-/// client cannot take a stream (its outbound is closed from the start). `held` (the body's
-/// share of the in-flight budget) is released when the handler returns, not when the client
-/// has read the answer, so a client that reads slowly holds no budget.
+/// client cannot take a stream (its outbound is closed from the start). When this future is
+/// dropped before the handler returns (the client hung up), or the client leaves the SSE
+/// stream, `when_client_leaves` decides whether the handler runs on.
 pub(crate) async fn run<H: SessionHandler>(
     handler: Arc<H>,
     frame: Bytes,
     stream_capacity: Option<usize>,
-    held: Keep,
+    when_client_leaves: WhenClientLeaves,
 ) -> Outcome {
     let (outbound, frames) = match stream_capacity {
         Some(capacity) => {
@@ -43,11 +80,10 @@ pub(crate) async fn run<H: SessionHandler>(
         }
         None => (Outbound::closed(), None),
     };
-    let mut task = tokio::spawn(async move {
-        let reply = handler.handle(frame, outbound).await;
-        drop(held);
-        reply
-    });
+    let mut task = HandlerTask {
+        task: tokio::spawn(async move { handler.handle(frame, outbound).await }),
+        when_client_leaves,
+    };
     let Some(mut frames) = frames else {
         return finished(task.await);
     };
@@ -78,11 +114,7 @@ fn finished(done: Result<Option<Bytes>, tokio::task::JoinError>) -> Outcome {
 }
 
 /// Starts the SSE stream of an exchange whose handler sent `first` and is still running.
-fn stream(
-    first: Bytes,
-    frames: mpsc::Receiver<Bytes>,
-    task: JoinHandle<Option<Bytes>>,
-) -> HttpResponse {
+fn stream(first: Bytes, frames: mpsc::Receiver<Bytes>, task: HandlerTask) -> HttpResponse {
     let (sender, events) = mpsc::channel(EVENT_QUEUE);
     tokio::spawn(async move {
         let mut frames = frames;

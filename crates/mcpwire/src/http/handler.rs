@@ -111,8 +111,8 @@ pub struct SessionContext {
     pub(crate) peer: SocketAddr,
     pub(crate) id: Option<SessionId>,
     pub(crate) unsolicited: Option<Outbound>,
-    /// Changes (its sender is dropped) when the session ends: deleted, evicted or expired.
-    /// `None` in stateless mode.
+    /// Changes (its sender is dropped) when the session ends: deleted, evicted or expired; in
+    /// stateless mode, when the POST's answer has been sent or its client has left.
     pub(crate) ended: Option<tokio::sync::watch::Receiver<()>>,
 }
 

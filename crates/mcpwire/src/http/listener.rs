@@ -1,6 +1,8 @@
 //! The listener: binding (loopback unless allowed otherwise), the accept loop with a connection
-//! cap and back-off on errors, and each connection with its header and idle timeouts.
+//! cap, a per-client share of it and back-off on errors, and each connection with its header
+//! and idle timeouts.
 
+use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::{Future, poll_fn};
 use std::io;
@@ -21,6 +23,7 @@ use super::config::HttpConfig;
 use super::endpoint::Endpoint;
 use super::handler::HttpService;
 use super::race::{First, race};
+use super::sessions::PeerKey;
 use super::write_timeout::WriteTimeout;
 
 /// The read buffer of a connection, which bounds a request head.
@@ -107,9 +110,17 @@ impl<S: HttpService> HttpServer<S> {
     /// their own tasks).
     pub async fn run_until(self, shutdown: impl Future<Output = ()>) -> io::Result<()> {
         let listener = TcpListener::from_std(self.listener)?;
-        let connections = Arc::new(Semaphore::new(self.endpoint.config.max_connections));
+        let config = &self.endpoint.config;
+        let connections = Arc::new(Semaphore::new(config.max_connections));
+        let shares = Arc::new(Shares {
+            held: Mutex::new(HashMap::new()),
+            max: config.max_connections_per_peer,
+        });
         let mut shutdown = pin!(shutdown);
         let mut backoff = Duration::ZERO;
+        let endpoint = Arc::clone(&self.endpoint);
+        // Aborted when this function returns.
+        let _sweeper = AbortOnDrop(tokio::spawn(async move { endpoint.sweep_sessions().await }));
         loop {
             let permit =
                 match race(Arc::clone(&connections).acquire_owned(), shutdown.as_mut()).await {
@@ -123,8 +134,14 @@ impl<S: HttpService> HttpServer<S> {
             match accepted {
                 Ok((stream, peer)) => {
                     backoff = Duration::ZERO;
+                    let Some(share) = shares.take(PeerKey::of(peer.ip())) else {
+                        // Best effort: a client that cannot take these few bytes at once
+                        // just sees the connection close.
+                        let _ = stream.try_write(OVER_SHARE);
+                        continue;
+                    };
                     let endpoint = Arc::clone(&self.endpoint);
-                    tokio::spawn(serve_connection(stream, peer, endpoint, permit));
+                    tokio::spawn(serve_connection(stream, peer, endpoint, (permit, share)));
                 }
                 Err(_) => {
                     // Out of descriptors and the like: wait before trying again, longer each
@@ -145,6 +162,62 @@ impl<S: HttpService> HttpServer<S> {
             .max_blocking_threads(BLOCKING_THREADS)
             .build()?
             .block_on(self.run())
+    }
+}
+
+/// The answer to a connection beyond its client's share, before it is closed.
+const OVER_SHARE: &[u8] = b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
+
+/// The connections each client holds, against [`HttpConfig::max_connections_per_peer`].
+struct Shares {
+    held: Mutex<HashMap<PeerKey, usize>>,
+    max: usize,
+}
+
+/// One connection of a client's share; given back when dropped.
+struct Share {
+    shares: Arc<Shares>,
+    peer: PeerKey,
+}
+
+impl Shares {
+    /// A connection slot of `peer`'s share; `None` when it holds its share already.
+    fn take(self: &Arc<Self>, peer: PeerKey) -> Option<Share> {
+        let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+        let count = held.entry(peer).or_insert(0);
+        if *count >= self.max {
+            return None;
+        }
+        *count += 1;
+        Some(Share {
+            shares: Arc::clone(self),
+            peer,
+        })
+    }
+}
+
+impl Drop for Share {
+    fn drop(&mut self) {
+        let mut held = self
+            .shares
+            .held
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(count) = held.get_mut(&self.peer) {
+            *count -= 1;
+            if *count == 0 {
+                held.remove(&self.peer);
+            }
+        }
+    }
+}
+
+/// A task that ends with its owner.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 
@@ -181,7 +254,7 @@ async fn serve_connection<S: HttpService>(
     stream: TcpStream,
     peer: SocketAddr,
     endpoint: Arc<Endpoint<S>>,
-    _permit: OwnedSemaphorePermit,
+    _slots: (OwnedSemaphorePermit, Share),
 ) {
     let activity = Arc::new(Activity {
         in_flight: AtomicUsize::new(0),

@@ -44,19 +44,22 @@
 //! | one endpoint path, [`HttpConfig::path`] (default `/mcp`); any other path is 404 | "The server MUST provide a single HTTP endpoint path … that supports both POST and GET methods." |
 //! | `Origin` not on the allow-list: 403 with an id-less JSON-RPC error; `Host` not on the allow-list: 403 (the DNS-rebinding case: the browser sends the attacker's name) | "Servers MUST validate the `Origin` header on all incoming connections to prevent DNS rebinding attacks. If the `Origin` header is present and invalid, servers MUST respond with HTTP 403 Forbidden." |
 //! | binds `127.0.0.1` by default; another address needs [`HttpConfig::allow_remote`] and prints a warning | "When running locally, servers SHOULD bind only to localhost (127.0.0.1) rather than all network interfaces (0.0.0.0)." |
+//! | more than one `Host` header: 400 | RFC 9112 §3.2: "A server MUST respond with a 400 (Bad Request) status code to any HTTP/1.1 request message that lacks a Host header field and to any request message that contains more than one Host header field line" |
+//! | POST `Content-Encoding` other than `identity`: 415 (no coding is decoded) | RFC 9110 §8.4: a server that does not accept a content coding of a request body responds 415 |
 //! | POST `Content-Type` other than `application/json`: 415 | "The body of the POST request MUST be a single JSON-RPC request, notification, or response." |
 //! | POST `Accept` that admits no `application/json`: 406; one that admits no `text/event-stream` closes the handler's [`Outbound`] (the reply still comes as JSON); no `Accept` admits both | "The client MUST include an `Accept` header, listing both `application/json` and `text/event-stream` as supported content types." |
 //! | only notifications or responses, accepted: 202, no body | "If the server accepts the input, the server MUST return HTTP status code 202 Accepted with no body." |
-//! | unreadable input: 400 with the handler's id-less error reply | "If the server cannot accept the input, it MUST return an HTTP error status code (e.g., 400 Bad Request). The HTTP response body MAY comprise a JSON-RPC error response that has no `id`." |
+//! | rejected input: 400 — unreadable input with the handler's id-less error reply, a readable but invalid message with its -32600 reply carrying the id, a batch beyond [`HttpConfig::max_batch_len`] with the transport's id-less -32600 | "If the server cannot accept the input, it MUST return an HTTP error status code (e.g., 400 Bad Request). The HTTP response body MAY comprise a JSON-RPC error response that has no `id`." |
 //! | a request: 200 `application/json`, or `text/event-stream` when the handler streams | "If the input is a JSON-RPC request, the server MUST either return `Content-Type: text/event-stream`, to initiate an SSE stream, or `Content-Type: application/json`, to return one JSON object." |
 //! | SSE: the handler's frames, then the reply, then the stream ends; its sender is closed after the reply | "The server MAY send JSON-RPC requests and notifications before sending the JSON-RPC response. … After the JSON-RPC response has been sent, the server SHOULD terminate the SSE stream." |
-//! | a client that leaves does not cancel the handler (its [`Outbound`] closes) | "Disconnection SHOULD NOT be interpreted as the client cancelling its request." |
+//! | with sessions, a client that leaves does not cancel the handler (its [`Outbound`] closes) | "Disconnection SHOULD NOT be interpreted as the client cancelling its request." (2025-03-26 to 2025-11-25) |
+//! | stateless mode: a client that leaves before its answer is complete cancels the request: the handler's future is dropped and its session ends ([`AsyncServer`] fires the handlers' cancellation tokens) | 2026-07-28: a client cancels a request by closing its response stream |
 //! | GET: the session's SSE stream of unsolicited messages when the service offers them ([`HttpService::unsolicited_messages`]), else 405 with `Allow`; `Accept` without `text/event-stream`: 406; one GET stream per session (another: 409), no message sent twice | "The server MUST either return `Content-Type: text/event-stream` in response to this HTTP GET, or else return HTTP 405 Method Not Allowed" and "The server MUST send each of its JSON-RPC messages on only one of the connected streams." |
 //! | a successful `initialize` (a `result` reply) without a session gets `Mcp-Session-Id`: 128 bits from the OS's secure random source, 32 hex digits | "A server using the Streamable HTTP transport MAY assign a session ID at initialization time … The session ID SHOULD be globally unique and cryptographically secure … MUST only contain visible ASCII characters." |
 //! | any other POST without the header: 400 | "Servers that require a session ID SHOULD respond to requests without an `Mcp-Session-Id` header (other than initialization) with HTTP 400 Bad Request." |
 //! | an unknown, ended, evicted or expired session: 404 | "The server MAY terminate the session at any time, after which it MUST respond to requests containing that session ID with HTTP 404 Not Found." |
 //! | DELETE with a known session: 204, the session ends (its GET stream too); without the header 400, unknown 404 | "Clients that no longer need a particular session … SHOULD send an HTTP DELETE to the MCP endpoint with the `Mcp-Session-Id` header, to explicitly terminate the session." |
-//! | `MCP-Protocol-Version` not in [`HttpConfig::protocol_versions`]: 400; absent: accepted | "If the server receives a request with an invalid or unsupported `MCP-Protocol-Version`, it MUST respond with `400 Bad Request`." and "if the server does not receive an `MCP-Protocol-Version` header … the server SHOULD assume protocol version `2025-03-26`." |
+//! | `MCP-Protocol-Version` not in [`HttpConfig::protocol_versions`], or within a session not the version its `initialize` agreed: 400; absent: accepted | "If the server receives a request with an invalid or unsupported `MCP-Protocol-Version`, it MUST respond with `400 Bad Request`." and "if the server does not receive an `MCP-Protocol-Version` header … the server SHOULD assume protocol version `2025-03-26`." |
 //! | stateless mode ([`HttpConfig::stateless`], MCP 2026-07-28): a fresh handler per POST, no session ids, `Mcp-Session-Id` ignored, GET and DELETE 405 | "HTTP GET or DELETE to the MCP endpoint: respond with `405 Method Not Allowed`. An `Mcp-Session-Id` header on a request: ignore it, and do not mint or echo session IDs." |
 //! | stateless mode: an `Mcp-Method` header that differs from the body's method: 400 with error -32020 | "Servers that process the request body MUST reject requests where the values specified in the headers do not match the corresponding values in the request body." |
 //! | a page on an allowed origin gets CORS headers (`Access-Control-Allow-Origin`: its origin, `Mcp-Session-Id` exposed) and an answer to its preflight `OPTIONS`; no other origin gets past the 403 | (browsers need CORS to read a cross-origin answer; the allow-list above is what admits an origin) |
@@ -74,18 +77,22 @@
 //! - Bodies: at most [`HttpConfig::max_body_bytes`] (a declared larger `Content-Length` is
 //!   413 before any byte is read, one that grows past it 413 too); a body that ends early is
 //!   400; one that is not complete within [`HttpConfig::body_timeout`] is 408. All bodies in
-//!   memory at once share [`HttpConfig::body_budget_bytes`], each share held until its handler
-//!   has returned; beyond it, 503 with `Retry-After`.
-//! - Connections: at most [`HttpConfig::max_connections`]; a request head must arrive within
+//!   memory at once share [`HttpConfig::body_budget_bytes`]: a body holds the bytes that have
+//!   arrived (a declared `Content-Length` reserves nothing) until it has been decoded, never
+//!   while its handler runs; a chunk beyond the budget gets 503 with `Retry-After`.
+//! - Connections: at most [`HttpConfig::max_connections`], of which one client (as for
+//!   sessions below) holds at most [`HttpConfig::max_connections_per_peer`] (beyond: 429 and
+//!   the connection closes); a request head must arrive within
 //!   [`HttpConfig::header_timeout`] (hyper's timer; the connection is closed), at most 64 KiB;
 //!   a kept-alive connection without a request in progress closes after
 //!   [`HttpConfig::idle_timeout`]. Accept errors (such as running out of file descriptors) back
 //!   off up to one second instead of spinning.
 //! - Sessions: at most [`HttpConfig::max_sessions`]; unused ones end after
-//!   [`HttpConfig::session_idle_timeout`]; when the table is full the least recently used
-//!   session with no request in progress is evicted (none: 503); one client address (IPv6: a
-//!   /64) holds at most [`HttpConfig::max_sessions_per_peer`] (beyond: 429), so one client
-//!   cannot push out the others' sessions.
+//!   [`HttpConfig::session_idle_timeout`] (swept on a timer); when the table is full an idle
+//!   session of the client holding the most sessions is evicted, its least recently used one
+//!   (none idle: 503); one client (an IPv4 address, an IPv6 /64, all loopback addresses
+//!   together) holds at most [`HttpConfig::max_sessions_per_peer`] (beyond: 429), so one
+//!   client cannot push out the others' sessions.
 //! - A client that reads nothing of its answer for [`HttpConfig::write_timeout`] loses its
 //!   connection. Not bounded: how long a GET stream stays open while it is read (it counts
 //!   against [`HttpConfig::max_connections`] and keeps its session in use).

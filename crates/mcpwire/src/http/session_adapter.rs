@@ -22,8 +22,9 @@ const FRAME_SINK_CAPACITY: usize = 16;
 ///   send goes to the GET stream, as does whatever a POST's handlers send after its reply.
 /// - What the session sends on its own ([`Session::handle`]) goes to the session's GET stream
 ///   (none in stateless mode: such sends fail with [`Closed`](crate::service::Closed)).
-/// - When the HTTP session ends (DELETE, eviction, expiry, or an `initialize` that fails) the
-///   service session is closed: the handlers in flight see their
+/// - When the HTTP session ends (DELETE, eviction, expiry, or an `initialize` that fails; in
+///   stateless mode, once the POST is answered or its client has hung up) the service session
+///   is closed: the handlers in flight see their
 ///   [`CancellationToken`](crate::service::CancellationToken) fire, requests they are waiting
 ///   on fail with [`RequestError::Closed`](crate::service::RequestError::Closed).
 ///

@@ -1,5 +1,5 @@
-//! The session table: bounded, with idle expiry, least-recently-used eviction of idle sessions
-//! and a cap on the sessions one client address holds.
+//! The session table: bounded, with idle expiry (swept on a timer), least-recently-used
+//! eviction of idle sessions and a cap on the sessions one client address holds.
 //!
 //! The lock only guards lookups and bookkeeping; no handler ever runs under it.
 
@@ -14,13 +14,18 @@ use tokio::sync::{mpsc, watch};
 use super::session_id::SessionId;
 
 /// The client address sessions are counted by: an IPv4 address, or an IPv6 /64 prefix (one
-/// host usually holds a whole /64).
+/// host usually holds a whole /64); every loopback address (127.0.0.0/8, `::1`) is one client,
+/// the machine itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct PeerKey(IpAddr);
 
 impl PeerKey {
     pub(crate) fn of(ip: IpAddr) -> PeerKey {
-        match ip.to_canonical() {
+        let ip = ip.to_canonical();
+        if ip.is_loopback() {
+            return PeerKey(IpAddr::V4(std::net::Ipv4Addr::LOCALHOST));
+        }
+        match ip {
             IpAddr::V6(v6) => {
                 let prefix = u128::from(v6) & !((1u128 << 64) - 1);
                 PeerKey(IpAddr::V6(Ipv6Addr::from(prefix)))
@@ -42,8 +47,20 @@ pub(crate) enum Refusal {
 /// The receiver of a session's unsolicited frames, taken by the GET stream while it is open.
 pub(crate) type Unsolicited = Arc<Mutex<Option<mpsc::Receiver<Bytes>>>>;
 
+/// A session whose `initialize` succeeded, to be registered.
+pub(crate) struct Opened<H> {
+    pub(crate) handler: Arc<H>,
+    pub(crate) peer: PeerKey,
+    pub(crate) unsolicited: Option<mpsc::Receiver<Bytes>>,
+    /// Dropped with the entry: the handler learns that its session ended.
+    pub(crate) ended: watch::Sender<()>,
+    /// The protocol version `initialize` agreed, when its reply named one.
+    pub(crate) protocol_version: Option<String>,
+}
+
 struct Entry<H> {
     handler: Arc<H>,
+    protocol_version: Option<Arc<str>>,
     peer: PeerKey,
     last_used: Instant,
     busy: usize,
@@ -87,6 +104,8 @@ pub(crate) struct Found<H> {
     pub(crate) lease: Lease<H>,
     pub(crate) unsolicited: Option<Unsolicited>,
     pub(crate) ended: watch::Receiver<()>,
+    /// The protocol version the session agreed at `initialize`, when known.
+    pub(crate) protocol_version: Option<Arc<str>>,
 }
 
 impl<H> Sessions<H> {
@@ -120,25 +139,32 @@ impl<H> Sessions<H> {
         Ok(())
     }
 
-    /// Registers a session after its `initialize` succeeded, evicting the least recently used
-    /// idle session when the table is full.
-    pub(crate) fn insert(
-        &self,
-        id: SessionId,
-        handler: Arc<H>,
-        peer: PeerKey,
-        unsolicited: Option<mpsc::Receiver<Bytes>>,
-        ended: watch::Sender<()>,
-    ) -> Result<(), Refusal> {
+    /// Registers a session after its `initialize` succeeded. When the table is full an idle
+    /// session is evicted from the client holding the most sessions (the least recently used
+    /// of its idle ones), so a client flooding the table evicts its own sessions before anyone
+    /// else's.
+    pub(crate) fn insert(&self, id: SessionId, opened: Opened<H>) -> Result<(), Refusal> {
+        let Opened {
+            handler,
+            peer,
+            unsolicited,
+            ended,
+            protocol_version,
+        } = opened;
         let mut table = self.lock();
         self.sweep(&mut table);
         self.peer_has_room(&table, peer)?;
         if table.map.len() >= self.max {
+            let held = |peer: &PeerKey| table.per_peer.get(peer).copied().unwrap_or(0);
+            // Counting the newcomer's session too: it is the flood's, if anyone's.
+            let held_after = |key: &PeerKey| held(key) + usize::from(*key == peer);
             let victim = table
                 .map
                 .iter()
                 .filter(|(_, entry)| entry.busy == 0)
-                .min_by_key(|(_, entry)| entry.last_used)
+                .min_by_key(|(_, entry)| {
+                    (std::cmp::Reverse(held_after(&entry.peer)), entry.last_used)
+                })
                 .map(|(id, _)| id.clone());
             match victim {
                 Some(victim) => Self::remove_locked(&mut table, &victim),
@@ -150,6 +176,7 @@ impl<H> Sessions<H> {
             id,
             Entry {
                 handler,
+                protocol_version: protocol_version.map(Arc::from),
                 peer,
                 last_used: Instant::now(),
                 busy: 0,
@@ -178,6 +205,7 @@ impl<H> Sessions<H> {
             handler: Arc::clone(&entry.handler),
             unsolicited: entry.unsolicited.clone(),
             ended: entry.ended.subscribe(),
+            protocol_version: entry.protocol_version.clone(),
             lease: Lease {
                 sessions: Arc::clone(self),
                 id: id.clone(),
@@ -209,6 +237,19 @@ impl<H> Sessions<H> {
         true
     }
 
+    /// Ends every session unused for longer than the idle timeout (the server runs this on a
+    /// timer, so expired sessions and their handlers go even when no new session arrives).
+    pub(crate) fn sweep_expired(&self) {
+        let mut table = self.lock();
+        self.sweep(&mut table);
+    }
+
+    /// How often [`sweep_expired`](Self::sweep_expired) runs: a quarter of the idle timeout,
+    /// between 10 ms and 60 s.
+    pub(crate) fn sweep_period(&self) -> Duration {
+        (self.idle / 4).clamp(Duration::from_millis(10), Duration::from_secs(60))
+    }
+
     /// Drops every session unused for longer than the idle timeout.
     fn sweep(&self, table: &mut Table<H>) {
         let expired: Vec<SessionId> = table
@@ -228,13 +269,24 @@ mod tests {
     use super::*;
     use std::net::Ipv4Addr;
 
+    fn ip(text: &str) -> IpAddr {
+        text.parse().unwrap()
+    }
+
     fn peer(last: u8) -> PeerKey {
         PeerKey::of(IpAddr::V4(Ipv4Addr::new(10, 0, 0, last)))
     }
 
     fn open(sessions: &Sessions<()>, peer: PeerKey) -> Result<SessionId, Refusal> {
         let id = SessionId::generate().unwrap();
-        sessions.insert(id.clone(), Arc::new(()), peer, None, watch::channel(()).0)?;
+        let opened = Opened {
+            handler: Arc::new(()),
+            peer,
+            unsolicited: None,
+            ended: watch::channel(()).0,
+            protocol_version: None,
+        };
+        sessions.insert(id.clone(), opened)?;
         Ok(id)
     }
 
@@ -248,6 +300,39 @@ mod tests {
         assert!(sessions.lease(&b).is_none(), "b was least recently used");
         assert!(sessions.lease(&a).is_some());
         assert!(sessions.lease(&c).is_some());
+    }
+
+    /// Issue 33, item 6: eviction takes from the client holding the most sessions, never
+    /// from a client with fewer while the heavy one has an idle session.
+    #[test]
+    fn a_full_table_evicts_from_the_client_holding_the_most_sessions() {
+        let sessions = Arc::new(Sessions::new(4, 10, Duration::from_secs(60)));
+        let light = open(&sessions, peer(1)).unwrap(); // the oldest
+        let heavy: Vec<SessionId> = (0..3).map(|_| open(&sessions, peer(2)).unwrap()).collect();
+        drop(sessions.lease(&heavy[0])); // heavy[1] is now the heavy client's oldest
+        open(&sessions, peer(2)).unwrap();
+        assert!(
+            sessions.lease(&light).is_some(),
+            "the light client keeps its session"
+        );
+        assert!(
+            sessions.lease(&heavy[1]).is_none(),
+            "the heavy client's oldest went"
+        );
+        // A third client arriving takes from the heaviest too.
+        open(&sessions, peer(3)).unwrap();
+        assert!(sessions.lease(&light).is_some());
+        assert_eq!(sessions.len(), 4);
+    }
+
+    /// Issue 33, item 6: every loopback address is one client, for the per-client cap too.
+    #[test]
+    fn loopback_addresses_share_one_clients_cap() {
+        let sessions = Arc::new(Sessions::new(100, 2, Duration::from_secs(60)));
+        open(&sessions, PeerKey::of(ip("127.0.0.1"))).unwrap();
+        open(&sessions, PeerKey::of(ip("127.0.0.19"))).unwrap();
+        let third = open(&sessions, PeerKey::of(ip("::1")));
+        assert_eq!(third, Err(Refusal::PeerLimit(2)));
     }
 
     #[test]
@@ -282,13 +367,18 @@ mod tests {
     }
 
     #[test]
-    fn ipv6_peers_count_per_64_prefix() {
-        let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
-        let b: IpAddr = "2001:db8:1:2:bbbb::2".parse().unwrap();
-        let c: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+    fn peers_count_per_ipv6_64_prefix_and_loopback_as_one() {
+        let a = ip("2001:db8:1:2:aaaa::1");
+        let b = ip("2001:db8:1:2:bbbb::2");
+        let c = ip("2001:db8:1:3::1");
         assert_eq!(PeerKey::of(a), PeerKey::of(b));
         assert_ne!(PeerKey::of(a), PeerKey::of(c));
-        let mapped: IpAddr = "::ffff:10.0.0.1".parse().unwrap();
+        let mapped = ip("::ffff:10.0.0.1");
         assert_eq!(PeerKey::of(mapped), peer(1));
+        // Issue 33, item 6: the machine itself is one client, whichever loopback address.
+        let local = PeerKey::of(ip("127.0.0.1"));
+        assert_eq!(PeerKey::of(ip("127.0.0.19")), local);
+        assert_eq!(PeerKey::of(ip("::1")), local);
+        assert_eq!(PeerKey::of(ip("::ffff:127.0.0.2")), local);
     }
 }

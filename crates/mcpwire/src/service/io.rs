@@ -16,8 +16,11 @@ use crate::framing::Frame;
 ///
 /// Every line the session sends, replies and handler output alike, goes to `output` (each
 /// followed by `\n` and a flush). Invalid input never ends the loop. At end of input (or
-/// when [`Session::close`] is called) it stops reading, lets the handlers in flight finish, writes what they sent and returns;
-/// an I/O error ends it the same way and is returned.
+/// when [`Session::close`] is called) the client is gone: it stops reading, cancels the
+/// requests in flight (their [`CancellationToken`](super::CancellationToken)s fire), waits for
+/// the handlers to finish for at most [`Options::end_of_input_grace`](super::Options), writes
+/// what they sent and returns, leaving a handler that ignores its token behind. An I/O error
+/// ends it the same way and is returned.
 ///
 /// Returns an error at once if the session was already served (its session-wide
 /// receiver is taken).
@@ -33,7 +36,9 @@ where
     let (close, closed) = oneshot::channel();
     let writer = tokio::spawn(write_lines(lines, output, closed));
     let read = read_frames(session, input).await;
-    session.finish().await;
+    // No work outlives the client that asked for it.
+    session.cancel_in_flight();
+    let _ = tokio::time::timeout(session.end_of_input_grace(), session.finish()).await;
     let _ = close.send(());
     let written = writer
         .await

@@ -40,6 +40,10 @@ pub struct Options {
     pub sink_capacity: usize,
     /// Bound of the table of requests sent to the other side (see [`Peer`]). Default 1024.
     pub max_pending: usize,
+    /// How long [`serve`](super::serve) waits, once the input has ended (the client is gone)
+    /// and the handlers in flight have been cancelled, for them to finish before it returns
+    /// anyway. Default 5 s.
+    pub end_of_input_grace: Duration,
 }
 
 impl Default for Options {
@@ -49,6 +53,7 @@ impl Default for Options {
             request_timeout: Some(Duration::from_secs(60)),
             sink_capacity: 64,
             max_pending: crate::peer::DEFAULT_MAX_PENDING,
+            end_of_input_grace: Duration::from_secs(5),
         }
     }
 }
@@ -351,6 +356,11 @@ impl<S: Send + Sync + 'static> Session<S> {
         let router = &self.shared.router;
         let state = &self.shared.state;
         let _ = catch_unwind(AssertUnwindSafe(|| router.deliver_event(state, event)));
+    }
+
+    /// [`Options::end_of_input_grace`].
+    pub(crate) fn end_of_input_grace(&self) -> Duration {
+        self.shared.options.end_of_input_grace
     }
 
     /// Fires the [`CancellationToken`] of every request whose handler is running, for a
