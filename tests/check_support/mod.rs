@@ -187,3 +187,21 @@ pub fn assert_clean(run: &Run, what: &str) {
         "{what}: every case exercises a rule"
     );
 }
+
+/// The `--expect-failures` lines (`RULE KIND`) of the JSON report's failure groups that `keep`
+/// selects, one per line.
+pub fn baseline_lines(report: &Value, keep: impl Fn(&Value) -> bool) -> String {
+    report["failures"]
+        .as_array()
+        .expect("failures")
+        .iter()
+        .filter(|g| keep(g))
+        .map(|g| {
+            format!(
+                "{} {}\n",
+                g["rule_id"].as_str().unwrap(),
+                g["kind"].as_str().unwrap()
+            )
+        })
+        .collect()
+}

@@ -8,10 +8,11 @@ use mcpwire_types::ProfileFacts;
 
 use super::cases::CheckCase;
 use super::exchange::{Exchange, Fault};
+use super::exchange::{ReplyKey, reply_key};
 use super::http_client::is_media;
 use super::ids::same_value;
 use super::kinds::{Level, level_of};
-use super::lenient::relevel;
+use super::lenient::{apply_readings, notification_or_response_shaped, relevel};
 
 /// A rule a case is checked against, as shown in the report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -249,14 +250,21 @@ pub fn judge(facts: &ProfileFacts, case: &CheckCase, exchange: &Exchange) -> Vec
     }
     let expected = &case.expected;
     let http = exchange.http.as_ref();
+    // Several frames for one input are judged in one fixed order (by their bytes), not in
+    // the order they came: which one is judged as "the" reply must not depend on timing.
+    let mut replies: Vec<&[u8]> = exchange.replies.iter().map(Vec::as_slice).collect();
+    replies.sort_unstable();
     // Streamable HTTP: a notification or response the server does not accept is answered with
-    // an HTTP error status whose body MAY be an id-less JSON-RPC error: not a reply.
-    let refused =
-        http.is_some_and(|h| (400..600).contains(&h.status)) && !expected.expects_output();
-    let replies: Vec<&[u8]> = exchange.replies.iter().map(Vec::as_slice).collect();
+    // "an HTTP error status code" whose body "MAY comprise a JSON-RPC error response that has
+    // no id": not a reply, so neither its code nor its spelling of "no id" is judged.
+    let refused = http.is_some_and(|h| (400..600).contains(&h.status))
+        && (!expected.expects_output() || notification_or_response_shaped(&case.frame))
+        && replies.iter().all(|r| reply_key(r) == ReplyKey::NoId);
+    if refused {
+        return Vec::new();
+    }
     let mut findings: Vec<Finding> = match check_expected(facts, expected, &replies) {
         Ok(()) => Vec::new(),
-        Err(_) if refused => Vec::new(),
         Err(violations) => violations
             .iter()
             .map(|v| finding(v, http.is_some()))
@@ -269,6 +277,18 @@ pub fn judge(facts: &ProfileFacts, case: &CheckCase, exchange: &Exchange) -> Vec
         &exchange.replies,
         &mut findings,
     );
+    let judge_under = |reading: &Expected| -> Vec<Finding> {
+        check_expected(facts, reading, &replies).map_or_else(
+            |violations| {
+                violations
+                    .iter()
+                    .map(|v| finding(v, http.is_some()))
+                    .collect()
+            },
+            |()| Vec::new(),
+        )
+    };
+    apply_readings(&case.readings, &judge_under, &mut findings);
     if let Some(batch) = &case.batch_reading {
         run_as_batch(facts, batch, &replies, &mut findings);
     }
@@ -293,6 +313,9 @@ const SILENCE_EXPLAINED: &[&str] = &[
     "missing-reply",
     "params-null-accepted",
     "batch-in-version-without-batches",
+    "non-json-accepted",
+    "params-array-accepted",
+    "result-or-error-in-call-accepted",
 ];
 
 /// Where the version has no batches, a top-level array answered exactly as JSON-RPC 2.0

@@ -226,6 +226,14 @@ pub const KINDS: &[KindInfo] = &[
         "policy: a malformed response (id with result and error, no method) is dropped unanswered (wire rule 8). It is no Response, so the MCP rule for responses does not bind; JSON-RPC 2.0 §5/§7 answer an invalid Request object with -32600 and a null id",
     ),
     s(
+        "params-array-accepted",
+        "policy: params given as an array get -32600 where the MCP schema types params as an object. JSON-RPC 2.0 §4.2: params \"MUST be provided as a Structured value. Either by-position through an Array or by-name through an Object\"",
+    ),
+    s(
+        "result-or-error-in-call-accepted",
+        "policy: a call that also carries result or error gets -32600. JSON-RPC 2.0 §4 lists a Request object's members and forbids no others; the MCP schema's JSONRPCRequest does not forbid additional properties",
+    ),
+    s(
         "batch-reply-not-array",
         "policy: one array per batch. JSON-RPC 2.0 §6: \"The Server should respond with an Array\" (lower-case should)",
     ),

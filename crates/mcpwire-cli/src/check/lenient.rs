@@ -1,6 +1,10 @@
 //! Findings the specs permit: a reply that differs from mcpwire's stricter policy only in a way
 //! JSON-RPC 2.0 or RFC 8259 allows (a duplicated member read last-wins, a refused big id, a
-//! depth limit, a lenient parser) is one *strict* finding instead of violations.
+//! depth limit, a lenient parser) is one *strict* finding instead of violations. Where the
+//! input has a whole other reading that JSON-RPC 2.0 or RFC 8259 permits (bytes that are not
+//! UTF-8 decoded leniently, `params` by position, a request with `result`/`error` members),
+//! each part of the reply (its presence, its code, its id) that is right under that reading is
+//! excused, and what is wrong under both readings stays a violation ([`apply_readings`]).
 
 use mcpwire_proptest::json::{Frame, JsonKind, Member, object_members, read_frame, unescape};
 use mcpwire_proptest::{
@@ -8,9 +12,196 @@ use mcpwire_proptest::{
 };
 use mcpwire_types::ProfileFacts;
 
-use super::ids::is_big_integer;
+use super::ids::{is_big_integer, related};
 use super::judge::{Finding, RuleId};
 use super::kinds::Level;
+
+/// A reading of an input that JSON-RPC 2.0 or RFC 8259 permits where the MCP schema of the
+/// version (or mcpwire's policy) is stricter: the strict kind a server that reads the input
+/// so is reported under, and what such a server sends back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reading {
+    /// The strict kind (from [`super::kinds::KINDS`]).
+    pub kind: &'static str,
+    /// The oracle under the reading.
+    pub expected: Expected,
+}
+
+/// The permitted readings of `frame` under `facts` (none for most inputs):
+///
+/// - bytes that are not UTF-8, decoded with U+FFFD for each bad sequence (RFC 8259 §9: a
+///   parser "MAY accept non-JSON forms or extensions"), when that gives JSON:
+///   `non-json-accepted`;
+/// - `params` given as an array where the MCP schema types it as an object (JSON-RPC 2.0
+///   §4.2: "by-position through an Array"): `params-array-accepted`;
+/// - a call that also carries `result` or `error`, read as the call (JSON-RPC 2.0 §4 lists
+///   the members of a Request object and forbids no others; the MCP schema's `JSONRPCRequest`
+///   does not set `additionalProperties: false`): `result-or-error-in-call-accepted`.
+pub fn readings(facts: &ProfileFacts, frame: &[u8], methods: Methods<'_>) -> Vec<Reading> {
+    let mut out = Vec::new();
+    let body = frame.strip_prefix(BOM).unwrap_or(frame);
+    if std::str::from_utf8(body).is_err() {
+        let decoded = String::from_utf8_lossy(body).into_owned().into_bytes();
+        let expected = derive_expected(facts, &decoded, methods);
+        let parse_error = matches!(&expected, Expected::Reply(r) if r.cause == Cause::ParseError);
+        if !parse_error {
+            out.push(Reading {
+                kind: "non-json-accepted",
+                expected,
+            });
+        }
+        return out;
+    }
+    let input = input(frame);
+    let params = input.all("params");
+    if !facts.params_types.array && matches!(params.as_slice(), [p] if p.kind == JsonKind::Array) {
+        let by_position = ProfileFacts {
+            params_types: mcpwire_types::ParamsTypes {
+                array: true,
+                ..facts.params_types
+            },
+            ..*facts
+        };
+        out.push(Reading {
+            kind: "params-array-accepted",
+            expected: derive_expected(&by_position, frame, methods),
+        });
+    }
+    let call = !input.all("method").is_empty();
+    if call && !(input.all("result").is_empty() && input.all("error").is_empty()) {
+        out.push(Reading {
+            kind: "result-or-error-in-call-accepted",
+            expected: derive_expected(
+                facts,
+                &without(&input.members, &["result", "error"]),
+                methods,
+            ),
+        });
+    }
+    out
+}
+
+/// Which part of a reply a finding is about: whether a reply came at all, its code, its id.
+/// Findings about anything else (its shape: `jsonrpc`, the error object, one line) do not
+/// depend on how the input is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Aspect {
+    Presence,
+    Code,
+    Id,
+}
+
+fn aspect(kind: &str) -> Option<Aspect> {
+    match kind {
+        "missing-reply"
+        | "more-than-one-reply"
+        | "reply-to-notification"
+        | "reply-to-response"
+        | "reply-to-blank-line"
+        | "reply-to-batch-without-requests"
+        | "batch-count-mismatch"
+        | "array-reply-to-single-message"
+        | "batch-replies-as-lines"
+        | "batch-reply-not-array" => Some(Aspect::Presence),
+        "unexpected-code" => Some(Aspect::Code),
+        "id-not-echoed"
+        | "id-value-changed"
+        | "id-spelling-changed"
+        | "id-lost-although-recoverable"
+        | "fabricated-id"
+        | "no-id-spelled-wrong" => Some(Aspect::Id),
+        _ => None,
+    }
+}
+
+/// Applies the permitted readings of the input: a violation about a part of the reply that is
+/// right under a reading is replaced by the reading's strict finding; a part that is wrong
+/// under every reading keeps its violation, named as the stricter reading names it.
+/// `judge_under` gives the findings of the replies under an oracle.
+pub fn apply_readings(
+    readings: &[Reading],
+    judge_under: &dyn Fn(&Expected) -> Vec<Finding>,
+    findings: &mut Vec<Finding>,
+) {
+    for reading in readings {
+        let wrong: Vec<Aspect> = judge_under(&reading.expected)
+            .iter()
+            .filter(|f| f.level == Level::Violation)
+            .filter_map(|f| aspect(&f.kind))
+            .collect();
+        let excused = |f: &Finding| {
+            f.level == Level::Violation && aspect(&f.kind).is_some_and(|a| !wrong.contains(&a))
+        };
+        let Some(first) = findings.iter().find(|f| excused(f)) else {
+            continue;
+        };
+        let rule = first.rule;
+        findings.retain(|f| !excused(f));
+        if !findings.iter().any(|f| f.kind == reading.kind) {
+            findings.push(strict(reading.kind, rule, reading_why(reading.kind)));
+        }
+    }
+}
+
+fn reading_why(kind: &str) -> &'static str {
+    match kind {
+        "non-json-accepted" => {
+            "bytes that are not UTF-8 were decoded leniently and the message was answered as decoded (RFC 8259 §9 permits a parser to accept non-JSON forms; mcpwire answers -32700 without an id)"
+        }
+        "params-array-accepted" => {
+            "params given by position (an array) were read as JSON-RPC 2.0 §4.2 reads them; the MCP schema of the version types params as an object (mcpwire answers -32600)"
+        }
+        _ => {
+            "a call that also carries result or error was read as the call: JSON-RPC 2.0 §4 and the MCP schema's JSONRPCRequest forbid no other members (mcpwire answers -32600)"
+        }
+    }
+}
+
+/// The id texts a lenient reader could find in input that is not JSON: the `id` members of
+/// the input decoded with U+FFFD when that is JSON, else every `"id"` key's value token.
+fn id_candidates(frame: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(frame.strip_prefix(BOM).unwrap_or(frame)).into_owned();
+    if let Frame::Value {
+        text: object,
+        kind: JsonKind::Object,
+    } = read_frame(text.as_bytes())
+    {
+        return object_members(object)
+            .iter()
+            .filter(|m| m.key == "id")
+            .map(|m| m.value.to_owned())
+            .collect();
+    }
+    let mut out = Vec::new();
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("\"id\"") {
+        rest = &rest[at + 4..];
+        let Some(value) = rest.trim_start().strip_prefix(':') else {
+            continue;
+        };
+        let value = value.trim_start();
+        let end = if value.starts_with('"') {
+            let mut escaped = false;
+            value
+                .char_indices()
+                .skip(1)
+                .find(|&(_, c)| {
+                    let close = c == '"' && !escaped;
+                    escaped = c == '\\' && !escaped;
+                    close
+                })
+                .map_or(value.len(), |(i, _)| i + 1)
+        } else {
+            value
+                .find([',', '}', ']', ' ', '\t', '\r', '\n'])
+                .unwrap_or(value.len())
+        };
+        if end > 0 {
+            out.push(value[..end].to_owned());
+        }
+    }
+    out
+}
 
 /// Nesting deeper than this is beyond common parser limits (serde_json refuses 128).
 pub const DEEP: usize = 128;
@@ -141,6 +332,28 @@ fn input(frame: &[u8]) -> Input<'_> {
     Input { bom, members }
 }
 
+/// Whether the input is, by its shape, what Streamable HTTP calls a notification or a
+/// response: an object with `method` and no `id` member, or with `result` or `error` and no
+/// `method`. A server that does not accept one answers "an HTTP error status code" whose body
+/// "MAY comprise a JSON-RPC error response that has no id".
+///
+/// ```
+/// use mcpwire_cli::check::lenient::notification_or_response_shaped;
+/// assert!(notification_or_response_shaped(br#"{"jsonrpc":"1.0","method":"x","params":null}"#));
+/// assert!(notification_or_response_shaped(br#"{"jsonrpc":"2.0","id":9,"result":{}}"#));
+/// assert!(!notification_or_response_shaped(br#"{"jsonrpc":"2.0","id":9,"method":"x"}"#));
+/// assert!(!notification_or_response_shaped(b"[1]"));
+/// ```
+pub fn notification_or_response_shaped(frame: &[u8]) -> bool {
+    let input = input(frame);
+    let has = |key: &str| !input.all(key).is_empty();
+    if has("method") {
+        !has("id")
+    } else {
+        has("result") || has("error")
+    }
+}
+
 /// Replaces the explainable findings of one exchange by one strict finding when a permitted
 /// reading of the input explains them; see docs/check.md ("strict kinds").
 pub fn relevel(
@@ -166,6 +379,9 @@ pub fn relevel(
     let Some(reply) = read_reply(reply) else {
         return;
     };
+    if want.cause == Cause::ParseError && !reply.parse_error {
+        return non_json_answered(facts, frame, &reply, findings);
+    }
     let explained: Vec<&Finding> = findings
         .iter()
         .filter(|f| EXPLAINABLE.contains(&f.kind.as_str()))
@@ -180,8 +396,45 @@ pub fn relevel(
     };
     findings.retain(|f| !EXPLAINABLE.contains(&f.kind.as_str()));
     findings.push(strict(kind, rule, why));
-    // Under the reading the reply carries no id: it must still spell "no id" as the version
-    // does ("id":null where the schema requires the member, omitted where it forbids null).
+    no_id_spelling(facts, &reply, findings);
+}
+
+/// Input that is not JSON answered other than -32700: the code is what a lenient parser's
+/// reading gives (`non-json-accepted`), but the id is judged on its own: an id no lenient
+/// reader could find in the input (`"server-error"`, `0`) stays `fabricated-id`.
+fn non_json_answered(
+    facts: &ProfileFacts,
+    frame: &[u8],
+    reply: &Reply,
+    findings: &mut Vec<Finding>,
+) {
+    let Some(rule) = findings
+        .iter()
+        .find(|f| EXPLAINABLE.contains(&f.kind.as_str()))
+        .map(|f| f.rule)
+    else {
+        return;
+    };
+    let id_found = match &reply.id {
+        None => true,
+        Some(got) => id_candidates(frame).iter().any(|c| related(c, got)),
+    };
+    findings.retain(|f| {
+        !(f.kind == "unexpected-code" || id_found && EXPLAINABLE.contains(&f.kind.as_str()))
+    });
+    findings.push(strict(
+        "non-json-accepted",
+        rule,
+        "input that is not JSON was read by a lenient parser and answered as if it were (RFC 8259 §9 permits it; mcpwire answers -32700 without an id)",
+    ));
+    if reply.id.is_none() {
+        no_id_spelling(facts, reply, findings);
+    }
+}
+
+/// Under a reading the reply carries no id: it must still spell "no id" as the version does
+/// ("id":null where the schema requires the member, omitted where it forbids null).
+fn no_id_spelling(facts: &ProfileFacts, reply: &Reply, findings: &mut Vec<Finding>) {
     let spelt_wrong = if facts.error_response_requires_id {
         reply.id.is_none() && !reply.id_null
     } else {
@@ -209,11 +462,11 @@ fn strict(kind: &str, rule: RuleId, why: &str) -> Finding {
     }
 }
 
-/// The input's text without its members named `key` (the others as they were).
-fn without(members: &[Member<'_>], key: &str) -> Vec<u8> {
+/// The input's text without its members named in `keys` (the others as they were).
+fn without(members: &[Member<'_>], keys: &[&str]) -> Vec<u8> {
     let kept: Vec<String> = members
         .iter()
-        .filter(|m| m.key != key)
+        .filter(|m| !keys.contains(&m.key.as_str()))
         .map(|m| format!("{}:{}", serde_json::Value::from(m.key.as_str()), m.value))
         .collect();
     format!("{{{}}}", kept.join(",")).into_bytes()
@@ -235,7 +488,7 @@ fn null_params_notification_dropped(
     if !null_params || findings.iter().any(|f| f.kind != "missing-reply") {
         return;
     }
-    let read_as_absent = without(&input.members, "params");
+    let read_as_absent = without(&input.members, &["params"]);
     let notification = derive_expected(facts, &read_as_absent, Methods::Known(&[]))
         == Expected::NoReply(Silence::Notification);
     if notification {
@@ -275,6 +528,13 @@ fn malformed_response(input: &Input<'_>) -> bool {
         }
     });
     !(jsonrpc_ok && results + errors.len() == 1 && error_ok && input.all("id").len() == 1)
+}
+
+/// Whether the frame is a malformed response (see docs/check.md,
+/// `reply-to-malformed-response`): mcpwire leaves it unanswered, JSON-RPC 2.0's reading of an
+/// invalid Request object answers it, so its reply is awaited like an owed one.
+pub fn is_malformed_response(frame: &[u8]) -> bool {
+    malformed_response(&input(frame))
 }
 
 /// A malformed response answered with an id-less -32600: what JSON-RPC 2.0 prescribes for an
@@ -319,12 +579,6 @@ fn permitted(
         return Some((
             "leading-bom-refused",
             "the input starts with a byte order mark and was refused as not JSON (-32700 without an id); RFC 8259 §8.1 lets a parser treat it as an error (mcpwire skips it)",
-        ));
-    }
-    if want.cause == Cause::ParseError && !reply.parse_error {
-        return Some((
-            "non-json-accepted",
-            "input that is not JSON was read by a lenient parser and answered as if it were (RFC 8259 §9 permits it; mcpwire answers -32700 without an id)",
         ));
     }
     // Accepted: answered as the message holding one of the duplicated values would be: a

@@ -10,7 +10,7 @@ use mcpwire_types::facts::JSONRPC_2_0;
 use super::args::{CheckArgs, Format};
 use super::cases::{CheckCase, Oracle, fixed_cases, generate};
 use super::describe::show_frame;
-use super::exchange::{Exchange, Fault, Leftovers, Target};
+use super::exchange::{Exchange, Fault, Leftovers, ReplyKey, Target, reply_key};
 use super::expect::{ExpectedFailures, Found, Verdict};
 use super::handshake::{default_version, has_handshake, has_ping, mcp_facts};
 use super::http_client::HttpTarget;
@@ -44,6 +44,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
                 }
                 Format::Json => render::json(&report),
                 Format::Junit => render::junit(&report),
+                Format::Sarif => super::sarif::sarif(&report),
             };
             print!("{text}");
             if report.passes() {
@@ -54,8 +55,23 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         }
         Err(message) => {
             eprintln!("mcpwire check: {message}");
+            let target = describe_target(args);
+            match args.format {
+                Format::Table => {}
+                Format::Json => print!("{}", render::json_error(&target, &message)),
+                Format::Junit => print!("{}", render::junit_error(&target, &message)),
+                Format::Sarif => print!("{}", super::sarif::sarif_error(&target, &message)),
+            }
             ExitCode::from(2)
         }
+    }
+}
+
+/// The target as the report names it, from the arguments (for a run that could not start).
+fn describe_target(args: &CheckArgs) -> String {
+    match &args.http {
+        Some(url) => format!("http: {url}"),
+        None => format!("stdio: {}", args.command.join(" ")),
     }
 }
 
@@ -233,7 +249,10 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     let mut attributed_by_order = 0;
     let mut attributed_late = 0;
     let mut server_messages = 0;
-    for (case, exchange) in &results {
+    for (case, exchange) in &mut results {
+        // Several frames for one input are kept in one fixed order (by their bytes), not in
+        // the order they came: the report must not change with timing.
+        exchange.replies.sort_unstable();
         attributed_by_order += exchange.by_order;
         attributed_late += exchange.arrived_late;
         server_messages += exchange.server_messages;
@@ -279,12 +298,17 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     })
 }
 
-/// Appends replies that arrived after their case's window to that case, by id.
+/// Appends replies that arrived after their case's window to that case: by id, or (without a
+/// usable id, between windows) by arrival order, which the case's note then says.
 fn attribute_late(results: &mut [(CheckCase, Exchange)], late: &[(usize, Vec<u8>)]) {
     for (index, reply) in late {
         if let Some((_, exchange)) = results.get_mut(*index) {
             exchange.replies.push(reply.clone());
-            exchange.arrived_late += 1;
+            if reply_key(reply) == ReplyKey::NoId {
+                exchange.by_order += 1;
+            } else {
+                exchange.arrived_late += 1;
+            }
         }
     }
 }
