@@ -648,3 +648,45 @@ fn verdicts_do_not_depend_on_how_late_error_replies_come() {
         assert_eq!(prompt, late, "{defect}: the whole report");
     }
 }
+
+#[test]
+fn every_reply_is_validated_against_the_versions_schema() {
+    // The initialize result's capabilities is an array and serverInfo is missing: the
+    // envelope is right, the result breaks MCP 2025-11-25's InitializeResult.
+    let stdio = check_defect("bad-initialize-result", &["--cases", "0"]);
+    let http = lenient_http("bad-initialize-result", &["--cases", "0"]);
+    for run in [&stdio, &http] {
+        assert_eq!(run.code, 1, "{}", run.stdout);
+        let report = run.json();
+        assert_eq!(report["reply_schema"]["checked"], true, "{report}");
+        assert_eq!(
+            case_kinds(&report, "initialize"),
+            one("reply-schema-invalid", "violation"),
+            "{report}"
+        );
+        let group = group(&report, "reply-schema-invalid").unwrap();
+        assert_eq!(group["count"], 1, "only the handshake breaks it: {group}");
+        let message = group["cases"][0]["message"].as_str().unwrap();
+        assert!(
+            message.contains("InitializeResult: at /result"),
+            "{message}"
+        );
+    }
+    // The same server with a valid result: every reply validates.
+    let correct = check_defect("correct", &["--cases", "5"]);
+    assert_eq!(correct.code, 0, "{}", correct.stdout);
+    assert_eq!(correct.json()["reply_schema"]["checked"], true);
+    // A schema folder asked for that does not hold the version's schema: exit 2.
+    let missing = check_defect(
+        "correct",
+        &["--cases", "0", "--schema-dir", "/nonexistent/schemas"],
+    );
+    assert_eq!(missing.code, 2, "{missing:?}");
+    assert!(
+        missing
+            .stderr
+            .contains("cannot read the MCP schema /nonexistent/schemas/2025-11-25/schema.json"),
+        "{}",
+        missing.stderr
+    );
+}

@@ -32,6 +32,15 @@ pub fn fixture(name: &str) -> String {
         .to_string()
 }
 
+/// The upstream MCP schemas every reply is validated against: `MCP_SCHEMA_DIR`, else
+/// `../shared/schemas/mcp` from the workspace root.
+pub fn schema_dir() -> PathBuf {
+    std::env::var_os("MCP_SCHEMA_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/schemas/mcp"),
+        PathBuf::from,
+    )
+}
+
 /// What one checker run showed.
 #[derive(Debug)]
 pub struct Run {
@@ -73,6 +82,7 @@ pub fn check(args: &[&str]) -> Run {
     let started = Instant::now();
     let mut child = Command::new(check_bin())
         .args(args)
+        .env("MCP_SCHEMA_DIR", schema_dir())
         .env_remove("NO_COLOR")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

@@ -74,6 +74,11 @@ pub struct CheckArgs {
     /// Print every finding kind with its level and the spec sentence it rests on, and exit.
     #[arg(long)]
     pub list_kinds: bool,
+    /// The folder holding the upstream MCP schemas (`<version>/schema.json`) every reply is
+    /// validated against. Default: `MCP_SCHEMA_DIR`, else `../shared/schemas/mcp`; without a
+    /// schema there the report says replies were not validated.
+    #[arg(long, value_name = "DIR")]
+    pub schema_dir: Option<PathBuf>,
     /// Skip the fixed spec cases and send only generated ones.
     #[arg(long)]
     pub no_fixed: bool,

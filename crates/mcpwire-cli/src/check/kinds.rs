@@ -146,6 +146,10 @@ pub const KINDS: &[KindInfo] = &[
         "MCP transports, stdio: \"The server MUST NOT write anything to its stdout that is not a valid MCP message\" (logging goes to stderr)",
     ),
     v(
+        "reply-schema-invalid",
+        "MCP schema of the negotiated version: a response is a JSONRPCResultResponse or JSONRPCErrorResponse (JSONRPCResponse or JSONRPCError to 2025-06-18), and a result is its method's result type (InitializeResult, EmptyResult, DiscoverResult)",
+    ),
+    v(
         "server-exited",
         "JSON-RPC 2.0 §5: the Server MUST reply to every call; a server that exits leaves it unanswered",
     ),

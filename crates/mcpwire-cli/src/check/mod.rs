@@ -46,6 +46,7 @@ pub mod render;
 pub mod report;
 pub mod run;
 pub mod sarif;
+pub mod schema;
 pub mod shrink;
 pub mod sse;
 pub mod stdio;

@@ -9,6 +9,7 @@ use serde_json::json;
 use super::judge::Finding;
 use super::kinds::Level;
 use super::report::{Example, Report};
+use super::schema::SchemaCheck;
 
 /// ANSI styling, on only for a terminal without `NO_COLOR`.
 #[derive(Debug, Clone, Copy)]
@@ -64,6 +65,16 @@ pub fn table(report: &Report, style: Style, verbose: bool) -> String {
         report.elapsed.as_secs_f64(),
         report.restarts
     );
+    let _ = match &report.schema_check {
+        SchemaCheck::Checked(path) => {
+            writeln!(out, "replies validated against {}", path.display())
+        }
+        SchemaCheck::NotChecked(why) => writeln!(
+            out,
+            "{}",
+            style.yellow(&format!("replies not validated against a schema: {why}"))
+        ),
+    };
     if report.attributed_by_order > 0 || report.attributed_late > 0 {
         let _ = writeln!(
             out,
@@ -318,6 +329,10 @@ pub fn json(report: &Report) -> String {
         "unexpected": report.verdict.unexpected,
         "strict_only": report.verdict.strict_only,
         "stale": report.verdict.stale,
+        "reply_schema": match &report.schema_check {
+            SchemaCheck::Checked(path) => json!({ "checked": true, "file": path.display().to_string() }),
+            SchemaCheck::NotChecked(why) => json!({ "checked": false, "why": why }),
+        },
         "aborted": report.aborted,
         "error": null,
         "passed": report.passes(),

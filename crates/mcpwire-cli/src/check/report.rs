@@ -191,6 +191,8 @@ pub struct Report {
     pub strict: bool,
     /// Why the run stopped early (server unreachable, handshake broken), if it did.
     pub aborted: Option<String>,
+    /// Whether replies were validated against the version's MCP schema.
+    pub schema_check: super::schema::SchemaCheck,
 }
 
 impl Report {

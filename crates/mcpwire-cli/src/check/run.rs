@@ -15,9 +15,11 @@ use super::expect::{ExpectedFailures, Found, Verdict};
 use super::handshake::{default_version, has_handshake, has_ping, mcp_facts};
 use super::http_client::HttpTarget;
 use super::judge::{Finding, RuleId, judge};
+use super::kinds::Level;
 use super::progress::Progress;
 use super::render::{self, Style};
 use super::report::{Example, Report, Tally};
+use super::schema::{ReplySchemas, schema_dir};
 use super::shrink::{ShrinkBudget, shrink};
 use super::stdio::{Setup, StdioTarget};
 
@@ -194,6 +196,11 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     } else {
         &[]
     };
+    let (schemas, schema_check) = ReplySchemas::load(
+        facts,
+        &schema_dir(args.schema_dir.as_deref()),
+        args.schema_dir.is_some(),
+    )?;
     let oracle = Oracle { facts, known };
     let http = target.is_http();
     let mut tally = Tally::default();
@@ -256,7 +263,10 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
         attributed_by_order += exchange.by_order;
         attributed_late += exchange.arrived_late;
         server_messages += exchange.server_messages;
-        let findings = judge(facts, case, exchange);
+        let mut findings = judge(facts, case, exchange);
+        if let Some(schemas) = &schemas {
+            schema_findings(schemas, case, exchange, &mut findings);
+        }
         tally.add(facts, case, exchange, &findings, http);
     }
     add_leftovers(&mut tally, &leftovers);
@@ -295,7 +305,43 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
         verdict,
         strict: args.strict,
         aborted,
+        schema_check,
     })
+}
+
+/// Validates the replies of a case whose envelope broke no MUST against the version's schema
+/// (an envelope violation is the one finding of its defect): the first reply that breaks it is
+/// one `reply-schema-invalid` finding with the JSON pointer.
+fn schema_findings(
+    schemas: &ReplySchemas,
+    case: &CheckCase,
+    exchange: &Exchange,
+    findings: &mut Vec<Finding>,
+) {
+    if findings.iter().any(|f| f.level == Level::Violation) {
+        return;
+    }
+    let method = match &case.expected {
+        mcpwire_proptest::Expected::Reply(reply)
+            if reply.cause == mcpwire_proptest::Cause::Request =>
+        {
+            serde_json::from_slice::<serde_json::Value>(&case.frame)
+                .ok()
+                .and_then(|v| v.get("method").and_then(|m| m.as_str()).map(str::to_owned))
+        }
+        _ => None,
+    };
+    if let Some(message) = exchange
+        .replies
+        .iter()
+        .find_map(|reply| schemas.check(reply, method.as_deref()))
+    {
+        findings.push(Finding::new(
+            "reply-schema-invalid",
+            RuleId::of_rule(mcpwire_proptest::rules::REPLY_SHAPE),
+            message,
+        ));
+    }
 }
 
 /// Appends replies that arrived after their case's window to that case: by id, or (without a
