@@ -65,7 +65,7 @@ fn both_judges_agree_on_generated_exchanges() {
     use mcpwire_cli::check::cases::CheckCase;
     use mcpwire_cli::check::exchange::Exchange;
     use mcpwire_proptest::facts::{MCP_2025_03_26, MCP_2025_11_25};
-    use mcpwire_proptest::findings::{batch_oracle, judge};
+    use mcpwire_proptest::findings::{batch_oracle, judge, readings};
     use mcpwire_proptest::{Vocabulary, faulty, mutations::case};
     use proptest::strategy::{Strategy, ValueTree};
     use proptest::test_runner::{Config, TestRunner};
@@ -107,6 +107,7 @@ fn both_judges_agree_on_generated_exchanges() {
                     expected: generated.expected.clone(),
                     generated: None,
                     batch_reading: batch_oracle(facts, &generated.frame, methods),
+                    readings: readings(facts, &generated.frame, methods),
                 };
                 let exchange = Exchange {
                     replies,

@@ -11,8 +11,8 @@
 //! is judged by `mcpwire_proptest::check_expected`, plus liveness and, over HTTP, the
 //! transport's status codes; every finding is a violation of a spec MUST or a strict finding
 //! (mcpwire's policy where the specs allow more, see [`kinds`]). Failing generated cases are
-//! shrunk, failures are grouped by level, rule and kind, and the report is a table, JSON or
-//! JUnit XML.
+//! shrunk, failures are grouped by level, rule and kind, and the report is a table, JSON,
+//! JUnit XML or SARIF 2.1.0.
 //!
 //! ```no_run
 //! use clap::Parser;
@@ -45,6 +45,8 @@ pub mod progress;
 pub mod render;
 pub mod report;
 pub mod run;
+pub mod sarif;
+pub mod schema;
 pub mod shrink;
 pub mod sse;
 pub mod stdio;
