@@ -133,6 +133,7 @@ fn strict_only_deviations_pass_by_default_and_fail_under_strict() {
         "only strict findings:\n{failure}"
     );
     assert!(failure.failing().count() > 0, "{failure}");
+    let _ = std::fs::remove_dir_all(PathBuf::from(source).parent().expect("dir"));
 }
 
 /// The crate's reference server follows mcpwire's policy exactly: it passes even under strict.
