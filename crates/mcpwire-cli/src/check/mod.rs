@@ -13,9 +13,8 @@
 //! negotiated version's schema; every finding is a violation of a spec MUST or a strict finding
 //! (mcpwire's policy where the specs allow more, see [`kinds`]). A case's window stays open
 //! until its owed reply has come or `--timeout` has passed, so verdicts do not depend on how
-//! fast the server answers. Failing generated cases are
-//! shrunk, failures are grouped by level, rule and kind, and the report is a table, JSON,
-//! JUnit XML or SARIF 2.1.0.
+//! fast the server answers. Failing generated cases are shrunk, failures are grouped by level,
+//! rule and kind, and the report is a table, JSON, JUnit XML or SARIF 2.1.0.
 //!
 //! ```no_run
 //! use clap::Parser;
