@@ -645,3 +645,57 @@ fn the_sarif_report_validates_against_the_sarif_2_1_0_schema() {
     assert!(validator.is_valid(&log), "{}", failed.stdout);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_verdict_resting_on_arrival_order_is_marked_in_every_format() {
+    // {"id":19,"method":"\xff"} answered with id 19: the input's id is unreadable, so the reply
+    // is the case's by arrival order, which the table, JSON and JUnit all say on that case.
+    let note = "1 reply attributed by arrival order because the input's id is unreadable";
+    let json = check_stdio("lenient-sdk", &["--cases", "0", "--format", "json"]).json();
+    let case = json["case_findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["label"] == "invalid UTF-8")
+        .unwrap_or_else(|| panic!("{json}"));
+    assert!(case["note"].as_str().unwrap().starts_with(note), "{case}");
+    let table = check_stdio("lenient-sdk", &["--cases", "0"]);
+    assert!(
+        table.stdout.contains(&format!("by arrival order: {note}")),
+        "{}",
+        table.stdout
+    );
+    let junit = check_stdio(
+        "lenient-sdk",
+        &["--cases", "0", "--format", "junit", "--strict"],
+    );
+    let testcase = junit
+        .stdout
+        .split("<testcase ")
+        .find(|t| t.contains("name=\"invalid UTF-8\""))
+        .expect("the case");
+    assert!(
+        testcase.contains(&format!(
+            "by arrival order: {}",
+            note.replace('\'', "&apos;")
+        )),
+        "{testcase}"
+    );
+    let sarif: Value = serde_json::from_str(
+        &check_stdio("lenient-sdk", &["--cases", "0", "--format", "sarif"]).stdout,
+    )
+    .unwrap();
+    let result = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["properties"]["case"] == "invalid UTF-8")
+        .expect("the case's result");
+    assert!(
+        result["properties"]["note"]
+            .as_str()
+            .unwrap()
+            .starts_with(note),
+        "{result}"
+    );
+}
