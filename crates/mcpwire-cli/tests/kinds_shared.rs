@@ -153,7 +153,9 @@ fn both_judges_read_inputs_the_same_other_ways() {
     use mcpwire_proptest::{Methods, derive_expected};
 
     let methods = Methods::Known(&["ping"]);
-    let exchanges: &[(&[u8], &[&str], &[(&str, Level)])] = &[
+    /// An input, the server's replies, and the findings both judges must give.
+    type Exchanged<'a> = (&'a [u8], &'a [&'a str], &'a [(&'a str, Level)]);
+    let exchanges: &[Exchanged<'_>] = &[
         (
             b"{\"jsonrpc\":\"2.0\",\"method\":\"p\xed\xa0\x80i\\u006eg\"}",
             &[],
