@@ -11,12 +11,13 @@ use std::time::Duration;
 use check_support::{Run, check, fixture};
 
 /// Checks the fixture server with `defect` (over stdio, MCP `version`), 20 generated cases
-/// and a 5 s reply timeout unless `extra` sets them.
+/// and a 1 s reply timeout unless `extra` sets them (an input left unanswered holds its case
+/// for the whole timeout).
 fn check_defect(defect: &str, version: &str, extra: &[&str]) -> Run {
     let script = fixture("faulty_mcp_server.py");
     let mut args = vec!["--stdio", "--mcp-version", version, "--format", "json"];
     args.extend(extra);
-    for (flag, default) in [("--cases", "20"), ("--timeout", "5")] {
+    for (flag, default) in [("--cases", "20"), ("--timeout", "1")] {
         if !extra.contains(&flag) {
             args.extend([flag, default]);
         }
@@ -333,4 +334,44 @@ fn an_unreachable_url_exits_2() {
         "{}",
         run.stderr
     );
+}
+
+#[test]
+fn an_http_url_that_is_not_an_mcp_endpoint_exits_2_naming_it() {
+    // A static file server answers POST with 501; a wrong path on an MCP server with a 404
+    // page. Neither is a server breaking rules: nothing of the protocol came back.
+    let statics = check_support::HttpServer::start(
+        "python3",
+        &[
+            "-c",
+            "import http.server, sys\n\
+             s = http.server.ThreadingHTTPServer(('127.0.0.1', 0), http.server.SimpleHTTPRequestHandler)\n\
+             sys.stderr.write('serving http://127.0.0.1:%d/\\n' % s.server_address[1]); sys.stderr.flush()\n\
+             s.serve_forever()",
+        ],
+    );
+    let mcp = check_support::HttpServer::start("python3", &[&fixture("faulty_mcp_http_server.py")]);
+    let wrong = mcp.url.replace("/mcp", "/wrong");
+    for (url, status) in [(&statics.url, "HTTP 501"), (&wrong, "HTTP 404")] {
+        for format in ["table", "json"] {
+            let run = check(&["--http", url, "--timeout", "5", "--format", format]);
+            assert_eq!(run.code, 2, "{url}: {run:?}");
+            assert!(
+                run.stderr
+                    .contains(&format!("{url} is not an MCP endpoint")),
+                "{}",
+                run.stderr
+            );
+            assert!(run.stderr.contains(status), "{}", run.stderr);
+            assert!(run.stderr.contains("text/html"), "{}", run.stderr);
+            if format == "json" {
+                assert!(
+                    run.json()["error"]
+                        .as_str()
+                        .unwrap()
+                        .contains("is not an MCP endpoint")
+                );
+            }
+        }
+    }
 }

@@ -31,7 +31,7 @@ fn the_example_server_passes_over_stdio_under_every_mcp_version() {
             "--cases",
             CASES,
             "--timeout",
-            "10",
+            "3",
             "--format",
             "json",
             "--",

@@ -32,7 +32,7 @@ fn reference_server_over_stdio_passes_under_every_profile() {
             "--cases",
             CASES,
             "--timeout",
-            "10",
+            "3",
             "--format",
             "json",
         ];

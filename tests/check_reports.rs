@@ -13,7 +13,7 @@ use serde_json::Value;
 
 fn check_stdio(defect: &str, extra: &[&str]) -> Run {
     let script = fixture("faulty_mcp_server.py");
-    let mut args = vec!["--stdio", "--timeout", "5"];
+    let mut args = vec!["--stdio", "--timeout", "1"];
     args.extend(extra);
     args.extend(["--", "python3", &script, defect]);
     check(&args)
@@ -395,4 +395,307 @@ fn lenient_readings_over_http_count_one_finding_per_defect() {
     let run = check_http_fixture("lenient-sdk");
     assert_lenient_verdicts(&run.json());
     assert_eq!(run.code, 1);
+}
+
+// Issue 29: a headline by failing case, reports on exit 2, exact baselines, SARIF.
+
+#[test]
+fn the_headline_counts_failing_cases_with_their_kinds_under_each() {
+    // null-id breaks id recovery and, in 2025-11-25 where "no id" is an omitted member, the
+    // spelling of "no id" in the same reply: two kinds, one failing case.
+    let json = check_stdio("null-id", &["--cases", "0", "--format", "json"]);
+    let report = json.json();
+    let cases = report["case_findings"].as_array().unwrap();
+    let failing: Vec<&Value> = cases.iter().filter(|c| c["fails"] == true).collect();
+    assert_eq!(report["failing_cases"], failing.len(), "{report}");
+    assert_eq!(report["violations"], failing.len());
+    let findings: usize = cases
+        .iter()
+        .map(|c| c["findings"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(
+        findings as u64,
+        report["findings"]["violation"].as_u64().unwrap()
+            + report["findings"]["strict"].as_u64().unwrap()
+    );
+    let table = check_stdio("null-id", &["--cases", "0"]);
+    let headline = table.stdout.lines().last().unwrap().to_owned();
+    assert!(
+        headline.starts_with(&format!(
+            "FAIL: {} failing case(s) of {}",
+            failing.len(),
+            report["cases"]
+        )),
+        "{headline}"
+    );
+    assert!(table.stdout.contains("cases with findings:"));
+    for case in failing {
+        let kinds: Vec<String> = case["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                format!(
+                    "{} {} ({})",
+                    f["rule_id"].as_str().unwrap(),
+                    f["kind"].as_str().unwrap(),
+                    f["level"].as_str().unwrap()
+                )
+            })
+            .collect();
+        let line = format!("{}: {}", case["label"].as_str().unwrap(), kinds.join(", "));
+        assert!(table.stdout.contains(&line), "{line}\n{}", table.stdout);
+    }
+}
+
+#[test]
+fn a_run_that_cannot_check_still_writes_json_junit_and_sarif() {
+    for format in ["json", "junit", "sarif"] {
+        let run = check(&[
+            "--stdio",
+            "--format",
+            format,
+            "--",
+            "/nonexistent/mcp-server",
+        ]);
+        assert_eq!(run.code, 2, "{run:?}");
+        assert!(run.stderr.contains("cannot start the server command"));
+        match format {
+            "json" => {
+                let report = run.json();
+                assert!(
+                    report["error"]
+                        .as_str()
+                        .unwrap()
+                        .contains("cannot start the server command"),
+                    "{report}"
+                );
+                assert_eq!(report["passed"], false);
+                assert_eq!(report["schema"], "mcpwire-check/3");
+            }
+            "junit" => {
+                assert_eq!(junit_counts(&run.stdout), (1, 0));
+                assert!(
+                    run.stdout
+                        .contains("<testcase classname=\"mcpwire check: stdio: /nonexistent/mcp-server\" name=\"could not run\"><error type=\"could-not-run\" message=\"cannot start the server command"),
+                    "{}",
+                    run.stdout
+                );
+            }
+            _ => {
+                let log: Value = serde_json::from_str(&run.stdout).unwrap();
+                let invocation = &log["runs"][0]["invocations"][0];
+                assert_eq!(invocation["executionSuccessful"], false);
+                assert!(
+                    invocation["toolExecutionNotifications"][0]["message"]["text"]
+                        .as_str()
+                        .unwrap()
+                        .contains("cannot start the server command")
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn help_describes_the_junit_output_it_writes() {
+    let run = check(&["--help"]);
+    assert_eq!(run.code, 0);
+    assert!(
+        !run.stdout.contains("one test suite per rule"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("one test suite, one test case per case sent"),
+        "{}",
+        run.stdout
+    );
+    let junit = check_stdio("null-id", &["--cases", "0", "--format", "junit"]);
+    assert_eq!(junit.stdout.matches("<testsuite ").count(), 1);
+}
+
+#[test]
+fn a_baseline_can_require_the_exact_number_of_cases() {
+    let report = check_stdio("null-id", &["--cases", "0", "--format", "json"]).json();
+    let lost = report["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["kind"] == "id-lost-although-recoverable")
+        .expect("id lost");
+    let count = lost["count"].as_u64().unwrap();
+    let others =
+        check_support::baseline_lines(&report, |g| g["kind"] != "id-lost-although-recoverable");
+    let dir = std::env::temp_dir().join(format!("mcpwire-check-count-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run_with = |n: u64| {
+        let path = dir.join(format!("n{n}.txt"));
+        std::fs::write(
+            &path,
+            format!("{others}rule-4 id-lost-although-recoverable cases={n}\n"),
+        )
+        .unwrap();
+        check_stdio(
+            "null-id",
+            &[
+                "--cases",
+                "0",
+                "--format",
+                "json",
+                "--expect-failures",
+                &path.display().to_string(),
+            ],
+        )
+    };
+    let exact = run_with(count);
+    assert_eq!(exact.code, 0, "{}", exact.stdout);
+    // One case more than the baseline counts: a new case of a known kind fails the run.
+    let fewer = run_with(count - 1);
+    assert_eq!(fewer.code, 1);
+    assert_eq!(
+        fewer.json()["unexpected"],
+        serde_json::json!(["rule-4 id-lost-although-recoverable"])
+    );
+    // One fewer: the line is stale and says how many cases there are now.
+    let more = run_with(count + 1);
+    assert_eq!(more.code, 1);
+    assert_eq!(
+        more.json()["stale"],
+        serde_json::json!([format!(
+            "rule-4 id-lost-although-recoverable cases={} (now {count} case(s))",
+            count + 1
+        )])
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_sarif_report_validates_against_the_sarif_2_1_0_schema() {
+    let schema_path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/sarif/sarif-2.1.0-rtm.5.json");
+    // The schema's `language` pattern has a stray `]` (fixtures/sarif/README.md) that the
+    // meta-schema check rejects as a regex: it is read with that one character removed.
+    let text = std::fs::read_to_string(schema_path)
+        .unwrap()
+        .replace("[a-zA-Z]{2}]?$", "[a-zA-Z]{2}?$");
+    let schema: Value = serde_json::from_str(&text).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("the SARIF schema compiles");
+    let dir = std::env::temp_dir().join(format!("mcpwire-check-sarif-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let known = dir.join("known.txt");
+    std::fs::write(&known, "rule-4 id-lost-although-recoverable\n").unwrap();
+    let known = known.display().to_string();
+    let run = check_stdio(
+        "null-id",
+        &[
+            "--cases",
+            "5",
+            "--format",
+            "sarif",
+            "--expect-failures",
+            &known,
+        ],
+    );
+    let json = check_stdio(
+        "null-id",
+        &[
+            "--cases",
+            "5",
+            "--format",
+            "json",
+            "--expect-failures",
+            &known,
+        ],
+    )
+    .json();
+    let log: Value = serde_json::from_str(&run.stdout).expect("SARIF is JSON");
+    let errors: Vec<String> = validator
+        .iter_errors(&log)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}\n{}", run.stdout);
+    assert_eq!(log["version"], "2.1.0");
+    // The validation can fail: a level SARIF does not know is refused.
+    let mut broken = log.clone();
+    broken["runs"][0]["results"][0]["level"] = Value::from("fatal");
+    assert!(!validator.is_valid(&broken));
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    // One result per case and kind, as the JSON report's case_findings list them.
+    let expected: usize = json["case_findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["findings"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(results.len(), expected);
+    let lost: Vec<&Value> = results
+        .iter()
+        .filter(|r| r["ruleId"] == "id-lost-although-recoverable")
+        .collect();
+    assert!(!lost.is_empty());
+    assert!(
+        lost.iter()
+            .all(|r| r["level"] == "error" && r["suppressions"][0]["kind"] == "external")
+    );
+    // A run that could not check the server validates too.
+    let failed = check(&["--stdio", "--format", "sarif", "--", "/nonexistent/server"]);
+    let log: Value = serde_json::from_str(&failed.stdout).unwrap();
+    assert!(validator.is_valid(&log), "{}", failed.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_verdict_resting_on_arrival_order_is_marked_in_every_format() {
+    // {"id":19,"method":"\xff"} answered with id 19: the input's id is unreadable, so the reply
+    // is the case's by arrival order, which the table, JSON and JUnit all say on that case.
+    let note = "1 reply attributed by arrival order because the input's id is unreadable";
+    let json = check_stdio("lenient-sdk", &["--cases", "0", "--format", "json"]).json();
+    let case = json["case_findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["label"] == "invalid UTF-8")
+        .unwrap_or_else(|| panic!("{json}"));
+    assert!(case["note"].as_str().unwrap().starts_with(note), "{case}");
+    let table = check_stdio("lenient-sdk", &["--cases", "0"]);
+    assert!(
+        table.stdout.contains(&format!("by arrival order: {note}")),
+        "{}",
+        table.stdout
+    );
+    let junit = check_stdio(
+        "lenient-sdk",
+        &["--cases", "0", "--format", "junit", "--strict"],
+    );
+    let testcase = junit
+        .stdout
+        .split("<testcase ")
+        .find(|t| t.contains("name=\"invalid UTF-8\""))
+        .expect("the case");
+    assert!(
+        testcase.contains(&format!(
+            "by arrival order: {}",
+            note.replace('\'', "&apos;")
+        )),
+        "{testcase}"
+    );
+    let sarif: Value = serde_json::from_str(
+        &check_stdio("lenient-sdk", &["--cases", "0", "--format", "sarif"]).stdout,
+    )
+    .unwrap();
+    let result = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["properties"]["case"] == "invalid UTF-8")
+        .expect("the case's result");
+    assert!(
+        result["properties"]["note"]
+            .as_str()
+            .unwrap()
+            .starts_with(note),
+        "{result}"
+    );
 }

@@ -5,11 +5,12 @@ Usage: summarize.py [OUT]   (default: $OUT, else /tmp/mcpwire-real-servers/repor
 
 Reads OUT/manifest.jsonl (one line per run: server, version, transport, exit, seconds, report,
 log, command, note) and each run's `mcpwire check --format json` report (schema
-`mcpwire-check/2`, docs/check.md), and prints:
+`mcpwire-check/3`, docs/check.md), and prints:
 
-1. one row per run: server, version, transport, checker exit status, cases, the `violations`
-   and `strict` totals of the report, the violation kinds and the strict kinds (each with its
-   count: findings, one per case and kind), time, and the command that reproduces the row;
+1. one row per run: server, version, transport, checker exit status, cases, the headline:
+   failing cases (`failing_cases`) and cases with a strict finding (`strict`), the violation
+   kinds and the strict kinds (each with its count of cases), time, and the command that
+   reproduces the row;
 2. failed checks per rule (failed/total) with one column per run;
 3. the finding kinds of each run by level: count, rule ids.
 
@@ -22,7 +23,7 @@ import sys
 from pathlib import Path
 
 NO_VALUE = "–"
-SCHEMA = "mcpwire-check/2"
+SCHEMA = "mcpwire-check/3"
 LEVELS = ("violation", "strict")
 
 
@@ -136,8 +137,8 @@ def main_table(runs):
         "transport",
         "exit",
         "cases",
-        "violations",
-        "strict",
+        "failing cases",
+        "strict cases",
         "violation kinds",
         "strict kinds",
         "time",
@@ -164,7 +165,7 @@ def main_table(runs):
         aborted = f" (aborted: {cell(data['aborted'])})" if data.get("aborted") else ""
         lines.append(
             f"{head}| {data.get('cases', NO_VALUE)}{aborted} "
-            f"| {data.get('violations', NO_VALUE)} | {data.get('strict', NO_VALUE)} "
+            f"| {data.get('failing_cases', NO_VALUE)} | {data.get('strict', NO_VALUE)} "
             f"| {kind_counts(kinds['violation'])} | {kind_counts(kinds['strict'])} "
             f"| {time} | {command} |"
         )

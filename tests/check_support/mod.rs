@@ -32,6 +32,15 @@ pub fn fixture(name: &str) -> String {
         .to_string()
 }
 
+/// The upstream MCP schemas every reply is validated against: `MCP_SCHEMA_DIR`, else
+/// `../shared/schemas/mcp` from the workspace root.
+pub fn schema_dir() -> PathBuf {
+    std::env::var_os("MCP_SCHEMA_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/schemas/mcp"),
+        PathBuf::from,
+    )
+}
+
 /// What one checker run showed.
 #[derive(Debug)]
 pub struct Run {
@@ -73,6 +82,7 @@ pub fn check(args: &[&str]) -> Run {
     let started = Instant::now();
     let mut child = Command::new(check_bin())
         .args(args)
+        .env("MCP_SCHEMA_DIR", schema_dir())
         .env_remove("NO_COLOR")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -186,4 +196,22 @@ pub fn assert_clean(run: &Run, what: &str) {
         passed >= report["cases"].as_u64().unwrap(),
         "{what}: every case exercises a rule"
     );
+}
+
+/// The `--expect-failures` lines (`RULE KIND`) of the JSON report's failure groups that `keep`
+/// selects, one per line.
+pub fn baseline_lines(report: &Value, keep: impl Fn(&Value) -> bool) -> String {
+    report["failures"]
+        .as_array()
+        .expect("failures")
+        .iter()
+        .filter(|g| keep(g))
+        .map(|g| {
+            format!(
+                "{} {}\n",
+                g["rule_id"].as_str().unwrap(),
+                g["kind"].as_str().unwrap()
+            )
+        })
+        .collect()
 }

@@ -27,6 +27,9 @@ const PINNED: &[(&str, Level)] = &[
     ("non-json-accepted", Level::Strict),
     ("leading-bom-refused", Level::Strict),
     ("reply-to-blank-line", Level::Strict),
+    ("params-array-accepted", Level::Strict),
+    ("result-or-error-in-call-accepted", Level::Strict),
+    ("reply-schema-invalid", Level::Violation),
 ];
 
 #[test]
@@ -65,7 +68,7 @@ fn both_judges_agree_on_generated_exchanges() {
     use mcpwire_cli::check::cases::CheckCase;
     use mcpwire_cli::check::exchange::Exchange;
     use mcpwire_proptest::facts::{MCP_2025_03_26, MCP_2025_11_25};
-    use mcpwire_proptest::findings::{batch_oracle, judge};
+    use mcpwire_proptest::findings::{batch_oracle, judge, readings};
     use mcpwire_proptest::{Vocabulary, faulty, mutations::case};
     use proptest::strategy::{Strategy, ValueTree};
     use proptest::test_runner::{Config, TestRunner};
@@ -107,6 +110,7 @@ fn both_judges_agree_on_generated_exchanges() {
                     expected: generated.expected.clone(),
                     generated: None,
                     batch_reading: batch_oracle(facts, &generated.frame, methods),
+                    readings: readings(facts, &generated.frame, methods),
                 };
                 let exchange = Exchange {
                     replies,
@@ -134,4 +138,76 @@ fn both_judges_agree_on_generated_exchanges() {
         violations > 50 && strict > 5,
         "{violations} violations, {strict} strict"
     );
+}
+
+/// The inputs JSON-RPC 2.0 or RFC 8259 read another way than the MCP schema (issue 29: invalid
+/// UTF-8 decoded leniently, params by position, a call with `result`/`error` members) are judged
+/// alike by both: strict where the reply is right under the other reading, a violation for what
+/// is wrong under both.
+#[test]
+fn both_judges_read_inputs_the_same_other_ways() {
+    use mcpwire_cli::check::cases::CheckCase;
+    use mcpwire_cli::check::exchange::Exchange;
+    use mcpwire_proptest::facts::MCP_2025_11_25 as FACTS;
+    use mcpwire_proptest::findings::{batch_oracle, judge, readings};
+    use mcpwire_proptest::{Methods, derive_expected};
+
+    let methods = Methods::Known(&["ping"]);
+    /// An input, the server's replies, and the findings both judges must give.
+    type Exchanged<'a> = (&'a [u8], &'a [&'a str], &'a [(&'a str, Level)]);
+    let exchanges: &[Exchanged<'_>] = &[
+        (
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"p\xed\xa0\x80i\\u006eg\"}",
+            &[],
+            &[("non-json-accepted", Level::Strict)],
+        ),
+        (
+            br#"{"jsonrpc":"2.0","method":"ping","params":[]}"#,
+            &[],
+            &[("params-array-accepted", Level::Strict)],
+        ),
+        (
+            br#"{"jsonrpc":"2.0","id":14,"method":"ping","result":{}}"#,
+            &[r#"{"jsonrpc":"2.0","id":14,"result":{}}"#],
+            &[("result-or-error-in-call-accepted", Level::Strict)],
+        ),
+        (
+            b"{\"jsonrpc\":\"2.0\",\"id\":19,\"method\":\"\xff\"}",
+            &[r#"{"jsonrpc":"2.0","id":"server-error","error":{"code":-32603,"message":"m"}}"#],
+            &[
+                ("fabricated-id", Level::Violation),
+                ("non-json-accepted", Level::Strict),
+            ],
+        ),
+    ];
+    for (frame, replies, want) in exchanges {
+        let expected = derive_expected(&FACTS, frame, methods);
+        let replies: Vec<Vec<u8>> = replies.iter().map(|r| r.as_bytes().to_vec()).collect();
+        let mut library: Vec<_> = judge(&FACTS, methods, frame, &expected, &replies)
+            .into_iter()
+            .map(|f| (f.kind.to_owned(), f.level))
+            .collect();
+        let case = CheckCase {
+            label: "reading".into(),
+            frame: frame.to_vec(),
+            expected,
+            generated: None,
+            batch_reading: batch_oracle(&FACTS, frame, methods),
+            readings: readings(&FACTS, frame, methods),
+        };
+        let exchange = Exchange {
+            replies,
+            ..Exchange::default()
+        };
+        let mut cli: Vec<_> = mcpwire_cli::check::judge::judge(&FACTS, &case, &exchange)
+            .into_iter()
+            .map(|f| (f.kind, f.level))
+            .collect();
+        library.sort();
+        cli.sort();
+        let want: Vec<_> = want.iter().map(|(k, l)| ((*k).to_owned(), *l)).collect();
+        let shown = String::from_utf8_lossy(frame);
+        assert_eq!(library, want, "library: {shown}");
+        assert_eq!(cli, want, "cli: {shown}");
+    }
 }

@@ -10,14 +10,18 @@ pub enum Format {
     Table,
     /// One JSON object.
     Json,
-    /// JUnit XML, one test suite per rule.
+    /// JUnit XML: one test suite, one test case per case sent (a failing case lists its
+    /// kinds).
     Junit,
+    /// SARIF 2.1.0 for code-scanning views: one rule per finding kind, one result per case
+    /// and kind.
+    Sarif,
 }
 
 /// `mcpwire check`: a black-box test of a server's JSON-RPC envelope handling.
 #[derive(Debug, Clone, clap::Args)]
 #[command(
-    after_help = "Examples:\n  mcpwire check --stdio -- node server.js\n  mcpwire check --http http://127.0.0.1:3000/mcp --format junit > check.xml\n\nExit status: 0 when no unexpected violation remains (strict findings count only under --strict), 1 when one does (or an expectation is stale, or the handshake broke a rule so the check could not go on), 2 when the checker could not run at all (the command cannot start, nothing on stdout within --startup-timeout, connection refused).\n\nEvery finding kind, its level and the spec sentence it rests on: mcpwire check --list-kinds"
+    after_help = "Examples:\n  mcpwire check --stdio -- node server.js\n  mcpwire check --http http://127.0.0.1:3000/mcp --format junit > check.xml\n\nExit status: 0 when no unexpected violation remains (strict findings count only under --strict), 1 when one does (or an expectation is stale, or the handshake broke a rule so the check could not go on), 2 when the checker could not run at all (the command cannot start, nothing on stdout within --startup-timeout, connection refused, the URL is not an MCP endpoint); --format json and junit then still write a report carrying the error.\n\nEvery finding kind, its level and the spec sentence it rests on: mcpwire check --list-kinds"
 )]
 pub struct CheckArgs {
     /// Start the server given after `--` and speak to it over stdin/stdout.
@@ -70,6 +74,11 @@ pub struct CheckArgs {
     /// Print every finding kind with its level and the spec sentence it rests on, and exit.
     #[arg(long)]
     pub list_kinds: bool,
+    /// The folder holding the upstream MCP schemas (`<version>/schema.json`) every reply is
+    /// validated against. Default: `MCP_SCHEMA_DIR`, else `../shared/schemas/mcp`; without a
+    /// schema there the report says replies were not validated.
+    #[arg(long, value_name = "DIR")]
+    pub schema_dir: Option<PathBuf>,
     /// Skip the fixed spec cases and send only generated ones.
     #[arg(long)]
     pub no_fixed: bool,

@@ -6,6 +6,8 @@ use mcpwire_types::ProfileFacts;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
+use super::lenient::{Reading, readings};
+
 /// One input frame and what a correct server must send back for it.
 #[derive(Debug, Clone)]
 pub struct CheckCase {
@@ -20,6 +22,9 @@ pub struct CheckCase {
     /// For a top-level array under a version without batches: the oracle of running it as a
     /// JSON-RPC 2.0 batch (the version's other rules kept), a permitted reading.
     pub batch_reading: Option<Expected>,
+    /// The input's other readings that JSON-RPC 2.0 or RFC 8259 permit (lenient UTF-8,
+    /// params by position, a call with `result`/`error` members), each with its strict kind.
+    pub readings: Vec<Reading>,
 }
 
 /// What the checker assumes about the server's methods.
@@ -85,6 +90,7 @@ impl Oracle {
         CheckCase {
             label: label.to_owned(),
             batch_reading: self.batch_reading(&frame),
+            readings: readings(self.facts, &frame, self.methods()),
             frame,
             expected,
             generated: None,
@@ -145,6 +151,8 @@ pub fn fixed_cases(oracle: &Oracle, stdio: bool) -> Vec<CheckCase> {
         oracle.fixed("notification", format!(r#"{{"jsonrpc":"2.0","method":"{ping}"}}"#)),
         oracle.fixed("notification of an unknown method", format!(r#"{{"jsonrpc":"2.0","method":"{unknown}","params":{{"x":1}}}}"#)),
         oracle.fixed("notification with params null", format!(r#"{{"jsonrpc":"2.0","method":"{ping}","params":null}}"#)),
+        oracle.fixed("notification with params array", format!(r#"{{"jsonrpc":"2.0","method":"{ping}","params":[]}}"#)),
+        oracle.fixed("invalid UTF-8 in a notification", b"{\"jsonrpc\":\"2.0\",\"method\":\"p\xed\xa0\x80i\\u006eg\"}".to_vec()),
         oracle.fixed("invalid notification", format!(r#"{{"jsonrpc":"1.0","method":"{unknown}"}}"#)),
         oracle.fixed("response", r#"{"jsonrpc":"2.0","id":99,"result":{}}"#),
         oracle.fixed("error response", r#"{"jsonrpc":"2.0","id":98,"error":{"code":-32000,"message":"m"}}"#),
@@ -213,6 +221,7 @@ impl Generated {
             label: case.mutation.name().to_owned(),
             expected: oracle.expected(&case),
             batch_reading: oracle.batch_reading(&case.frame),
+            readings: readings(oracle.facts, &case.frame, oracle.methods()),
             frame: case.frame,
             generated: Some(index),
         }

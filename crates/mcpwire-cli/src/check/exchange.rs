@@ -82,7 +82,7 @@ pub struct Exchange {
     /// How many of those carry an id but were attributed by arrival order because the input's
     /// own id is unreadable (so no reply can match it by id).
     pub by_order_input_id_unreadable: usize,
-    /// How many of `replies` arrived after the case's sentinel (attributed by id).
+    /// How many of `replies` arrived after the case's window had closed (attributed by id).
     pub arrived_late: usize,
 }
 

@@ -1,8 +1,9 @@
 //! `--expect-failures FILE`: the findings a server is known to have.
 //!
 //! One expectation per line: the rule (`rule-1` … `rule-10`, `liveness`, `http`), the finding
-//! kind, and optionally a case label (the rest of the line) to expect the kind only for that
-//! case. `#` starts a comment; blank lines are ignored. Unknown rules and kinds are rejected
+//! kind, and optionally either `cases=N` (the kind must show in exactly N cases: one more is a
+//! regression, one fewer makes the line stale) or a case label (the rest of the line) to
+//! expect the kind only for that case. `#` starts a comment; blank lines are ignored. Unknown rules and kinds are rejected
 //! with the list of valid ones (`mcpwire check --list-kinds`).
 //!
 //! A finding not covered by a line fails the run (a regression) when its level fails runs
@@ -13,6 +14,7 @@
 //! # known defects of our server, tracked in issue 12
 //! rule-7 reply-to-notification
 //! rule-4 id-value-changed  id 2^53+1   # ids go through f64
+//! rule-2 missing-reply cases=12         # exactly these twelve
 //! ```
 
 use std::collections::BTreeSet;
@@ -30,6 +32,8 @@ pub struct Expectation {
     pub kind: String,
     /// The case label, when the line names one.
     pub label: Option<String>,
+    /// The exact number of cases, when the line gives `cases=N`.
+    pub cases: Option<usize>,
 }
 
 impl std::fmt::Display for Expectation {
@@ -37,6 +41,9 @@ impl std::fmt::Display for Expectation {
         write!(f, "{} {}", self.rule, self.kind)?;
         if let Some(label) = &self.label {
             write!(f, " {label}")?;
+        }
+        if let Some(cases) = self.cases {
+            write!(f, " cases={cases}")?;
         }
         Ok(())
     }
@@ -98,15 +105,24 @@ impl ExpectedFailures {
                     kinds::names()
                 ));
             }
-            let label = words
-                .next()
-                .map(str::trim)
-                .filter(|l| !l.is_empty())
-                .map(str::to_owned);
+            let rest = words.next().map(str::trim).filter(|l| !l.is_empty());
+            let (label, cases) = match rest.and_then(|r| r.strip_prefix("cases=")) {
+                Some(count) => {
+                    let count = count.trim().parse::<usize>().map_err(|_| {
+                        format!(
+                            "line {}: `{line}`: cases= takes a number of cases, e.g. cases=12",
+                            number + 1
+                        )
+                    })?;
+                    (None, Some(count))
+                }
+                None => (rest.map(str::to_owned), None),
+            };
             lines.push(Expectation {
                 rule: rule.to_owned(),
                 kind: kind.to_owned(),
                 label,
+                cases,
             });
         }
         Ok(ExpectedFailures { lines })
@@ -163,13 +179,22 @@ impl Verdict {
                 strict_only.insert(key);
             }
         }
+        let mut stale: Vec<String> = Vec::new();
+        for line in &listed.lines {
+            let shown = found.iter().filter(|item| covers(line, item)).count();
+            match line.cases {
+                _ if shown == 0 => stale.push(line.to_string()),
+                Some(count) if shown < count => {
+                    stale.push(format!("{line} (now {shown} case(s))"));
+                }
+                Some(count) if shown > count => {
+                    // More cases than the baseline counts: a new case of a known kind.
+                    unexpected.insert(format!("{} {}", line.rule, line.kind));
+                }
+                _ => {}
+            }
+        }
         let known = known.difference(&unexpected).cloned().collect();
-        let stale = listed
-            .lines
-            .iter()
-            .filter(|line| !found.iter().any(|item| covers(line, item)))
-            .map(ToString::to_string)
-            .collect();
         Verdict {
             known,
             unexpected: unexpected.into_iter().collect(),
@@ -233,6 +258,31 @@ mod tests {
         );
         assert_eq!(verdict.unexpected, ["rule-7 missing-reply"]);
         assert_eq!(verdict.stale, ["rule-2 missing-reply"]);
+    }
+
+    #[test]
+    fn a_count_matches_exactly() {
+        let found = [
+            found("rule-2", "missing-reply", "NaN"),
+            found("rule-2", "missing-reply", "truncated"),
+        ];
+        let exact = ExpectedFailures::parse("rule-2 missing-reply cases=2\n").unwrap();
+        assert!(Verdict::new(&found, Some(&exact), false).passes());
+        let fewer = ExpectedFailures::parse("rule-2 missing-reply cases=1\n").unwrap();
+        let verdict = Verdict::new(&found, Some(&fewer), false);
+        assert_eq!(verdict.unexpected, ["rule-2 missing-reply"]);
+        assert!(verdict.known.is_empty());
+        let more = ExpectedFailures::parse("rule-2 missing-reply cases=3\n").unwrap();
+        let verdict = Verdict::new(&found, Some(&more), false);
+        assert_eq!(
+            verdict.stale,
+            ["rule-2 missing-reply cases=3 (now 2 case(s))"]
+        );
+        assert!(
+            ExpectedFailures::parse("rule-2 missing-reply cases=x\n")
+                .unwrap_err()
+                .contains("cases= takes a number")
+        );
     }
 
     #[test]

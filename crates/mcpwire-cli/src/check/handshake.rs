@@ -117,6 +117,7 @@ pub fn handshake_case(label: &str, id: &str, frame: Vec<u8>) -> CheckCase {
     CheckCase {
         label: label.to_owned(),
         batch_reading: None,
+        readings: Vec::new(),
         frame,
         expected: handshake_expected(id),
         generated: None,

@@ -7,6 +7,7 @@ use hyper::body::{Bytes, Incoming};
 use hyper::header::{ACCEPT, CONTENT_TYPE, HOST};
 use hyper::{Request, Response, Uri};
 use hyper_util::rt::TokioIo;
+use mcpwire_proptest::json::{Frame, JsonKind, object_members, read_frame};
 use mcpwire_types::ProfileFacts;
 use tokio::net::TcpStream;
 use tokio::runtime::Runtime;
@@ -144,6 +145,25 @@ impl HttpTarget {
                 timeout: self.timeout,
                 id: id.to_owned(),
             });
+        }
+        if found.is_none()
+            && !response.timed_out
+            && !exchange.replies.iter().any(|r| speaks_json_rpc(r))
+        {
+            // No JSON-RPC message at all: a static file server, a wrong path, a proxy's error
+            // page. Nothing of the protocol can be judged, so the checker could not run.
+            return Err(Startup::CouldNotRun(format!(
+                "{} is not an MCP endpoint: it answered the {label} POST with HTTP {} ({}) and no JSON-RPC message{}; check the URL (the MCP endpoint's path, often /mcp) and that the server speaks Streamable HTTP",
+                self.url,
+                response.status,
+                describe_body(&response),
+                if response.body.is_empty() {
+                    String::new()
+                } else {
+                    let shown = &response.body[..response.body.len().min(120)];
+                    format!(": {}", crate::check::describe::show_frame(shown))
+                }
+            )));
         }
         self.handshake.push((case, exchange));
         let Some(reply) = found else {
@@ -314,6 +334,38 @@ async fn read_response(response: Response<Incoming>, deadline: Instant) -> RawRe
         }
     }
     raw
+}
+
+/// Whether a frame is a JSON object with a JSON-RPC member (`jsonrpc`, `id`, `result`,
+/// `error`, `method`): the server speaks the protocol, however badly.
+fn speaks_json_rpc(frame: &[u8]) -> bool {
+    match read_frame(frame) {
+        Frame::Value {
+            text,
+            kind: JsonKind::Object,
+        } => object_members(text).iter().any(|m| {
+            matches!(
+                m.key.as_str(),
+                "jsonrpc" | "id" | "result" | "error" | "method"
+            )
+        }),
+        _ => false,
+    }
+}
+
+/// The body's type and length, for messages: `text/html, 153 bytes`, `no body`.
+fn describe_body(response: &RawResponse) -> String {
+    if response.body.is_empty() {
+        return "no body".into();
+    }
+    format!(
+        "{}, {} bytes",
+        response
+            .content_type
+            .as_deref()
+            .unwrap_or("no Content-Type"),
+        response.body.len()
+    )
 }
 
 /// Whether a `Content-Type` names `media` (ignoring parameters and case).

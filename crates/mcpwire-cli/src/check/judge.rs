@@ -3,14 +3,16 @@
 
 use std::fmt;
 
-use mcpwire_proptest::{Cause, Expected, Silence, Violation, ViolationKind, check_expected, rules};
+use mcpwire_proptest::findings::{Oracles, judge_replies};
+use mcpwire_proptest::{Cause, Expected, Silence, Violation, ViolationKind, rules};
 use mcpwire_types::ProfileFacts;
 
 use super::cases::CheckCase;
 use super::exchange::{Exchange, Fault};
+use super::exchange::{ReplyKey, reply_key};
 use super::http_client::is_media;
 use super::kinds::{Level, level_of};
-use super::lenient::{relevel, run_as_batch};
+use super::lenient::notification_or_response_shaped;
 
 /// A rule a case is checked against, as shown in the report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -243,28 +245,27 @@ pub fn judge(facts: &ProfileFacts, case: &CheckCase, exchange: &Exchange) -> Vec
     let expected = &case.expected;
     let http = exchange.http.as_ref();
     // Streamable HTTP: a notification or response the server does not accept is answered with
-    // an HTTP error status whose body MAY be an id-less JSON-RPC error: not a reply.
-    let refused =
-        http.is_some_and(|h| (400..600).contains(&h.status)) && !expected.expects_output();
-    let replies: Vec<&[u8]> = exchange.replies.iter().map(Vec::as_slice).collect();
-    let mut findings: Vec<Finding> = match check_expected(facts, expected, &replies) {
-        Ok(()) => Vec::new(),
-        Err(_) if refused => Vec::new(),
-        Err(violations) => violations
+    // "an HTTP error status code" whose body "MAY comprise a JSON-RPC error response that has
+    // no id": not a reply, so neither its code nor its spelling of "no id" is judged.
+    let refused = http.is_some_and(|h| (400..600).contains(&h.status))
+        && (!expected.expects_output() || notification_or_response_shaped(&case.frame))
+        && exchange
+            .replies
             .iter()
-            .map(|v| finding(v, http.is_some()))
-            .collect(),
-    };
-    relevel(
-        facts,
-        &case.frame,
-        expected,
-        &exchange.replies,
-        &mut findings,
-    );
-    if let Some(batch) = &case.batch_reading {
-        run_as_batch(facts, batch, &replies, &mut findings);
+            .all(|r| reply_key(r) == ReplyKey::NoId);
+    if refused {
+        return Vec::new();
     }
+    // The wire rules and the permitted readings, judged as `mcpwire-proptest` judges (several
+    // frames for one input in one fixed order, by their bytes, so timing does not matter).
+    let oracles = Oracles {
+        expected,
+        batch: case.batch_reading.as_ref(),
+        readings: &case.readings,
+    };
+    let mut findings = judge_replies(facts, &case.frame, &oracles, &exchange.replies, &|v| {
+        finding(v, http.is_some())
+    });
     if let Some(http) = http {
         // A 202 (or 204) without a body is how the missing reply shows over HTTP (or, for a
         // notification read with absent params, the right answer): one finding per defect.
@@ -281,11 +282,17 @@ pub fn judge(facts: &ProfileFacts, case: &CheckCase, exchange: &Exchange) -> Vec
 
 /// Kinds whose finding already says what a 202 (or 204) with no body means: the missing reply
 /// (the status is its consequence, not a second defect), or a permitted reading under which no
-/// reply is right (a notification with `"params":null`, a batch of notifications).
+/// reply is right (a notification with `"params":null`, an `rpc.` name or a duplicated member,
+/// a batch of notifications, an input read otherwise).
 const SILENCE_EXPLAINED: &[&str] = &[
     "missing-reply",
     "params-null-accepted",
+    "rpc-method-code",
+    "duplicate-member-accepted",
     "batch-in-version-without-batches",
+    "non-json-accepted",
+    "params-array-accepted",
+    "result-or-error-in-call-accepted",
 ];
 
 fn fault_finding(fault: &Fault, http: bool) -> Finding {

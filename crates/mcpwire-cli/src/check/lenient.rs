@@ -1,10 +1,15 @@
 //! Findings the specs permit (a duplicated member read last-wins, a refused big id, a depth
-//! limit, a lenient parser): `mcpwire-proptest`'s permitted readings
-//! ([`mcpwire_proptest::findings::relevel`]), applied to the checker's own findings, so the
+//! limit, a lenient parser; an input's other readings: bytes that are not UTF-8 decoded
+//! leniently, `params` by position, a request with `result`/`error` members):
+//! `mcpwire-proptest`'s permitted readings ([`mcpwire_proptest::findings::relevel`],
+//! [`mcpwire_proptest::findings::readings`]), applied to the checker's own findings, so the
 //! library and the checker level alike.
 
 use mcpwire_proptest::Violation;
-pub use mcpwire_proptest::findings::{DEEP, LARGE, relevel, run_as_batch};
+pub use mcpwire_proptest::findings::{
+    DEEP, LARGE, Reading, apply_readings, is_malformed_response, notification_or_response_shaped,
+    readings, relevel, run_as_batch,
+};
 
 use super::judge::{Finding, RuleId};
 use super::kinds::Level;

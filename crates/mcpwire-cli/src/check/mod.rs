@@ -9,10 +9,12 @@
 //! id, and stdout lines that are not the protocol are set aside as one finding. A server that
 //! exits or hangs is restarted and the case reported. Each exchange (the handshake's included)
 //! is judged by `mcpwire_proptest::check_expected`, plus liveness and, over HTTP, the
-//! transport's status codes; every finding is a violation of a spec MUST or a strict finding
-//! (mcpwire's policy where the specs allow more, see [`kinds`]). Failing generated cases are
-//! shrunk, failures are grouped by level, rule and kind, and the report is a table, JSON or
-//! JUnit XML.
+//! transport's status codes, and (with the upstream schemas at hand) every reply against the
+//! negotiated version's schema; every finding is a violation of a spec MUST or a strict finding
+//! (mcpwire's policy where the specs allow more, see [`kinds`]). A case's window stays open
+//! until its owed reply has come or `--timeout` has passed, so verdicts do not depend on how
+//! fast the server answers. Failing generated cases are shrunk, failures are grouped by level,
+//! rule and kind, and the report is a table, JSON, JUnit XML or SARIF 2.1.0.
 //!
 //! ```no_run
 //! use clap::Parser;
@@ -45,6 +47,8 @@ pub mod progress;
 pub mod render;
 pub mod report;
 pub mod run;
+pub mod sarif;
+pub mod schema;
 pub mod shrink;
 pub mod sse;
 pub mod stdio;

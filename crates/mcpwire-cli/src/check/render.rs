@@ -9,6 +9,7 @@ use serde_json::json;
 use super::judge::Finding;
 use super::kinds::Level;
 use super::report::{Example, Report};
+use super::schema::SchemaCheck;
 
 /// ANSI styling, on only for a terminal without `NO_COLOR`.
 #[derive(Debug, Clone, Copy)]
@@ -64,6 +65,16 @@ pub fn table(report: &Report, style: Style, verbose: bool) -> String {
         report.elapsed.as_secs_f64(),
         report.restarts
     );
+    let _ = match &report.schema_check {
+        SchemaCheck::Checked(path) => {
+            writeln!(out, "replies validated against {}", path.display())
+        }
+        SchemaCheck::NotChecked(why) => writeln!(
+            out,
+            "{}",
+            style.yellow(&format!("replies not validated against a schema: {why}"))
+        ),
+    };
     if report.attributed_by_order > 0 || report.attributed_late > 0 {
         let _ = writeln!(
             out,
@@ -127,6 +138,7 @@ pub fn table(report: &Report, style: Style, verbose: bool) -> String {
             );
         }
     }
+    write_cases(&mut out, report, style);
     let _ = writeln!(out);
     if let Some(reason) = &report.aborted {
         let _ = writeln!(out, "{}", style.red(&format!("stopped early: {reason}")));
@@ -141,9 +153,12 @@ pub fn table(report: &Report, style: Style, verbose: bool) -> String {
         );
     }
     let counts = format!(
-        "{} violation(s), {} strict finding(s)",
-        report.count(Level::Violation),
-        report.count(Level::Strict)
+        "{} failing case(s) of {} ({} with a violation, {} with a strict finding; {} finding(s) by case and kind)",
+        report.failing_cases(),
+        report.cases(),
+        report.cases_at(Level::Violation),
+        report.cases_at(Level::Strict),
+        report.count(Level::Violation) + report.count(Level::Strict)
     );
     let verdict = if report.passes() {
         style.green(&format!(
@@ -164,6 +179,37 @@ pub fn table(report: &Report, style: Style, verbose: bool) -> String {
     };
     let _ = writeln!(out, "{verdict}");
     out
+}
+
+/// One line per case with a finding: its verdict, its label and its kinds (`RULE KIND`), and
+/// a mark where a verdict rests on arrival order.
+fn write_cases(out: &mut String, report: &Report, style: Style) {
+    let with_findings: Vec<_> = report
+        .results
+        .iter()
+        .filter(|r| !r.findings.is_empty())
+        .collect();
+    if with_findings.is_empty() {
+        return;
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(out, "{}", style.bold("cases with findings:"));
+    for result in with_findings {
+        let tag = if result.findings.iter().any(|f| report.fails(f)) {
+            style.red("FAIL  ")
+        } else {
+            style.yellow("STRICT")
+        };
+        let kinds: Vec<String> = result
+            .findings
+            .iter()
+            .map(|f| format!("{} {} ({})", f.rule.slug(), f.kind, f.level))
+            .collect();
+        let _ = writeln!(out, "  {tag} {}: {}", result.label, kinds.join(", "));
+        if let Some(note) = &result.note {
+            let _ = writeln!(out, "         by arrival order: {note}");
+        }
+    }
 }
 
 fn write_example(out: &mut String, e: &Example) {
@@ -209,8 +255,10 @@ fn example_json(e: &Example) -> serde_json::Value {
     })
 }
 
-/// The JSON report: one object with stable field names (schema `mcpwire-check/2`,
-/// docs/check.md).
+/// The JSON report's schema name.
+pub const SCHEMA: &str = "mcpwire-check/3";
+
+/// The JSON report: one object with stable field names (schema [`SCHEMA`], docs/check.md).
 pub fn json(report: &Report) -> String {
     let rules: Vec<_> = report
         .rules
@@ -233,8 +281,26 @@ pub fn json(report: &Report) -> String {
             })
         })
         .collect();
+    let case_findings: Vec<_> = report
+        .results
+        .iter()
+        .filter(|r| !r.findings.is_empty())
+        .map(|r| {
+            json!({
+                "label": r.label,
+                "input": r.input,
+                "fails": r.findings.iter().any(|f| report.fails(f)),
+                "findings": r.findings.iter().map(|f| json!({
+                    "kind": f.kind,
+                    "level": f.level.name(),
+                    "rule_id": f.rule.slug(),
+                })).collect::<Vec<_>>(),
+                "note": r.note,
+            })
+        })
+        .collect();
     let value = json!({
-        "schema": "mcpwire-check/2",
+        "schema": SCHEMA,
         "target": report.target,
         "profile": report.profile,
         "requested_version": report.requested_version,
@@ -250,15 +316,25 @@ pub fn json(report: &Report) -> String {
         "attributed_by_order": report.attributed_by_order,
         "attributed_late": report.attributed_late,
         "elapsed_seconds": report.elapsed.as_secs_f64(),
-        "violations": report.count(Level::Violation),
-        "strict": report.count(Level::Strict),
+        "violations": report.cases_at(Level::Violation),
+        "strict": report.cases_at(Level::Strict),
+        "findings": {
+            "violation": report.count(Level::Violation),
+            "strict": report.count(Level::Strict),
+        },
+        "case_findings": case_findings,
         "strict_mode": report.strict,
         "rules": rules,
         "failures": failures,
         "unexpected": report.verdict.unexpected,
         "strict_only": report.verdict.strict_only,
         "stale": report.verdict.stale,
+        "reply_schema": match &report.schema_check {
+            SchemaCheck::Checked(path) => json!({ "checked": true, "file": path.display().to_string() }),
+            SchemaCheck::NotChecked(why) => json!({ "checked": false, "why": why }),
+        },
         "aborted": report.aborted,
+        "error": null,
         "passed": report.passes(),
     });
     let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
@@ -325,8 +401,12 @@ pub fn junit(report: &Report) -> String {
             },
             result
                 .http_status
-                .map_or(String::new(), |s| format!("\nHTTP status: {s}"))
+                .map_or(String::new(), |s| format!("\nHTTP status: {s}")),
         );
+        let body = match &result.note {
+            Some(note) => format!("{body}\nby arrival order: {note}"),
+            None => body,
+        };
         let failed: Vec<&Finding> = result.findings.iter().filter(fails).collect();
         let noted: Vec<&Finding> = result.findings.iter().filter(|f| !fails(f)).collect();
         let _ = write!(
@@ -374,4 +454,41 @@ pub fn junit(report: &Report) -> String {
     let _ = writeln!(out, "  </testsuite>");
     let _ = writeln!(out, "</testsuites>");
     out
+}
+
+/// The JSON report of a run that could not check the server (exit 2): the same schema, no
+/// cases, `error` saying why, `passed` false.
+pub fn json_error(target: &str, message: &str) -> String {
+    let value = json!({
+        "schema": SCHEMA,
+        "target": target,
+        "cases": 0,
+        "failing_cases": 0,
+        "violations": 0,
+        "strict": 0,
+        "findings": { "violation": 0, "strict": 0 },
+        "case_findings": [],
+        "rules": [],
+        "failures": [],
+        "unexpected": [],
+        "strict_only": [],
+        "stale": [],
+        "aborted": message,
+        "error": message,
+        "passed": false,
+    });
+    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// The JUnit XML of a run that could not check the server (exit 2): one test case,
+/// `could not run`, whose `<error>` carries the message, so report publishers show it.
+pub fn junit_error(target: &str, message: &str) -> String {
+    let suite = xml(&format!("mcpwire check: {target}"));
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"mcpwire check\" tests=\"1\" failures=\"0\" errors=\"1\">\n  <testsuite name=\"{suite}\" tests=\"1\" failures=\"0\" errors=\"1\">\n    <testcase classname=\"{suite}\" name=\"could not run\"><error type=\"could-not-run\" message=\"{}\">{}</error></testcase>\n  </testsuite>\n</testsuites>\n",
+        xml(message),
+        xml(message)
+    )
 }

@@ -51,8 +51,10 @@ pub struct Example {
     pub severity: u8,
 }
 
-/// How an exchange's replies were attributed, for the report.
-fn attribution(exchange: &Exchange) -> Option<String> {
+/// Which of an exchange's replies were attributed by arrival order, for the report: `None`
+/// when every reply was matched by an id (in the case's window or later, which is no matter
+/// of timing); otherwise the case's verdict rests on arrival order and the note says why.
+pub fn attribution(exchange: &Exchange) -> Option<String> {
     let mut notes = Vec::new();
     let without_id = exchange.by_order - exchange.by_order_input_id_unreadable;
     if without_id > 0 {
@@ -67,17 +69,6 @@ fn attribution(exchange: &Exchange) -> Option<String> {
             "{} repl{} attributed by arrival order because the input's id is unreadable (the reply's id matches no id sent)",
             exchange.by_order_input_id_unreadable,
             if exchange.by_order_input_id_unreadable == 1 { "y" } else { "ies" }
-        ));
-    }
-    if exchange.arrived_late > 0 {
-        notes.push(format!(
-            "{} repl{} arrived after the sentinel's and matched by id",
-            exchange.arrived_late,
-            if exchange.arrived_late == 1 {
-                "y"
-            } else {
-                "ies"
-            }
         ));
     }
     (!notes.is_empty()).then(|| notes.join("; "))
@@ -156,6 +147,9 @@ pub struct CaseResult {
     pub http_status: Option<u16>,
     /// Its findings.
     pub findings: Vec<Finding>,
+    /// How the replies were attributed when not by their own id in the case's window (a
+    /// verdict that rests on arrival order says so here).
+    pub note: Option<String>,
 }
 
 /// A whole check's result.
@@ -197,6 +191,8 @@ pub struct Report {
     pub strict: bool,
     /// Why the run stopped early (server unreachable, handshake broken), if it did.
     pub aborted: Option<String>,
+    /// Whether replies were validated against the version's MCP schema.
+    pub schema_check: super::schema::SchemaCheck,
 }
 
 impl Report {
@@ -228,6 +224,14 @@ impl Report {
         self.results
             .iter()
             .filter(|r| !r.findings.is_empty())
+            .count()
+    }
+
+    /// Results with at least one finding at `level`.
+    pub fn cases_at(&self, level: Level) -> usize {
+        self.results
+            .iter()
+            .filter(|r| r.findings.iter().any(|f| f.level == level))
             .count()
     }
 
@@ -287,6 +291,7 @@ impl Tally {
             observed: exchange.replies.iter().map(|r| show_frame(r)).collect(),
             http_status: exchange.http.as_ref().map(|h| h.status),
             findings: findings.to_vec(),
+            note: attribution(exchange),
         });
     }
 
@@ -311,6 +316,7 @@ impl Tally {
             observed: example.observed.clone(),
             http_status: None,
             findings: vec![finding.clone()],
+            note: None,
         });
         self.rules.entry(finding.rule).or_default().1 += 1;
         self.add_example(finding, example);

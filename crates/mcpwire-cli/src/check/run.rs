@@ -10,14 +10,16 @@ use mcpwire_types::facts::JSONRPC_2_0;
 use super::args::{CheckArgs, Format};
 use super::cases::{CheckCase, Oracle, fixed_cases, generate};
 use super::describe::show_frame;
-use super::exchange::{Exchange, Fault, Leftovers, Target};
+use super::exchange::{Exchange, Fault, Leftovers, ReplyKey, Target, reply_key};
 use super::expect::{ExpectedFailures, Found, Verdict};
 use super::handshake::{default_version, has_handshake, has_ping, mcp_facts};
 use super::http_client::HttpTarget;
 use super::judge::{Finding, RuleId, judge};
+use super::kinds::Level;
 use super::progress::Progress;
 use super::render::{self, Style};
 use super::report::{Example, Report, Tally};
+use super::schema::{ReplySchemas, schema_dir};
 use super::shrink::{ShrinkBudget, shrink};
 use super::stdio::{Setup, StdioTarget};
 
@@ -44,6 +46,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
                 }
                 Format::Json => render::json(&report),
                 Format::Junit => render::junit(&report),
+                Format::Sarif => super::sarif::sarif(&report),
             };
             print!("{text}");
             if report.passes() {
@@ -54,8 +57,23 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         }
         Err(message) => {
             eprintln!("mcpwire check: {message}");
+            let target = describe_target(args);
+            match args.format {
+                Format::Table => {}
+                Format::Json => print!("{}", render::json_error(&target, &message)),
+                Format::Junit => print!("{}", render::junit_error(&target, &message)),
+                Format::Sarif => print!("{}", super::sarif::sarif_error(&target, &message)),
+            }
             ExitCode::from(2)
         }
+    }
+}
+
+/// The target as the report names it, from the arguments (for a run that could not start).
+fn describe_target(args: &CheckArgs) -> String {
+    match &args.http {
+        Some(url) => format!("http: {url}"),
+        None => format!("stdio: {}", args.command.join(" ")),
     }
 }
 
@@ -178,6 +196,11 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     } else {
         &[]
     };
+    let (schemas, schema_check) = ReplySchemas::load(
+        facts,
+        &schema_dir(args.schema_dir.as_deref()),
+        args.schema_dir.is_some(),
+    )?;
     let oracle = Oracle { facts, known };
     let http = target.is_http();
     let mut tally = Tally::default();
@@ -233,11 +256,17 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     let mut attributed_by_order = 0;
     let mut attributed_late = 0;
     let mut server_messages = 0;
-    for (case, exchange) in &results {
+    for (case, exchange) in &mut results {
+        // Several frames for one input are kept in one fixed order (by their bytes), not in
+        // the order they came: the report must not change with timing.
+        exchange.replies.sort_unstable();
         attributed_by_order += exchange.by_order;
         attributed_late += exchange.arrived_late;
         server_messages += exchange.server_messages;
-        let findings = judge(facts, case, exchange);
+        let mut findings = judge(facts, case, exchange);
+        if let Some(schemas) = &schemas {
+            schema_findings(schemas, case, exchange, &mut findings);
+        }
         tally.add(facts, case, exchange, &findings, http);
     }
     add_leftovers(&mut tally, &leftovers);
@@ -276,15 +305,56 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
         verdict,
         strict: args.strict,
         aborted,
+        schema_check,
     })
 }
 
-/// Appends replies that arrived after their case's window to that case, by id.
+/// Validates the replies of a case whose envelope broke no MUST against the version's schema
+/// (an envelope violation is the one finding of its defect): the first reply that breaks it is
+/// one `reply-schema-invalid` finding with the JSON pointer.
+fn schema_findings(
+    schemas: &ReplySchemas,
+    case: &CheckCase,
+    exchange: &Exchange,
+    findings: &mut Vec<Finding>,
+) {
+    if findings.iter().any(|f| f.level == Level::Violation) {
+        return;
+    }
+    let method = match &case.expected {
+        mcpwire_proptest::Expected::Reply(reply)
+            if reply.cause == mcpwire_proptest::Cause::Request =>
+        {
+            serde_json::from_slice::<serde_json::Value>(&case.frame)
+                .ok()
+                .and_then(|v| v.get("method").and_then(|m| m.as_str()).map(str::to_owned))
+        }
+        _ => None,
+    };
+    if let Some(message) = exchange
+        .replies
+        .iter()
+        .find_map(|reply| schemas.check(reply, method.as_deref()))
+    {
+        findings.push(Finding::new(
+            "reply-schema-invalid",
+            RuleId::of_rule(mcpwire_proptest::rules::REPLY_SHAPE),
+            message,
+        ));
+    }
+}
+
+/// Appends replies that arrived after their case's window to that case: by id, or (without a
+/// usable id, between windows) by arrival order, which the case's note then says.
 fn attribute_late(results: &mut [(CheckCase, Exchange)], late: &[(usize, Vec<u8>)]) {
     for (index, reply) in late {
         if let Some((_, exchange)) = results.get_mut(*index) {
             exchange.replies.push(reply.clone());
-            exchange.arrived_late += 1;
+            if reply_key(reply) == ReplyKey::NoId {
+                exchange.by_order += 1;
+            } else {
+                exchange.arrived_late += 1;
+            }
         }
     }
 }

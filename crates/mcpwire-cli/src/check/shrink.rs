@@ -11,6 +11,7 @@ use mcpwire_proptest::shrink::shrink_bytes;
 use super::cases::{CheckCase, Generated, Oracle};
 use super::exchange::Exchange;
 use super::judge::{Finding, RuleId};
+use super::lenient::readings;
 
 /// Limits of one shrink: steps (each one exchange with the server) and wall time.
 #[derive(Debug, Clone, Copy)]
@@ -97,6 +98,7 @@ pub fn shrink(
             label: best.case.label.clone(),
             expected: derive_expected(oracle.facts, frame, oracle.methods()),
             batch_reading: oracle.batch_reading(frame),
+            readings: readings(oracle.facts, frame, oracle.methods()),
             frame: frame.to_vec(),
             generated: best.case.generated,
         };

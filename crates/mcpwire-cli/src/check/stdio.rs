@@ -2,8 +2,9 @@
 //!
 //! Replies are attributed to cases by id: each case is followed by a sentinel call (a method
 //! the server answers under the profile, see [`handshake::sentinel_method`]); the window of a
-//! case ends when the sentinel's reply has come (and, for a valid request, its own reply or a
-//! short grace). A reply that arrives later is attributed to its case by id; one whose id
+//! case ends when the sentinel's reply has come and so has the reply the case is owed (or
+//! `--timeout` has passed), so the next case is never sent while a reply without a usable id
+//! may still be on its way. A reply that arrives later is attributed to its case by id; one whose id
 //! matches nothing awaited is reported on its own (unless the open case's id is unreadable:
 //! then it is that case's reply with an invented id); only replies without a usable id are
 //! attributed by arrival order. Stdout lines that are not the protocol are set aside.
@@ -17,7 +18,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use mcpwire_proptest::json::{Frame, JsonKind, array_elements, object_members, read_frame};
-use mcpwire_proptest::{Cause, Expected, ReplyId};
+use mcpwire_proptest::{Expected, ReplyId};
 use mcpwire_types::ProfileFacts;
 
 use super::cases::CheckCase;
@@ -26,6 +27,7 @@ use super::exchange::{
 };
 use super::handshake::{self, DISCOVER_ID, INITIALIZE_ID, INITIALIZED_FRAME, SENTINEL_PREFIX};
 use super::ids::related;
+use super::lenient::is_malformed_response;
 use super::lines::{Assembler, Piece};
 
 /// The longest reply line the checker reads (4 MiB, without its line ending); a longer one is
@@ -39,11 +41,6 @@ const STDERR_TAIL: usize = 1000;
 const KEEP: usize = 5;
 /// Cases whose replies are still awaited after their window (oldest forgotten first).
 const OUTSTANDING: usize = 256;
-/// After the sentinel's reply, how long a valid request's own reply is still awaited.
-const GRACE: Duration = Duration::from_millis(250);
-/// While shrinking, how long any case's own reply is still awaited after the sentinel's (a
-/// late reply must not make a candidate look like a missing reply).
-const SHRINK_GRACE: Duration = Duration::from_millis(500);
 /// At the end of the run, how long replies still owed are awaited after the last sentinel's.
 const FINAL_GRACE: Duration = Duration::from_secs(1);
 /// How long a pretty-printed value may pause before its lines are judged as they are.
@@ -292,6 +289,19 @@ pub fn expected_ids(expected: &Expected) -> Vec<String> {
     }
 }
 
+/// For a batch (or the batch reading of an array), how many of its elements get a reply.
+fn batch_replies(expected: &Expected) -> Option<usize> {
+    match expected {
+        Expected::Batch(elements) => Some(
+            elements
+                .iter()
+                .filter(|e| matches!(e, Expected::Reply(_)))
+                .count(),
+        ),
+        _ => None,
+    }
+}
+
 /// The `id` members of the input (of each element of a batch), as JSON text: a reply that
 /// carries one of them answers this input, even when none is owed (a reply to a response).
 ///
@@ -327,6 +337,31 @@ pub fn input_ids(frame: &[u8]) -> Vec<String> {
     }
 }
 
+/// The ids of one case whose replies have not all come: those a correct server echoes, and
+/// the input's other ids (a reply carrying one still answers this input, not another).
+struct Outstanding {
+    case: usize,
+    owed: Vec<String>,
+    other: Vec<String>,
+}
+
+impl Outstanding {
+    /// Whether a reply with id text `got` answers this case; the id is then no longer awaited.
+    fn take(&mut self, got: &str) -> bool {
+        for ids in [&mut self.owed, &mut self.other] {
+            if let Some(at) = ids.iter().position(|sent| related(sent, got)) {
+                ids.remove(at);
+                return true;
+            }
+        }
+        false
+    }
+
+    fn is_empty(&self) -> bool {
+        self.owed.is_empty() && self.other.is_empty()
+    }
+}
+
 /// A server started as a child process and spoken to over its stdin/stdout.
 pub struct StdioTarget {
     command: Vec<String>,
@@ -342,12 +377,11 @@ pub struct StdioTarget {
     seen_output: bool,
     sentinels: u64,
     restarts: usize,
-    outstanding: VecDeque<(usize, Vec<String>)>,
+    outstanding: VecDeque<Outstanding>,
     last_case: Option<usize>,
     leftovers: Leftovers,
     handshake: Vec<(CheckCase, Exchange)>,
     broken: Option<String>,
-    patient: bool,
 }
 
 impl StdioTarget {
@@ -388,7 +422,6 @@ impl StdioTarget {
             leftovers: Leftovers::default(),
             handshake: Vec::new(),
             broken: None,
-            patient: false,
         };
         match target.launch(true) {
             Ok(()) => {}
@@ -661,22 +694,14 @@ impl StdioTarget {
         }
     }
 
-    /// The outstanding case whose id `id` answers (newest first), removed from the table.
+    /// The outstanding case whose id `id` answers (newest first), that id removed from it.
     fn claim(&mut self, id: &str) -> Option<usize> {
-        let (slot, position) =
-            self.outstanding
-                .iter()
-                .enumerate()
-                .rev()
-                .find_map(|(slot, (_, ids))| {
-                    ids.iter()
-                        .position(|sent| related(sent, id))
-                        .map(|p| (slot, p))
-                })?;
-        let (case, ids) = self.outstanding.get_mut(slot)?;
-        let case = *case;
-        ids.remove(position);
-        if ids.is_empty() {
+        let slot = self
+            .outstanding
+            .iter_mut()
+            .rposition(|open| open.take(id))?;
+        let case = self.outstanding[slot].case;
+        if self.outstanding[slot].is_empty() {
             self.outstanding.remove(slot);
         }
         Some(case)
@@ -706,39 +731,54 @@ impl Target for StdioTarget {
         }
         let mut exchange = Exchange::default();
         self.drain(&mut exchange.late, &mut exchange.server_messages);
-        let ids = expected_ids(&case.expected);
-        let sent = input_ids(&case.frame);
+        let owed = expected_ids(&case.expected);
+        // Ids the input carries but no correct reply echoes (a response's, a batch's under a
+        // reading): a reply with one of them still answers this input.
+        let other: Vec<String> = input_ids(&case.frame)
+            .into_iter()
+            .filter(|id| !owed.iter().any(|o| related(o, id)))
+            .collect();
+        let own: Vec<String> = owed.iter().chain(&other).cloned().collect();
+        let mut open = Outstanding {
+            case: index,
+            owed,
+            other,
+        };
         let invents_id = matches!(&case.expected, Expected::Reply(r) if r.id == ReplyId::Absent);
-        let mut open = ids.clone();
-        let wait_for_own = self.patient
-            || matches!(&case.expected, Expected::Reply(r) if r.cause == Cause::Request);
-        let grace_time = if self.patient { SHRINK_GRACE } else { GRACE };
+        // A correct server sends one frame (a reply, or one array for a batch) or nothing; a
+        // server that answers a batch's elements as separate lines (as soon as one line carries
+        // an element's id) sends one per element that gets a reply.
+        let one = usize::from(case.expected.expects_output() || is_malformed_response(&case.frame));
+        let per_element = batch_replies(&case.expected)
+            .or_else(|| case.batch_reading.as_ref().and_then(batch_replies))
+            .unwrap_or(one);
+        let mut needed = one;
         let (sentinel, sentinel_id) = self.next_sentinel();
         self.send(&case.frame);
         self.send(&sentinel);
         let deadline = Instant::now() + self.timeout;
-        let mut grace: Option<Instant> = None;
         let mut sentinel_seen = false;
         loop {
-            // A reply attributed by order (no usable id) may be the case's own: stop waiting.
-            if sentinel_seen && (open.is_empty() || !wait_for_own || exchange.by_order > 0) {
+            // The window stays open until the sentinel has been answered and the reply the
+            // case is owed has come (by id or, without a usable id, by order), or until
+            // --timeout: so no verdict depends on how fast an error reply is.
+            if sentinel_seen && exchange.replies.len() >= needed {
                 break;
             }
-            match self.receive(grace.unwrap_or(deadline), &sentinel_id, self.timeout) {
+            match self.receive(deadline, &sentinel_id, self.timeout) {
                 Ok(Got::TooLong(n)) => exchange.too_long = Some(n),
                 Ok(Got::Frame(frame)) => match route(&frame) {
                     Route::Server => exchange.server_messages += 1,
-                    Route::Sentinel(id) if id == sentinel_id => {
-                        sentinel_seen = true;
-                        grace = Some((Instant::now() + grace_time).min(deadline));
-                    }
+                    Route::Sentinel(id) if id == sentinel_id => sentinel_seen = true,
                     Route::Sentinel(_) => {}
                     Route::Id(id) => {
-                        if let Some(at) = open.iter().position(|sent| related(sent, &id)) {
-                            open.remove(at);
-                            exchange.arrived_late += usize::from(sentinel_seen);
+                        if open.take(&id) {
+                            if !frame.trim_ascii_start().starts_with(b"[") {
+                                needed = needed.max(per_element);
+                            }
                             exchange.replies.push(frame);
-                        } else if ids.iter().chain(&sent).any(|sent| related(sent, &id)) {
+                        } else if own.iter().any(|sent| related(sent, &id)) {
+                            // Its id again: a second reply to this input.
                             exchange.replies.push(frame);
                         } else if let Some(earlier) = self.claim(&id) {
                             exchange.late.push((earlier, frame));
@@ -770,7 +810,7 @@ impl Target for StdioTarget {
             if self.outstanding.len() >= OUTSTANDING {
                 self.outstanding.pop_front();
             }
-            self.outstanding.push_back((index, open));
+            self.outstanding.push_back(open);
         }
         exchange
     }
@@ -791,10 +831,6 @@ impl Target for StdioTarget {
         std::mem::take(&mut self.handshake)
     }
 
-    fn set_patient(&mut self, patient: bool) {
-        self.patient = patient;
-    }
-
     fn finish(&mut self) -> Leftovers {
         if self.running.is_some() && self.broken.is_none() {
             // One last sentinel collects replies still on their way; replies still owed get
@@ -804,7 +840,7 @@ impl Target for StdioTarget {
             let mut deadline = Instant::now() + self.timeout;
             let mut sentinel_seen = false;
             let mut late = Vec::new();
-            while !(sentinel_seen && self.outstanding.is_empty()) {
+            while !(sentinel_seen && self.outstanding.iter().all(|open| open.owed.is_empty())) {
                 let Ok(got) = self.receive(deadline, &id, self.timeout) else {
                     break;
                 };

@@ -5,6 +5,7 @@ use std::fmt;
 use mcpwire_types::ProfileFacts;
 
 use super::id_value::same_value;
+use super::input_readings::{Reading, apply_readings, readings};
 use super::readings::{Judged, batch_oracle, relevel, run_as_batch};
 use super::table::{Level, level_of};
 use crate::check::check_expected;
@@ -115,8 +116,8 @@ pub fn kind_of(violation: &Violation) -> &'static str {
 /// The findings of one exchange under `profile`: the reply frames a server wrote for `frame`
 /// (whose oracle is `expected`; `methods` are the server's) checked against the wire rules,
 /// each violation named by kind and level, then the permitted readings applied ([`relevel`],
-/// and [`run_as_batch`] for an array where the version has no batches). Empty when the replies
-/// are right.
+/// the input's other readings ([`readings`]), and [`run_as_batch`] for an array where the
+/// version has no batches). Empty when the replies are right.
 pub fn judge(
     profile: &ProfileFacts,
     methods: Methods<'_>,
@@ -124,14 +125,50 @@ pub fn judge(
     expected: &Expected,
     replies: &[Vec<u8>],
 ) -> Vec<Finding> {
-    let frames: Vec<&[u8]> = replies.iter().map(Vec::as_slice).collect();
-    let mut findings: Vec<Finding> = match check_expected(profile, expected, &frames) {
-        Ok(()) => return Vec::new(),
-        Err(violations) => violations.iter().map(Finding::of_violation).collect(),
+    let batch = batch_oracle(profile, frame, methods);
+    let oracles = Oracles {
+        expected,
+        batch: batch.as_ref(),
+        readings: &readings(profile, frame, methods),
     };
-    relevel(profile, frame, expected, replies, &mut findings);
-    if let Some(batch) = batch_oracle(profile, frame, methods) {
-        run_as_batch(profile, &batch, &frames, &mut findings);
+    judge_replies(profile, frame, &oracles, replies, &Finding::of_violation)
+}
+
+/// What a correct server may send back for one input: its oracle, and the oracles of the
+/// readings the specs permit beside it.
+#[derive(Debug, Clone, Copy)]
+pub struct Oracles<'a> {
+    /// The oracle ([`derive_expected`](crate::derive_expected)).
+    pub expected: &'a Expected,
+    /// Where the version has no batches, a top-level array's oracle as a JSON-RPC 2.0 batch
+    /// ([`batch_oracle`]).
+    pub batch: Option<&'a Expected>,
+    /// The input's other permitted readings ([`readings`]).
+    pub readings: &'a [Reading],
+}
+
+/// The judging both [`judge`] and `mcpwire check` run, for any finding type: the wire rules
+/// on `replies` (each violation made a finding by `of_violation`), then the permitted readings.
+/// Several replies are judged in one fixed order (by their bytes), not in the order they came,
+/// so the verdict does not depend on timing.
+pub fn judge_replies<F: Judged>(
+    profile: &ProfileFacts,
+    frame: &[u8],
+    oracles: &Oracles<'_>,
+    replies: &[Vec<u8>],
+    of_violation: &dyn Fn(&Violation) -> F,
+) -> Vec<F> {
+    let mut frames: Vec<&[u8]> = replies.iter().map(Vec::as_slice).collect();
+    frames.sort_unstable();
+    let under = |oracle: &Expected| -> Vec<F> {
+        check_expected(profile, oracle, &frames)
+            .map_or_else(|v| v.iter().map(of_violation).collect(), |()| Vec::new())
+    };
+    let mut findings = under(oracles.expected);
+    relevel(profile, frame, oracles.expected, replies, &mut findings);
+    apply_readings(oracles.readings, &under, &mut findings);
+    if let Some(batch) = oracles.batch {
+        run_as_batch(profile, batch, &frames, &mut findings);
     }
     findings
 }

@@ -1,5 +1,6 @@
 //! Comparing ids as JSON values, on their exact text (never through f64 for equality): which
-//! changed id is only spelt differently (strict) and which id is beyond doubles.
+//! changed id is only spelt differently (strict), which id is beyond doubles, and which id
+//! plausibly answers which.
 
 use crate::json::unescape;
 
@@ -127,6 +128,38 @@ pub fn is_big_integer(text: &str) -> bool {
 /// ```
 pub fn is_number(text: &str) -> bool {
     decimal(text).is_some()
+}
+
+/// Whether a reply's id text plausibly answers a request with id `sent`: the same value, or the
+/// same number after a lossy conversion (f64 rounding, number ↔ string). Used to attribute a
+/// reply to its input even when the server changed the id, and to tell an id a lenient reader
+/// could have found from an invented one.
+///
+/// ```
+/// use mcpwire_proptest::findings::related;
+/// assert!(related("9007199254740993", "9007199254740992"));
+/// assert!(related("7", r#""7""#));
+/// assert!(!related("7", "8"));
+/// ```
+pub fn related(sent: &str, got: &str) -> bool {
+    if sent == got || same_value(sent, got) {
+        return true;
+    }
+    let as_number = |t: &str| -> Option<f64> {
+        let text = if t.starts_with('"') {
+            unescape(t)
+        } else {
+            t.to_owned()
+        };
+        if !is_number(text.trim()) {
+            return None;
+        }
+        text.trim().parse::<f64>().ok().filter(|f| f.is_finite())
+    };
+    match (as_number(sent), as_number(got)) {
+        (Some(a), Some(b)) => a == b || (a - b).abs() <= a.abs().max(b.abs()) * 1e-12,
+        _ => false,
+    }
 }
 
 #[cfg(test)]

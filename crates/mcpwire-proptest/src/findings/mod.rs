@@ -6,7 +6,9 @@
 //!   sentence it rests on. `mcpwire check --list-kinds` prints this same table.
 //! - [`judge`]: the findings of one exchange: the wire-rule checker's violations
 //!   ([`check_expected`](crate::check_expected)) named by kind, then the permitted readings
-//!   ([`relevel`], [`run_as_batch`]) that turn what the specs allow into one strict finding.
+//!   ([`relevel`], [`run_as_batch`], and the input's other readings, [`readings`] with
+//!   [`apply_readings`]) that turn what the specs allow into one strict finding.
+//!   [`judge_replies`] is the same judging for any finding type (`mcpwire check`'s own).
 //!
 //! ```
 //! use mcpwire_proptest::findings::{Level, judge};
@@ -24,10 +26,15 @@
 
 mod finding;
 mod id_value;
+mod input_readings;
 mod readings;
 mod table;
 
-pub use finding::{Finding, judge, kind_of};
-pub use id_value::{is_big_integer, is_number, same_value};
-pub use readings::{DEEP, Judged, LARGE, batch_oracle, relevel, run_as_batch};
+pub use finding::{Finding, Oracles, judge, judge_replies, kind_of};
+pub use id_value::{is_big_integer, is_number, related, same_value};
+pub use input_readings::{Reading, apply_readings, readings};
+pub use readings::{
+    DEEP, Judged, LARGE, batch_oracle, is_malformed_response, notification_or_response_shaped,
+    relevel, run_as_batch,
+};
 pub use table::{KINDS, KindInfo, Level, kind, level_of, listing, names};

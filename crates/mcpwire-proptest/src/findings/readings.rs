@@ -5,7 +5,7 @@
 
 use mcpwire_types::ProfileFacts;
 
-use super::id_value::is_big_integer;
+use super::id_value::{is_big_integer, related};
 use super::table::Level;
 use crate::check::check_expected;
 use crate::expected::{Cause, Expected, ExpectedReply, ReplyId, Silence};
@@ -50,7 +50,8 @@ const EXPLAINABLE: &[&str] = &[
 /// The kinds of a reply to input that needs none, which a reading that answers it explains.
 const ANSWERED: &[&str] = &["reply-to-notification", "reply-to-response"];
 
-const BOM: &[u8] = b"\xEF\xBB\xBF";
+/// The UTF-8 byte order mark.
+pub(super) const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The first reply's error code (`Some(None)` for a result) and id text (`None` when omitted or
 /// null), when it is one JSON object.
@@ -135,13 +136,15 @@ fn depth(frame: &[u8]) -> usize {
 }
 
 /// What the input is, as far as the permitted readings care.
-struct Input<'a> {
+pub(super) struct Input<'a> {
     bom: bool,
-    members: Vec<Member<'a>>,
+    /// The members of the top-level object (none when the input is no object).
+    pub(super) members: Vec<Member<'a>>,
 }
 
 impl Input<'_> {
-    fn all(&self, key: &str) -> Vec<&Member<'_>> {
+    /// The members named `key`.
+    pub(super) fn all(&self, key: &str) -> Vec<&Member<'_>> {
         self.members.iter().filter(|m| m.key == key).collect()
     }
     fn duplicated(&self) -> bool {
@@ -151,7 +154,8 @@ impl Input<'_> {
     }
 }
 
-fn input(frame: &[u8]) -> Input<'_> {
+/// The input's members, read past a leading byte order mark.
+pub(super) fn input(frame: &[u8]) -> Input<'_> {
     let bom = frame.starts_with(BOM);
     let body = frame.strip_prefix(BOM).unwrap_or(frame);
     let members = match read_frame(body) {
@@ -162,6 +166,28 @@ fn input(frame: &[u8]) -> Input<'_> {
         _ => Vec::new(),
     };
     Input { bom, members }
+}
+
+/// Whether the input is, by its shape, what Streamable HTTP calls a notification or a
+/// response: an object with `method` and no `id` member, or with `result` or `error` and no
+/// `method`. A server that does not accept one answers "an HTTP error status code" whose body
+/// "MAY comprise a JSON-RPC error response that has no id".
+///
+/// ```
+/// use mcpwire_proptest::findings::notification_or_response_shaped;
+/// assert!(notification_or_response_shaped(br#"{"jsonrpc":"1.0","method":"x","params":null}"#));
+/// assert!(notification_or_response_shaped(br#"{"jsonrpc":"2.0","id":9,"result":{}}"#));
+/// assert!(!notification_or_response_shaped(br#"{"jsonrpc":"2.0","id":9,"method":"x"}"#));
+/// assert!(!notification_or_response_shaped(b"[1]"));
+/// ```
+pub fn notification_or_response_shaped(frame: &[u8]) -> bool {
+    let input = input(frame);
+    let has = |key: &str| !input.all(key).is_empty();
+    if has("method") {
+        !has("id")
+    } else {
+        has("result") || has("error")
+    }
 }
 
 /// Replaces the explainable findings of one exchange by one strict finding when a permitted
@@ -195,6 +221,9 @@ pub fn relevel<F: Judged>(
     let Some(reply) = read_reply(reply) else {
         return;
     };
+    if want.cause == Cause::ParseError && !reply.parse_error {
+        return non_json_answered(facts, frame, &reply, findings);
+    }
     let explained: Vec<&F> = findings
         .iter()
         .filter(|f| EXPLAINABLE.contains(&f.kind()))
@@ -210,6 +239,85 @@ pub fn relevel<F: Judged>(
     findings.retain(|f| !EXPLAINABLE.contains(&f.kind()));
     findings.push(F::strict(kind, rule, why));
     spell_no_id(facts, &reply, findings);
+}
+
+/// Input that is not JSON answered other than -32700: the code is what a lenient parser's
+/// reading gives (`non-json-accepted`), but the id is judged on its own: an id no lenient
+/// reader could find in the input (`"server-error"`, `0`) stays `fabricated-id`.
+fn non_json_answered<F: Judged>(
+    facts: &ProfileFacts,
+    frame: &[u8],
+    reply: &Reply,
+    findings: &mut Vec<F>,
+) {
+    let Some(rule) = findings
+        .iter()
+        .find(|f| EXPLAINABLE.contains(&f.kind()))
+        .map(|f| f.rule())
+    else {
+        return;
+    };
+    let id_found = match &reply.id {
+        None => true,
+        Some(got) => id_candidates(frame).iter().any(|c| related(c, got)),
+    };
+    findings.retain(|f| {
+        !(f.kind() == "unexpected-code" || id_found && EXPLAINABLE.contains(&f.kind()))
+    });
+    findings.push(F::strict(
+        "non-json-accepted",
+        rule,
+        "input that is not JSON was read by a lenient parser and answered as if it were (RFC 8259 §9 permits it; mcpwire answers -32700 without an id)",
+    ));
+    if reply.id.is_none() {
+        spell_no_id(facts, reply, findings);
+    }
+}
+
+/// The id texts a lenient reader could find in input that is not JSON: the `id` members of
+/// the input decoded with U+FFFD when that is JSON, else every `"id"` key's value token.
+fn id_candidates(frame: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(frame.strip_prefix(BOM).unwrap_or(frame)).into_owned();
+    if let Frame::Value {
+        text: object,
+        kind: JsonKind::Object,
+    } = read_frame(text.as_bytes())
+    {
+        return object_members(object)
+            .iter()
+            .filter(|m| m.key == "id")
+            .map(|m| m.value.to_owned())
+            .collect();
+    }
+    let mut out = Vec::new();
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("\"id\"") {
+        rest = &rest[at + 4..];
+        let Some(value) = rest.trim_start().strip_prefix(':') else {
+            continue;
+        };
+        let value = value.trim_start();
+        let end = if value.starts_with('"') {
+            let mut escaped = false;
+            value
+                .char_indices()
+                .skip(1)
+                .find(|&(_, c)| {
+                    let close = c == '"' && !escaped;
+                    escaped = c == '\\' && !escaped;
+                    close
+                })
+                .map_or(value.len(), |(i, _)| i + 1)
+        } else {
+            value
+                .find([',', '}', ']', ' ', '\t', '\r', '\n'])
+                .unwrap_or(value.len())
+        };
+        if end > 0 {
+            out.push(value[..end].to_owned());
+        }
+    }
+    out
 }
 
 /// Under a reading that leaves the reply without an id, it must still spell "no id" as the
@@ -229,11 +337,11 @@ fn spell_no_id<F: Judged>(facts: &ProfileFacts, reply: &Reply, findings: &mut Ve
     }
 }
 
-/// The input's text without its members named `key` (the others as they were).
-fn without(members: &[Member<'_>], key: &str) -> Vec<u8> {
+/// The input's text without its members named in `keys` (the others as they were).
+pub(super) fn without(members: &[Member<'_>], keys: &[&str]) -> Vec<u8> {
     let kept: Vec<String> = members
         .iter()
-        .filter(|m| m.key != key)
+        .filter(|m| !keys.contains(&m.key.as_str()))
         .map(|m| format!("{}:{}", serde_json::Value::from(m.key.as_str()), m.value))
         .collect();
     format!("{{{}}}", kept.join(",")).into_bytes()
@@ -300,7 +408,7 @@ fn notification_under_a_reading<F: Judged>(
             "rpc-method-code",
             "a notification of an rpc.-prefixed method got no reply: read as a notification of a method the server lacks it gets none (JSON-RPC 2.0 §4 reserves the names but prescribes no code; mcpwire answers -32600 without an id)",
         ))
-    } else if null_params && notification(&without(&input.members, "params")) {
+    } else if null_params && notification(&without(&input.members, &["params"])) {
         Some((
             "params-null-accepted",
             "a notification with \"params\":null got no reply: read as absent params it is a valid notification, which gets none (mcpwire answers -32600 without an id: JSON-RPC 2.0 §4.2 wants a Structured value)",
@@ -426,6 +534,19 @@ fn malformed_response(input: &Input<'_>) -> bool {
     !(jsonrpc_ok && results + errors.len() == 1 && error_ok && input.all("id").len() == 1)
 }
 
+/// Whether the frame is a malformed response (see docs/check.md,
+/// `reply-to-malformed-response`): mcpwire leaves it unanswered, JSON-RPC 2.0's reading of an
+/// invalid Request object answers it, so its reply is awaited like an owed one.
+///
+/// ```
+/// use mcpwire_proptest::findings::is_malformed_response;
+/// assert!(is_malformed_response(br#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}"#));
+/// assert!(!is_malformed_response(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#));
+/// ```
+pub fn is_malformed_response(frame: &[u8]) -> bool {
+    malformed_response(&input(frame))
+}
+
 /// A malformed response answered with an id-less -32600: what JSON-RPC 2.0 prescribes for an
 /// invalid Request object; mcpwire drops it (wire rule 8). Strict, not `reply-to-response`.
 fn malformed_response_answered<F: Judged>(
@@ -472,12 +593,6 @@ fn permitted(
         return Some((
             "leading-bom-refused",
             "the input starts with a byte order mark and was refused as not JSON (-32700 without an id); RFC 8259 §8.1 lets a parser treat it as an error (mcpwire skips it)",
-        ));
-    }
-    if want.cause == Cause::ParseError && !reply.parse_error {
-        return Some((
-            "non-json-accepted",
-            "input that is not JSON was read by a lenient parser and answered as if it were (RFC 8259 §9 permits it; mcpwire answers -32700 without an id)",
         ));
     }
     // Accepted: answered as the message holding one of the duplicated values would be: a

@@ -146,6 +146,10 @@ pub const KINDS: &[KindInfo] = &[
         "MCP transports, stdio: \"The server MUST NOT write anything to its stdout that is not a valid MCP message\" (logging goes to stderr)",
     ),
     v(
+        "reply-schema-invalid",
+        "MCP schema of the negotiated version: a response is a JSONRPCResultResponse or JSONRPCErrorResponse (JSONRPCResponse or JSONRPCError to 2025-06-18), and a result is its method's result type (InitializeResult, EmptyResult, DiscoverResult)",
+    ),
+    v(
         "server-exited",
         "JSON-RPC 2.0 §5: the Server MUST reply to every call; a server that exits leaves it unanswered",
     ),
@@ -224,6 +228,14 @@ pub const KINDS: &[KindInfo] = &[
     s(
         "reply-to-malformed-response",
         "policy: a malformed response (id with result and error, no method) is dropped unanswered (wire rule 8). It is no Response, so the MCP rule for responses does not bind; JSON-RPC 2.0 §5/§7 answer an invalid Request object with -32600 and a null id",
+    ),
+    s(
+        "params-array-accepted",
+        "policy: params given as an array get -32600 where the MCP schema types params as an object. JSON-RPC 2.0 §4.2: params \"MUST be provided as a Structured value. Either by-position through an Array or by-name through an Object\"",
+    ),
+    s(
+        "result-or-error-in-call-accepted",
+        "policy: a call that also carries result or error gets -32600. JSON-RPC 2.0 §4 lists a Request object's members and forbids no others; the MCP schema's JSONRPCRequest does not forbid additional properties",
     ),
     s(
         "batch-reply-not-array",
