@@ -6,6 +6,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use crate::ask_wire::AskError;
 use crate::version::Version;
 
 /// Why a request to the client brought no answer.
@@ -28,6 +29,9 @@ pub enum ClientError {
     Request(RequestError),
     /// The client's answer is not what the request asked for.
     InvalidReply(String),
+    /// The request cannot be sent under the version in force (a form type that is not a
+    /// flat form, a shape the version lacks): nothing was asked.
+    Unsendable(AskError),
 }
 
 impl std::fmt::Display for ClientError {
@@ -44,6 +48,7 @@ impl std::fmt::Display for ClientError {
             }
             ClientError::Request(error) => error.fmt(f),
             ClientError::InvalidReply(reason) => write!(f, "invalid reply: {reason}"),
+            ClientError::Unsendable(error) => write!(f, "cannot ask the client: {error}"),
         }
     }
 }
@@ -59,6 +64,15 @@ pub enum Elicitation<T> {
     Declined,
     /// The user dismissed the form without choosing.
     Cancelled,
+}
+
+/// The answer to a URL-mode elicitation ([`Context::elicit_url`](crate::Context::elicit_url)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UrlElicitation {
+    /// Whether the user agreed to open the URL.
+    pub answer: Elicitation<()>,
+    /// The id of this elicitation (2025-11-25; 2026-07-28 has none).
+    pub elicitation_id: Option<String>,
 }
 
 /// `elicitation/create`.
@@ -126,29 +140,4 @@ impl Sampled {
             .then(|| self.content.get("text")?.as_str())
             .flatten()
     }
-}
-
-/// The `requestedSchema` of a form: MCP admits only a flat object of primitive members, so
-/// `$schema`, `title` and `$defs` are left out and `["string", "null"]` (an `Option`) becomes
-/// `"string"` (the member is simply not required).
-pub(crate) fn form_schema(schema: &Map<String, Value>) -> Value {
-    let mut properties = schema
-        .get("properties")
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default();
-    for property in properties.values_mut() {
-        if let Some(Value::Array(types)) = property.get("type")
-            && let Some(first) = types.iter().find(|t| *t != "null").cloned()
-        {
-            property["type"] = first;
-        }
-    }
-    let mut form = Map::new();
-    form.insert("type".into(), "object".into());
-    form.insert("properties".into(), Value::Object(properties));
-    if let Some(required) = schema.get("required") {
-        form.insert("required".into(), required.clone());
-    }
-    Value::Object(form)
 }

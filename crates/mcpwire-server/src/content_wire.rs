@@ -19,13 +19,13 @@ pub(crate) struct ToolResultParts<'a> {
 }
 
 /// A finite priority as a JSON number.
-fn priority(value: f64, version: Version) -> Result<Number, ContentError> {
+pub(crate) fn priority(value: f64, version: Version) -> Result<Number, ContentError> {
     Number::from_f64(value)
         .ok_or_else(|| ContentError::lacking(format!("the annotation priority {value}"), version))
 }
 
 /// Serializes a generated value (infallible for these types: string keys, finite numbers).
-fn to_value(value: impl Serialize) -> Value {
+pub(crate) fn to_value(value: impl Serialize) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
@@ -82,7 +82,7 @@ macro_rules! embedded_contents {
 /// different modules.
 macro_rules! full_block {
     ($fn:ident, $m:ident, $v:expr) => {
-        fn $fn(block: &Content) -> Result<$m::ContentBlock, ContentError> {
+        pub(crate) fn $fn(block: &Content) -> Result<$m::ContentBlock, ContentError> {
             let v = $v;
             let ann = match &block.annotations {
                 Some(a) => Some(annotations!($m, Annotations, a, v, with_last_modified)),
@@ -137,14 +137,14 @@ full_block!(block_2026_07_28, v2026_07_28, Version::V2026_07_28);
 
 /// 2025-03-26: no resource links, no `lastModified`; tool results and prompt messages have
 /// their own (equal) unions, built from this one.
-enum Block2025_03_26 {
+pub(crate) enum Block2025_03_26 {
     Text(v2025_03_26::TextContent),
     Image(v2025_03_26::ImageContent),
     Audio(v2025_03_26::AudioContent),
     Resource(v2025_03_26::EmbeddedResource),
 }
 
-fn block_2025_03_26(block: &Content) -> Result<Block2025_03_26, ContentError> {
+pub(crate) fn block_2025_03_26(block: &Content) -> Result<Block2025_03_26, ContentError> {
     use v2025_03_26 as m;
     let v = Version::V2025_03_26;
     let ann = match &block.annotations {
@@ -179,13 +179,13 @@ fn block_2025_03_26(block: &Content) -> Result<Block2025_03_26, ContentError> {
 }
 
 /// 2024-11-05: text, image and embedded resource only, each with its own annotations type.
-enum Block2024_11_05 {
+pub(crate) enum Block2024_11_05 {
     Text(v2024_11_05::TextContent),
     Image(v2024_11_05::ImageContent),
     Resource(v2024_11_05::EmbeddedResource),
 }
 
-fn block_2024_11_05(block: &Content) -> Result<Block2024_11_05, ContentError> {
+pub(crate) fn block_2024_11_05(block: &Content) -> Result<Block2024_11_05, ContentError> {
     use v2024_11_05 as m;
     let v = Version::V2024_11_05;
     let a = block.annotations.as_ref();

@@ -6,12 +6,16 @@ use std::sync::Arc;
 use mcpwire::peer::Request;
 use mcpwire::service::{AsyncContext, CancellationToken};
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
-use crate::client::{ClientError, CreateMessage, ElicitCreate, Elicitation, Sampled};
+use crate::ask::{ElicitRequest, SamplingRequest};
+use crate::ask_wire::{AskError, elicit_params, sampling_params};
+use crate::client::{
+    ClientError, CreateMessage, ElicitCreate, Elicitation, Sampled, UrlElicitation,
+};
+use crate::form::Form;
 use crate::input_round::InputRound;
 use crate::logging::LogLevel;
-use crate::schema::object_schema;
 use crate::version::{Feature, Version};
 
 /// The context of one call (see the [crate docs](crate) for an example).
@@ -83,7 +87,23 @@ impl Context {
     /// Sends `notifications/progress` when the client asked for progress (the request
     /// carried `_meta.progressToken`); returns whether it was sent.
     pub async fn progress(&self, progress: f64, total: Option<f64>) -> bool {
-        matches!(self.request.progress(progress, total, None).await, Ok(true))
+        self.progress_with_message(progress, total, None).await
+    }
+
+    /// [`progress`](Self::progress) with a message saying what is going on (sent from
+    /// 2025-03-26; 2024-11-05's progress notification has no message, so there it is left
+    /// out).
+    pub async fn progress_with_message(
+        &self,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<&str>,
+    ) -> bool {
+        let message = message.filter(|_| self.version >= Version::V2025_03_26);
+        matches!(
+            self.request.progress(progress, total, message).await,
+            Ok(true)
+        )
     }
 
     /// Sends a log message (`notifications/message`) at `level`, when the client's level
@@ -92,6 +112,16 @@ impl Context {
     /// (2024-11-05 to 2025-11-25); under 2026-07-28 nothing is sent unless the request
     /// names a level.
     pub async fn log(&self, level: LogLevel, data: impl Into<Value>) -> bool {
+        self.log_as(level, None, data).await
+    }
+
+    /// [`log`](Self::log) naming the `logger` that speaks (e.g. a module or subsystem).
+    pub async fn log_as(
+        &self,
+        level: LogLevel,
+        logger: Option<&str>,
+        data: impl Into<Value>,
+    ) -> bool {
         let passes = match self.log_threshold {
             Some(threshold) => level >= threshold,
             None => !self.version.is_stateless(),
@@ -99,7 +129,7 @@ impl Context {
         if !passes {
             return false;
         }
-        let params = json!({ "level": level, "data": data.into() });
+        let params = crate::logging::message_params(level, logger, data.into(), self.version);
         self.request
             .notify_raw("notifications/message", &params)
             .await
@@ -178,13 +208,95 @@ impl Context {
         message: &str,
     ) -> Result<Elicitation<T>, ClientError> {
         self.can_ask("elicitation/create", "elicitation")?;
-        let schema = object_schema::<T>()
-            .map_err(|e| ClientError::InvalidReply(format!("form type: {e}")))?;
-        let params = json!({
-            "message": message,
-            "requestedSchema": crate::client::form_schema(&schema),
-        });
+        let form = Form::of::<T>().map_err(|e| ClientError::Unsendable(AskError::Form(e)))?;
+        let request = ElicitRequest::Form {
+            message: message.to_owned(),
+            form,
+        };
+        let params = elicit_params(&request, self.version).map_err(ClientError::Unsendable)?;
         self.ask::<ElicitCreate>(params).await?.into_elicitation()
+    }
+
+    /// Whether the client can open a URL for [`elicit_url`](Self::elicit_url): the version
+    /// has URL mode (from 2025-11-25) and the client declared `elicitation.url`.
+    pub fn can_elicit_url(&self) -> bool {
+        self.version >= Version::V2025_11_25
+            && self.can_elicit()
+            && self
+                .client_capabilities
+                .get("elicitation")
+                .and_then(|e| e.get("url"))
+                .is_some()
+    }
+
+    /// Asks the user, through the client, to open `url` (URL-mode elicitation, from
+    /// 2025-11-25): for what the client must not see, such as signing in elsewhere. The
+    /// answer says whether the user agreed to open it; under 2025-11-25 the returned
+    /// [`UrlElicitation::elicitation_id`] is the id to name in
+    /// [`elicitation_complete`](Self::elicitation_complete) when the interaction is done.
+    ///
+    /// Fails with [`ClientError::NotDeclared`] when the client did not declare
+    /// `elicitation.url`, [`ClientError::NotInVersion`] before 2025-11-25.
+    pub async fn elicit_url(
+        &self,
+        message: &str,
+        url: &str,
+    ) -> Result<UrlElicitation, ClientError> {
+        self.can_ask("elicitation/create", "elicitation")?;
+        if self.version < Version::V2025_11_25 {
+            return Err(ClientError::NotInVersion {
+                method: "elicitation/create (URL mode)",
+                version: self.version,
+            });
+        }
+        if !self.can_elicit_url() {
+            return Err(ClientError::NotDeclared {
+                capability: "elicitation.url",
+            });
+        }
+        // 2025-11-25 names each URL elicitation; 2026-07-28 has no such id.
+        let elicitation_id = match self.version {
+            Version::V2025_11_25 => Some(random_id().map_err(|e| {
+                ClientError::Unsendable(AskError::Lacking {
+                    what: format!("an elicitation id without randomness ({e})"),
+                    version: self.version,
+                })
+            })?),
+            _ => None,
+        };
+        let request = ElicitRequest::Url {
+            message: message.to_owned(),
+            url: url.to_owned(),
+            elicitation_id: elicitation_id.clone(),
+        };
+        let params = elicit_params(&request, self.version).map_err(ClientError::Unsendable)?;
+        let answer = self
+            .ask::<ElicitCreate>(params)
+            .await?
+            .into_elicitation::<serde::de::IgnoredAny>()?;
+        Ok(UrlElicitation {
+            answer: match answer {
+                Elicitation::Accepted(_) => Elicitation::Accepted(()),
+                Elicitation::Declined => Elicitation::Declined,
+                Elicitation::Cancelled => Elicitation::Cancelled,
+            },
+            elicitation_id,
+        })
+    }
+
+    /// Tells the client that the URL elicitation `elicitation_id` is done
+    /// (`notifications/elicitation/complete`, 2025-11-25); returns whether it was sent.
+    pub async fn elicitation_complete(&self, elicitation_id: &str) -> bool {
+        if self.version != Version::V2025_11_25 {
+            return false;
+        }
+        let params = mcpwire_types::mcp::v2025_11_25::ElicitationCompleteNotificationParams::new(
+            elicitation_id,
+        );
+        self.request
+            .notify_raw("notifications/elicitation/complete", &params)
+            .await
+            .is_ok()
     }
 
     /// Asks the client's model for a completion of one user message
@@ -193,11 +305,19 @@ impl Context {
     ///
     /// Fails with [`ClientError::NotDeclared`] when the client did not declare `sampling`.
     pub async fn sample(&self, prompt: &str, max_tokens: u32) -> Result<Sampled, ClientError> {
+        self.sample_with(&SamplingRequest::new(max_tokens).user(prompt))
+            .await
+    }
+
+    /// Asks the client's model to continue a conversation, with a system prompt, model
+    /// preferences, temperature, stop sequences and context as `request` says (see
+    /// [`SamplingRequest`]); asked as [`sample`](Self::sample) asks.
+    ///
+    /// Fails with [`ClientError::Unsendable`] when the version cannot carry the request
+    /// (audio before 2025-03-26, a resource in a message, a temperature that is not finite).
+    pub async fn sample_with(&self, request: &SamplingRequest) -> Result<Sampled, ClientError> {
         self.can_ask("sampling/createMessage", "sampling")?;
-        let params = json!({
-            "messages": [{ "role": "user", "content": { "type": "text", "text": prompt } }],
-            "maxTokens": max_tokens,
-        });
+        let params = sampling_params(request, self.version).map_err(ClientError::Unsendable)?;
         self.ask::<CreateMessage>(params).await
     }
 
@@ -205,4 +325,11 @@ impl Context {
     pub fn request(&self) -> &AsyncContext {
         &self.request
     }
+}
+
+/// A fresh random id (128 bits, hex): the `elicitationId` of a 2025-11-25 URL elicitation.
+fn random_id() -> Result<String, getrandom::Error> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes)?;
+    Ok(crate::hex::encode(&bytes))
 }

@@ -139,6 +139,8 @@
 #![warn(missing_docs)]
 
 mod arguments;
+mod ask;
+mod ask_wire;
 mod catalog;
 mod client;
 mod completion;
@@ -147,6 +149,9 @@ mod content_wire;
 mod context;
 mod describe;
 mod dispatch;
+mod form;
+mod form_derive;
+mod form_wire;
 mod hex;
 mod input_round;
 mod logging;
@@ -166,13 +171,16 @@ mod validate;
 mod version;
 
 pub use arguments::{ArgumentError, NoArguments};
-pub use client::{ClientError, Elicitation, Sampled};
+pub use ask::{ElicitRequest, IncludeContext, ModelPreferences, SamplingMessage, SamplingRequest};
+pub use ask_wire::AskError;
+pub use client::{ClientError, Elicitation, Sampled, UrlElicitation};
 pub use completion::{CompletionRequest, MAX_COMPLETIONS};
 pub use content::{
     Annotations, Content, ContentError, ContentKind, EmbeddedResource, ResourceContents,
     ResourceLink, Role,
 };
 pub use context::Context;
+pub use form::{Choice, FieldKind, Form, FormError, FormField, TextFormat};
 pub use logging::LogLevel;
 pub use prompt::{Prompt, PromptMessage};
 pub use request_state::MAX_REQUEST_STATE;

@@ -1,6 +1,10 @@
 //! MCP log levels (RFC 5424 severities), ordered from least to most severe.
 
+use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::version::Version;
 
 /// The severity of a log message (`notifications/message`), as MCP names it.
 ///
@@ -29,4 +33,37 @@ pub enum LogLevel {
     Alert,
     /// The system is unusable.
     Emergency,
+}
+
+/// The `LoggingMessageNotificationParams` of `version`, serialized from its generated type.
+pub(crate) fn message_params(
+    level: LogLevel,
+    logger: Option<&str>,
+    data: Value,
+    version: Version,
+) -> Value {
+    macro_rules! params {
+        ($m:ident) => {{
+            let level = match level {
+                LogLevel::Debug => $m::LoggingLevel::Debug,
+                LogLevel::Info => $m::LoggingLevel::Info,
+                LogLevel::Notice => $m::LoggingLevel::Notice,
+                LogLevel::Warning => $m::LoggingLevel::Warning,
+                LogLevel::Error => $m::LoggingLevel::Error,
+                LogLevel::Critical => $m::LoggingLevel::Critical,
+                LogLevel::Alert => $m::LoggingLevel::Alert,
+                LogLevel::Emergency => $m::LoggingLevel::Emergency,
+            };
+            let mut out = $m::LoggingMessageNotificationParams::new(data, level);
+            out.logger = logger.map(str::to_owned);
+            crate::content_wire::to_value(out)
+        }};
+    }
+    match version {
+        Version::V2024_11_05 => params!(v2024_11_05),
+        Version::V2025_03_26 => params!(v2025_03_26),
+        Version::V2025_06_18 => params!(v2025_06_18),
+        Version::V2025_11_25 => params!(v2025_11_25),
+        Version::V2026_07_28 => params!(v2026_07_28),
+    }
 }

@@ -1,0 +1,171 @@
+//! The version-neutral model of what a server asks the client: an elicitation (a form, or a
+//! URL to open) and a sampling request (a conversation for the client's model). `ask_wire.rs`
+//! converts them into each version's generated params types.
+//!
+//! Like the content model, it knows nothing of the server machinery, so that a client crate
+//! can share it.
+
+use crate::content::{Content, Role};
+use crate::form::Form;
+
+/// What `elicitation/create` asks the user.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ElicitRequest {
+    /// Fill in a form (`mode: "form"`, the only mode of 2025-06-18).
+    Form {
+        /// What the user is asked.
+        message: String,
+        /// The form.
+        form: Form,
+    },
+    /// Open a URL, e.g. to sign in somewhere the client must not see (`mode: "url"`, from
+    /// 2025-11-25).
+    Url {
+        /// Why the user should open it.
+        message: String,
+        /// The URL.
+        url: String,
+        /// The id `notifications/elicitation/complete` names (2025-11-25 requires one;
+        /// 2026-07-28 has none).
+        elicitation_id: Option<String>,
+    },
+}
+
+/// One message of a [`SamplingRequest`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct SamplingMessage {
+    /// Who says it.
+    pub role: Role,
+    /// What is said: text, an image or audio.
+    pub content: Content,
+}
+
+/// Where the client may take context for the model from (`includeContext`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IncludeContext {
+    /// No other context.
+    None,
+    /// The context of this server.
+    ThisServer,
+    /// The context of every server the client is connected to.
+    AllServers,
+}
+
+/// The server's preferences for the model the client picks (`ModelPreferences`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ModelPreferences {
+    /// Model names or families to prefer, in order (`hints[].name`).
+    pub hints: Vec<String>,
+    /// How much cost matters, from 0 to 1.
+    pub cost_priority: Option<f64>,
+    /// How much speed matters, from 0 to 1.
+    pub speed_priority: Option<f64>,
+    /// How much intelligence matters, from 0 to 1.
+    pub intelligence_priority: Option<f64>,
+}
+
+/// A `sampling/createMessage` request: a conversation for the client's model, and how to
+/// answer it.
+///
+/// ```
+/// use mcpwire_server::{IncludeContext, ModelPreferences, SamplingRequest};
+///
+/// let request = SamplingRequest::new(200)
+///     .user("What is the capital of France?")
+///     .system_prompt("Answer in one word.")
+///     .temperature(0.2)
+///     .stop_sequence("\n")
+///     .include_context(IncludeContext::ThisServer)
+///     .model_preferences(ModelPreferences {
+///         hints: vec!["claude".into()],
+///         intelligence_priority: Some(0.8),
+///         ..ModelPreferences::default()
+///     });
+/// assert_eq!(request.messages.len(), 1);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct SamplingRequest {
+    /// The conversation so far.
+    pub messages: Vec<SamplingMessage>,
+    /// The most tokens the model may produce.
+    pub max_tokens: u32,
+    /// A system prompt the client may use.
+    pub system_prompt: Option<String>,
+    /// Which model the server would like.
+    pub model_preferences: Option<ModelPreferences>,
+    /// The sampling temperature.
+    pub temperature: Option<f64>,
+    /// Sequences that end the answer.
+    pub stop_sequences: Vec<String>,
+    /// Where the client may take context from.
+    pub include_context: Option<IncludeContext>,
+}
+
+impl SamplingRequest {
+    /// A request without messages yet, for at most `max_tokens` tokens.
+    pub fn new(max_tokens: u32) -> Self {
+        Self {
+            messages: Vec::new(),
+            max_tokens,
+            system_prompt: None,
+            model_preferences: None,
+            temperature: None,
+            stop_sequences: Vec::new(),
+            include_context: None,
+        }
+    }
+
+    /// Adds a message of any content block (text, image or audio).
+    #[must_use]
+    pub fn message(mut self, role: Role, content: Content) -> Self {
+        self.messages.push(SamplingMessage { role, content });
+        self
+    }
+
+    /// Adds a user message of text.
+    #[must_use]
+    pub fn user(self, text: impl Into<String>) -> Self {
+        self.message(Role::User, Content::text(text))
+    }
+
+    /// Adds an assistant message of text.
+    #[must_use]
+    pub fn assistant(self, text: impl Into<String>) -> Self {
+        self.message(Role::Assistant, Content::text(text))
+    }
+
+    /// Sets the system prompt.
+    #[must_use]
+    pub fn system_prompt(mut self, prompt: impl Into<String>) -> Self {
+        self.system_prompt = Some(prompt.into());
+        self
+    }
+
+    /// Sets the model preferences.
+    #[must_use]
+    pub fn model_preferences(mut self, preferences: ModelPreferences) -> Self {
+        self.model_preferences = Some(preferences);
+        self
+    }
+
+    /// Sets the temperature.
+    #[must_use]
+    pub fn temperature(mut self, temperature: f64) -> Self {
+        self.temperature = Some(temperature);
+        self
+    }
+
+    /// Adds a stop sequence.
+    #[must_use]
+    pub fn stop_sequence(mut self, stop: impl Into<String>) -> Self {
+        self.stop_sequences.push(stop.into());
+        self
+    }
+
+    /// Sets where the client may take context from.
+    #[must_use]
+    pub fn include_context(mut self, include: IncludeContext) -> Self {
+        self.include_context = Some(include);
+        self
+    }
+}

@@ -1,0 +1,282 @@
+//! The ask model on the wire: [`ElicitRequest`] and [`SamplingRequest`] converted into the
+//! `ElicitRequestParams` and `CreateMessageRequestParams` of each version, built from its
+//! generated types and serialized from them. What a version lacks (elicitation before
+//! 2025-06-18, URL mode before 2025-11-25, audio in a sampling message before 2025-03-26, a
+//! resource in any sampling message) is an [`AskError`].
+
+use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
+use serde_json::{Number, Value};
+
+use crate::ask::{ElicitRequest, IncludeContext, ModelPreferences, SamplingRequest};
+use crate::content::{ContentError, Role};
+use crate::content_wire::{
+    Block2024_11_05, Block2025_03_26, block_2024_11_05, block_2025_03_26, block_2025_06_18,
+    block_2025_11_25, block_2026_07_28, to_value,
+};
+use crate::form::FormError;
+use crate::form_wire::{requested_2025_06_18, requested_2025_11_25, requested_2026_07_28};
+use crate::version::Version;
+
+/// Why a request to the client cannot be sent under a version.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AskError {
+    /// A content block of a sampling message.
+    Content(ContentError),
+    /// The form.
+    Form(FormError),
+    /// Something else the version lacks, or a value without a JSON form.
+    Lacking {
+        /// What cannot be sent.
+        what: String,
+        /// The version in force.
+        version: Version,
+    },
+}
+
+impl std::fmt::Display for AskError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AskError::Content(e) => e.fmt(f),
+            AskError::Form(e) => e.fmt(f),
+            AskError::Lacking { what, version } => {
+                write!(f, "{what} cannot be sent under MCP {version}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for AskError {}
+
+impl From<ContentError> for AskError {
+    fn from(e: ContentError) -> Self {
+        AskError::Content(e)
+    }
+}
+
+impl From<FormError> for AskError {
+    fn from(e: FormError) -> Self {
+        AskError::Form(e)
+    }
+}
+
+fn lacking(what: impl Into<String>, version: Version) -> AskError {
+    AskError::Lacking {
+        what: what.into(),
+        version,
+    }
+}
+
+/// The `ElicitRequestParams` of `version`, serialized from its generated type.
+pub(crate) fn elicit_params(request: &ElicitRequest, version: Version) -> Result<Value, AskError> {
+    let url_id = |id: &Option<String>| match (version, id) {
+        (Version::V2025_11_25, None) => Err(lacking("a URL elicitation without an id", version)),
+        (Version::V2026_07_28, Some(_)) => Err(lacking("an `elicitationId`", version)),
+        _ => Ok(()),
+    };
+    Ok(match (version, request) {
+        (Version::V2024_11_05 | Version::V2025_03_26, _) => {
+            return Err(lacking("`elicitation/create`", version));
+        }
+        (Version::V2025_06_18, ElicitRequest::Form { message, form }) => to_value(
+            v2025_06_18::ElicitRequestParams::new(&**message, requested_2025_06_18(form)?),
+        ),
+        (Version::V2025_06_18, ElicitRequest::Url { .. }) => {
+            return Err(lacking("a URL elicitation", version));
+        }
+        (Version::V2025_11_25, ElicitRequest::Form { message, form }) => {
+            to_value(v2025_11_25::ElicitRequestParams::ElicitRequestFormParams(
+                v2025_11_25::ElicitRequestFormParams::new(&**message, requested_2025_11_25(form)?),
+            ))
+        }
+        (
+            Version::V2025_11_25,
+            ElicitRequest::Url {
+                message,
+                url,
+                elicitation_id,
+            },
+        ) => {
+            url_id(elicitation_id)?;
+            let id = elicitation_id.as_deref().unwrap_or_default();
+            to_value(v2025_11_25::ElicitRequestParams::ElicitRequestURLParams(
+                v2025_11_25::ElicitRequestURLParams::new(id, &**message, &**url),
+            ))
+        }
+        (Version::V2026_07_28, ElicitRequest::Form { message, form }) => {
+            to_value(v2026_07_28::ElicitRequestParams::ElicitRequestFormParams(
+                v2026_07_28::ElicitRequestFormParams::new(&**message, requested_2026_07_28(form)?),
+            ))
+        }
+        (
+            Version::V2026_07_28,
+            ElicitRequest::Url {
+                message,
+                url,
+                elicitation_id,
+            },
+        ) => {
+            url_id(elicitation_id)?;
+            to_value(v2026_07_28::ElicitRequestParams::ElicitRequestURLParams(
+                v2026_07_28::ElicitRequestURLParams::new(&**message, &**url),
+            ))
+        }
+    })
+}
+
+/// A finite number, or an error naming `what`.
+fn finite(value: f64, what: &str, version: Version) -> Result<Number, AskError> {
+    Number::from_f64(value).ok_or_else(|| lacking(format!("{what} {value}"), version))
+}
+
+/// The members every version's `CreateMessageRequestParams` shares, set on `$out` of
+/// module `$m`.
+macro_rules! sampling_params {
+    ($m:ident, $request:expr, $version:expr, $messages:expr) => {{
+        let request: &SamplingRequest = $request;
+        let version = $version;
+        let mut out = $m::CreateMessageRequestParams::new(request.max_tokens, $messages);
+        out.system_prompt = request.system_prompt.clone();
+        out.temperature = request
+            .temperature
+            .map(|t| finite(t, "the temperature", version))
+            .transpose()?;
+        out.stop_sequences =
+            (!request.stop_sequences.is_empty()).then(|| request.stop_sequences.clone());
+        out.include_context = request.include_context.map(|include| match include {
+            IncludeContext::None => $m::CreateMessageRequestParamsIncludeContext::None,
+            IncludeContext::ThisServer => $m::CreateMessageRequestParamsIncludeContext::ThisServer,
+            IncludeContext::AllServers => $m::CreateMessageRequestParamsIncludeContext::AllServers,
+        });
+        out.model_preferences = request
+            .model_preferences
+            .as_ref()
+            .map(|p| preferences!($m, p, version))
+            .transpose()?;
+        to_value(out)
+    }};
+}
+
+/// A `ModelPreferences` of module `$m`.
+macro_rules! preferences {
+    ($m:ident, $p:expr, $version:expr) => {{
+        let p: &ModelPreferences = $p;
+        let priority =
+            |value: Option<f64>, what: &str| value.map(|v| finite(v, what, $version)).transpose();
+        let mut out = $m::ModelPreferences::new();
+        out.cost_priority = priority(p.cost_priority, "the cost priority")?;
+        out.speed_priority = priority(p.speed_priority, "the speed priority")?;
+        out.intelligence_priority = priority(p.intelligence_priority, "the intelligence priority")?;
+        out.hints = (!p.hints.is_empty()).then(|| {
+            p.hints
+                .iter()
+                .map(|name| {
+                    let mut hint = $m::ModelHint::new();
+                    hint.name = Some(name.clone());
+                    hint
+                })
+                .collect()
+        });
+        Ok::<_, AskError>(out)
+    }};
+}
+
+/// The `SamplingMessage`s of `$request` in module `$m`, each block converted by `$block`
+/// into the version's union of blocks and then into `SamplingMessageContent` by `$content`.
+macro_rules! sampling_messages {
+    ($m:ident, $request:expr, $block:expr, $content:expr) => {{
+        let request: &SamplingRequest = $request;
+        request
+            .messages
+            .iter()
+            .map(|message| {
+                let role = match message.role {
+                    Role::User => $m::Role::User,
+                    Role::Assistant => $m::Role::Assistant,
+                };
+                let content = $content($block(&message.content)?)?;
+                Ok($m::SamplingMessage::new(content, role))
+            })
+            .collect::<Result<Vec<_>, AskError>>()?
+    }};
+}
+
+fn not_in_sampling(kind: &str, version: Version) -> AskError {
+    lacking(format!("`{kind}` content in a sampling message"), version)
+}
+
+/// The `SamplingMessageContent` of versions from 2025-06-18 on (one shape, three modules).
+macro_rules! sampling_content {
+    ($fn:ident, $m:ident, $version:expr) => {
+        fn $fn(block: $m::ContentBlock) -> Result<$m::SamplingMessageContent, AskError> {
+            use $m::{ContentBlock as B, SamplingMessageContent as S};
+            match block {
+                B::TextContent(b) => Ok(S::TextContent(b)),
+                B::ImageContent(b) => Ok(S::ImageContent(b)),
+                B::AudioContent(b) => Ok(S::AudioContent(b)),
+                B::EmbeddedResource(_) => Err(not_in_sampling("resource", $version)),
+                B::ResourceLink(_) => Err(not_in_sampling("resource_link", $version)),
+            }
+        }
+    };
+}
+
+sampling_content!(content_2025_06_18, v2025_06_18, Version::V2025_06_18);
+sampling_content!(content_2025_11_25, v2025_11_25, Version::V2025_11_25);
+sampling_content!(content_2026_07_28, v2026_07_28, Version::V2026_07_28);
+
+fn content_2024_11_05(
+    block: Block2024_11_05,
+) -> Result<v2024_11_05::SamplingMessageContent, AskError> {
+    use v2024_11_05::SamplingMessageContent as S;
+    match block {
+        Block2024_11_05::Text(b) => Ok(S::TextContent(b)),
+        Block2024_11_05::Image(b) => Ok(S::ImageContent(b)),
+        Block2024_11_05::Resource(_) => Err(not_in_sampling("resource", Version::V2024_11_05)),
+    }
+}
+
+fn content_2025_03_26(
+    block: Block2025_03_26,
+) -> Result<v2025_03_26::SamplingMessageContent, AskError> {
+    use v2025_03_26::SamplingMessageContent as S;
+    match block {
+        Block2025_03_26::Text(b) => Ok(S::TextContent(b)),
+        Block2025_03_26::Image(b) => Ok(S::ImageContent(b)),
+        Block2025_03_26::Audio(b) => Ok(S::AudioContent(b)),
+        Block2025_03_26::Resource(_) => Err(not_in_sampling("resource", Version::V2025_03_26)),
+    }
+}
+
+/// The `CreateMessageRequestParams` of `version`, serialized from its generated type.
+pub(crate) fn sampling_params(
+    request: &SamplingRequest,
+    version: Version,
+) -> Result<Value, AskError> {
+    Ok(match version {
+        Version::V2024_11_05 => {
+            let messages =
+                sampling_messages!(v2024_11_05, request, block_2024_11_05, content_2024_11_05);
+            sampling_params!(v2024_11_05, request, version, messages)
+        }
+        Version::V2025_03_26 => {
+            let messages =
+                sampling_messages!(v2025_03_26, request, block_2025_03_26, content_2025_03_26);
+            sampling_params!(v2025_03_26, request, version, messages)
+        }
+        Version::V2025_06_18 => {
+            let messages =
+                sampling_messages!(v2025_06_18, request, block_2025_06_18, content_2025_06_18);
+            sampling_params!(v2025_06_18, request, version, messages)
+        }
+        Version::V2025_11_25 => {
+            let messages =
+                sampling_messages!(v2025_11_25, request, block_2025_11_25, content_2025_11_25);
+            sampling_params!(v2025_11_25, request, version, messages)
+        }
+        Version::V2026_07_28 => {
+            let messages =
+                sampling_messages!(v2026_07_28, request, block_2026_07_28, content_2026_07_28);
+            sampling_params!(v2026_07_28, request, version, messages)
+        }
+    })
+}

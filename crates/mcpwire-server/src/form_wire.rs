@@ -1,0 +1,277 @@
+//! The form model on the wire: a [`Form`] converted into the `requestedSchema` of each
+//! version with elicitation, built from that version's generated `PrimitiveSchemaDefinition`
+//! types. What a version cannot say is a [`FormError`]: defaults and multiple choices before
+//! 2025-11-25 (2025-06-18 has only boolean defaults, and titles only as `enumNames`).
+
+use std::collections::BTreeMap;
+
+use mcpwire_types::mcp::{v2025_06_18, v2025_11_25, v2026_07_28};
+
+use crate::form::{Choice, FieldKind, Form, FormError, FormField, TextFormat, titled};
+use crate::version::Version;
+
+fn lacking(field: &FormField, what: &str, version: Version) -> FormError {
+    FormError::new(
+        Some(&field.name),
+        format!("{what} cannot be sent under MCP {version}"),
+    )
+}
+
+fn values(choices: &[Choice]) -> Vec<String> {
+    choices.iter().map(|c| c.value.clone()).collect()
+}
+
+fn titles(choices: &[Choice]) -> Vec<String> {
+    choices.iter().map(|c| c.shown().to_owned()).collect()
+}
+
+/// The names of the required fields, `None` when there are none.
+fn required(form: &Form) -> Option<Vec<String>> {
+    let names: Vec<String> = form
+        .fields
+        .iter()
+        .filter(|f| f.required)
+        .map(|f| f.name.clone())
+        .collect();
+    (!names.is_empty()).then_some(names)
+}
+
+/// Sets the `title` and `description` every generated schema type has.
+macro_rules! described {
+    ($out:expr, $field:expr) => {{
+        let mut out = $out;
+        out.title = $field.title.clone();
+        out.description = $field.description.clone();
+        out
+    }};
+}
+
+/// The `StringSchema.format` of module `$m`.
+macro_rules! text_format {
+    ($m:ident, $format:expr) => {
+        $format.map(|f| match f {
+            TextFormat::Email => $m::StringSchemaFormat::Email,
+            TextFormat::Uri => $m::StringSchemaFormat::Uri,
+            TextFormat::Date => $m::StringSchemaFormat::Date,
+            TextFormat::DateTime => $m::StringSchemaFormat::DateTime,
+        })
+    };
+}
+
+/// A `PrimitiveSchemaDefinition` of a version from 2025-11-25 on (one shape, two modules).
+macro_rules! primitive_2025_11_25_on {
+    ($fn:ident, $m:ident) => {
+        fn $fn(field: &FormField) -> $m::PrimitiveSchemaDefinition {
+            use $m as m;
+            match &field.kind {
+                FieldKind::Text {
+                    min_length,
+                    max_length,
+                    format,
+                    default,
+                } => {
+                    let mut out = described!(m::StringSchema::new(), field);
+                    out.min_length = min_length.map(Into::into);
+                    out.max_length = max_length.map(Into::into);
+                    out.format = text_format!(m, format);
+                    out.default = default.clone();
+                    m::PrimitiveSchemaDefinition::StringSchema(out)
+                }
+                FieldKind::Number {
+                    integer,
+                    minimum,
+                    maximum,
+                    default,
+                } => {
+                    let ty = if *integer {
+                        m::NumberSchemaType::Integer
+                    } else {
+                        m::NumberSchemaType::Number
+                    };
+                    let mut out = described!(m::NumberSchema::new(ty), field);
+                    out.minimum = minimum.clone();
+                    out.maximum = maximum.clone();
+                    out.default = default.clone();
+                    m::PrimitiveSchemaDefinition::NumberSchema(out)
+                }
+                FieldKind::Boolean { default } => {
+                    let mut out = described!(m::BooleanSchema::new(), field);
+                    out.default = *default;
+                    m::PrimitiveSchemaDefinition::BooleanSchema(out)
+                }
+                FieldKind::Select {
+                    choices,
+                    legacy_titles: true,
+                    default,
+                } => {
+                    let mut out =
+                        described!(m::LegacyTitledEnumSchema::new(values(choices)), field);
+                    out.enum_names = Some(titles(choices));
+                    out.default = default.clone();
+                    m::PrimitiveSchemaDefinition::LegacyTitledEnumSchema(out)
+                }
+                FieldKind::Select {
+                    choices, default, ..
+                } if titled(choices) => {
+                    let one_of = choices
+                        .iter()
+                        .map(|c| {
+                            m::TitledSingleSelectEnumSchemaOneOfItem::new(&*c.value, c.shown())
+                        })
+                        .collect::<Vec<_>>();
+                    let mut out = described!(m::TitledSingleSelectEnumSchema::new(one_of), field);
+                    out.default = default.clone();
+                    m::PrimitiveSchemaDefinition::TitledSingleSelectEnumSchema(out)
+                }
+                FieldKind::Select {
+                    choices, default, ..
+                } => {
+                    let mut out = described!(
+                        m::UntitledSingleSelectEnumSchema::new(values(choices)),
+                        field
+                    );
+                    out.default = default.clone();
+                    m::PrimitiveSchemaDefinition::UntitledSingleSelectEnumSchema(out)
+                }
+                FieldKind::MultiSelect {
+                    choices,
+                    min_items,
+                    max_items,
+                    default,
+                } if titled(choices) => {
+                    let any_of = choices
+                        .iter()
+                        .map(|c| {
+                            m::TitledMultiSelectEnumSchemaItemsAnyOfItem::new(&*c.value, c.shown())
+                        })
+                        .collect::<Vec<_>>();
+                    let items = m::TitledMultiSelectEnumSchemaItems::new(any_of);
+                    let mut out = described!(m::TitledMultiSelectEnumSchema::new(items), field);
+                    out.min_items = min_items.map(Into::into);
+                    out.max_items = max_items.map(Into::into);
+                    out.default = default.clone();
+                    m::PrimitiveSchemaDefinition::TitledMultiSelectEnumSchema(out)
+                }
+                FieldKind::MultiSelect {
+                    choices,
+                    min_items,
+                    max_items,
+                    default,
+                } => {
+                    let items = m::UntitledMultiSelectEnumSchemaItems::new(values(choices));
+                    let mut out = described!(m::UntitledMultiSelectEnumSchema::new(items), field);
+                    out.min_items = min_items.map(Into::into);
+                    out.max_items = max_items.map(Into::into);
+                    out.default = default.clone();
+                    m::PrimitiveSchemaDefinition::UntitledMultiSelectEnumSchema(out)
+                }
+            }
+        }
+    };
+}
+
+primitive_2025_11_25_on!(primitive_2025_11_25, v2025_11_25);
+primitive_2025_11_25_on!(primitive_2026_07_28, v2026_07_28);
+
+/// 2025-06-18: no defaults but a boolean's, no multiple choices, titles only as `enumNames`.
+fn primitive_2025_06_18(
+    field: &FormField,
+) -> Result<v2025_06_18::PrimitiveSchemaDefinition, FormError> {
+    use v2025_06_18 as m;
+    let version = Version::V2025_06_18;
+    let no_default = |present: bool| match present {
+        true => Err(lacking(field, "a default value", version)),
+        false => Ok(()),
+    };
+    Ok(match &field.kind {
+        FieldKind::Text {
+            min_length,
+            max_length,
+            format,
+            default,
+        } => {
+            no_default(default.is_some())?;
+            let mut out = described!(m::StringSchema::new(), field);
+            out.min_length = min_length.map(Into::into);
+            out.max_length = max_length.map(Into::into);
+            out.format = text_format!(m, format);
+            m::PrimitiveSchemaDefinition::StringSchema(out)
+        }
+        FieldKind::Number {
+            integer,
+            minimum,
+            maximum,
+            default,
+        } => {
+            no_default(default.is_some())?;
+            let ty = if *integer {
+                m::NumberSchemaType::Integer
+            } else {
+                m::NumberSchemaType::Number
+            };
+            let mut out = described!(m::NumberSchema::new(ty), field);
+            out.minimum = minimum.clone();
+            out.maximum = maximum.clone();
+            m::PrimitiveSchemaDefinition::NumberSchema(out)
+        }
+        FieldKind::Boolean { default } => {
+            let mut out = described!(m::BooleanSchema::new(), field);
+            out.default = *default;
+            m::PrimitiveSchemaDefinition::BooleanSchema(out)
+        }
+        FieldKind::Select {
+            choices, default, ..
+        } => {
+            no_default(default.is_some())?;
+            let mut out = described!(m::EnumSchema::new(values(choices)), field);
+            out.enum_names = titled(choices).then(|| titles(choices));
+            m::PrimitiveSchemaDefinition::EnumSchema(out)
+        }
+        FieldKind::MultiSelect { .. } => {
+            return Err(lacking(field, "a multiple choice", version));
+        }
+    })
+}
+
+/// Every field of `form` through `convert`, by name.
+fn properties<P>(
+    form: &Form,
+    convert: impl Fn(&FormField) -> Result<P, FormError>,
+) -> Result<BTreeMap<String, P>, FormError> {
+    form.fields
+        .iter()
+        .map(|field| Ok((field.name.clone(), convert(field)?)))
+        .collect()
+}
+
+/// The `requestedSchema` of 2025-06-18.
+pub(crate) fn requested_2025_06_18(
+    form: &Form,
+) -> Result<v2025_06_18::ElicitRequestParamsRequestedSchema, FormError> {
+    let mut out = v2025_06_18::ElicitRequestParamsRequestedSchema::new(properties(
+        form,
+        primitive_2025_06_18,
+    )?);
+    out.required = required(form);
+    Ok(out)
+}
+
+/// The `requestedSchema` of 2025-11-25.
+pub(crate) fn requested_2025_11_25(
+    form: &Form,
+) -> Result<v2025_11_25::ElicitRequestFormParamsRequestedSchema, FormError> {
+    let properties = properties(form, |f| Ok(primitive_2025_11_25(f)))?;
+    let mut out = v2025_11_25::ElicitRequestFormParamsRequestedSchema::new(properties);
+    out.required = required(form);
+    Ok(out)
+}
+
+/// The `requestedSchema` of 2026-07-28.
+pub(crate) fn requested_2026_07_28(
+    form: &Form,
+) -> Result<v2026_07_28::ElicitRequestFormParamsRequestedSchema, FormError> {
+    let properties = properties(form, |f| Ok(primitive_2026_07_28(f)))?;
+    let mut out = v2026_07_28::ElicitRequestFormParamsRequestedSchema::new(properties);
+    out.required = required(form);
+    Ok(out)
+}
