@@ -5,14 +5,14 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use mcpwire::http::HttpConfig;
 use mcpwire_server::{
-    CompletionRequest, Content, Context, Elicitation, EmbeddedResource, LogLevel, McpServer,
+    CompletionRequest, Content, Context, Elicitation, EmbeddedResource, HttpConfig, LogLevel,
+    McpServer,
     NoArguments, Prompt, PromptMessage, Resource, ResourceContents, ResourceTemplate, Role,
     ToolResult,
 };
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// A silent WAV: the RIFF header of zero samples.
 const WAV: &str = "UklGRiQAAABXQVZFZm10IBAAAAABAAEARKwAAIhYAQACABAAZGF0YQAAAAA=";
@@ -138,6 +138,134 @@ async fn elicitation(args: ElicitArgs, ctx: Context) -> ToolResult {
     }
 }
 
+/// The five enum shapes of SEP-1330.
+#[derive(Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Untitled {
+    Option1,
+    Option2,
+    Option3,
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+enum TitledOption {
+    #[schemars(title = "First Option")]
+    #[serde(rename = "value1")]
+    Value1,
+    #[schemars(title = "Second Option")]
+    #[serde(rename = "value2")]
+    Value2,
+    #[schemars(title = "Third Option")]
+    #[serde(rename = "value3")]
+    Value3,
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+enum TitledChoice {
+    #[schemars(title = "First Choice")]
+    #[serde(rename = "value1")]
+    Value1,
+    #[schemars(title = "Second Choice")]
+    #[serde(rename = "value2")]
+    Value2,
+    #[schemars(title = "Third Choice")]
+    #[serde(rename = "value3")]
+    Value3,
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct EnumForm {
+    untitled_single: Untitled,
+    titled_single: TitledOption,
+    #[schemars(extend(
+        "enum" = ["opt1", "opt2", "opt3"],
+        "enumNames" = ["Option One", "Option Two", "Option Three"]
+    ))]
+    legacy_enum: String,
+    untitled_multi: Vec<Untitled>,
+    titled_multi: Vec<TitledChoice>,
+}
+
+/// The defaults of SEP-1034, one per primitive type.
+#[derive(Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Status {
+    Active,
+    Inactive,
+    Pending,
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+struct DefaultsForm {
+    /// User name
+    #[serde(default = "default_name")]
+    name: String,
+    /// User age
+    #[serde(default = "default_age")]
+    age: i64,
+    /// User score
+    #[serde(default = "default_score")]
+    score: f64,
+    /// User status
+    #[serde(default = "default_status")]
+    status: Status,
+    /// Verification status
+    #[serde(default = "default_verified")]
+    verified: bool,
+}
+
+fn default_name() -> String {
+    "John Doe".into()
+}
+fn default_age() -> i64 {
+    30
+}
+fn default_score() -> f64 {
+    95.5
+}
+fn default_status() -> Status {
+    Status::Active
+}
+fn default_verified() -> bool {
+    true
+}
+
+/// Asks for the form `T` and reports the answer as the SEP-1034 and SEP-1330 scenarios
+/// expect.
+async fn elicit_form<T>(ctx: Context, message: &str) -> ToolResult
+where
+    T: Serialize + serde::de::DeserializeOwned + JsonSchema,
+{
+    match ctx.elicit::<T>(message).await {
+        Ok(Elicitation::Accepted(content)) => ToolResult::text(format!(
+            "Elicitation completed: action=accept, content={}",
+            serde_json::to_string(&content).unwrap_or_default()
+        )),
+        Ok(Elicitation::Declined) => {
+            ToolResult::text("Elicitation completed: action=decline, content={}")
+        }
+        Ok(Elicitation::Cancelled) => {
+            ToolResult::text("Elicitation completed: action=cancel, content={}")
+        }
+        Err(error) => ToolResult::error(error),
+    }
+}
+
+async fn elicitation_enums(_: NoArguments, ctx: Context) -> ToolResult {
+    elicit_form::<EnumForm>(ctx, "Please choose from each kind of enum").await
+}
+
+async fn elicitation_defaults(_: NoArguments, ctx: Context) -> ToolResult {
+    elicit_form::<DefaultsForm>(ctx, "Please review the defaults").await
+}
+
+/// Asks the user through the request's own response (2026-07-28: an input-required
+/// result, never a request of the server's own).
+async fn streaming_elicitation(_: NoArguments, ctx: Context) -> ToolResult {
+    elicit_form::<DefaultsForm>(ctx, "Please confirm").await
+}
+
 async fn complete_arg(request: CompletionRequest) -> Vec<String> {
     ["paris", "park", "party"]
         .into_iter()
@@ -166,6 +294,21 @@ fn server() -> McpServer {
         .tool("test_error_handling", "Always fails", error)
         .tool("test_sampling", "Asks the client's model", sampling)
         .tool("test_elicitation", "Asks the user", elicitation)
+        .tool(
+            "test_elicitation_sep1330_enums",
+            "Asks for every kind of enum (SEP-1330)",
+            elicitation_enums,
+        )
+        .tool(
+            "test_elicitation_sep1034_defaults",
+            "Asks with a default for every primitive type (SEP-1034)",
+            elicitation_defaults,
+        )
+        .tool(
+            "test_streaming_elicitation",
+            "Asks the user within the call's own response",
+            streaming_elicitation,
+        )
         .resource(
             Resource::new("test://static-text", "static-text", |_: Context| async {
                 ResourceContents::text("This is the content of the static text resource.")

@@ -66,6 +66,46 @@ fn lacking(what: impl Into<String>, version: Version) -> AskError {
     }
 }
 
+impl ElicitRequest {
+    /// The `params` of `elicitation/create` under `version`, serialized from that version's
+    /// generated `ElicitRequestParams`, or what the version cannot carry.
+    ///
+    /// ```
+    /// use mcpwire_server::{ElicitRequest, Form, Version};
+    ///
+    /// #[derive(schemars::JsonSchema)]
+    /// #[allow(dead_code)]
+    /// struct Name { name: String }
+    ///
+    /// let request = ElicitRequest::Form {
+    ///     message: "Who are you?".into(),
+    ///     form: Form::of::<Name>().unwrap(),
+    /// };
+    /// let params = request.to_json(Version::V2025_11_25).unwrap();
+    /// assert_eq!(params["requestedSchema"]["properties"]["name"]["type"], "string");
+    /// assert!(request.to_json(Version::V2025_03_26).is_err());
+    /// ```
+    pub fn to_json(&self, version: Version) -> Result<Value, AskError> {
+        elicit_params(self, version)
+    }
+}
+
+impl SamplingRequest {
+    /// The `params` of `sampling/createMessage` under `version`, serialized from that
+    /// version's generated `CreateMessageRequestParams`, or what the version cannot carry.
+    ///
+    /// ```
+    /// use mcpwire_server::{SamplingRequest, Version};
+    ///
+    /// let params = SamplingRequest::new(50).user("Hi").to_json(Version::V2024_11_05).unwrap();
+    /// assert_eq!(params["maxTokens"], 50);
+    /// assert_eq!(params["messages"][0]["content"]["text"], "Hi");
+    /// ```
+    pub fn to_json(&self, version: Version) -> Result<Value, AskError> {
+        sampling_params(self, version)
+    }
+}
+
 /// The `ElicitRequestParams` of `version`, serialized from its generated type.
 pub(crate) fn elicit_params(request: &ElicitRequest, version: Version) -> Result<Value, AskError> {
     let url_id = |id: &Option<String>| match (version, id) {

@@ -1,20 +1,28 @@
 //! The tools, resources or prompts of a server, listed page by page with an opaque cursor.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use mcpwire::RpcError;
 use serde_json::json;
 
-/// Items by key (a tool's or prompt's name, a resource's URI), in key order.
+/// Items by key (a tool's or prompt's name, a resource's URI), listed in the order they were
+/// registered (a replaced item keeps its place).
 #[derive(Debug)]
 pub(crate) struct Catalog<T> {
-    items: BTreeMap<String, T>,
+    /// Each item with its registration number.
+    items: HashMap<String, (u64, T)>,
+    /// The keys by registration number: the listing order.
+    order: BTreeMap<u64, String>,
+    /// The next registration number.
+    next: u64,
 }
 
 impl<T> Default for Catalog<T> {
     fn default() -> Self {
         Self {
-            items: BTreeMap::new(),
+            items: HashMap::new(),
+            order: BTreeMap::new(),
+            next: 0,
         }
     }
 }
@@ -23,54 +31,72 @@ impl<T> Default for Catalog<T> {
 const CURSOR_PREFIX: &str = "c1.";
 
 impl<T> Catalog<T> {
-    /// Adds or replaces an item; returns whether one was replaced.
+    /// Adds or replaces an item (a replaced item keeps its place); returns whether one was
+    /// replaced.
     pub(crate) fn insert(&mut self, key: String, item: T) -> bool {
-        self.items.insert(key, item).is_some()
+        if let Some((_, old)) = self.items.get_mut(&key) {
+            *old = item;
+            return true;
+        }
+        let number = self.next;
+        self.next += 1;
+        self.order.insert(number, key.clone());
+        self.items.insert(key, (number, item));
+        false
     }
 
     /// Removes an item; returns whether it was there.
     pub(crate) fn remove(&mut self, key: &str) -> bool {
-        self.items.remove(key).is_some()
+        match self.items.remove(key) {
+            Some((number, _)) => {
+                self.order.remove(&number);
+                true
+            }
+            None => false,
+        }
     }
 
     pub(crate) fn get(&self, key: &str) -> Option<&T> {
-        self.items.get(key)
+        self.items.get(key).map(|(_, item)| item)
     }
 
-    /// Every item, in key order.
+    /// Every item, in registration order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = &T> {
-        self.items.values()
+        self.order
+            .values()
+            .filter_map(|key| self.items.get(key).map(|(_, item)| item))
     }
 
     /// One page of at most `size` items after `cursor`, and the cursor of the next page when
     /// more items follow. A cursor this server did not issue is -32602 (pointer `/cursor`).
     ///
-    /// The cursor names the last key of the page (hex-encoded), so a page stays correct when
-    /// items are added or removed between requests.
+    /// The cursor names the registration number of the page's last item, so a page stays
+    /// correct when items are added or removed between requests.
     pub(crate) fn page(
         &self,
         cursor: Option<&str>,
         size: usize,
     ) -> Result<(Vec<&T>, Option<String>), RpcError> {
         let after = cursor.map(decode_cursor).transpose()?;
+        let start = after.map_or(0, |n| n.saturating_add(1));
         let mut rest = self
-            .items
-            .iter()
-            .filter(|(key, _)| after.as_deref().is_none_or(|after| key.as_str() > after));
-        let page: Vec<(&String, &T)> = rest.by_ref().take(size.max(1)).collect();
+            .order
+            .range(start..)
+            .filter_map(|(number, key)| Some((*number, &self.items.get(key)?.1)));
+        let page: Vec<(u64, &T)> = rest.by_ref().take(size.max(1)).collect();
         let next = match (page.last(), rest.next()) {
-            (Some((last, _)), Some(_)) => Some(encode_cursor(last)),
+            (Some((last, _)), Some(_)) => Some(encode_cursor(*last)),
             _ => None,
         };
         Ok((page.into_iter().map(|(_, item)| item).collect(), next))
     }
 }
 
-fn encode_cursor(key: &str) -> String {
-    format!("{CURSOR_PREFIX}{}", crate::hex::encode(key.as_bytes()))
+fn encode_cursor(number: u64) -> String {
+    format!("{CURSOR_PREFIX}{}", crate::hex::encode(number.to_string().as_bytes()))
 }
 
-fn decode_cursor(cursor: &str) -> Result<String, RpcError> {
+fn decode_cursor(cursor: &str) -> Result<u64, RpcError> {
     let invalid = || {
         RpcError::invalid_params().with_data(&json!({
             "pointer": "/cursor",
@@ -79,7 +105,8 @@ fn decode_cursor(cursor: &str) -> Result<String, RpcError> {
     };
     let hex = cursor.strip_prefix(CURSOR_PREFIX).ok_or_else(invalid)?;
     let bytes = crate::hex::decode(hex).ok_or_else(invalid)?;
-    String::from_utf8(bytes).map_err(|_| invalid())
+    let text = String::from_utf8(bytes).map_err(|_| invalid())?;
+    text.parse().map_err(|_| invalid())
 }
 
 #[cfg(test)]
@@ -109,9 +136,23 @@ mod tests {
     }
 
     #[test]
+    fn items_are_listed_in_registration_order_and_a_replaced_one_keeps_its_place() {
+        let mut catalog = catalog(&["zeta", "alpha", "mid"]);
+        assert!(catalog.insert("alpha".into(), "alpha2".into()));
+        assert_eq!(catalog.iter().collect::<Vec<_>>(), ["zeta", "alpha2", "mid"]);
+        let (first, next) = catalog.page(None, 1).unwrap();
+        assert_eq!(first, ["zeta"]);
+        // The cursor's item removed between pages: the next page starts after it.
+        assert!(catalog.remove("zeta"));
+        catalog.insert("new".into(), "new".into());
+        let (rest, _) = catalog.page(next.as_deref(), 5).unwrap();
+        assert_eq!(rest, ["alpha2", "mid", "new"]);
+    }
+
+    #[test]
     fn a_foreign_cursor_is_invalid_params_at_cursor() {
         let catalog = catalog(&["a"]);
-        for bad in ["", "zz", "c1.6", "c1.zz", "c1.ff"] {
+        for bad in ["", "zz", "c1.6", "c1.zz", "c1.ff", "c1.61"] {
             let error = catalog.page(Some(bad), 2).unwrap_err();
             assert_eq!(error.code(), -32602, "{bad}");
             assert!(error.data().unwrap().get().contains("\"/cursor\""));

@@ -7,7 +7,10 @@ use std::future::Future;
 use std::sync::Arc;
 
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
+
+use crate::result_wire::{CompletionPage, complete_result};
+use crate::version::Version;
 
 use crate::tool::BoxFuture;
 
@@ -64,29 +67,27 @@ impl Completers {
             .find(|argument| !known(argument))
     }
 
-    /// Runs the completer of `request.argument`: the `CompleteResult` members. An argument
-    /// without a completer gets no values.
-    pub(crate) async fn complete(&self, request: CompletionRequest) -> Value {
+    /// Runs the completer of `request.argument`: the `CompleteResult` of `version`. An
+    /// argument without a completer gets no values.
+    pub(crate) async fn complete(&self, request: CompletionRequest, version: Version) -> Value {
         let values = match self.by_argument.get(&request.argument) {
             Some(completer) => completer(request).await,
             None => Vec::new(),
         };
-        completion_result(values)
+        complete_result(completion_page(values), version)
     }
 }
 
-/// `{"completion": {"values", "total", "hasMore"}}`: at most [`MAX_COMPLETIONS`] values, the
-/// total of all of them, and whether some were left out.
-fn completion_result(mut values: Vec<String>) -> Value {
+/// At most [`MAX_COMPLETIONS`] values, the total of all of them, and whether some were left
+/// out.
+fn completion_page(mut values: Vec<String>) -> CompletionPage {
     let total = values.len();
     values.truncate(MAX_COMPLETIONS);
-    json!({
-        "completion": {
-            "values": values,
-            "total": total,
-            "hasMore": total > MAX_COMPLETIONS,
-        }
-    })
+    CompletionPage {
+        values,
+        total,
+        has_more: total > MAX_COMPLETIONS,
+    }
 }
 
 /// What `completion/complete` refers to.
@@ -130,7 +131,9 @@ mod tests {
             value: "x".into(),
             context: BTreeMap::new(),
         };
-        let result = completers.complete(request.clone()).await;
+        let result = completers
+            .complete(request.clone(), Version::V2025_11_25)
+            .await;
         assert_eq!(
             result["completion"]["values"].as_array().unwrap().len(),
             100
@@ -143,8 +146,8 @@ mod tests {
             ..request
         };
         assert_eq!(
-            completers.complete(other).await,
-            json!({ "completion": { "values": [], "total": 0, "hasMore": false } })
+            completers.complete(other, Version::V2024_11_05).await,
+            serde_json::json!({ "completion": { "values": [], "total": 0, "hasMore": false } })
         );
     }
 }

@@ -295,33 +295,87 @@ pub(crate) fn call_tool_result(
     })
 }
 
+/// A `PromptMessage` of module `$m` with `$content` (already that version's block).
+macro_rules! typed_message {
+    ($m:ident, $role:expr, $content:expr) => {{
+        let role = match $role {
+            Role::User => $m::Role::User,
+            Role::Assistant => $m::Role::Assistant,
+        };
+        $m::PromptMessage::new($content, role)
+    }};
+}
+
+/// The `PromptMessage` of 2024-11-05.
+fn message_2024_11_05(
+    role: Role,
+    content: &Content,
+) -> Result<v2024_11_05::PromptMessage, ContentError> {
+    let block = prompt_block_2024_11_05(block_2024_11_05(content)?);
+    Ok(typed_message!(v2024_11_05, role, block))
+}
+
+/// The `PromptMessage` of 2025-03-26.
+fn message_2025_03_26(
+    role: Role,
+    content: &Content,
+) -> Result<v2025_03_26::PromptMessage, ContentError> {
+    let block = prompt_block_2025_03_26(block_2025_03_26(content)?);
+    Ok(typed_message!(v2025_03_26, role, block))
+}
+
+/// The `PromptMessage` of a version whose messages take any `ContentBlock`.
+macro_rules! full_message {
+    ($fn:ident, $m:ident, $block:ident) => {
+        fn $fn(role: Role, content: &Content) -> Result<$m::PromptMessage, ContentError> {
+            Ok(typed_message!($m, role, $block(content)?))
+        }
+    };
+}
+
+full_message!(message_2025_06_18, v2025_06_18, block_2025_06_18);
+full_message!(message_2025_11_25, v2025_11_25, block_2025_11_25);
+full_message!(message_2026_07_28, v2026_07_28, block_2026_07_28);
+
 /// A `PromptMessage` of `version`, serialized from its generated type.
 pub(crate) fn prompt_message(
     role: Role,
     content: &Content,
     version: Version,
 ) -> Result<Value, ContentError> {
-    macro_rules! message {
-        ($m:ident, $content:expr) => {{
-            let role = match role {
-                Role::User => $m::Role::User,
-                Role::Assistant => $m::Role::Assistant,
-            };
-            to_value($m::PromptMessage::new($content, role))
+    Ok(match version {
+        Version::V2024_11_05 => to_value(message_2024_11_05(role, content)?),
+        Version::V2025_03_26 => to_value(message_2025_03_26(role, content)?),
+        Version::V2025_06_18 => to_value(message_2025_06_18(role, content)?),
+        Version::V2025_11_25 => to_value(message_2025_11_25(role, content)?),
+        Version::V2026_07_28 => to_value(message_2026_07_28(role, content)?),
+    })
+}
+
+/// The `GetPromptResult` of `version`, serialized from its generated type (2026-07-28's
+/// `resultType` is `complete`).
+pub(crate) fn get_prompt_result(
+    description: Option<&str>,
+    messages: &[(Role, &Content)],
+    version: Version,
+) -> Result<Value, ContentError> {
+    macro_rules! result {
+        ($m:ident, $message:ident $(, $result_type:expr)?) => {{
+            let messages = messages
+                .iter()
+                .map(|(role, content)| $message(*role, content))
+                .collect::<Result<Vec<_>, ContentError>>()?;
+            let mut out = $m::GetPromptResult::new(messages $(, $result_type)?);
+            out.description = description.map(str::to_owned);
+            to_value(out)
         }};
     }
     Ok(match version {
-        Version::V2024_11_05 => message!(
-            v2024_11_05,
-            prompt_block_2024_11_05(block_2024_11_05(content)?)
-        ),
-        Version::V2025_03_26 => message!(
-            v2025_03_26,
-            prompt_block_2025_03_26(block_2025_03_26(content)?)
-        ),
-        Version::V2025_06_18 => message!(v2025_06_18, block_2025_06_18(content)?),
-        Version::V2025_11_25 => message!(v2025_11_25, block_2025_11_25(content)?),
-        Version::V2026_07_28 => message!(v2026_07_28, block_2026_07_28(content)?),
+        Version::V2024_11_05 => result!(v2024_11_05, message_2024_11_05),
+        Version::V2025_03_26 => result!(v2025_03_26, message_2025_03_26),
+        Version::V2025_06_18 => result!(v2025_06_18, message_2025_06_18),
+        Version::V2025_11_25 => result!(v2025_11_25, message_2025_11_25),
+        Version::V2026_07_28 => result!(v2026_07_28, message_2026_07_28, "complete"),
     })
 }
 

@@ -301,7 +301,7 @@ async fn serve(
             p.definition(version)
         }),
         "tools/call" => call_tool(shared, fields, ctx).await,
-        "completion/complete" => complete(shared, fields).await,
+        "completion/complete" => complete(shared, fields, version).await,
         "resources/subscribe" | "resources/unsubscribe" => {
             let uri = fields.uri.unwrap_or_default();
             let subscribe = method == "resources/subscribe";
@@ -357,7 +357,7 @@ async fn call_tool(shared: &Shared, fields: Params, ctx: Context) -> Result<Valu
 
 /// `completion/complete`: the completer of the referenced prompt's argument or template's
 /// variable. An unknown prompt or template is -32602 naming `/ref/name` or `/ref/uri`.
-async fn complete(shared: &Shared, fields: Params) -> Result<Value, RpcError> {
+async fn complete(shared: &Shared, fields: Params, version: Version) -> Result<Value, RpcError> {
     // The version's params type already required `ref` and `argument`.
     let (Some(reference), Some(argument)) = (fields.reference, fields.argument) else {
         return Err(invalid_params("/ref", "missing `ref` or `argument`"));
@@ -377,7 +377,7 @@ async fn complete(shared: &Shared, fields: Params) -> Result<Value, RpcError> {
         value: argument.value,
         context: fields.context.unwrap_or_default().arguments,
     };
-    Ok(completers.complete(request).await)
+    Ok(completers.complete(request, version).await)
 }
 
 /// Whether `resources/read` of `uri` would find a resource or a template.
@@ -405,11 +405,7 @@ async fn read_resource(shared: &Shared, uri: String, ctx: Context) -> Result<Val
                 .map_err(|e| invalid_params(&e.pointer, &e.reason))?
         }
     };
-    answered(
-        round,
-        async move { Ok(json!({ "contents": contents.await })) },
-    )
-    .await
+    answered(round, async move { Ok(contents.await) }).await
 }
 
 fn list<T>(

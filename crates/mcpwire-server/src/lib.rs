@@ -72,6 +72,18 @@
 //! `annotations.lastModified` before 2025-06-18) is a [`ContentError`]: the tool result
 //! becomes an `isError` result saying so, `prompts/get` a -32603 error saying so.
 //!
+//! What a handler asks the client is modelled the same way: [`Context::elicit`] derives a
+//! [`Form`] from a Rust type (`$ref`s inlined, an `Option` field not required, unit enums
+//! as single choices, titled by `#[schemars(title)]` or doc comments, sequences of them as
+//! multiple choices, `#[serde(default)]` values as defaults) and converts it into the
+//! version's `PrimitiveSchemaDefinition`s; [`Context::elicit_url`] asks in URL mode;
+//! [`Context::sample_with`] sends a [`SamplingRequest`] (messages, system prompt, model
+//! preferences, temperature, stop sequences, context). What the version cannot carry is
+//! [`ClientError::Unsendable`], and nothing is sent.
+//!
+//! Lists (`tools/list`, `resources/list`, `prompts/list`, `resources/templates/list`) come
+//! in the order the items were registered.
+//!
 //! Resources come as plain [`Resource`]s and as [`ResourceTemplate`]s: RFC 6570 level-1
 //! templates (`users://{id}/profile`) listed by `resources/templates/list`, whose reader gets
 //! the variables of any URI they match in `resources/read` (a plain resource at the same URI
@@ -161,6 +173,7 @@ mod resource;
 mod resource_info;
 mod resource_template;
 mod result;
+mod result_wire;
 mod schema;
 mod server;
 mod session;
@@ -192,3 +205,8 @@ pub use server::{BuildError, DEFAULT_PAGE_SIZE, McpServer, McpServerBuilder};
 pub use session::SessionState;
 pub use tool::Tool;
 pub use version::Version;
+
+/// The Streamable HTTP transport's configuration (bind address, path, Origin and Host checks,
+/// stateless mode), for [`McpServer::http_server`].
+#[cfg(feature = "http")]
+pub use mcpwire::http::HttpConfig;

@@ -6,12 +6,12 @@ use std::sync::Arc;
 use mcpwire::RpcError;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::arguments::{ArgumentError, decode_member};
 use crate::completion::{Completers, CompletionRequest};
 use crate::content::{Content, ContentError, Role};
-use crate::content_wire::prompt_message;
+use crate::content_wire::{get_prompt_result, prompt_message};
 use crate::context::Context;
 use crate::schema::{SchemaError, object_schema};
 use crate::tool::BoxFuture;
@@ -200,16 +200,13 @@ impl Prompt {
         let messages = (self.handler)(arguments, ctx)?;
         let description = self.description.clone();
         Ok(Box::pin(async move {
-            let messages = messages
-                .await
-                .iter()
-                .map(|message| message.to_json(version))
-                .collect::<Result<Vec<Value>, ContentError>>()
-                .map_err(|e| {
-                    RpcError::internal_error()
-                        .with_data(&format!("the prompt's messages cannot be sent: {e}"))
-                })?;
-            Ok(json!({ "description": description, "messages": messages }))
+            let messages = messages.await;
+            let parts: Vec<(Role, &Content)> =
+                messages.iter().map(|m| (m.role, &m.content)).collect();
+            get_prompt_result(Some(&description), &parts, version).map_err(|e| {
+                RpcError::internal_error()
+                    .with_data(&format!("the prompt's messages cannot be sent: {e}"))
+            })
         }))
     }
 }

@@ -3,11 +3,12 @@
 use std::future::Future;
 use std::sync::Arc;
 
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
 use crate::content::ResourceContents;
 use crate::context::Context;
 use crate::resource_info::{ResourceInfo, resource_info_setters};
+use crate::result_wire::read_result;
 use crate::tool::BoxFuture;
 use crate::version::Version;
 
@@ -67,27 +68,10 @@ impl Resource {
         self.info.definition(version, "uri", &self.uri)
     }
 
-    /// Reads it: the `contents` array of a `ReadResourceResult`.
+    /// Reads it: the `ReadResourceResult` of the call's version.
     pub(crate) async fn read(&self, ctx: Context) -> Value {
+        let version = ctx.version();
         let contents = (self.reader)(ctx).await;
-        contents_json(&self.uri, self.info.mime_type.as_deref(), contents)
+        read_result(&self.uri, self.info.mime_type.as_deref(), contents, version)
     }
-}
-
-/// The `contents` array of a `ReadResourceResult`: one item for `uri`.
-pub(crate) fn contents_json(
-    uri: &str,
-    mime_type: Option<&str>,
-    contents: ResourceContents,
-) -> Value {
-    let mut item = Map::new();
-    item.insert("uri".into(), uri.into());
-    if let Some(mime_type) = mime_type {
-        item.insert("mimeType".into(), mime_type.into());
-    }
-    match contents {
-        ResourceContents::Text(text) => item.insert("text".into(), text.into()),
-        ResourceContents::Blob(blob) => item.insert("blob".into(), blob.into()),
-    };
-    json!([item])
 }

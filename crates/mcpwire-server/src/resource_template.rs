@@ -13,8 +13,8 @@ use crate::arguments::{ArgumentError, decode_member};
 use crate::completion::{Completers, CompletionRequest};
 use crate::content::ResourceContents;
 use crate::context::Context;
-use crate::resource::contents_json;
 use crate::resource_info::{ResourceInfo, resource_info_setters};
+use crate::result_wire::read_result;
 use crate::tool::BoxFuture;
 use crate::uri_template::UriTemplate;
 use crate::version::Version;
@@ -148,7 +148,8 @@ impl ResourceTemplate {
         self.info.definition(version, "uriTemplate", &self.template)
     }
 
-    /// Decodes `variables` and starts the reader: the `contents` array for `uri`.
+    /// Decodes `variables` and starts the reader: the `ReadResourceResult` for `uri` under
+    /// the call's version.
     pub(crate) fn start(
         &self,
         uri: String,
@@ -159,10 +160,11 @@ impl ResourceTemplate {
             .into_iter()
             .map(|(name, value)| (name, Value::String(value)))
             .collect();
+        let version = ctx.version();
         let reading = (self.reader)(variables, ctx)?;
         let mime_type = self.info.mime_type.clone();
         Ok(Box::pin(async move {
-            contents_json(&uri, mime_type.as_deref(), reading.await)
+            read_result(&uri, mime_type.as_deref(), reading.await, version)
         }))
     }
 }
