@@ -49,7 +49,7 @@ enum Color {
     Green,
 }
 
-/// A titled enum: each variant's title is what the user sees.
+// A titled enum: each variant's title is what the user sees.
 #[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 #[allow(dead_code)]
 enum Plan {

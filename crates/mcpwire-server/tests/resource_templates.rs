@@ -102,7 +102,12 @@ async fn templates_are_listed_page_by_page_under_every_version() {
             .iter()
             .map(|t| t["uriTemplate"].as_str().unwrap())
             .collect();
-        assert_eq!(uris, ["docs://{page}", "file:///{name}.txt"], "{version}");
+        // Registration order: `post` was registered first, `docs` last.
+        assert_eq!(
+            uris,
+            ["users://{user}/posts/{post}", "file:///{name}.txt"],
+            "{version}"
+        );
         let cursor = first["nextCursor"].clone();
         assert!(cursor.is_string(), "{version}: {first}");
         let second = client
@@ -112,7 +117,8 @@ async fn templates_are_listed_page_by_page_under_every_version() {
             )
             .await
             .unwrap();
-        let post = &second["resourceTemplates"][0];
+        assert_eq!(second["resourceTemplates"][0]["uriTemplate"], "docs://{page}");
+        let post = &first["resourceTemplates"][0];
         assert_eq!(post["uriTemplate"], "users://{user}/posts/{post}");
         assert_eq!(post["name"], "post");
         assert_eq!(post["mimeType"], "text/plain");
