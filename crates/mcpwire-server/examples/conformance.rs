@@ -7,9 +7,8 @@ use std::time::Duration;
 
 use mcpwire_server::{
     CompletionRequest, Content, Context, Elicitation, EmbeddedResource, HttpConfig, LogLevel,
-    McpServer,
-    NoArguments, Prompt, PromptMessage, Resource, ResourceContents, ResourceTemplate, Role,
-    ToolResult,
+    McpServer, NoArguments, Prompt, PromptMessage, Resource, ResourceContents, ResourceTemplate,
+    Role, ToolResult,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -93,7 +93,10 @@ impl<T> Catalog<T> {
 }
 
 fn encode_cursor(number: u64) -> String {
-    format!("{CURSOR_PREFIX}{}", crate::hex::encode(number.to_string().as_bytes()))
+    format!(
+        "{CURSOR_PREFIX}{}",
+        crate::hex::encode(number.to_string().as_bytes())
+    )
 }
 
 fn decode_cursor(cursor: &str) -> Result<u64, RpcError> {
@@ -139,7 +142,10 @@ mod tests {
     fn items_are_listed_in_registration_order_and_a_replaced_one_keeps_its_place() {
         let mut catalog = catalog(&["zeta", "alpha", "mid"]);
         assert!(catalog.insert("alpha".into(), "alpha2".into()));
-        assert_eq!(catalog.iter().collect::<Vec<_>>(), ["zeta", "alpha2", "mid"]);
+        assert_eq!(
+            catalog.iter().collect::<Vec<_>>(),
+            ["zeta", "alpha2", "mid"]
+        );
         let (first, next) = catalog.page(None, 1).unwrap();
         assert_eq!(first, ["zeta"]);
         // The cursor's item removed between pages: the next page starts after it.

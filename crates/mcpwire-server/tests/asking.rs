@@ -49,7 +49,10 @@ fn server() -> McpServer {
             "sign_in",
             "Sends the user to a URL",
             |_: NoArguments, ctx: Context| async move {
-                match ctx.elicit_url("Sign in, please", "https://example.com/login").await {
+                match ctx
+                    .elicit_url("Sign in, please", "https://example.com/login")
+                    .await
+                {
                     Ok(answer) => {
                         if let Some(id) = &answer.elicitation_id {
                             ctx.elicitation_complete(id).await;
@@ -72,24 +75,32 @@ fn server() -> McpServer {
                 ToolResult::text("done")
             },
         )
-        .tool("zeta", "Registered second", |_: NoArguments, _: Context| async {
-            ToolResult::text("")
-        })
-        .tool("alpha", "Registered third", |_: NoArguments, _: Context| async {
-            ToolResult::text("")
-        })
+        .tool(
+            "zeta",
+            "Registered second",
+            |_: NoArguments, _: Context| async { ToolResult::text("") },
+        )
+        .tool(
+            "alpha",
+            "Registered third",
+            |_: NoArguments, _: Context| async { ToolResult::text("") },
+        )
         .resource(Resource::new("z://last", "z", |_: Context| async {
             ResourceContents::text("z")
         }))
         .resource(Resource::new("a://first", "a", |_: Context| async {
             ResourceContents::text("a")
         }))
-        .prompt(Prompt::new("p2", "second", |_: NoArguments, _: Context| async {
-            vec![PromptMessage::user("2")]
-        }))
-        .prompt(Prompt::new("p1", "first", |_: NoArguments, _: Context| async {
-            vec![PromptMessage::user("1")]
-        }))
+        .prompt(Prompt::new(
+            "p2",
+            "second",
+            |_: NoArguments, _: Context| async { vec![PromptMessage::user("2")] },
+        ))
+        .prompt(Prompt::new(
+            "p1",
+            "first",
+            |_: NoArguments, _: Context| async { vec![PromptMessage::user("1")] },
+        ))
         .build()
         .unwrap()
 }
@@ -115,7 +126,11 @@ async fn call(client: &Client, tool: &str) -> Value {
 #[tokio::test]
 async fn a_sampling_request_carries_every_member_the_builder_set() {
     let server = server();
-    for version in [Version::V2025_03_26, Version::V2025_06_18, Version::V2025_11_25] {
+    for version in [
+        Version::V2025_03_26,
+        Version::V2025_06_18,
+        Version::V2025_11_25,
+    ] {
         let client = connect(&server, version, answers());
         client.initialize(json!({ "sampling": {} })).await;
         let result = call(&client, "ask_model").await;
@@ -169,10 +184,18 @@ async fn a_sampling_request_under_2026_07_28_is_an_input_request_of_that_shape()
     });
     let result = client.request("tools/call", params).await.unwrap();
     assert_eq!(result["resultType"], "input_required");
-    let request = result["inputRequests"].as_object().unwrap().values().next().unwrap();
+    let request = result["inputRequests"]
+        .as_object()
+        .unwrap()
+        .values()
+        .next()
+        .unwrap();
     assert_eq!(request["method"], "sampling/createMessage");
     assert_eq!(request["params"]["systemPrompt"], "You are terse.");
-    assert_eq!(request["params"]["modelPreferences"]["hints"][1]["name"], "gpt");
+    assert_eq!(
+        request["params"]["modelPreferences"]["hints"][1]["name"],
+        "gpt"
+    );
 }
 
 #[tokio::test]
@@ -192,7 +215,8 @@ async fn url_elicitation_is_sent_in_url_mode_with_an_id_and_completed() {
     assert_eq!(params["message"], "Sign in, please");
     let id = params["elicitationId"].as_str().unwrap().to_owned();
     assert_eq!(id.len(), 32, "{id}");
-    let message = json!({ "jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": params });
+    let message =
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": params });
     support::assert_valid(Version::V2025_11_25, "ElicitRequest", &message);
     let (method, params) = client.notification(WAIT).await.expect("a notification");
     assert_eq!(method, "notifications/elicitation/complete");
@@ -230,7 +254,12 @@ async fn url_elicitation_needs_the_url_capability_and_a_version_with_url_mode() 
         "arguments": {},
     });
     let result = client.request("tools/call", params).await.unwrap();
-    let request = result["inputRequests"].as_object().unwrap().values().next().unwrap();
+    let request = result["inputRequests"]
+        .as_object()
+        .unwrap()
+        .values()
+        .next()
+        .unwrap();
     assert_eq!(
         request["params"],
         json!({ "message": "Sign in, please", "mode": "url", "url": "https://example.com/login" })
@@ -240,7 +269,11 @@ async fn url_elicitation_needs_the_url_capability_and_a_version_with_url_mode() 
 #[tokio::test]
 async fn progress_carries_its_message_and_logs_name_their_logger() {
     let server = server();
-    for version in [Version::V2024_11_05, Version::V2025_03_26, Version::V2025_11_25] {
+    for version in [
+        Version::V2024_11_05,
+        Version::V2025_03_26,
+        Version::V2025_11_25,
+    ] {
         let mut client = connect(&server, version, declines());
         client.initialize(json!({})).await;
         let params = json!({ "name": "work", "arguments": {}, "_meta": { "progressToken": "p" } });
@@ -300,5 +333,9 @@ async fn http_config_is_reexported() {
         .bind("127.0.0.1:0".parse().unwrap())
         .stateless(true);
     let http = server().http_server(config).unwrap();
-    assert!(http.url().starts_with("http://127.0.0.1:"), "{}", http.url());
+    assert!(
+        http.url().starts_with("http://127.0.0.1:"),
+        "{}",
+        http.url()
+    );
 }

@@ -151,12 +151,21 @@ fn sent(form: &Form, version: Version) -> Result<Value, AskError> {
         form: form.clone(),
     };
     let params = request.to_json(version)?;
-    let message = json!({ "jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": params });
+    let message =
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": params });
     support::assert_valid(version, "ElicitRequest", &message);
     for (name, property) in params["requestedSchema"]["properties"].as_object().unwrap() {
         support::assert_valid(version, "PrimitiveSchemaDefinition", property);
         let text = property.to_string();
-        for forbidden in ["$ref", "null", "int64", "uint8", "int32", "double", "anyOf\":[{\"oneOf"] {
+        for forbidden in [
+            "$ref",
+            "null",
+            "int64",
+            "uint8",
+            "int32",
+            "double",
+            "anyOf\":[{\"oneOf",
+        ] {
             assert!(!text.contains(forbidden), "{version} {name}: {text}");
         }
     }
@@ -365,9 +374,7 @@ async fn a_form_the_version_cannot_carry_is_not_sent_and_the_handler_says_why() 
         "cannot ask the client: form field `colors`: a multiple choice cannot be sent under MCP 2025-06-18"
     );
     assert!(client.asked().is_empty());
-    let error = ClientError::Unsendable(AskError::Form(
-        Form::of::<Listy>().unwrap_err(),
-    ));
+    let error = ClientError::Unsendable(AskError::Form(Form::of::<Listy>().unwrap_err()));
     assert!(error.to_string().starts_with("cannot ask the client: "));
 }
 
@@ -387,7 +394,8 @@ async fn a_multi_select_form_goes_on_the_wire_and_its_answer_decodes() {
     assert_eq!(result["content"][0]["text"], "2 colors");
     let asked = client.asked();
     assert_eq!(asked[0].0, "elicitation/create");
-    let message = json!({ "jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": asked[0].1 });
+    let message =
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": asked[0].1 });
     support::assert_valid(Version::V2025_11_25, "ElicitRequest", &message);
     assert_eq!(
         asked[0].1["requestedSchema"]["properties"]["colors"]["type"],

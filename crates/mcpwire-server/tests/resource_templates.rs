@@ -117,7 +117,10 @@ async fn templates_are_listed_page_by_page_under_every_version() {
             )
             .await
             .unwrap();
-        assert_eq!(second["resourceTemplates"][0]["uriTemplate"], "docs://{page}");
+        assert_eq!(
+            second["resourceTemplates"][0]["uriTemplate"],
+            "docs://{page}"
+        );
         let post = &first["resourceTemplates"][0];
         assert_eq!(post["uriTemplate"], "users://{user}/posts/{post}");
         assert_eq!(post["name"], "post");
