@@ -106,6 +106,15 @@ impl SamplingRequest {
     }
 }
 
+/// The form-mode `ElicitRequestParams` of module `$m` (2025-11-25 on), serialized.
+macro_rules! form_params {
+    ($m:ident, $message:expr, $requested:expr) => {
+        to_value($m::ElicitRequestParams::ElicitRequestFormParams(
+            $m::ElicitRequestFormParams::new(&**$message, $requested),
+        ))
+    };
+}
+
 /// The `ElicitRequestParams` of `version`, serialized from its generated type.
 pub(crate) fn elicit_params(request: &ElicitRequest, version: Version) -> Result<Value, AskError> {
     let url_id = |id: &Option<String>| match (version, id) {
@@ -124,9 +133,7 @@ pub(crate) fn elicit_params(request: &ElicitRequest, version: Version) -> Result
             return Err(lacking("a URL elicitation", version));
         }
         (Version::V2025_11_25, ElicitRequest::Form { message, form }) => {
-            to_value(v2025_11_25::ElicitRequestParams::ElicitRequestFormParams(
-                v2025_11_25::ElicitRequestFormParams::new(&**message, requested_2025_11_25(form)?),
-            ))
+            form_params!(v2025_11_25, message, requested_2025_11_25(form)?)
         }
         (
             Version::V2025_11_25,
@@ -143,9 +150,7 @@ pub(crate) fn elicit_params(request: &ElicitRequest, version: Version) -> Result
             ))
         }
         (Version::V2026_07_28, ElicitRequest::Form { message, form }) => {
-            to_value(v2026_07_28::ElicitRequestParams::ElicitRequestFormParams(
-                v2026_07_28::ElicitRequestFormParams::new(&**message, requested_2026_07_28(form)?),
-            ))
+            form_params!(v2026_07_28, message, requested_2026_07_28(form)?)
         }
         (
             Version::V2026_07_28,

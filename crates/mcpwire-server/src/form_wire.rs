@@ -58,6 +58,41 @@ macro_rules! text_format {
     };
 }
 
+/// The `StringSchema` of module `$m`, without its default.
+macro_rules! text_schema {
+    ($m:ident, $field:expr, $min_length:expr, $max_length:expr, $format:expr) => {{
+        let mut out = described!($m::StringSchema::new(), $field);
+        out.min_length = $min_length.map(Into::into);
+        out.max_length = $max_length.map(Into::into);
+        out.format = text_format!($m, $format);
+        out
+    }};
+}
+
+/// The `NumberSchema` of module `$m`, without its default.
+macro_rules! number_schema {
+    ($m:ident, $field:expr, $integer:expr, $minimum:expr, $maximum:expr) => {{
+        let ty = if *$integer {
+            $m::NumberSchemaType::Integer
+        } else {
+            $m::NumberSchemaType::Number
+        };
+        let mut out = described!($m::NumberSchema::new(ty), $field);
+        out.minimum = $minimum.clone();
+        out.maximum = $maximum.clone();
+        out
+    }};
+}
+
+/// The `BooleanSchema` of module `$m` (every version with forms has its default).
+macro_rules! boolean_schema {
+    ($m:ident, $field:expr, $default:expr) => {{
+        let mut out = described!($m::BooleanSchema::new(), $field);
+        out.default = *$default;
+        $m::PrimitiveSchemaDefinition::BooleanSchema(out)
+    }};
+}
+
 /// A `PrimitiveSchemaDefinition` of a version from 2025-11-25 on (one shape, two modules).
 macro_rules! primitive_2025_11_25_on {
     ($fn:ident, $m:ident) => {
@@ -70,10 +105,7 @@ macro_rules! primitive_2025_11_25_on {
                     format,
                     default,
                 } => {
-                    let mut out = described!(m::StringSchema::new(), field);
-                    out.min_length = min_length.map(Into::into);
-                    out.max_length = max_length.map(Into::into);
-                    out.format = text_format!(m, format);
+                    let mut out = text_schema!(m, field, min_length, max_length, format);
                     out.default = default.clone();
                     m::PrimitiveSchemaDefinition::StringSchema(out)
                 }
@@ -83,22 +115,11 @@ macro_rules! primitive_2025_11_25_on {
                     maximum,
                     default,
                 } => {
-                    let ty = if *integer {
-                        m::NumberSchemaType::Integer
-                    } else {
-                        m::NumberSchemaType::Number
-                    };
-                    let mut out = described!(m::NumberSchema::new(ty), field);
-                    out.minimum = minimum.clone();
-                    out.maximum = maximum.clone();
+                    let mut out = number_schema!(m, field, integer, minimum, maximum);
                     out.default = default.clone();
                     m::PrimitiveSchemaDefinition::NumberSchema(out)
                 }
-                FieldKind::Boolean { default } => {
-                    let mut out = described!(m::BooleanSchema::new(), field);
-                    out.default = *default;
-                    m::PrimitiveSchemaDefinition::BooleanSchema(out)
-                }
+                FieldKind::Boolean { default } => boolean_schema!(m, field, default),
                 FieldKind::Select {
                     choices,
                     legacy_titles: true,
@@ -191,10 +212,7 @@ fn primitive_2025_06_18(
             default,
         } => {
             no_default(default.is_some())?;
-            let mut out = described!(m::StringSchema::new(), field);
-            out.min_length = min_length.map(Into::into);
-            out.max_length = max_length.map(Into::into);
-            out.format = text_format!(m, format);
+            let out = text_schema!(m, field, min_length, max_length, format);
             m::PrimitiveSchemaDefinition::StringSchema(out)
         }
         FieldKind::Number {
@@ -204,21 +222,10 @@ fn primitive_2025_06_18(
             default,
         } => {
             no_default(default.is_some())?;
-            let ty = if *integer {
-                m::NumberSchemaType::Integer
-            } else {
-                m::NumberSchemaType::Number
-            };
-            let mut out = described!(m::NumberSchema::new(ty), field);
-            out.minimum = minimum.clone();
-            out.maximum = maximum.clone();
+            let out = number_schema!(m, field, integer, minimum, maximum);
             m::PrimitiveSchemaDefinition::NumberSchema(out)
         }
-        FieldKind::Boolean { default } => {
-            let mut out = described!(m::BooleanSchema::new(), field);
-            out.default = *default;
-            m::PrimitiveSchemaDefinition::BooleanSchema(out)
-        }
+        FieldKind::Boolean { default } => boolean_schema!(m, field, default),
         FieldKind::Select {
             choices, default, ..
         } => {
