@@ -306,7 +306,7 @@ async fn serve(
             let uri = fields.uri.unwrap_or_default();
             let subscribe = method == "resources/subscribe";
             if subscribe && !is_readable(shared, &uri) {
-                return Err(resource_not_found(&uri));
+                return Err(resource_not_found(&uri, version));
             }
             state.subscribe(uri, subscribe);
             Ok(json!({}))
@@ -345,7 +345,20 @@ async fn call_tool(shared: &Shared, fields: Params, ctx: Context) -> Result<Valu
     let arguments = fields.arguments.unwrap_or_default();
     let round = ctx.input_round();
     match tool.start(&arguments, ctx) {
-        Ok(running) => answered(round, async move { Ok(running.await.to_json(version)) }).await,
+        Ok(running) => {
+            let work = async move {
+                let result = running.await;
+                match result.required_capability() {
+                    // Every 2026-07-28 request states the client's capabilities: a call that
+                    // needs one it lacks is refused as a protocol error.
+                    Some(capability) if version.is_stateless() => {
+                        Err(missing_capability(capability))
+                    }
+                    _ => Ok(result.to_json(version)),
+                }
+            };
+            answered(round, work).await
+        }
         // From 2025-11-25 MCP asks for argument errors as tool execution errors, which the
         // model can read and correct; before, they are protocol errors.
         Err(error) if version.has(Feature::ArgumentErrorsInResult) => {
@@ -389,9 +402,10 @@ fn is_readable(shared: &Shared, uri: &str) -> bool {
 }
 
 /// `resources/read`: the resource at `uri`, else the first template matching it, else
-/// -32002.
+/// "Resource not found" (see [`resource_not_found`]).
 async fn read_resource(shared: &Shared, uri: String, ctx: Context) -> Result<Value, RpcError> {
     let round = ctx.input_round();
+    let version = ctx.version();
     let resource = read(&shared.resources).get(&uri).cloned();
     let contents = match resource {
         Some(resource) => Box::pin(async move { resource.read(ctx).await }),
@@ -399,7 +413,8 @@ async fn read_resource(shared: &Shared, uri: String, ctx: Context) -> Result<Val
             let matched = read(&shared.resource_templates)
                 .iter()
                 .find_map(|t| Some((t.clone(), t.matches(&uri)?)));
-            let (template, variables) = matched.ok_or_else(|| resource_not_found(&uri))?;
+            let (template, variables) =
+                matched.ok_or_else(|| resource_not_found(&uri, version))?;
             template
                 .start(uri, variables, ctx)
                 .map_err(|e| invalid_params(&e.pointer, &e.reason))?
@@ -490,7 +505,23 @@ fn unknown(kind: &str, name: &str) -> RpcError {
     invalid_params("/name", &format!("no {kind} named `{name}`"))
 }
 
-/// -32002, the code MCP gives a resource that does not exist.
-fn resource_not_found(uri: &str) -> RpcError {
-    RpcError::new(-32002, "Resource not found").with_data(&json!({ "uri": uri }))
+/// A resource that does not exist, with its `uri` in `data`: -32602 (invalid params) from
+/// 2026-07-28 (SEP-2164), -32002 before.
+fn resource_not_found(uri: &str, version: Version) -> RpcError {
+    let code = if version.is_stateless() {
+        ErrorCode::InvalidParams.code()
+    } else {
+        -32002
+    };
+    RpcError::new(code, "Resource not found").with_data(&json!({ "uri": uri }))
+}
+
+/// -32021: the call needs a client capability the request's `_meta` does not declare;
+/// `data.requiredCapabilities` is a `ClientCapabilities` object naming it.
+fn missing_capability(capability: &str) -> RpcError {
+    RpcError::new(
+        ErrorCode::MissingRequiredClientCapability.code(),
+        format!("Missing required client capability: {capability}"),
+    )
+    .with_data(&json!({ "requiredCapabilities": { capability: {} } }))
 }
