@@ -28,6 +28,7 @@ use crate::completion::{Argument, CompletionContext, CompletionRequest, Referenc
 use crate::context::Context;
 use crate::input_round::{InputRound, METHODS_WITH_INPUT};
 use crate::logging::LogLevel;
+use crate::param_headers::ParamHeaders;
 use crate::request_state;
 use crate::session::{Agreed, SessionState};
 use crate::shared::Shared;
@@ -300,7 +301,7 @@ async fn serve(
         "prompts/list" => list(&shared.prompts, cursor, shared.page_size, "prompts", |p| {
             p.definition(version)
         }),
-        "tools/call" => call_tool(shared, fields, ctx).await,
+        "tools/call" => call_tool(shared, fields, ctx, state.param_headers()).await,
         "completion/complete" => complete(shared, fields).await,
         "resources/subscribe" | "resources/unsubscribe" => {
             let uri = fields.uri.unwrap_or_default();
@@ -335,7 +336,14 @@ async fn serve(
     }
 }
 
-async fn call_tool(shared: &Shared, fields: Params, ctx: Context) -> Result<Value, RpcError> {
+/// `tools/call`. Over HTTP under 2026-07-28 (`headers` set) the parameters the tool marks
+/// `x-mcp-header` must agree with their `Mcp-Param-*` headers first (-32020 otherwise).
+async fn call_tool(
+    shared: &Shared,
+    fields: Params,
+    ctx: Context,
+    headers: Option<&ParamHeaders>,
+) -> Result<Value, RpcError> {
     let version = ctx.version();
     let name = fields.name.unwrap_or_default();
     let tool = read(&shared.tools)
@@ -343,6 +351,11 @@ async fn call_tool(shared: &Shared, fields: Params, ctx: Context) -> Result<Valu
         .cloned()
         .ok_or_else(|| unknown("tool", &name))?;
     let arguments = fields.arguments.unwrap_or_default();
+    if let (Some(headers), Ok(schema)) = (headers, tool.input_schema())
+        && version.is_stateless()
+    {
+        headers.check(schema, &arguments)?;
+    }
     let round = ctx.input_round();
     match tool.start(&arguments, ctx) {
         Ok(running) => {

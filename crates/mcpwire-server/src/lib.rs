@@ -150,6 +150,7 @@ mod dispatch;
 mod hex;
 mod input_round;
 mod logging;
+mod param_headers;
 mod prompt;
 mod request_state;
 mod resource;
@@ -183,6 +184,8 @@ pub use result::{IntoToolResult, Structured, ToolResult};
 pub use roots::Root;
 pub use schema::{SchemaError, object_schema};
 pub use server::{BuildError, DEFAULT_PAGE_SIZE, McpServer, McpServerBuilder};
+#[cfg(feature = "http")]
+pub use server::McpHttpService;
 pub use session::SessionState;
 pub use tool::Tool;
 pub use version::Version;

@@ -251,7 +251,9 @@ impl<S: HttpService> Endpoint<S> {
             if let Err(why) = routing::check(request_headers, &kind) {
                 return refuse.error_with_code(StatusCode::BAD_REQUEST, HEADER_MISMATCH, &why);
             }
-            return self.post_stateless(read.bytes, capacity, &kind, peer).await;
+            return self
+                .post_stateless(read.bytes, capacity, &kind, peer, parts.headers)
+                .await;
         }
         if let Some(found) = session {
             let outcome =
@@ -279,6 +281,7 @@ impl<S: HttpService> Endpoint<S> {
         capacity: Option<usize>,
         kind: &BodyKind,
         peer: SocketAddr,
+        request_headers: hyper::HeaderMap,
     ) -> HttpResponse {
         // Dropped with this future (the client hung up while the handler ran) or with the
         // response body (sent, or the client left the stream).
@@ -288,6 +291,7 @@ impl<S: HttpService> Endpoint<S> {
             id: None,
             unsolicited: None,
             ended: Some(ended_signal),
+            request_headers: Some(request_headers),
         }));
         let outcome = exchange::run(handler, frame, capacity, WhenClientLeaves::Abort).await;
         let missing_id = missing_id(&hyper::HeaderMap::new(), None, true);
@@ -334,6 +338,7 @@ impl<S: HttpService> Endpoint<S> {
             id: Some(id.clone()),
             unsolicited,
             ended: Some(ended_signal),
+            request_headers: None,
         }));
         let outcome =
             exchange::run(Arc::clone(&handler), frame, None, WhenClientLeaves::RunOn).await;

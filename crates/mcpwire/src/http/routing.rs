@@ -1,8 +1,10 @@
 //! The standard request headers of MCP 2026-07-28 (stateless mode): `Mcp-Method` names the
 //! body's method, `Mcp-Name` repeats `params.name` (`tools/call`, `prompts/get`) or
 //! `params.uri` (`resources/read`), and `MCP-Protocol-Version` repeats the version the body
-//! states in `_meta`. A header that is missing, differs from the body, or cannot be decoded
-//! is refused with 400 and JSON-RPC error -32020 (HeaderMismatch).
+//! states in `_meta`. On a message that states its version in `_meta` (an MCP 2026-07-28
+//! message) a header that is missing, differs from the body, or cannot be decoded is refused
+//! with 400 and JSON-RPC error -32020 (HeaderMismatch); on other messages (plain JSON-RPC
+//! behind a stateless endpoint) a header that is present must still agree with the body.
 //!
 //! Values are compared after the optional whitespace HTTP strips around a field value (RFC
 //! 9110 §5.5), byte for byte (`TOOLS/LIST` is not `tools/list`). A value may be sent as
@@ -28,23 +30,35 @@ pub(crate) fn check(headers: &HeaderMap, kind: &BodyKind) -> Result<(), String> 
     let Some(method) = kind.method.as_deref() else {
         return Ok(()); // a response, a batch, or unreadable input: nothing to repeat
     };
-    matches(headers, METHOD_HEADER, "Mcp-Method", method)?;
+    let required = kind.meta_version.is_some();
+    matches(headers, METHOD_HEADER, "Mcp-Method", method, required)?;
     if let Some(target) = kind.target.as_deref() {
-        matches(headers, NAME_HEADER, "Mcp-Name", target)?;
+        matches(headers, NAME_HEADER, "Mcp-Name", target, required)?;
     }
     if let Some(version) = kind.meta_version.as_deref() {
-        matches(headers, PROTOCOL_VERSION_HEADER, "MCP-Protocol-Version", version)?;
+        matches(headers, PROTOCOL_VERSION_HEADER, "MCP-Protocol-Version", version, true)?;
     }
     Ok(())
 }
 
-/// The header `name` (spelled `shown` in messages) must be present once and decode to `body`.
-fn matches(headers: &HeaderMap, name: &str, shown: &str, body: &str) -> Result<(), String> {
+/// The header `name` (spelled `shown` in messages) must be present once (when `required`; at
+/// most once otherwise) and decode to `body`.
+fn matches(
+    headers: &HeaderMap,
+    name: &str,
+    shown: &str,
+    body: &str,
+    required: bool,
+) -> Result<(), String> {
     let mut values = headers.get_all(name).iter();
-    let (Some(value), None) = (values.next(), values.next()) else {
-        return Err(format!(
-            "Header mismatch: the request needs exactly one {shown} header, with value {body:?}"
-        ));
+    let value = match (values.next(), values.next()) {
+        (Some(value), None) => value,
+        (None, _) if !required => return Ok(()),
+        _ => {
+            return Err(format!(
+                "Header mismatch: the request needs exactly one {shown} header, with value {body:?}"
+            ));
+        }
     };
     let sent = decode_value(value)
         .ok_or_else(|| format!("Header mismatch: the {shown} header value is not valid"))?;
