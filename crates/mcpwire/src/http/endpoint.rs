@@ -283,6 +283,15 @@ impl<S: HttpService> Endpoint<S> {
         peer: SocketAddr,
         request_headers: hyper::HeaderMap,
     ) -> HttpResponse {
+        // An MCP client (one that names its version) gets the statuses of 2026-07-28; plain
+        // JSON-RPC behind a stateless endpoint keeps those of JSON-RPC over HTTP.
+        let statuses = if kind.meta_version.is_some()
+            || request_headers.contains_key(PROTOCOL_VERSION_HEADER)
+        {
+            Statuses::Stateless
+        } else {
+            Statuses::Session
+        };
         // Dropped with this future (the client hung up while the handler ran) or with the
         // response body (sent, or the client left the stream).
         let (ended, ended_signal) = tokio::sync::watch::channel(());
@@ -295,7 +304,7 @@ impl<S: HttpService> Endpoint<S> {
         }));
         let outcome = exchange::run(handler, frame, capacity, WhenClientLeaves::Abort).await;
         let missing_id = missing_id(&hyper::HeaderMap::new(), None, true);
-        let mut response = answer(outcome, kind, Statuses::Stateless, missing_id);
+        let mut response = answer(outcome, kind, statuses, missing_id);
         response.body_mut().keep(vec![Box::new(ended)]);
         response
     }
@@ -480,7 +489,8 @@ async fn forward_unsolicited(
 /// Which statuses the answer to a single error reply gets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Statuses {
-    /// Sessions (up to 2025-11-25): 400 for rejected input (-32700, -32600), else 200.
+    /// Sessions (up to 2025-11-25), and plain JSON-RPC: 400 for rejected input (-32700,
+    /// -32600), else 200.
     Session,
     /// Stateless (2026-07-28): besides, 404 for a method the server lacks (-32601), 400 for
     /// invalid params (-32602, invalid `_meta` included), header mismatch (-32020), a
