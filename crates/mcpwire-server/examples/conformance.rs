@@ -185,10 +185,7 @@ async fn ask_name(ctx: &Context, message: &str) -> Result<Option<String>, ToolRe
 /// extra-params and validation scenarios): one elicitation keyed `user_name`.
 async fn ir_elicitation(_: NoArguments, ctx: Context) -> ToolResult {
     match ask_name(&ctx, "What is your name?").await {
-        Ok(name) => ToolResult::text(format!(
-            "Hello, {}!",
-            name.as_deref().unwrap_or("stranger")
-        )),
+        Ok(name) => ToolResult::text(format!("Hello, {}!", name.as_deref().unwrap_or("stranger"))),
         Err(refused) => refused,
     }
 }
@@ -219,7 +216,11 @@ async fn ir_list_roots(_: NoArguments, ctx: Context) -> ToolResult {
 /// `test_input_required_result_request_state` and `..._tampered_state`: a confirmation;
 /// the answer comes back only through a verified `requestState`.
 async fn ir_confirm(_: NoArguments, ctx: Context) -> ToolResult {
-    match ctx.keyed("confirm").elicit::<ConfirmForm>("Please confirm").await {
+    match ctx
+        .keyed("confirm")
+        .elicit::<ConfirmForm>("Please confirm")
+        .await
+    {
         Ok(Elicitation::Accepted(form)) => {
             ToolResult::text(format!("state-ok: confirmed={}", form.ok))
         }
@@ -251,10 +252,7 @@ async fn ir_multiple(_: NoArguments, ctx: Context) -> ToolResult {
         Err(error) => return error.into(),
     };
     match roots {
-        Ok(roots) => ToolResult::text(format!(
-            "{greeting} {name} ({} roots)",
-            roots.len()
-        )),
+        Ok(roots) => ToolResult::text(format!("{greeting} {name} ({} roots)", roots.len())),
         Err(error) => error.into(),
     }
 }
@@ -275,9 +273,7 @@ async fn ir_multi_round(_: NoArguments, ctx: Context) -> ToolResult {
         .elicit::<ColorForm>("Step 2: What is your favorite color?")
         .await
     {
-        Ok(Elicitation::Accepted(form)) => {
-            ToolResult::text(format!("{name} likes {}", form.color))
-        }
+        Ok(Elicitation::Accepted(form)) => ToolResult::text(format!("{name} likes {}", form.color)),
         Ok(_) => ToolResult::text(format!("{name} keeps their color to themselves")),
         Err(error) => error.into(),
     }

@@ -426,8 +426,7 @@ async fn read_resource(shared: &Shared, uri: String, ctx: Context) -> Result<Val
             let matched = read(&shared.resource_templates)
                 .iter()
                 .find_map(|t| Some((t.clone(), t.matches(&uri)?)));
-            let (template, variables) =
-                matched.ok_or_else(|| resource_not_found(&uri, version))?;
+            let (template, variables) = matched.ok_or_else(|| resource_not_found(&uri, version))?;
             template
                 .start(uri, variables, ctx)
                 .map_err(|e| invalid_params(&e.pointer, &e.reason))?

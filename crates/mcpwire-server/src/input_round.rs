@@ -127,9 +127,12 @@ impl InputRound {
     /// (`reason` says why), so the request is answered -32602 naming
     /// `/inputResponses/<key>`. Never completes.
     pub(crate) async fn reject(&self, key: &str, reason: &str) -> std::convert::Infallible {
-        let pointer = format!("/inputResponses/{}", key.replace('~', "~0").replace('/', "~1"));
-        let error = RpcError::invalid_params()
-            .with_data(&json!({ "pointer": pointer, "reason": reason }));
+        let pointer = format!(
+            "/inputResponses/{}",
+            key.replace('~', "~0").replace('/', "~1")
+        );
+        let error =
+            RpcError::invalid_params().with_data(&json!({ "pointer": pointer, "reason": reason }));
         self.asks
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -266,12 +269,20 @@ mod tests {
         );
         let answered = super::InputRound::new(
             Map::new(),
-            json!({ "user_name": { "roots": [] } }).as_object().unwrap().clone(),
+            json!({ "user_name": { "roots": [] } })
+                .as_object()
+                .unwrap()
+                .clone(),
             StateKey::random().unwrap(),
             "b".into(),
         );
         let done = answered
-            .run(async { Ok(answered.ask(Some("user_name"), "roots/list", json!({})).await.1) })
+            .run(async {
+                Ok(answered
+                    .ask(Some("user_name"), "roots/list", json!({}))
+                    .await
+                    .1)
+            })
             .await
             .unwrap();
         assert_eq!(done, json!({ "roots": [] }));

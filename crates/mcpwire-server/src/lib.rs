@@ -183,9 +183,9 @@ pub use resource_template::ResourceTemplate;
 pub use result::{IntoToolResult, Structured, ToolResult};
 pub use roots::Root;
 pub use schema::{SchemaError, object_schema};
-pub use server::{BuildError, DEFAULT_PAGE_SIZE, McpServer, McpServerBuilder};
 #[cfg(feature = "http")]
 pub use server::McpHttpService;
+pub use server::{BuildError, DEFAULT_PAGE_SIZE, McpServer, McpServerBuilder};
 pub use session::SessionState;
 pub use tool::Tool;
 pub use version::Version;

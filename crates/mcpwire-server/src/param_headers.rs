@@ -47,7 +47,11 @@ impl ParamHeaders {
 
     /// Checks the mirrored parameters of a tool whose input schema is `schema` against its
     /// `arguments`.
-    pub(crate) fn check(&self, schema: &Map<String, Value>, arguments: &JsonObject) -> Result<(), RpcError> {
+    pub(crate) fn check(
+        &self,
+        schema: &Map<String, Value>,
+        arguments: &JsonObject,
+    ) -> Result<(), RpcError> {
         let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
             return Ok(());
         };
@@ -108,19 +112,38 @@ mod tests {
         }});
         let schema = schema.as_object().unwrap();
         let args = arguments(json!({ "region": "Hello", "priority": 42, "query": "q" }));
-        let ok = headers(&[("mcp-param-region", "=?base64?SGVsbG8=?="), ("Mcp-Param-Priority", "42")]);
+        let ok = headers(&[
+            ("mcp-param-region", "=?base64?SGVsbG8=?="),
+            ("Mcp-Param-Priority", "42"),
+        ]);
         assert!(ok.check(schema, &args).is_ok());
         for (pairs, needle) in [
-            (&[("mcp-param-priority", "42")][..], "Region header is missing"),
-            (&[("mcp-param-region", "=?base64?SGVsbG8?="), ("mcp-param-priority", "42")], "not a valid"),
-            (&[("mcp-param-region", "Hello"), ("mcp-param-priority", "41")], "\"41\" does not match"),
+            (
+                &[("mcp-param-priority", "42")][..],
+                "Region header is missing",
+            ),
+            (
+                &[
+                    ("mcp-param-region", "=?base64?SGVsbG8?="),
+                    ("mcp-param-priority", "42"),
+                ],
+                "not a valid",
+            ),
+            (
+                &[("mcp-param-region", "Hello"), ("mcp-param-priority", "41")],
+                "\"41\" does not match",
+            ),
         ] {
             let error = headers(pairs).check(schema, &args).unwrap_err();
             assert_eq!(error.code(), -32020);
             assert!(error.message().contains(needle), "{}", error.message());
         }
         let without = arguments(json!({ "region": "Hello", "priority": null }));
-        assert!(headers(&[("mcp-param-region", "Hello")]).check(schema, &without).is_ok());
+        assert!(
+            headers(&[("mcp-param-region", "Hello")])
+                .check(schema, &without)
+                .is_ok()
+        );
         let error = headers(&[("mcp-param-region", "Hello"), ("mcp-param-priority", "1")])
             .check(schema, &without)
             .unwrap_err();

@@ -116,7 +116,8 @@ fn methods_the_version_or_server_lacks_are_404_with_32601_and_the_id() {
 #[test]
 fn mcp_method_must_be_present_and_match_byte_for_byte() {
     let running = serve(true);
-    let body = json!({ "jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": { "_meta": meta() } });
+    let body =
+        json!({ "jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": { "_meta": meta() } });
     let version = ("MCP-Protocol-Version", VERSION);
     for method in [None, Some("prompts/list"), Some("TOOLS/LIST")] {
         let mut headers = vec![version];
@@ -133,7 +134,10 @@ fn mcp_method_must_be_present_and_match_byte_for_byte() {
         );
     }
     // Header names are case-insensitive; whitespace around a value is not part of it.
-    for header in [("mcp-method", "tools/list"), ("MCP-METHOD", " tools/list\t")] {
+    for header in [
+        ("mcp-method", "tools/list"),
+        ("MCP-METHOD", " tools/list\t"),
+    ] {
         let reply = post(running.addr, &[version, header], &body);
         assert_eq!(reply.status, 200, "{}", reply.text());
         assert_eq!(reply.json()["id"], 9);
@@ -147,21 +151,39 @@ fn mcp_name_must_repeat_the_target_plain_or_base64() {
         json!({ "jsonrpc": "2.0", "id": "n", "method": "resources/read",
                 "params": { "uri": name, "_meta": meta() } })
     };
-    let base = [("MCP-Protocol-Version", VERSION), ("Mcp-Method", "resources/read")];
+    let base = [
+        ("MCP-Protocol-Version", VERSION),
+        ("Mcp-Method", "resources/read"),
+    ];
     let with = |name: &'static str| {
         let mut headers = base.to_vec();
         headers.push(("Mcp-Name", name));
         headers
     };
-    assert_error(&post(running.addr, &base, &body("test://a")), 400, -32020, json!("n"));
-    assert_error(&post(running.addr, &with("test://b"), &body("test://a")), 400, -32020, json!("n"));
+    assert_error(
+        &post(running.addr, &base, &body("test://a")),
+        400,
+        -32020,
+        json!("n"),
+    );
+    assert_error(
+        &post(running.addr, &with("test://b"), &body("test://a")),
+        400,
+        -32020,
+        json!("n"),
+    );
     // `=?base64?…?=` is decoded; an invalid encoding is refused.
     let encoded = with("=?base64?dGVzdDovL2E=?=");
     let reply = post(running.addr, &encoded, &body("test://a"));
     assert_eq!(reply.status, 200, "{}", reply.text());
     assert_eq!(reply.json()["result"]["contents"][0]["text"], "a");
     let broken = with("=?base64?dGVzdDovL2E?=");
-    assert_error(&post(running.addr, &broken, &body("test://a")), 400, -32020, json!("n"));
+    assert_error(
+        &post(running.addr, &broken, &body("test://a")),
+        400,
+        -32020,
+        json!("n"),
+    );
 }
 
 #[test]
@@ -170,7 +192,10 @@ fn the_version_header_must_equal_the_meta_version() {
     let body = json!({ "jsonrpc": "2.0", "id": 2, "method": "server/discover", "params": { "_meta": meta() } });
     for headers in [
         vec![("Mcp-Method", "server/discover")],
-        vec![("Mcp-Method", "server/discover"), ("MCP-Protocol-Version", "2025-11-25")],
+        vec![
+            ("Mcp-Method", "server/discover"),
+            ("MCP-Protocol-Version", "2025-11-25"),
+        ],
     ] {
         assert_error(&post(running.addr, &headers, &body), 400, -32020, json!(2));
     }
@@ -197,7 +222,10 @@ fn invalid_meta_is_400_with_32602_and_an_unknown_version_is_400_with_32022() {
     let mut future = meta();
     future["io.modelcontextprotocol/protocolVersion"] = "v999.0.0".into();
     let body = json!({ "jsonrpc": "2.0", "id": 301, "method": "server/discover", "params": { "_meta": future } });
-    let headers = [("Mcp-Method", "server/discover"), ("MCP-Protocol-Version", "v999.0.0")];
+    let headers = [
+        ("Mcp-Method", "server/discover"),
+        ("MCP-Protocol-Version", "v999.0.0"),
+    ];
     let reply = post(running.addr, &headers, &body);
     let error = assert_error(&reply, 400, -32022, json!(301));
     assert_eq!(
@@ -255,7 +283,10 @@ fn mirrored_parameters_are_checked_against_their_headers() {
     for headers in [with("Hello"), with("=?base64?SGVsbG8=?="), with(" Hello ")] {
         let reply = post(running.addr, &headers, &body("Hello"));
         assert_eq!(reply.status, 200, "{}", reply.text());
-        assert_eq!(reply.json()["result"]["content"][0]["text"], "Hello Some(\"q\")");
+        assert_eq!(
+            reply.json()["result"]["content"][0]["text"],
+            "Hello Some(\"q\")"
+        );
     }
     for headers in [
         base.to_vec(),
@@ -263,7 +294,12 @@ fn mirrored_parameters_are_checked_against_their_headers() {
         with("=?base64?SGVsbG8?="),
         with("=?base64?SGVs!!!bG8=?="),
     ] {
-        assert_error(&post(running.addr, &headers, &body("Hello")), 400, -32020, json!(5));
+        assert_error(
+            &post(running.addr, &headers, &body("Hello")),
+            400,
+            -32020,
+            json!(5),
+        );
     }
 }
 
@@ -274,11 +310,21 @@ fn transport_errors_echo_the_id_or_spell_its_absence_as_the_version_does() {
     // No session: 400, with the request's id.
     let reply = post(running.addr, &[], &list);
     let body = assert_error(&reply, 400, -32600, json!(7));
-    assert!(body["error"]["message"].as_str().unwrap().contains("Mcp-Session-Id"));
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("Mcp-Session-Id")
+    );
     // An unknown session: 404, with the id (a string id keeps its text).
     let string_id = json!({ "jsonrpc": "2.0", "id": "x\u{e9}", "method": "tools/list" });
     let unknown = [("Mcp-Session-Id", "0123456789abcdef0123456789abcdef")];
-    assert_error(&post(running.addr, &unknown, &string_id), 404, -32600, json!("x\u{e9}"));
+    assert_error(
+        &post(running.addr, &unknown, &string_id),
+        404,
+        -32600,
+        json!("x\u{e9}"),
+    );
     // A refused media type still reads the id.
     let reply = request(
         running.addr,
@@ -304,7 +350,11 @@ fn transport_errors_echo_the_id_or_spell_its_absence_as_the_version_does() {
     let reply = request(
         running.addr,
         "GET",
-        &[("Accept", "text/event-stream"), ("MCP-Protocol-Version", "2025-11-25"), unknown[0]],
+        &[
+            ("Accept", "text/event-stream"),
+            ("MCP-Protocol-Version", "2025-11-25"),
+            unknown[0],
+        ],
         b"",
     );
     assert_eq!(reply.status, 404, "{}", reply.text());

@@ -95,9 +95,8 @@ impl BodyKind {
         let routed: Routed<'_> = params
             .and_then(|p| serde_json::from_str(p.get()).ok())
             .unwrap_or_default();
-        let string = |raw: Option<&RawValue>| {
-            raw.and_then(|r| serde_json::from_str::<String>(r.get()).ok())
-        };
+        let string =
+            |raw: Option<&RawValue>| raw.and_then(|r| serde_json::from_str::<String>(r.get()).ok());
         let target = match method {
             "tools/call" | "prompts/get" => string(routed.name),
             "resources/read" => string(routed.uri),
@@ -149,7 +148,10 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"a://b","name":"x"}}"#,
             None,
         );
-        assert_eq!((read.id.as_deref(), read.target.as_deref()), (Some("7"), Some("a://b")));
+        assert_eq!(
+            (read.id.as_deref(), read.target.as_deref()),
+            (Some("7"), Some("a://b"))
+        );
         assert_eq!(read.meta_version, None);
         let invalid = BodyKind::of(br#"{"jsonrpc":"2.0","id":1.5e3,"method":7}"#, None);
         assert_eq!(invalid.id.as_deref(), Some("1.5e3"));

@@ -36,7 +36,13 @@ pub(crate) fn check(headers: &HeaderMap, kind: &BodyKind) -> Result<(), String> 
         matches(headers, NAME_HEADER, "Mcp-Name", target, required)?;
     }
     if let Some(version) = kind.meta_version.as_deref() {
-        matches(headers, PROTOCOL_VERSION_HEADER, "MCP-Protocol-Version", version, true)?;
+        matches(
+            headers,
+            PROTOCOL_VERSION_HEADER,
+            "MCP-Protocol-Version",
+            version,
+            true,
+        )?;
     }
     Ok(())
 }
@@ -134,12 +140,30 @@ mod tests {
 
     #[test]
     fn values_are_trimmed_and_base64_is_decoded_strictly() {
-        assert_eq!(decode_value(&v("  tools/list\t")).as_deref(), Some("tools/list"));
-        assert_eq!(decode_value(&v("=?base64?SGVsbG8=?=")).as_deref(), Some("Hello"));
+        assert_eq!(
+            decode_value(&v("  tools/list\t")).as_deref(),
+            Some("tools/list")
+        );
+        assert_eq!(
+            decode_value(&v("=?base64?SGVsbG8=?=")).as_deref(),
+            Some("Hello")
+        );
         assert_eq!(decode_value(&v("=?base64?w6k=?=")).as_deref(), Some("é"));
-        assert_eq!(decode_value(&v("=?base64?SGVsbG8?=")), None, "padding missing");
-        assert_eq!(decode_value(&v("=?base64?SGVs!!!bG8=?=")), None, "not the alphabet");
-        assert_eq!(decode_value(&v("=?base64?SGVsbG9=?=")), None, "trailing bits");
+        assert_eq!(
+            decode_value(&v("=?base64?SGVsbG8?=")),
+            None,
+            "padding missing"
+        );
+        assert_eq!(
+            decode_value(&v("=?base64?SGVs!!!bG8=?=")),
+            None,
+            "not the alphabet"
+        );
+        assert_eq!(
+            decode_value(&v("=?base64?SGVsbG9=?=")),
+            None,
+            "trailing bits"
+        );
         // Without the whole wrapper the value is literal.
         assert_eq!(decode_value(&v("SGVsbG8=")).as_deref(), Some("SGVsbG8="));
         assert_eq!(
