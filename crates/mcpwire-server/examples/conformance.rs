@@ -2,6 +2,7 @@
 //! (`@modelcontextprotocol/conformance`), built on mcpwire-server's public API only:
 //! `--http IP:PORT` serves sessions at `/mcp`, `--http IP:PORT --stateless` serves
 //! 2026-07-28. Driven by `scripts/conformance/run.sh`.
+use std::borrow::Cow;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -10,8 +11,9 @@ use mcpwire_server::{
     McpServer, NoArguments, Prompt, PromptMessage, Resource, ResourceContents, ResourceTemplate,
     Role, ToolResult,
 };
-use schemars::JsonSchema;
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 /// A silent WAV: the RIFF header of zero samples.
 const WAV: &str = "UklGRiQAAABXQVZFZm10IBAAAAABAAEARKwAAIhYAQACABAAZGF0YQAAAAA=";
@@ -265,6 +267,229 @@ async fn streaming_elicitation(_: NoArguments, ctx: Context) -> ToolResult {
     elicit_form::<DefaultsForm>(ctx, "Please confirm").await
 }
 
+/// `test_missing_capability`: needs sampling, so a 2026-07-28 client that does not declare
+/// it gets -32021 (the suite's `sep-2575-server-rejects-undeclared-capability`).
+async fn missing_capability(_: NoArguments, ctx: Context) -> ToolResult {
+    match ctx.sample("Say hello.", 20).await {
+        Ok(sampled) => ToolResult::text(format!(
+            "sampled: {}",
+            sampled.text().unwrap_or("(not text)")
+        )),
+        Err(error) => error.into(),
+    }
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct NameForm {
+    name: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct ConfirmForm {
+    ok: bool,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct ColorForm {
+    color: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct ContextForm {
+    context: String,
+}
+
+/// The user's name, asked under the key `user_name`.
+async fn ask_name(ctx: &Context, message: &str) -> Result<Option<String>, ToolResult> {
+    match ctx.keyed("user_name").elicit::<NameForm>(message).await {
+        Ok(Elicitation::Accepted(form)) => Ok(Some(form.name)),
+        Ok(_) => Ok(None),
+        Err(error) => Err(error.into()),
+    }
+}
+
+/// `test_input_required_result_elicitation` (and the missing-response, result-type,
+/// extra-params and validation scenarios): one elicitation keyed `user_name`.
+async fn ir_elicitation(_: NoArguments, ctx: Context) -> ToolResult {
+    match ask_name(&ctx, "What is your name?").await {
+        Ok(name) => ToolResult::text(format!("Hello, {}!", name.as_deref().unwrap_or("stranger"))),
+        Err(refused) => refused,
+    }
+}
+
+/// `test_input_required_result_sampling`: one sampling request keyed `capital_question`.
+async fn ir_sampling(_: NoArguments, ctx: Context) -> ToolResult {
+    let asked = ctx.keyed("capital_question");
+    match asked.sample("What is the capital of France?", 100).await {
+        Ok(sampled) => ToolResult::text(format!(
+            "The model said: {}",
+            sampled.text().unwrap_or("(not text)")
+        )),
+        Err(error) => error.into(),
+    }
+}
+
+/// `test_input_required_result_list_roots`: `roots/list` keyed `client_roots`.
+async fn ir_list_roots(_: NoArguments, ctx: Context) -> ToolResult {
+    match ctx.keyed("client_roots").list_roots().await {
+        Ok(roots) => {
+            let uris: Vec<&str> = roots.iter().map(|r| r.uri.as_str()).collect();
+            ToolResult::text(format!("Client roots: {}", uris.join(", ")))
+        }
+        Err(error) => error.into(),
+    }
+}
+
+/// `test_input_required_result_request_state` and `..._tampered_state`: a confirmation;
+/// the answer comes back only through a verified `requestState`.
+async fn ir_confirm(_: NoArguments, ctx: Context) -> ToolResult {
+    match ctx
+        .keyed("confirm")
+        .elicit::<ConfirmForm>("Please confirm")
+        .await
+    {
+        Ok(Elicitation::Accepted(form)) => {
+            ToolResult::text(format!("state-ok: confirmed={}", form.ok))
+        }
+        Ok(_) => ToolResult::text("state-ok: not confirmed"),
+        Err(error) => error.into(),
+    }
+}
+
+/// `test_input_required_result_multiple_inputs`: three asks in one round (joined, so that
+/// all three are asked at once).
+async fn ir_multiple(_: NoArguments, ctx: Context) -> ToolResult {
+    let (name_ctx, greeting_ctx, roots_ctx) = (
+        ctx.keyed("user_name"),
+        ctx.keyed("greeting"),
+        ctx.keyed("client_roots"),
+    );
+    let (name, greeting, roots) = tokio::join!(
+        name_ctx.elicit::<NameForm>("What is your name?"),
+        greeting_ctx.sample("Generate a greeting", 50),
+        roots_ctx.list_roots(),
+    );
+    let name = match name {
+        Ok(Elicitation::Accepted(form)) => form.name,
+        Ok(_) => "stranger".into(),
+        Err(error) => return error.into(),
+    };
+    let greeting = match greeting {
+        Ok(sampled) => sampled.text().unwrap_or("Hello").to_owned(),
+        Err(error) => return error.into(),
+    };
+    match roots {
+        Ok(roots) => ToolResult::text(format!("{greeting} {name} ({} roots)", roots.len())),
+        Err(error) => error.into(),
+    }
+}
+
+/// `test_input_required_result_multi_round`: a second question once the first is answered.
+async fn ir_multi_round(_: NoArguments, ctx: Context) -> ToolResult {
+    let name = match ctx
+        .keyed("step1")
+        .elicit::<NameForm>("Step 1: What is your name?")
+        .await
+    {
+        Ok(Elicitation::Accepted(form)) => form.name,
+        Ok(_) => "stranger".into(),
+        Err(error) => return error.into(),
+    };
+    let asked = ctx.keyed("step2");
+    match asked
+        .elicit::<ColorForm>("Step 2: What is your favorite color?")
+        .await
+    {
+        Ok(Elicitation::Accepted(form)) => ToolResult::text(format!("{name} likes {}", form.color)),
+        Ok(_) => ToolResult::text(format!("{name} keeps their color to themselves")),
+        Err(error) => error.into(),
+    }
+}
+
+/// `test_input_required_result_capabilities`: asks only what the client declared it can
+/// answer.
+async fn ir_capabilities(_: NoArguments, ctx: Context) -> ToolResult {
+    if ctx.can_elicit() {
+        return ir_elicitation(NoArguments {}, ctx).await;
+    }
+    if ctx.can_sample() {
+        return ir_sampling(NoArguments {}, ctx).await;
+    }
+    ToolResult::text("the client declared neither elicitation nor sampling")
+}
+
+/// The arguments of `json_schema_2020_12_tool`, whose schema uses the 2020-12 vocabulary
+/// (`$defs` with an `$anchor`, `allOf`/`anyOf`, `if`/`then`/`else`), written by hand.
+#[derive(Deserialize)]
+struct ContactArgs {
+    #[serde(flatten)]
+    _members: Map<String, Value>,
+}
+
+impl JsonSchema for ContactArgs {
+    fn schema_name() -> Cow<'static, str> {
+        "ContactArgs".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "type": "object",
+            "$defs": {
+                "address": {
+                    "$anchor": "addressDef",
+                    "type": "object",
+                    "properties": {
+                        "street": { "type": "string" },
+                        "city": { "type": "string" }
+                    }
+                }
+            },
+            "properties": {
+                "name": { "type": "string" },
+                "address": { "$ref": "#/$defs/address" },
+                "contactMethod": { "type": "string", "enum": ["phone", "email"] },
+                "phone": { "type": "string" },
+                "email": { "type": "string" }
+            },
+            "allOf": [{ "anyOf": [{ "required": ["phone"] }, { "required": ["email"] }] }],
+            "if": {
+                "properties": { "contactMethod": { "const": "phone" } },
+                "required": ["contactMethod"]
+            },
+            "then": { "required": ["phone"] },
+            "else": { "required": ["email"] },
+            "additionalProperties": false
+        })
+    }
+}
+
+async fn json_schema_tool(_: ContactArgs, _: Context) -> ToolResult {
+    ToolResult::text("ok")
+}
+
+/// The arguments of `test_custom_headers`: `region` and `priority` are mirrored in
+/// `Mcp-Param-Region` and `Mcp-Param-Priority` (2026-07-28, `x-mcp-header`).
+#[derive(Deserialize, JsonSchema)]
+struct HeaderArgs {
+    /// The region (mirrored in `Mcp-Param-Region`).
+    #[schemars(extend("x-mcp-header" = "Region"))]
+    region: String,
+    /// The priority (mirrored in `Mcp-Param-Priority`).
+    #[schemars(extend("x-mcp-header" = "Priority"))]
+    #[serde(default)]
+    priority: Option<i64>,
+    /// A query (not mirrored).
+    #[serde(default)]
+    query: Option<String>,
+}
+
+async fn custom_headers(args: HeaderArgs, _: Context) -> ToolResult {
+    ToolResult::text(format!(
+        "region={} priority={:?} query={:?}",
+        args.region, args.priority, args.query
+    ))
+}
+
 async fn complete_arg(request: CompletionRequest) -> Vec<String> {
     ["paris", "park", "party"]
         .into_iter()
@@ -307,6 +532,61 @@ fn server() -> McpServer {
             "test_streaming_elicitation",
             "Asks the user within the call's own response",
             streaming_elicitation,
+        )
+        .tool(
+            "test_missing_capability",
+            "Needs the client's sampling capability",
+            missing_capability,
+        )
+        .tool(
+            "test_input_required_result_elicitation",
+            "Asks the user's name (key user_name)",
+            ir_elicitation,
+        )
+        .tool(
+            "test_input_required_result_sampling",
+            "Asks the client's model (key capital_question)",
+            ir_sampling,
+        )
+        .tool(
+            "test_input_required_result_list_roots",
+            "Asks for the client's roots (key client_roots)",
+            ir_list_roots,
+        )
+        .tool(
+            "test_input_required_result_request_state",
+            "Asks for a confirmation carried in requestState",
+            ir_confirm,
+        )
+        .tool(
+            "test_input_required_result_tampered_state",
+            "Asks for a confirmation; refuses a tampered requestState",
+            ir_confirm,
+        )
+        .tool(
+            "test_input_required_result_multiple_inputs",
+            "Asks three things at once",
+            ir_multiple,
+        )
+        .tool(
+            "test_input_required_result_multi_round",
+            "Asks two things, one round each",
+            ir_multi_round,
+        )
+        .tool(
+            "test_input_required_result_capabilities",
+            "Asks only what the client can answer",
+            ir_capabilities,
+        )
+        .tool(
+            "json_schema_2020_12_tool",
+            "Tool with JSON Schema 2020-12 features",
+            json_schema_tool,
+        )
+        .tool(
+            "test_custom_headers",
+            "Takes parameters mirrored in Mcp-Param headers",
+            custom_headers,
         )
         .resource(
             Resource::new("test://static-text", "static-text", |_: Context| async {
@@ -366,6 +646,21 @@ fn server() -> McpServer {
             )
             .complete("arg1", complete_arg),
         )
+        .prompt(Prompt::new(
+            "test_input_required_result_prompt",
+            "A prompt that asks the user for its context (key user_context)",
+            |_: NoArguments, ctx: Context| async move {
+                let asked = ctx.keyed("user_context");
+                let context = match asked
+                    .elicit::<ContextForm>("What context should the prompt use?")
+                    .await
+                {
+                    Ok(Elicitation::Accepted(form)) => form.context,
+                    _ => "no context".into(),
+                };
+                vec![PromptMessage::user(format!("Use this context: {context}"))]
+            },
+        ))
         .prompt(Prompt::new(
             "test_prompt_with_image",
             "A prompt with an image",

@@ -28,6 +28,9 @@ pub struct Context {
     /// Under 2026-07-28, on a request whose result may be input-required: the answers the
     /// client gave and the asks of this run.
     input: Option<Arc<InputRound>>,
+    /// The key the asks of this context name their input request with (see
+    /// [`Context::keyed`]); derived from each ask when `None`.
+    input_key: Option<Arc<str>>,
 }
 
 impl Context {
@@ -43,6 +46,28 @@ impl Context {
             client_capabilities,
             log_threshold,
             input: None,
+            input_key: None,
+        }
+    }
+
+    /// This context, naming its asks `key` in an input-required result (2026-07-28): the
+    /// client answers the ask under that key in `inputResponses`. Without it a key is derived
+    /// from the ask's position and content (see the [crate docs](crate#asking-the-client-under-2026-07-28)).
+    /// Give each ask of a handler its own key; up to 2025-11-25, where the server asks by
+    /// request, the key is not used.
+    ///
+    /// ```
+    /// # async fn demo(ctx: mcpwire_server::Context) {
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Name { name: String }
+    /// let answer = ctx.keyed("user_name").elicit::<Name>("What is your name?").await;
+    /// # let _ = answer;
+    /// # }
+    /// ```
+    pub fn keyed(&self, key: impl Into<String>) -> Context {
+        Context {
+            input_key: Some(key.into().into()),
+            ..self.clone()
         }
     }
 
@@ -167,10 +192,17 @@ impl Context {
     ) -> Result<R::Result, ClientError> {
         match &self.input {
             Some(round) => {
-                let answer = round.ask(R::METHOD, params).await;
-                serde_json::from_value(answer).map_err(|e| {
-                    ClientError::InvalidReply(format!("the answer to `{}`: {e}", R::METHOD))
-                })
+                let (key, answer) = round
+                    .ask(self.input_key.as_deref(), R::METHOD, params)
+                    .await;
+                match serde_json::from_value(answer) {
+                    Ok(result) => Ok(result),
+                    // The client's own input is malformed: the request is refused (-32602),
+                    // the handler does not see it.
+                    Err(e) => match round
+                        .reject(&key, &format!("not a result of `{}`: {e}", R::METHOD))
+                        .await {},
+                }
             }
             None => self
                 .request
@@ -319,6 +351,18 @@ impl Context {
         self.can_ask("sampling/createMessage", "sampling")?;
         let params = sampling_params(request, self.version).map_err(ClientError::Unsendable)?;
         self.ask::<CreateMessage>(params).await
+    }
+
+    /// Asks the client for its roots (`roots/list`), as [`elicit`](Self::elicit) asks: by
+    /// request up to 2025-11-25, through an input-required result under 2026-07-28.
+    ///
+    /// Fails with [`ClientError::NotDeclared`] when the client did not declare `roots`.
+    pub async fn list_roots(&self) -> Result<Vec<crate::Root>, ClientError> {
+        self.can_ask("roots/list", "roots")?;
+        let reply = self
+            .ask::<crate::roots::ListRoots>(Value::Object(Map::new()))
+            .await?;
+        Ok(reply.roots)
     }
 
     /// The async layer's context of this call, for what this type does not wrap.

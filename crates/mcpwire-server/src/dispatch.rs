@@ -28,6 +28,7 @@ use crate::completion::{Argument, CompletionContext, CompletionRequest, Referenc
 use crate::context::Context;
 use crate::input_round::{InputRound, METHODS_WITH_INPUT};
 use crate::logging::LogLevel;
+use crate::param_headers::ParamHeaders;
 use crate::request_state;
 use crate::session::{Agreed, SessionState};
 use crate::shared::Shared;
@@ -300,13 +301,13 @@ async fn serve(
         "prompts/list" => list(&shared.prompts, cursor, shared.page_size, "prompts", |p| {
             p.definition(version)
         }),
-        "tools/call" => call_tool(shared, fields, ctx).await,
+        "tools/call" => call_tool(shared, fields, ctx, state.param_headers()).await,
         "completion/complete" => complete(shared, fields, version).await,
         "resources/subscribe" | "resources/unsubscribe" => {
             let uri = fields.uri.unwrap_or_default();
             let subscribe = method == "resources/subscribe";
             if subscribe && !is_readable(shared, &uri) {
-                return Err(resource_not_found(&uri));
+                return Err(resource_not_found(&uri, version));
             }
             state.subscribe(uri, subscribe);
             Ok(json!({}))
@@ -335,7 +336,14 @@ async fn serve(
     }
 }
 
-async fn call_tool(shared: &Shared, fields: Params, ctx: Context) -> Result<Value, RpcError> {
+/// `tools/call`. Over HTTP under 2026-07-28 (`headers` set) the parameters the tool marks
+/// `x-mcp-header` must agree with their `Mcp-Param-*` headers first (-32020 otherwise).
+async fn call_tool(
+    shared: &Shared,
+    fields: Params,
+    ctx: Context,
+    headers: Option<&ParamHeaders>,
+) -> Result<Value, RpcError> {
     let version = ctx.version();
     let name = fields.name.unwrap_or_default();
     let tool = read(&shared.tools)
@@ -343,9 +351,27 @@ async fn call_tool(shared: &Shared, fields: Params, ctx: Context) -> Result<Valu
         .cloned()
         .ok_or_else(|| unknown("tool", &name))?;
     let arguments = fields.arguments.unwrap_or_default();
+    if let (Some(headers), Ok(schema)) = (headers, tool.input_schema())
+        && version.is_stateless()
+    {
+        headers.check(schema, &arguments)?;
+    }
     let round = ctx.input_round();
     match tool.start(&arguments, ctx) {
-        Ok(running) => answered(round, async move { Ok(running.await.to_json(version)) }).await,
+        Ok(running) => {
+            let work = async move {
+                let result = running.await;
+                match result.required_capability() {
+                    // Every 2026-07-28 request states the client's capabilities: a call that
+                    // needs one it lacks is refused as a protocol error.
+                    Some(capability) if version.is_stateless() => {
+                        Err(missing_capability(capability))
+                    }
+                    _ => Ok(result.to_json(version)),
+                }
+            };
+            answered(round, work).await
+        }
         // From 2025-11-25 MCP asks for argument errors as tool execution errors, which the
         // model can read and correct; before, they are protocol errors.
         Err(error) if version.has(Feature::ArgumentErrorsInResult) => {
@@ -389,9 +415,10 @@ fn is_readable(shared: &Shared, uri: &str) -> bool {
 }
 
 /// `resources/read`: the resource at `uri`, else the first template matching it, else
-/// -32002.
+/// "Resource not found" (see [`resource_not_found`]).
 async fn read_resource(shared: &Shared, uri: String, ctx: Context) -> Result<Value, RpcError> {
     let round = ctx.input_round();
+    let version = ctx.version();
     let resource = read(&shared.resources).get(&uri).cloned();
     let contents = match resource {
         Some(resource) => Box::pin(async move { resource.read(ctx).await }),
@@ -399,7 +426,7 @@ async fn read_resource(shared: &Shared, uri: String, ctx: Context) -> Result<Val
             let matched = read(&shared.resource_templates)
                 .iter()
                 .find_map(|t| Some((t.clone(), t.matches(&uri)?)));
-            let (template, variables) = matched.ok_or_else(|| resource_not_found(&uri))?;
+            let (template, variables) = matched.ok_or_else(|| resource_not_found(&uri, version))?;
             template
                 .start(uri, variables, ctx)
                 .map_err(|e| invalid_params(&e.pointer, &e.reason))?
@@ -486,7 +513,23 @@ fn unknown(kind: &str, name: &str) -> RpcError {
     invalid_params("/name", &format!("no {kind} named `{name}`"))
 }
 
-/// -32002, the code MCP gives a resource that does not exist.
-fn resource_not_found(uri: &str) -> RpcError {
-    RpcError::new(-32002, "Resource not found").with_data(&json!({ "uri": uri }))
+/// A resource that does not exist, with its `uri` in `data`: -32602 (invalid params) from
+/// 2026-07-28 (SEP-2164), -32002 before.
+fn resource_not_found(uri: &str, version: Version) -> RpcError {
+    let code = if version.is_stateless() {
+        ErrorCode::InvalidParams.code()
+    } else {
+        -32002
+    };
+    RpcError::new(code, "Resource not found").with_data(&json!({ "uri": uri }))
+}
+
+/// -32021: the call needs a client capability the request's `_meta` does not declare;
+/// `data.requiredCapabilities` is a `ClientCapabilities` object naming it.
+fn missing_capability(capability: &str) -> RpcError {
+    RpcError::new(
+        ErrorCode::MissingRequiredClientCapability.code(),
+        format!("Missing required client capability: {capability}"),
+    )
+    .with_data(&json!({ "requiredCapabilities": { capability: {} } }))
 }

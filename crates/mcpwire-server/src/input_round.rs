@@ -60,6 +60,8 @@ struct Asks {
     used: Map<String, Value>,
     /// The asks without an answer: key → `{method, params}`.
     missing: Map<String, Value>,
+    /// An answer that is not a result of its ask's method: the run ends with this -32602.
+    invalid: Option<RpcError>,
 }
 
 impl InputRound {
@@ -84,16 +86,26 @@ impl InputRound {
     }
 
     /// The answer to `method` with `params`, when the client gave it; otherwise records the
-    /// ask and never completes (the run ends here, see the module docs).
-    pub(crate) async fn ask(&self, method: &str, params: Value) -> Value {
+    /// ask and never completes (the run ends here, see the module docs). The ask is named
+    /// `key` when the handler chose one, else a key derived from it; the key comes back with
+    /// the answer (for [`reject`](Self::reject)).
+    pub(crate) async fn ask(
+        &self,
+        key: Option<&str>,
+        method: &str,
+        params: Value,
+    ) -> (String, Value) {
         let answer = {
             let mut asks = self.asks.lock().unwrap_or_else(PoisonError::into_inner);
-            let key = input_key(asks.count, method, &params);
+            let key = match key {
+                Some(key) => key.to_owned(),
+                None => input_key(asks.count, method, &params),
+            };
             asks.count += 1;
             match self.known.get(&key) {
                 Some(answer) => {
-                    asks.used.insert(key, answer.clone());
-                    Some(answer.clone())
+                    asks.used.insert(key.clone(), answer.clone());
+                    Some((key, answer.clone()))
                 }
                 None => {
                     asks.missing
@@ -111,6 +123,24 @@ impl InputRound {
         }
     }
 
+    /// Ends the run: the client's answer under `key` is not a result of the method asked
+    /// (`reason` says why), so the request is answered -32602 naming
+    /// `/inputResponses/<key>`. Never completes.
+    pub(crate) async fn reject(&self, key: &str, reason: &str) -> std::convert::Infallible {
+        let pointer = format!(
+            "/inputResponses/{}",
+            key.replace('~', "~0").replace('/', "~1")
+        );
+        let error =
+            RpcError::invalid_params().with_data(&json!({ "pointer": pointer, "reason": reason }));
+        self.asks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .invalid = Some(error);
+        self.unanswered.notify_one();
+        std::future::pending().await
+    }
+
     /// Runs `work` (a handler producing its result JSON) until it completes, or until an ask
     /// finds no answer: then the result is the input-required one.
     pub(crate) async fn run(
@@ -123,6 +153,9 @@ impl InputRound {
             done = work => Some(done),
         };
         let mut asks = self.asks.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(invalid) = asks.invalid.take() {
+            return Err(invalid);
+        }
         match done {
             // A handler that went on without its answer (it raced the ask against something
             // else) still gets the question asked: its result would not be the one it means.
@@ -186,15 +219,18 @@ mod tests {
         let reached = Mutex::new(Vec::new());
         let result = round
             .run(async {
-                let first = round.ask("elicitation/create", ask.clone()).await;
-                reached.lock().unwrap().push(first);
-                round.ask("sampling/createMessage", json!({})).await;
+                let (key, first) = round.ask(None, "elicitation/create", ask.clone()).await;
+                reached.lock().unwrap().push(json!([key, first]));
+                round.ask(None, "sampling/createMessage", json!({})).await;
                 reached.lock().unwrap().push(json!("after the second ask"));
                 Ok(json!({ "never": "sent" }))
             })
             .await
             .unwrap();
-        assert_eq!(*reached.lock().unwrap(), [json!({ "action": "decline" })]);
+        assert_eq!(
+            *reached.lock().unwrap(),
+            [json!([answered.clone(), { "action": "decline" }])]
+        );
         assert_eq!(result["resultType"], "input_required");
         let asked: Vec<&String> = result["inputRequests"]
             .as_object()
@@ -215,6 +251,49 @@ mod tests {
                 .as_object()
                 .unwrap()
         );
+    }
+
+    #[tokio::test]
+    async fn a_chosen_key_names_the_ask() {
+        let round = round(json!({ "other": { "action": "decline" } }));
+        let result = round
+            .run(async {
+                round.ask(Some("user_name"), "roots/list", json!({})).await;
+                Ok(json!({ "never": "sent" }))
+            })
+            .await
+            .unwrap();
+        assert_eq!(
+            result["inputRequests"],
+            json!({ "user_name": { "method": "roots/list", "params": {} } })
+        );
+        let answered = super::InputRound::new(
+            Map::new(),
+            json!({ "user_name": { "roots": [] } })
+                .as_object()
+                .unwrap()
+                .clone(),
+            StateKey::random().unwrap(),
+            "b".into(),
+        );
+        let done = answered
+            .run(async {
+                Ok(answered
+                    .ask(Some("user_name"), "roots/list", json!({}))
+                    .await
+                    .1)
+            })
+            .await
+            .unwrap();
+        assert_eq!(done, json!({ "roots": [] }));
+        let rejected = answered
+            .run(async {
+                answered.reject("a/b", "not a ListRootsResult").await;
+                Ok(json!({ "never": "sent" }))
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(rejected.code(), -32602);
     }
 
     #[tokio::test]

@@ -27,6 +27,8 @@ pub struct ToolResult {
     content: Vec<Content>,
     structured: Option<Map<String, Value>>,
     is_error: bool,
+    /// Set by [`ToolResult::missing_capability`]: the client capability the call needed.
+    required_capability: Option<String>,
 }
 
 impl ToolResult {
@@ -41,7 +43,38 @@ impl ToolResult {
             content,
             structured: None,
             is_error: false,
+            required_capability: None,
         }
+    }
+
+    /// The call cannot be served because the client did not declare `capability`
+    /// (`sampling`, `elicitation`, `roots`). Under 2026-07-28, where every request states the
+    /// client's capabilities, the call is answered with the protocol error -32021
+    /// (MissingRequiredClientCapabilityError, `data.requiredCapabilities` naming it; over
+    /// HTTP, status 400); earlier versions have no such error and get a tool execution error
+    /// saying which capability is missing.
+    ///
+    /// ```
+    /// use mcpwire_server::{ToolResult, Version};
+    ///
+    /// let refused = ToolResult::missing_capability("sampling");
+    /// assert_eq!(refused.required_capability(), Some("sampling"));
+    /// assert_eq!(refused.to_json(Version::V2025_11_25)["isError"], true);
+    /// ```
+    pub fn missing_capability(capability: impl Into<String>) -> Self {
+        let capability = capability.into();
+        Self {
+            required_capability: Some(capability.clone()),
+            ..Self::error(format!(
+                "this tool needs the client's `{capability}` capability, which the client did not declare"
+            ))
+        }
+    }
+
+    /// The client capability the call needed and the client did not declare (see
+    /// [`missing_capability`](Self::missing_capability)).
+    pub fn required_capability(&self) -> Option<&str> {
+        self.required_capability.as_deref()
     }
 
     /// A tool execution error (`isError: true`) the model can read and act on.
@@ -60,7 +93,7 @@ impl ToolResult {
             Ok(Value::Object(members)) => Self {
                 content: vec![Content::text(Value::Object(members.clone()).to_string())],
                 structured: Some(members),
-                is_error: false,
+                ..Self::content(Vec::new())
             },
             Ok(other) => Self::error(format!(
                 "the tool's output is not a JSON object but {other}"
@@ -120,6 +153,18 @@ impl ToolResult {
                 .try_to_json(version)
                 .unwrap_or_default()
         })
+    }
+}
+
+/// What a failed ask of the client means for the call: a capability the client did not
+/// declare is [`ToolResult::missing_capability`]; any other failure is a tool execution error
+/// saying what went wrong.
+impl From<crate::ClientError> for ToolResult {
+    fn from(error: crate::ClientError) -> Self {
+        match error {
+            crate::ClientError::NotDeclared { capability } => Self::missing_capability(capability),
+            other => Self::error(other),
+        }
     }
 }
 

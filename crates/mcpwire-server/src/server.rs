@@ -101,6 +101,34 @@ impl std::fmt::Debug for McpServer {
     }
 }
 
+/// An [`McpServer`] behind mcpwire's Streamable HTTP transport (see
+/// [`McpServer::http_server`]): one [`session`](McpServer::session) per HTTP session, or per
+/// POST in stateless mode, where the session also sees the POST's `Mcp-Param-*` headers.
+#[cfg(feature = "http")]
+#[derive(Debug, Clone)]
+pub struct McpHttpService {
+    server: McpServer,
+}
+
+#[cfg(feature = "http")]
+impl mcpwire::http::HttpService for McpHttpService {
+    type Handler = mcpwire::http::AsyncSession<SessionState>;
+
+    fn open(&self, context: mcpwire::http::SessionContext) -> Self::Handler {
+        let session = self.server.session();
+        if let Some(headers) = context.request_headers() {
+            session
+                .state()
+                .set_param_headers(crate::param_headers::ParamHeaders::of(headers));
+        }
+        mcpwire::http::AsyncServer::new(move || session.clone()).open(context)
+    }
+
+    fn unsolicited_messages(&self) -> bool {
+        true
+    }
+}
+
 /// Builds an [`McpServer`] (see the [crate docs](crate)).
 #[derive(Debug)]
 pub struct McpServerBuilder {
@@ -165,7 +193,8 @@ impl McpServer {
     /// [`HttpConfig`](mcpwire::http::HttpConfig)). Each HTTP session gets its own
     /// [`session`](Self::session); with [`HttpConfig::stateless`](mcpwire::http::HttpConfig::stateless)
     /// every POST does, which is how MCP 2026-07-28 clients talk (`server/discover`, the
-    /// version in `_meta`). Run it with [`HttpServer::run`](mcpwire::http::HttpServer::run).
+    /// version in `_meta`; tool parameters marked `x-mcp-header` are checked against their
+    /// `Mcp-Param-*` headers). Run it with [`HttpServer::run`](mcpwire::http::HttpServer::run).
     ///
     /// ```no_run
     /// # async fn demo(server: mcpwire_server::McpServer) -> std::io::Result<()> {
@@ -178,16 +207,18 @@ impl McpServer {
     pub fn http_server(
         &self,
         config: mcpwire::http::HttpConfig,
-    ) -> std::io::Result<
-        mcpwire::http::HttpServer<
-            mcpwire::http::AsyncServer<
-                impl Fn() -> Session<SessionState> + Send + Sync + 'static + use<>,
-            >,
-        >,
-    > {
-        let server = self.clone();
-        let service = mcpwire::http::AsyncServer::new(move || server.session());
-        mcpwire::http::HttpServer::bind(config, service)
+    ) -> std::io::Result<mcpwire::http::HttpServer<McpHttpService>> {
+        mcpwire::http::HttpServer::bind(config, self.http_service())
+    }
+
+    /// This server as an [`HttpService`](mcpwire::http::HttpService), for a
+    /// [`HttpServer`](mcpwire::http::HttpServer) built by hand (what
+    /// [`http_server`](Self::http_server) binds).
+    #[cfg(feature = "http")]
+    pub fn http_service(&self) -> McpHttpService {
+        McpHttpService {
+            server: self.clone(),
+        }
     }
 
     /// Serves one client over a byte stream (one JSON-RPC message per line) until the input

@@ -8,6 +8,7 @@ use mcpwire::service::PeerHandle;
 use serde_json::{Map, Value};
 
 use crate::logging::LogLevel;
+use crate::param_headers::ParamHeaders;
 use crate::shared::Shared;
 use crate::version::Version;
 
@@ -20,6 +21,9 @@ pub struct SessionState {
     log_level: Mutex<Option<LogLevel>>,
     /// The URIs of `resources/subscribe`.
     subscriptions: Mutex<BTreeSet<String>>,
+    /// The `Mcp-Param-*` headers of the HTTP request this (stateless) session serves; unset
+    /// when the session does not serve one HTTP request.
+    param_headers: OnceLock<ParamHeaders>,
 }
 
 impl std::fmt::Debug for SessionState {
@@ -45,7 +49,18 @@ impl SessionState {
             agreed: Mutex::new(None),
             log_level: Mutex::new(None),
             subscriptions: Mutex::new(BTreeSet::new()),
+            param_headers: OnceLock::new(),
         }
+    }
+
+    /// Remembers the `Mcp-Param-*` headers of the one HTTP request this session serves.
+    pub(crate) fn set_param_headers(&self, headers: ParamHeaders) {
+        let _ = self.param_headers.set(headers);
+    }
+
+    /// The `Mcp-Param-*` headers of the HTTP request this session serves, if it serves one.
+    pub(crate) fn param_headers(&self) -> Option<&ParamHeaders> {
+        self.param_headers.get()
     }
 
     /// Remembers the handle that reaches the client outside any call.

@@ -59,10 +59,19 @@ impl Drop for Example {
     }
 }
 
-/// POSTs one `tools/call` and returns its validated result.
+/// POSTs one `tools/call`, with the routing headers 2026-07-28 asks for, and returns its
+/// validated result.
 fn call_tool(addr: SocketAddr, id: u64, params: &Value) -> Value {
     let body = json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params });
-    let reply = request(addr, "POST", &[JSON, ACCEPT], body.to_string().as_bytes());
+    let name = params["name"].as_str().unwrap();
+    let headers = [
+        JSON,
+        ACCEPT,
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "tools/call"),
+        ("Mcp-Name", name),
+    ];
+    let reply = request(addr, "POST", &headers, body.to_string().as_bytes());
     assert_eq!(reply.status, 200, "{}", reply.text());
     assert_eq!(reply.header("mcp-session-id"), None);
     let response = reply.json();

@@ -157,9 +157,15 @@ async fn reading_a_uri_a_template_matches_runs_its_reader_with_the_variables() {
         let fixed = read("file:///fixed.txt").await.unwrap();
         assert_eq!(fixed["contents"][0]["text"], "the plain resource");
 
-        // Matched by no template: -32002 as for an unknown resource.
+        // Matched by no template: as for an unknown resource, -32002 up to 2025-11-25 and
+        // -32602 from 2026-07-28 (SEP-2164).
         let error = read("users://ada/drafts/1").await.unwrap_err();
-        assert_eq!(error.code(), -32002);
+        let not_found = if version >= Version::V2026_07_28 {
+            -32602
+        } else {
+            -32002
+        };
+        assert_eq!(error.code(), not_found, "{version}");
         assert_eq!(data(&error)["uri"], "users://ada/drafts/1");
         // Matched, but the variables do not decode as the reader's type: -32602 at /uri.
         let error = read("docs://intro").await.unwrap_err();

@@ -55,7 +55,8 @@ fn a_request_gets_json_and_notifications_202_within_a_session() {
         without.status, 400,
         "a request other than initialize needs the session"
     );
-    assert_eq!(without.json()["id"], serde_json::Value::Null);
+    // Issue 28, item 4: the transport's refusal echoes the readable id.
+    assert_eq!(without.json()["id"], 8);
     assert_eq!(without.json()["error"]["code"], -32600);
 }
 

@@ -10,7 +10,8 @@ use hyper::body::{Bytes, Incoming};
 use hyper::header::{CONTENT_LENGTH, HeaderMap, HeaderValue, RETRY_AFTER};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use super::response::{HttpResponse, error};
+use super::response::{HttpResponse, error_to};
+use crate::profile::MissingId;
 
 /// The bytes of request bodies all connections may hold at once.
 #[derive(Debug, Clone)]
@@ -55,8 +56,10 @@ pub(crate) enum BodyError {
 }
 
 impl BodyError {
-    /// The answer to the client.
-    pub(crate) fn response(&self) -> HttpResponse {
+    /// The answer to the client; its JSON-RPC error has no id (the body was not read),
+    /// spelled as `missing_id` says.
+    pub(crate) fn response(&self, missing_id: MissingId) -> HttpResponse {
+        let error = |status, message: &str| error_to(status, -32600, message, None, missing_id);
         match self {
             BodyError::DeclaredTooLarge { declared, limit } => error(
                 StatusCode::PAYLOAD_TOO_LARGE,

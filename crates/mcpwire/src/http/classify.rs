@@ -1,9 +1,15 @@
 //! What the transport needs to know about a POST body, whatever server is behind it: whether it
-//! is an `initialize` request (which opens a session), its method (checked against
-//! `Mcp-Method`), whether it is readable at all (an id-less error reply to unreadable input
-//! is a 400), and whether it is a batch longer than the endpoint accepts.
+//! is an `initialize` request (which opens a session), its id (which the transport's own error
+//! answers echo), its method, target and `_meta` version (checked against `Mcp-Method`,
+//! `Mcp-Name` and `MCP-Protocol-Version`), whether it is readable at all (an id-less error
+//! reply to unreadable input is a 400), and whether it is a batch longer than the endpoint
+//! accepts.
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
 
 use crate::decode::{Decoded, Message, Rejection, decode};
+use crate::params::RawParams;
 use crate::profile::Profile;
 
 /// What a POST body is.
@@ -16,6 +22,15 @@ pub(crate) struct BodyKind {
     pub(crate) method: Option<String>,
     /// A single request carrying an id.
     pub(crate) is_request: bool,
+    /// The id of a single message whose id could be read (a request, or an invalid message
+    /// with a readable id), as sent.
+    pub(crate) id: Option<String>,
+    /// What `Mcp-Name` must repeat (MCP 2026-07-28): `params.name` of `tools/call` and
+    /// `prompts/get`, `params.uri` of `resources/read`, when the body has it as a string.
+    pub(crate) target: Option<String>,
+    /// `params._meta["io.modelcontextprotocol/protocolVersion"]` of a single request or
+    /// notification, when it is a string (MCP 2026-07-28).
+    pub(crate) meta_version: Option<String>,
     /// A batch longer than the limit: its length and the limit.
     pub(crate) batch_too_long: Option<(usize, usize)>,
 }
@@ -32,6 +47,9 @@ impl BodyKind {
             unreadable,
             method: None,
             is_request: false,
+            id: None,
+            target: None,
+            meta_version: None,
             batch_too_long: None,
         };
         match decode(body, &profile) {
@@ -42,16 +60,58 @@ impl BodyKind {
             Decoded::Rejected(_) | Decoded::Single(Message::Invalid { id: None, .. }) => {
                 plain(true)
             }
-            Decoded::Single(Message::Request { method, .. }) => BodyKind {
-                method: Some(method.into_owned()),
+            Decoded::Single(Message::Invalid { id: Some(id), .. }) => BodyKind {
+                id: Some(id.raw().to_owned()),
+                ..plain(false)
+            },
+            Decoded::Single(Message::Request { id, method, params }) => BodyKind {
+                id: Some(id.raw().to_owned()),
                 is_request: true,
-                ..plain(false)
+                ..BodyKind::with_params(&method, params, plain(false))
             },
-            Decoded::Single(Message::Notification { method, .. }) => BodyKind {
-                method: Some(method.into_owned()),
-                ..plain(false)
-            },
+            Decoded::Single(Message::Notification { method, params }) => {
+                BodyKind::with_params(&method, params, plain(false))
+            }
             _ => plain(false),
+        }
+    }
+
+    /// `kind` with the method and what the routing headers repeat of the params.
+    fn with_params(method: &str, params: Option<RawParams<'_>>, kind: BodyKind) -> BodyKind {
+        #[derive(Deserialize, Default)]
+        struct Routed<'a> {
+            #[serde(borrow, default)]
+            name: Option<&'a RawValue>,
+            #[serde(borrow, default)]
+            uri: Option<&'a RawValue>,
+            #[serde(rename = "_meta", borrow, default)]
+            meta: Option<&'a RawValue>,
+        }
+        #[derive(Deserialize)]
+        struct Meta {
+            #[serde(rename = "io.modelcontextprotocol/protocolVersion", default)]
+            version: Option<serde_json::Value>,
+        }
+        let routed: Routed<'_> = params
+            .and_then(|p| serde_json::from_str(p.get()).ok())
+            .unwrap_or_default();
+        let string =
+            |raw: Option<&RawValue>| raw.and_then(|r| serde_json::from_str::<String>(r.get()).ok());
+        let target = match method {
+            "tools/call" | "prompts/get" => string(routed.name),
+            "resources/read" => string(routed.uri),
+            _ => None,
+        };
+        let meta_version = routed
+            .meta
+            .and_then(|m| serde_json::from_str::<Meta>(m.get()).ok())
+            .and_then(|m| m.version)
+            .and_then(|v| v.as_str().map(str::to_owned));
+        BodyKind {
+            method: Some(method.to_owned()),
+            target,
+            meta_version,
+            ..kind
         }
     }
 
@@ -77,6 +137,24 @@ mod tests {
         assert!(BodyKind::of(br#"{"jsonrpc":"1.0","method":"x"}"#, None).unreadable);
         assert!(!BodyKind::of(br#"{"jsonrpc":"1.0","id":3,"method":"x"}"#, None).unreadable);
         assert!(!BodyKind::of(br#"[{"jsonrpc":"2.0","id":3,"method":"x"}]"#, None).unreadable);
+        let call = BodyKind::of(
+            br#"{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#,
+            None,
+        );
+        assert_eq!(call.id.as_deref(), Some(r#""a""#));
+        assert_eq!(call.target.as_deref(), Some("t"));
+        assert_eq!(call.meta_version.as_deref(), Some("2026-07-28"));
+        let read = BodyKind::of(
+            br#"{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"a://b","name":"x"}}"#,
+            None,
+        );
+        assert_eq!(
+            (read.id.as_deref(), read.target.as_deref()),
+            (Some("7"), Some("a://b"))
+        );
+        assert_eq!(read.meta_version, None);
+        let invalid = BodyKind::of(br#"{"jsonrpc":"2.0","id":1.5e3,"method":7}"#, None);
+        assert_eq!(invalid.id.as_deref(), Some("1.5e3"));
         let two = br#"[{"jsonrpc":"2.0","method":"x"},{"jsonrpc":"2.0","method":"x"}]"#;
         assert_eq!(BodyKind::of(two, Some(2)).batch_too_long, None);
         let refused = BodyKind::of(two, Some(1));

@@ -17,14 +17,13 @@ use super::config::HttpConfig;
 use super::cors;
 use super::exchange::{self, Outcome, WhenClientLeaves};
 use super::handler::{HttpService, Outbound, SessionContext};
-use super::headers::{self, METHOD_HEADER, PROTOCOL_VERSION_HEADER, SESSION_HEADER, SessionHeader};
+use super::headers::{self, PROTOCOL_VERSION_HEADER, SESSION_HEADER, SessionHeader};
 use super::race::{First, race};
-use super::response::{HttpResponse, empty, error, error_with_code, event_stream, json, sse_event};
+use super::response::{HttpResponse, empty, error_to, event_stream, json, sse_event};
+use super::routing::{self, HEADER_MISMATCH};
 use super::session_id::SessionId;
 use super::sessions::{Found, Opened, PeerKey, Refusal, Sessions, Unsolicited};
-
-/// JSON-RPC error code of MCP 2026-07-28 for headers that contradict the body.
-const HEADER_MISMATCH: i64 = -32020;
+use crate::profile::{MissingId, Profile};
 
 /// Everything a request needs: the settings, the user's service, the sessions, the budget.
 pub(crate) struct Endpoint<S: HttpService> {
@@ -65,11 +64,16 @@ impl<S: HttpService> Endpoint<S> {
         request: Request<Incoming>,
         peer: SocketAddr,
     ) -> HttpResponse {
+        // Refused before the body is read: no id to echo.
+        let refuse = Refuse {
+            id: None,
+            missing_id: self.missing_id(request.headers(), None),
+        };
         if let Err((status, why)) = self.check_host_and_origin(&request) {
-            return error(status, why);
+            return refuse.error(status, why);
         }
         if request.uri().path() != self.config.path {
-            return error(
+            return refuse.error(
                 StatusCode::NOT_FOUND,
                 &format!("no MCP endpoint at {}", request.uri().path()),
             );
@@ -144,56 +148,29 @@ impl<S: HttpService> Endpoint<S> {
 
     /// The session a request names: `Ok(None)` without the header, `Err` (answered 404) for
     /// one that is not (or no longer) open.
-    fn find_session<B>(&self, request: &Request<B>) -> Result<Option<Found<S::Handler>>, Unknown> {
-        match headers::session(request.headers()) {
+    fn find_session_in(
+        &self,
+        headers: &hyper::HeaderMap,
+    ) -> Result<Option<Found<S::Handler>>, Unknown> {
+        match headers::session(headers) {
             SessionHeader::Absent => Ok(None),
             SessionHeader::Foreign => Err(Unknown),
             SessionHeader::Id(id) => self.sessions.lease(&id).map(Some).ok_or(Unknown),
         }
     }
 
+    /// How this endpoint spells "no id" in an error answer (see [`missing_id`]).
+    fn missing_id(&self, headers: &hyper::HeaderMap, agreed: Option<&str>) -> MissingId {
+        missing_id(headers, agreed, self.config.stateless)
+    }
+
+    /// POST. The body is read before anything else is checked, so that every refusal
+    /// answers the request's id when it can be read.
     async fn post(&self, request: Request<Incoming>, peer: SocketAddr) -> HttpResponse {
-        let request_headers = request.headers();
-        if !headers::media_type_is(request_headers.get(CONTENT_TYPE), "application/json") {
-            return error(
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "Content-Type must be application/json",
-            );
-        }
-        if let Some(coding) = content_coding(request_headers) {
-            return error(
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                &format!("Content-Encoding {coding:?} is not supported; send the body unencoded"),
-            );
-        }
-        let accept = request_headers.get(ACCEPT);
-        if !headers::accepts(accept, "application/json") {
-            return error(
-                StatusCode::NOT_ACCEPTABLE,
-                "Accept must list application/json and text/event-stream",
-            );
-        }
-        let streams = headers::accepts(accept, "text/event-stream");
-        if let Err(why) =
-            headers::check_protocol_version(request_headers, &self.config.protocol_versions)
-        {
-            return error(StatusCode::BAD_REQUEST, &why);
-        }
-        let session = if self.config.stateless {
-            None // MCP 2026-07-28: an Mcp-Session-Id header is ignored.
-        } else {
-            match self.find_session(&request) {
-                Ok(found) => found,
-                Err(Unknown) => return unknown_session(),
-            }
-        };
-        let agreed = session.as_ref().and_then(|f| f.protocol_version.as_deref());
-        if let Some(why) = version_differs(request.headers(), agreed) {
-            return error(StatusCode::BAD_REQUEST, &why);
-        }
         let (parts, incoming) = request.into_parts();
+        let request_headers = &parts.headers;
         let read = body::read(
-            &parts.headers,
+            request_headers,
             incoming,
             self.config.max_body_bytes,
             self.config.body_timeout,
@@ -202,36 +179,93 @@ impl<S: HttpService> Endpoint<S> {
         .await;
         let read = match read {
             Ok(read) => read,
-            Err(refusal) => return refusal.response(),
+            Err(refusal) => return refusal.response(self.missing_id(request_headers, None)),
         };
         let kind = BodyKind::of(&read.bytes, self.config.max_batch_len);
+        // Decoded: the body's share of the budget goes back now, not when its handler returns
+        // (a slow handler must not hold other clients' budget).
+        drop(read.budget);
+        let mut refuse = Refuse {
+            id: kind.id.as_deref(),
+            missing_id: self.missing_id(request_headers, None),
+        };
+        if !headers::media_type_is(request_headers.get(CONTENT_TYPE), "application/json") {
+            return refuse.error(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "Content-Type must be application/json",
+            );
+        }
+        if let Some(coding) = content_coding(request_headers) {
+            return refuse.error(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                &format!("Content-Encoding {coding:?} is not supported; send the body unencoded"),
+            );
+        }
+        let accept = request_headers.get(ACCEPT);
+        if !headers::accepts(accept, "application/json") {
+            return refuse.error(
+                StatusCode::NOT_ACCEPTABLE,
+                "Accept must list application/json and text/event-stream",
+            );
+        }
+        let streams = headers::accepts(accept, "text/event-stream");
+        // Stateless (2026-07-28): a version stated in `_meta` is the server's to accept or
+        // refuse (-32022, naming the versions it serves); the header must only repeat it.
+        let version_is_the_servers = self.config.stateless && kind.meta_version.is_some();
+        if !version_is_the_servers
+            && let Err(why) =
+                headers::check_protocol_version(request_headers, &self.config.protocol_versions)
+        {
+            return refuse.error(StatusCode::BAD_REQUEST, &why);
+        }
+        let session = if self.config.stateless {
+            None // MCP 2026-07-28: an Mcp-Session-Id header is ignored.
+        } else {
+            match self.find_session_in(request_headers) {
+                Ok(found) => found,
+                Err(Unknown) => return refuse.unknown_session(),
+            }
+        };
+        let agreed = session.as_ref().and_then(|f| f.protocol_version.as_deref());
+        refuse.missing_id = self.missing_id(request_headers, agreed);
+        if let Some(why) = version_differs(request_headers, agreed) {
+            return refuse.error(StatusCode::BAD_REQUEST, &why);
+        }
         if let Some((len, max)) = kind.batch_too_long {
             // The array top level leaves no id to echo: the error has none.
-            return error(
+            return refuse.error(
                 StatusCode::BAD_REQUEST,
                 &format!("a batch of {len} messages; this endpoint accepts at most {max}"),
             );
         }
-        // Decoded: the body's share of the budget goes back now, not when its handler returns
-        // (a slow handler must not hold other clients' budget).
-        drop(read.budget);
         let capacity = streams.then_some(self.config.outbound_capacity);
         if self.config.stateless {
-            if let Some(refused) = method_mismatch(&parts.headers, &kind) {
-                return refused;
+            if kind.is_initialize() {
+                // MCP 2026-07-28 has no `initialize`: a method the version lacks.
+                return refuse.error_with_code(
+                    StatusCode::NOT_FOUND,
+                    METHOD_NOT_FOUND,
+                    "Method not found: MCP 2026-07-28 has no initialize; use server/discover",
+                );
             }
-            return self.post_stateless(read.bytes, capacity, &kind, peer).await;
+            if let Err(why) = routing::check(request_headers, &kind) {
+                return refuse.error_with_code(StatusCode::BAD_REQUEST, HEADER_MISMATCH, &why);
+            }
+            return self
+                .post_stateless(read.bytes, capacity, &kind, peer, parts.headers)
+                .await;
         }
         if let Some(found) = session {
             let outcome =
                 exchange::run(found.handler, read.bytes, capacity, WhenClientLeaves::RunOn).await;
-            let mut response = answer(outcome, &kind);
+            let mut response = answer(outcome, &kind, Statuses::Session, refuse.missing_id);
             response.body_mut().keep(vec![Box::new(found.lease)]);
             response
         } else if kind.is_initialize() {
-            self.open_session(read.bytes, &kind, peer).await
+            self.open_session(read.bytes, &kind, peer, refuse.missing_id)
+                .await
         } else {
-            error(
+            refuse.error(
                 StatusCode::BAD_REQUEST,
                 "no Mcp-Session-Id: send initialize first and name its session in every later request",
             )
@@ -247,7 +281,17 @@ impl<S: HttpService> Endpoint<S> {
         capacity: Option<usize>,
         kind: &BodyKind,
         peer: SocketAddr,
+        request_headers: hyper::HeaderMap,
     ) -> HttpResponse {
+        // An MCP client (one that names its version) gets the statuses of 2026-07-28; plain
+        // JSON-RPC behind a stateless endpoint keeps those of JSON-RPC over HTTP.
+        let statuses = if kind.meta_version.is_some()
+            || request_headers.contains_key(PROTOCOL_VERSION_HEADER)
+        {
+            Statuses::Stateless
+        } else {
+            Statuses::Session
+        };
         // Dropped with this future (the client hung up while the handler ran) or with the
         // response body (sent, or the client left the stream).
         let (ended, ended_signal) = tokio::sync::watch::channel(());
@@ -256,23 +300,36 @@ impl<S: HttpService> Endpoint<S> {
             id: None,
             unsolicited: None,
             ended: Some(ended_signal),
+            request_headers: Some(request_headers),
         }));
         let outcome = exchange::run(handler, frame, capacity, WhenClientLeaves::Abort).await;
-        let mut response = answer(outcome, kind);
+        let missing_id = missing_id(&hyper::HeaderMap::new(), None, true);
+        let mut response = answer(outcome, kind, statuses, missing_id);
         response.body_mut().keep(vec![Box::new(ended)]);
         response
     }
 
     /// Runs an `initialize` without a session and opens one when it succeeds. The handler
     /// cannot stream here (the session header must go out with the reply).
-    async fn open_session(&self, frame: Bytes, kind: &BodyKind, peer: SocketAddr) -> HttpResponse {
+    async fn open_session(
+        &self,
+        frame: Bytes,
+        kind: &BodyKind,
+        peer: SocketAddr,
+        missing_id: MissingId,
+    ) -> HttpResponse {
+        let refuse = Refuse {
+            id: kind.id.as_deref(),
+            missing_id,
+        };
         let peer_key = PeerKey::of(peer.ip());
         if let Err(refusal) = self.sessions.admit(peer_key) {
-            return refused(refusal);
+            return refuse.refused(refusal);
         }
         let Ok(id) = SessionId::generate() else {
-            return error(
+            return refuse.error_with_code(
                 StatusCode::INTERNAL_SERVER_ERROR,
+                -32603,
                 "no random source for a session id",
             );
         };
@@ -290,6 +347,7 @@ impl<S: HttpService> Endpoint<S> {
             id: Some(id.clone()),
             unsolicited,
             ended: Some(ended_signal),
+            request_headers: None,
         }));
         let outcome =
             exchange::run(Arc::clone(&handler), frame, None, WhenClientLeaves::RunOn).await;
@@ -297,7 +355,7 @@ impl<S: HttpService> Endpoint<S> {
             Outcome::Reply(Some(reply)) => initialized(reply),
             _ => None,
         }) else {
-            return answer(outcome, kind);
+            return answer(outcome, kind, Statuses::Session, missing_id);
         };
         let opened = Opened {
             handler,
@@ -307,9 +365,9 @@ impl<S: HttpService> Endpoint<S> {
             protocol_version: agreed.protocol_version,
         };
         if let Err(refusal) = self.sessions.insert(id.clone(), opened) {
-            return refused(refusal);
+            return refuse.refused(refusal);
         }
-        let mut response = answer(outcome, kind);
+        let mut response = answer(outcome, kind, Statuses::Session, missing_id);
         if let Ok(value) = HeaderValue::from_str(id.as_str()) {
             response.headers_mut().insert(SESSION_HEADER, value);
         }
@@ -321,8 +379,13 @@ impl<S: HttpService> Endpoint<S> {
         if self.config.stateless || !self.service.unsolicited_messages() {
             return self.method_not_allowed();
         }
+        // A GET has no JSON-RPC id: its errors have none, spelled as the version says.
+        let refuse = Refuse {
+            id: None,
+            missing_id: self.missing_id(request.headers(), None),
+        };
         if !headers::accepts(request.headers().get(ACCEPT), "text/event-stream") {
-            return error(
+            return refuse.error(
                 StatusCode::NOT_ACCEPTABLE,
                 "Accept must list text/event-stream",
             );
@@ -330,27 +393,32 @@ impl<S: HttpService> Endpoint<S> {
         if let Err(why) =
             headers::check_protocol_version(request.headers(), &self.config.protocol_versions)
         {
-            return error(StatusCode::BAD_REQUEST, &why);
+            return refuse.error(StatusCode::BAD_REQUEST, &why);
         }
-        let found = match self.find_session(request) {
+        let found = match self.find_session_in(request.headers()) {
             Ok(Some(found)) => found,
             Ok(None) => {
-                return error(
+                return refuse.error(
                     StatusCode::BAD_REQUEST,
                     "GET needs an Mcp-Session-Id header",
                 );
             }
-            Err(Unknown) => return unknown_session(),
+            Err(Unknown) => return refuse.unknown_session(),
         };
-        if let Some(why) = version_differs(request.headers(), found.protocol_version.as_deref()) {
-            return error(StatusCode::BAD_REQUEST, &why);
+        let agreed = found.protocol_version.as_deref();
+        let refuse = Refuse {
+            id: None,
+            missing_id: self.missing_id(request.headers(), agreed),
+        };
+        if let Some(why) = version_differs(request.headers(), agreed) {
+            return refuse.error(StatusCode::BAD_REQUEST, &why);
         }
         let Some(slot) = found.unsolicited.clone() else {
             return self.method_not_allowed();
         };
         let taken = slot.lock().unwrap_or_else(PoisonError::into_inner).take();
         let Some(receiver) = taken else {
-            return error(
+            return refuse.error(
                 StatusCode::CONFLICT,
                 "this session already has an open GET stream",
             );
@@ -368,22 +436,26 @@ impl<S: HttpService> Endpoint<S> {
         if self.config.stateless {
             return self.method_not_allowed();
         }
+        let refuse = Refuse {
+            id: None,
+            missing_id: self.missing_id(request.headers(), None),
+        };
         if let Err(why) =
             headers::check_protocol_version(request.headers(), &self.config.protocol_versions)
         {
-            return error(StatusCode::BAD_REQUEST, &why);
+            return refuse.error(StatusCode::BAD_REQUEST, &why);
         }
         match headers::session(request.headers()) {
-            SessionHeader::Absent => error(
+            SessionHeader::Absent => refuse.error(
                 StatusCode::BAD_REQUEST,
                 "DELETE needs an Mcp-Session-Id header",
             ),
-            SessionHeader::Foreign => unknown_session(),
+            SessionHeader::Foreign => refuse.unknown_session(),
             SessionHeader::Id(id) => {
                 if self.sessions.remove(&id) {
                     empty(StatusCode::NO_CONTENT)
                 } else {
-                    unknown_session()
+                    refuse.unknown_session()
                 }
             }
         }
@@ -414,26 +486,57 @@ async fn forward_unsolicited(
     *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(receiver);
 }
 
-/// The HTTP answer to an exchange's outcome: 202 without a reply; 400 for rejected input (an
-/// unreadable body, or a reply that is a single parse-error or invalid-request error, which
-/// carries the request's id whenever it could be read); 200 otherwise; 500 when the handler
-/// failed.
-fn answer(outcome: Outcome, kind: &BodyKind) -> HttpResponse {
+/// Which statuses the answer to a single error reply gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Statuses {
+    /// Sessions (up to 2025-11-25), and plain JSON-RPC: 400 for rejected input (-32700,
+    /// -32600), else 200.
+    Session,
+    /// Stateless (2026-07-28): besides, 404 for a method the server lacks (-32601), 400 for
+    /// invalid params (-32602, invalid `_meta` included), header mismatch (-32020), a
+    /// missing client capability (-32021) and an unsupported version (-32022).
+    Stateless,
+}
+
+impl Statuses {
+    /// The status of a reply that is one error response with `code`.
+    fn of_error(self, code: i64) -> StatusCode {
+        match (self, code) {
+            (_, -32700 | -32600) => StatusCode::BAD_REQUEST,
+            (Statuses::Stateless, METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
+            (Statuses::Stateless, -32602 | -32022..=-32020) => StatusCode::BAD_REQUEST,
+            _ => StatusCode::OK,
+        }
+    }
+}
+
+/// The HTTP answer to an exchange's outcome: 202 without a reply; 400 for an unreadable
+/// body; for a reply that is one error response, the status `statuses` gives its code (the
+/// reply carries the request's id whenever it could be read); 200 otherwise; 500 when the
+/// handler failed (its error echoes the id, or has none spelled as `missing_id` says).
+fn answer(
+    outcome: Outcome,
+    kind: &BodyKind,
+    statuses: Statuses,
+    missing_id: MissingId,
+) -> HttpResponse {
     match outcome {
         Outcome::Reply(None) => empty(StatusCode::ACCEPTED),
         Outcome::Reply(Some(reply)) => {
-            let status = if kind.unreadable || rejects_input(&reply) {
-                StatusCode::BAD_REQUEST
-            } else {
-                StatusCode::OK
+            let status = match single_error_code(&reply) {
+                _ if kind.unreadable => StatusCode::BAD_REQUEST,
+                Some(code) => statuses.of_error(code),
+                None => StatusCode::OK,
             };
             json(status, reply)
         }
         Outcome::Streaming(response) => response,
-        Outcome::Failed => error_with_code(
+        Outcome::Failed => error_to(
             StatusCode::INTERNAL_SERVER_ERROR,
             -32603,
             "the server failed while handling the message",
+            kind.id.as_deref(),
+            missing_id,
         ),
     }
 }
@@ -456,56 +559,78 @@ fn content_coding(headers: &hyper::HeaderMap) -> Option<String> {
 /// A session header that names no open session.
 struct Unknown;
 
-fn unknown_session() -> HttpResponse {
-    error(
-        StatusCode::NOT_FOUND,
-        "unknown or ended session; initialize again",
-    )
+/// The transport's own refusals of one HTTP request: JSON-RPC error responses with the
+/// request's id when it could be read, else without one, spelled as the version says.
+struct Refuse<'a> {
+    /// The request's id, as sent.
+    id: Option<&'a str>,
+    missing_id: MissingId,
 }
 
-fn refused(refusal: Refusal) -> HttpResponse {
-    let mut response = match refusal {
-        Refusal::PeerLimit(max) => error(
-            StatusCode::TOO_MANY_REQUESTS,
-            &format!(
-                "this client already holds {max} sessions, the most allowed; end one with DELETE"
-            ),
-        ),
-        Refusal::Full(max) => error(
-            StatusCode::SERVICE_UNAVAILABLE,
-            &format!("all {max} session slots are in use"),
-        ),
-    };
-    response
-        .headers_mut()
-        .insert(RETRY_AFTER, HeaderValue::from_static("5"));
-    response
-}
-
-/// MCP 2026-07-28: an `Mcp-Method` header must name the body's method (400, -32020).
-fn method_mismatch(headers: &hyper::HeaderMap, kind: &BodyKind) -> Option<HttpResponse> {
-    let header = headers.get(METHOD_HEADER)?;
-    let body = kind.method.as_deref()?;
-    if header.as_bytes() == body.as_bytes() {
-        return None;
+impl Refuse<'_> {
+    /// `status` with -32600 (the input is refused as such) and `message`.
+    fn error(&self, status: StatusCode, message: &str) -> HttpResponse {
+        self.error_with_code(status, -32600, message)
     }
-    let header = String::from_utf8_lossy(header.as_bytes());
-    Some(error_with_code(
-        StatusCode::BAD_REQUEST,
-        HEADER_MISMATCH,
-        &format!(
-            "Header mismatch: Mcp-Method header value {header:?} does not match body value {body:?}"
-        ),
-    ))
+
+    fn error_with_code(&self, status: StatusCode, code: i64, message: &str) -> HttpResponse {
+        error_to(status, code, message, self.id, self.missing_id)
+    }
+
+    fn unknown_session(&self) -> HttpResponse {
+        self.error(
+            StatusCode::NOT_FOUND,
+            "unknown or ended session; initialize again",
+        )
+    }
+
+    fn refused(&self, refusal: Refusal) -> HttpResponse {
+        let mut response = match refusal {
+            Refusal::PeerLimit(max) => self.error(
+                StatusCode::TOO_MANY_REQUESTS,
+                &format!(
+                    "this client already holds {max} sessions, the most allowed; end one with DELETE"
+                ),
+            ),
+            Refusal::Full(max) => self.error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                &format!("all {max} session slots are in use"),
+            ),
+        };
+        response
+            .headers_mut()
+            .insert(RETRY_AFTER, HeaderValue::from_static("5"));
+        response
+    }
 }
 
-/// JSON-RPC's codes for input that was rejected as such: -32700 (parse error) and -32600
-/// (invalid request).
-const REJECTED_INPUT_CODES: [i64; 2] = [-32700, -32600];
+/// How a transport error without a readable id spells the missing id: as the version in
+/// force says (the session's, else the `MCP-Protocol-Version` header's, else the one the
+/// transport assumes: 2026-07-28 when stateless, 2025-03-26 otherwise). 2025-11-25 and
+/// later leave `id` out; earlier versions write `"id":null`.
+fn missing_id(headers: &hyper::HeaderMap, agreed: Option<&str>, stateless: bool) -> MissingId {
+    let assumed = if stateless {
+        Profile::latest_mcp()
+    } else {
+        Profile::mcp("2025-03-26").unwrap_or_else(Profile::latest_mcp)
+    };
+    let stated = agreed.or_else(|| {
+        headers
+            .get(PROTOCOL_VERSION_HEADER)
+            .and_then(|v| v.to_str().ok())
+    });
+    stated
+        .and_then(Profile::mcp)
+        .unwrap_or(assumed)
+        .missing_id()
+}
 
-/// Whether a reply is one error response saying the input itself was rejected (a batch's
-/// array reply is not: its elements stand on their own).
-fn rejects_input(reply: &[u8]) -> bool {
+/// -32601, Method not found.
+const METHOD_NOT_FOUND: i64 = -32601;
+
+/// The error code of a reply that is one error response (a batch's array reply is not: its
+/// elements stand on their own).
+fn single_error_code(reply: &[u8]) -> Option<i64> {
     #[derive(serde::Deserialize)]
     struct Reply {
         error: Option<ErrorCode>,
@@ -514,11 +639,13 @@ fn rejects_input(reply: &[u8]) -> bool {
     struct ErrorCode {
         code: i64,
     }
-    reply.first() == Some(&b'{')
-        && serde_json::from_slice::<Reply>(reply)
-            .ok()
-            .and_then(|reply| reply.error)
-            .is_some_and(|error| REJECTED_INPUT_CODES.contains(&error.code))
+    if reply.first() != Some(&b'{') {
+        return None;
+    }
+    serde_json::from_slice::<Reply>(reply)
+        .ok()
+        .and_then(|reply| reply.error)
+        .map(|error| error.code)
 }
 
 /// What a successful `initialize` reply says.

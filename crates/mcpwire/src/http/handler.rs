@@ -114,6 +114,8 @@ pub struct SessionContext {
     /// Changes (its sender is dropped) when the session ends: deleted, evicted or expired; in
     /// stateless mode, when the POST's answer has been sent or its client has left.
     pub(crate) ended: Option<tokio::sync::watch::Receiver<()>>,
+    /// In stateless mode, the headers of the one POST the handler serves.
+    pub(crate) request_headers: Option<hyper::HeaderMap>,
 }
 
 impl SessionContext {
@@ -125,6 +127,12 @@ impl SessionContext {
     /// The session's id, `None` in stateless mode.
     pub fn session_id(&self) -> Option<&SessionId> {
         self.id.as_ref()
+    }
+
+    /// In stateless mode, where a handler serves one POST: that request's headers (MCP
+    /// 2026-07-28 mirrors tool parameters in `Mcp-Param-*` headers). `None` for a session.
+    pub fn request_headers(&self) -> Option<&hyper::HeaderMap> {
+        self.request_headers.as_ref()
     }
 
     /// The sender of unsolicited messages (delivered on the session's GET stream; queued up to

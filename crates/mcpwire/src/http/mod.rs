@@ -113,6 +113,7 @@ mod listener;
 mod origin;
 mod race;
 mod response;
+mod routing;
 mod session_adapter;
 mod session_id;
 mod sessions;
@@ -124,6 +125,8 @@ pub use handler::{HttpService, Outbound, SessionContext, SessionHandler};
 pub use headers::{METHOD_HEADER, PROTOCOL_VERSION_HEADER, SESSION_HEADER};
 /// The byte buffer frames travel in (re-exported from hyper).
 pub use hyper::body::Bytes;
+pub use hyper::header::HeaderMap;
 pub use listener::HttpServer;
+pub use routing::{NAME_HEADER, decode_value as decode_header_value};
 pub use session_adapter::{AsyncServer, AsyncSession};
 pub use session_id::SessionId;

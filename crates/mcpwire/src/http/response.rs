@@ -11,6 +11,7 @@ use hyper::header::{CACHE_CONTROL, CONTENT_TYPE, HeaderValue};
 use hyper::{Response, StatusCode};
 use tokio::sync::mpsc;
 
+use crate::id::Id;
 use crate::profile::MissingId;
 use crate::reply::{RpcError, error_reply};
 
@@ -108,15 +109,18 @@ pub(crate) fn json(status: StatusCode, body: Bytes) -> HttpResponse {
     response
 }
 
-/// An HTTP error answered with a JSON-RPC error response without an id (`"id":null`), as the
-/// transport allows for refused input: code -32600 and `message`.
-pub(crate) fn error(status: StatusCode, message: &str) -> HttpResponse {
-    error_with_code(status, -32600, message)
-}
-
-/// Like [`error`] with another JSON-RPC error code.
-pub(crate) fn error_with_code(status: StatusCode, code: i64, message: &str) -> HttpResponse {
-    let reply = error_reply(None, &RpcError::new(code, message), MissingId::Null);
+/// An HTTP error answered with a JSON-RPC error response to the request whose id is `id`
+/// (its JSON text, as sent), or, when the id could not be read, without one spelled as
+/// `missing_id` says.
+pub(crate) fn error_to(
+    status: StatusCode,
+    code: i64,
+    message: &str,
+    id: Option<&str>,
+    missing_id: MissingId,
+) -> HttpResponse {
+    let id = id.and_then(Id::parse);
+    let reply = error_reply(id.as_ref(), &RpcError::new(code, message), missing_id);
     json(status, Bytes::from(reply))
 }
 

@@ -1,0 +1,177 @@
+//! The standard request headers of MCP 2026-07-28 (stateless mode): `Mcp-Method` names the
+//! body's method, `Mcp-Name` repeats `params.name` (`tools/call`, `prompts/get`) or
+//! `params.uri` (`resources/read`), and `MCP-Protocol-Version` repeats the version the body
+//! states in `_meta`. On a message that states its version in `_meta` (an MCP 2026-07-28
+//! message) a header that is missing, differs from the body, or cannot be decoded is refused
+//! with 400 and JSON-RPC error -32020 (HeaderMismatch); on other messages (plain JSON-RPC
+//! behind a stateless endpoint) a header that is present must still agree with the body.
+//!
+//! Values are compared after the optional whitespace HTTP strips around a field value (RFC
+//! 9110 §5.5), byte for byte (`TOOLS/LIST` is not `tools/list`). A value may be sent as
+//! `=?base64?…?=` (how a client sends a value that is not plain visible ASCII): it is
+//! decoded (standard alphabet, padded) before the comparison; a value that does not decode
+//! is refused. Anything else is taken literally.
+
+use hyper::header::{HeaderMap, HeaderValue};
+
+use super::classify::BodyKind;
+use super::headers::{METHOD_HEADER, PROTOCOL_VERSION_HEADER};
+
+/// The header that repeats a request's target (2026-07-28).
+pub const NAME_HEADER: &str = "mcp-name";
+
+/// JSON-RPC error code of MCP 2026-07-28 for headers that are missing, malformed or
+/// contradict the body.
+pub(crate) const HEADER_MISMATCH: i64 = -32020;
+
+/// Checks the routing headers of a single message against its body: `Err` is the message of
+/// the -32020 error.
+pub(crate) fn check(headers: &HeaderMap, kind: &BodyKind) -> Result<(), String> {
+    let Some(method) = kind.method.as_deref() else {
+        return Ok(()); // a response, a batch, or unreadable input: nothing to repeat
+    };
+    let required = kind.meta_version.is_some();
+    matches(headers, METHOD_HEADER, "Mcp-Method", method, required)?;
+    if let Some(target) = kind.target.as_deref() {
+        matches(headers, NAME_HEADER, "Mcp-Name", target, required)?;
+    }
+    if let Some(version) = kind.meta_version.as_deref() {
+        matches(
+            headers,
+            PROTOCOL_VERSION_HEADER,
+            "MCP-Protocol-Version",
+            version,
+            true,
+        )?;
+    }
+    Ok(())
+}
+
+/// The header `name` (spelled `shown` in messages) must be present once (when `required`; at
+/// most once otherwise) and decode to `body`.
+fn matches(
+    headers: &HeaderMap,
+    name: &str,
+    shown: &str,
+    body: &str,
+    required: bool,
+) -> Result<(), String> {
+    let mut values = headers.get_all(name).iter();
+    let value = match (values.next(), values.next()) {
+        (Some(value), None) => value,
+        (None, _) if !required => return Ok(()),
+        _ => {
+            return Err(format!(
+                "Header mismatch: the request needs exactly one {shown} header, with value {body:?}"
+            ));
+        }
+    };
+    let sent = decode_value(value)
+        .ok_or_else(|| format!("Header mismatch: the {shown} header value is not valid"))?;
+    if sent == body {
+        return Ok(());
+    }
+    Err(format!(
+        "Header mismatch: {shown} header value {sent:?} does not match body value {body:?}"
+    ))
+}
+
+/// A header value as MCP 2026-07-28 reads it: trimmed of optional whitespace, then either
+/// `=?base64?…?=` decoded to UTF-8 or the visible ASCII text itself. `None` when it is
+/// neither.
+pub fn decode_value(value: &HeaderValue) -> Option<String> {
+    let text = value.to_str().ok()?.trim_matches([' ', '\t']);
+    match text
+        .strip_prefix("=?base64?")
+        .and_then(|rest| rest.strip_suffix("?="))
+    {
+        Some(encoded) => String::from_utf8(decode_base64(encoded)?).ok(),
+        None => Some(text.to_owned()),
+    }
+}
+
+/// Standard base64 (RFC 4648 §4) with its padding; `None` for any other character, a length
+/// that is not a multiple of four, misplaced padding or non-zero trailing bits.
+fn decode_base64(text: &str) -> Option<Vec<u8>> {
+    fn sextet(byte: u8) -> Option<u32> {
+        Some(match byte {
+            b'A'..=b'Z' => byte - b'A',
+            b'a'..=b'z' => byte - b'a' + 26,
+            b'0'..=b'9' => byte - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    }
+    let bytes = text.as_bytes();
+    if !bytes.len().is_multiple_of(4) {
+        return None;
+    }
+    let mut out = Vec::with_capacity(bytes.len() / 4 * 3);
+    let quads = bytes.chunks_exact(4);
+    let last = quads.len().saturating_sub(1);
+    for (index, quad) in quads.enumerate() {
+        let padding = quad.iter().rev().take_while(|&&b| b == b'=').count();
+        if padding > 2 || (padding > 0 && index != last) {
+            return None;
+        }
+        let mut bits = 0u32;
+        for &byte in &quad[..4 - padding] {
+            bits = bits << 6 | sextet(byte)?;
+        }
+        bits <<= 6 * padding as u32;
+        let decoded = [(bits >> 16) as u8, (bits >> 8) as u8, bits as u8];
+        let kept = 3 - padding;
+        if decoded[kept..].iter().any(|&b| b != 0) {
+            return None; // non-zero trailing bits: not the canonical encoding
+        }
+        out.extend_from_slice(&decoded[..kept]);
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(text: &'static str) -> HeaderValue {
+        HeaderValue::from_static(text)
+    }
+
+    #[test]
+    fn values_are_trimmed_and_base64_is_decoded_strictly() {
+        assert_eq!(
+            decode_value(&v("  tools/list\t")).as_deref(),
+            Some("tools/list")
+        );
+        assert_eq!(
+            decode_value(&v("=?base64?SGVsbG8=?=")).as_deref(),
+            Some("Hello")
+        );
+        assert_eq!(decode_value(&v("=?base64?w6k=?=")).as_deref(), Some("é"));
+        assert_eq!(
+            decode_value(&v("=?base64?SGVsbG8?=")),
+            None,
+            "padding missing"
+        );
+        assert_eq!(
+            decode_value(&v("=?base64?SGVs!!!bG8=?=")),
+            None,
+            "not the alphabet"
+        );
+        assert_eq!(
+            decode_value(&v("=?base64?SGVsbG9=?=")),
+            None,
+            "trailing bits"
+        );
+        // Without the whole wrapper the value is literal.
+        assert_eq!(decode_value(&v("SGVsbG8=")).as_deref(), Some("SGVsbG8="));
+        assert_eq!(
+            decode_value(&v("=?base64?SGVsbG8=")).as_deref(),
+            Some("=?base64?SGVsbG8=")
+        );
+        assert_eq!(decode_base64(""), Some(Vec::new()));
+        assert_eq!(decode_base64("YQ=="), Some(b"a".to_vec()));
+        assert_eq!(decode_base64("YQ==YWJj"), None, "padding before the end");
+    }
+}
