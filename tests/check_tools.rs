@@ -9,8 +9,13 @@ mod check_support;
 use check_support::{Run, assert_clean, check, fixture};
 use serde_json::Value;
 
-/// Runs only the handshake and the tool tests against the fixture with `defect`.
+/// Runs only the handshake and the tool tests against the fixture with `defect` (JSON report).
 fn tools(defect: &str, extra: &[&str]) -> Run {
+    tools_as("json", defect, extra)
+}
+
+/// [`tools`] with the report in `format`.
+fn tools_as(format: &str, defect: &str, extra: &[&str]) -> Run {
     let script = fixture("tool_server.py");
     let mut args = vec![
         "--stdio",
@@ -23,7 +28,7 @@ fn tools(defect: &str, extra: &[&str]) -> Run {
         "--timeout",
         "2",
         "--format",
-        "json",
+        format,
     ];
     args.extend_from_slice(extra);
     args.extend_from_slice(&["--", "python3", &script, defect]);
@@ -53,7 +58,7 @@ fn a_correct_tool_server_gets_no_finding_under_either_refusal_form() {
         let notes = summary["notes"].to_string();
         assert!(notes.contains("add: "), "{notes}");
         // Every case sent is a JUnit test case named by its label.
-        let junit = tools("correct", &["--mcp-version", version, "--format", "junit"]);
+        let junit = tools_as("junit", "correct", &["--mcp-version", version]);
         assert_eq!(junit.code, 0, "{}", junit.stdout);
         let sent = junit.stdout;
         for needle in [
