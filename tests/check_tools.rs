@@ -6,7 +6,7 @@
 #[path = "check_support/mod.rs"]
 mod check_support;
 
-use check_support::{Run, assert_clean, check, fixture};
+use check_support::{HttpServer, Run, assert_clean, check, fixture};
 use serde_json::Value;
 
 /// Runs only the handshake and the tool tests against the fixture with `defect` (JSON report).
@@ -149,4 +149,53 @@ fn the_seed_replays_the_arguments_and_tool_filters_apply() {
     let skipped = tools("accepts-invalid", &["--skip-tool", "add"]);
     assert!(!skipped.stdout.contains("tool add:"), "{}", skipped.stdout);
     assert!(skipped.stdout.contains("tool echo"), "{}", skipped.stdout);
+}
+
+/// The tool tests alone (no envelope cases) against `target` args, within `calls` calls.
+fn tools_on(target: &[&str], calls: &str) -> Run {
+    let mut args = vec![
+        "--no-fixed",
+        "--cases",
+        "0",
+        "--tools",
+        "--tool-calls",
+        calls,
+        "--tool-timeout",
+        "10",
+        "--timeout",
+        "3",
+        "--format",
+        "json",
+    ];
+    args.extend_from_slice(target);
+    check(&args)
+}
+
+#[test]
+fn the_example_server_passes_its_tool_tests() {
+    let run = tools_on(
+        &["--stdio", "--", env!("CARGO_BIN_EXE_mcp-server-example")],
+        "30",
+    );
+    assert_clean(&run, "--tools on the example server");
+    let report = run.json();
+    assert_eq!(report["tools"]["listed"], 3, "{}", run.stdout);
+    assert_eq!(report["tools"]["calls"], 30, "{}", run.stdout);
+}
+
+#[test]
+fn the_conformance_server_passes_its_tool_tests() {
+    let server = HttpServer::start(
+        env!("CARGO_BIN_EXE_conformance-server"),
+        &["--http", "127.0.0.1:0"],
+    );
+    let run = tools_on(&["--http", server.url.as_str()], "60");
+    assert_clean(&run, "--tools on the conformance server");
+    let report = run.json();
+    assert!(
+        report["tools"]["listed"].as_u64().unwrap() >= 10,
+        "{}",
+        run.stdout
+    );
+    assert_eq!(report["tools"]["calls"], 60, "{}", run.stdout);
 }

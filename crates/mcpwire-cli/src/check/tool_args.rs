@@ -349,7 +349,7 @@ fn of_type(root: &Value, schema: &Value, kind: &str, depth: u8) -> BoxedStrategy
             let high = number("maximum")
                 .map(f64::floor)
                 .or(number("exclusiveMaximum").map(|m| m.ceil() - 1.0));
-            let (low, high) = bounds(low, high, 100.0);
+            let (low, high) = bounds(low, high, 20.0);
             let (low, high) = (low as i64, high as i64);
             if low > high {
                 return Just(json!(low)).boxed();
@@ -360,7 +360,7 @@ fn of_type(root: &Value, schema: &Value, kind: &str, depth: u8) -> BoxedStrategy
             let (low, high) = bounds(
                 number("minimum").or(number("exclusiveMinimum")),
                 number("maximum").or(number("exclusiveMaximum")),
-                100.0,
+                20.0,
             );
             if low >= high {
                 return Just(json!(low)).boxed();
