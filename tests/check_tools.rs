@@ -67,6 +67,7 @@ fn a_correct_tool_server_gets_no_finding_under_either_refusal_form() {
             "tool add: missing required member",
             "tool add: undeclared member mcpwire_undeclared (schema /additionalProperties)",
             "tool echo: valid arguments",
+            "tools/list with a foreign cursor",
         ] {
             assert!(sent.contains(needle), "{needle} was sent: {sent}");
         }
@@ -198,4 +199,14 @@ fn the_conformance_server_passes_its_tool_tests() {
         run.stdout
     );
     assert_eq!(report["tools"]["calls"], 60, "{}", run.stdout);
+}
+
+#[test]
+fn a_foreign_cursor_answered_with_a_page_is_strict() {
+    let run = tools("accepts-foreign-cursor", &[]);
+    assert_eq!(run.code, 0, "strict only: {}", run.stdout);
+    let found = group(&run, "invalid-cursor-not-refused").expect("the finding");
+    assert_eq!(found["level"], "strict");
+    assert!(found.to_string().contains("mcpwire-check-foreign-cursor"));
+    assert_eq!(tools("accepts-foreign-cursor", &["--strict"]).code, 1);
 }

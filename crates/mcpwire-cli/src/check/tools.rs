@@ -24,6 +24,8 @@ use mcpwire_types::ProfileFacts;
 
 /// The most `tools/list` pages read.
 const MAX_PAGES: usize = 50;
+/// A cursor no server issues.
+const FOREIGN_CURSOR: &str = "mcpwire-check-foreign-cursor";
 /// Candidates drawn per valid call before the tool is reported as ungeneratable.
 const DRAWS: usize = 64;
 /// The most calls spent shrinking one failing valid call.
@@ -236,7 +238,45 @@ impl ToolRun<'_> {
                 _ => break,
             }
         }
+        if self.summary.pages > 0 && !tools.is_empty() {
+            self.foreign_cursor();
+        }
         tools
+    }
+
+    /// `tools/list` with a cursor the server never issued: MCP pagination, "Invalid cursors
+    /// SHOULD result in an error with code -32602 (Invalid params)".
+    fn foreign_cursor(&mut self) {
+        let mut params = Map::new();
+        params.insert("cursor".into(), json!(FOREIGN_CURSOR));
+        let case = self.request(
+            "tools/list with a foreign cursor".into(),
+            "tools/list",
+            params,
+        );
+        let id = request_id(&case);
+        let index = self.send(case);
+        let Some(reply) = reply_to(&self.results[index].1, &id) else {
+            return;
+        };
+        let code = reply.pointer("/error/code").and_then(Value::as_i64);
+        if code == Some(-32602) {
+            return;
+        }
+        let got = match code {
+            Some(code) => format!("the error {code}"),
+            None => "a result".to_owned(),
+        };
+        self.findings.insert(
+            index,
+            vec![Finding::new(
+                "invalid-cursor-not-refused",
+                RuleId::Tools,
+                format!(
+                    "tools/list with the cursor {FOREIGN_CURSOR:?}, never issued by the server, got {got}; invalid cursors SHOULD get the error -32602"
+                ),
+            )],
+        );
     }
 
     /// A `tools/call` of `tool` with `arguments`.

@@ -266,6 +266,10 @@ pub const KINDS: &[KindInfo] = &[
         "policy: invalid arguments are refused in the form the version names. Up to 2025-06-18 \"Invalid arguments\" are listed as a protocol error (-32602), from 2025-11-25 \"Input validation errors\" as a tool execution error (isError); both lists are examples, not MUSTs",
     ),
     s(
+        "invalid-cursor-not-refused",
+        "policy: a cursor the server never issued gets -32602. MCP pagination: \"Invalid cursors SHOULD result in an error with code -32602 (Invalid params)\"",
+    ),
+    s(
         "tool-error-on-valid-arguments",
         "policy: arguments the inputSchema accepts get a result. CallToolResult.isError: errors that originate from the tool \"SHOULD be reported inside the result object, with isError set to true, not as an MCP protocol-level error response\"",
     ),
