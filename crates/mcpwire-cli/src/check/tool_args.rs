@@ -160,12 +160,11 @@ impl InputSchema {
             .filter_map(|(defect, member, arguments)| {
                 let arguments = Value::Object(arguments);
                 let (schema_path, why) = self.first_error(&arguments)?;
-                // An "undeclared" judgement needs every error to be that one member.
-                let defect = if defect != Defect::Undeclared && self.only_undeclared(&arguments) {
+                // Another defect must show as more than an undeclared member (which is judged
+                // at its own, strict, level).
+                if defect != Defect::Undeclared && self.only_undeclared(&arguments) {
                     return None;
-                } else {
-                    defect
-                };
+                }
                 Some(InvalidArguments {
                     defect,
                     member,
