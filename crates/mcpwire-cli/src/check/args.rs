@@ -85,6 +85,28 @@ pub struct CheckArgs {
     /// Skip shrinking of failing generated cases.
     #[arg(long)]
     pub no_shrink: bool,
+    /// Also property-test every tool the server lists, from its own inputSchema (this calls
+    /// the tools): arguments the schema accepts must get a result (structuredContent matching
+    /// the outputSchema where one is declared), arguments it refuses must be refused.
+    #[arg(long)]
+    pub tools: bool,
+    /// Test only this tool (repeatable; with --tools).
+    #[arg(long = "tool", value_name = "NAME", requires = "tools")]
+    pub tool: Vec<String>,
+    /// Do not call this tool (repeatable; with --tools).
+    #[arg(long = "skip-tool", value_name = "NAME", requires = "tools")]
+    pub skip_tool: Vec<String>,
+    /// The most tools/call requests in the whole run, shrinking included (with --tools).
+    #[arg(long, value_name = "N", default_value_t = 200, requires = "tools")]
+    pub tool_calls: usize,
+    /// Seconds to wait for the reply to one tool call (with --tools).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 30.0,
+        requires = "tools"
+    )]
+    pub tool_timeout: f64,
     /// The server command and its arguments (after `--`), for `--stdio`.
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,

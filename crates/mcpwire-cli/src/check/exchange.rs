@@ -119,6 +119,9 @@ pub trait Target {
     }
     /// The handshake's exchanges (`initialize`, `server/discover`), judged like any case.
     fn handshake(&mut self) -> Vec<(CheckCase, Exchange)>;
+    /// Sets how long one case's reply is awaited from now on (`--tool-timeout` for tool
+    /// calls, which may do real work).
+    fn set_timeout(&mut self, timeout: Duration);
     /// While on, every case's own reply is awaited a little after the sentinel's (shrinking
     /// must not mistake a late reply for a missing one).
     fn set_patient(&mut self, _patient: bool) {}
@@ -203,4 +206,19 @@ pub fn is_reply_to(frame: &[u8], id: &str) -> bool {
 pub fn trim_line_end(frame: &[u8]) -> &[u8] {
     let frame = frame.strip_suffix(b"\n").unwrap_or(frame);
     frame.strip_suffix(b"\r").unwrap_or(frame)
+}
+
+/// Appends replies that arrived after their case's window to that case: by id, or (without a
+/// usable id, between windows) by arrival order, which the case's note then says.
+pub fn attribute_late(results: &mut [(CheckCase, Exchange)], late: &[(usize, Vec<u8>)]) {
+    for (index, reply) in late {
+        if let Some((_, exchange)) = results.get_mut(*index) {
+            exchange.replies.push(reply.clone());
+            if reply_key(reply) == ReplyKey::NoId {
+                exchange.by_order += 1;
+            } else {
+                exchange.arrived_late += 1;
+            }
+        }
+    }
 }

@@ -6,7 +6,26 @@ use mcpwire_types::facts::MCP_VERSIONS;
 use serde_json::Value;
 
 use super::cases::CheckCase;
-use super::stdio::Startup;
+
+/// How the session's profile is chosen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Setup {
+    /// No handshake: the profile is fixed (`jsonrpc-2.0`).
+    Fixed(&'static ProfileFacts),
+    /// `initialize` asking for this MCP version; the server's answer selects the profile.
+    Negotiate(String),
+    /// `server/discover` (MCP versions without `initialize`): the server must list the version.
+    Discover(&'static ProfileFacts),
+}
+
+/// Why a check cannot go on after starting the server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Startup {
+    /// The checker could not run at all (exit 2); the message names what to change.
+    CouldNotRun(String),
+    /// The server answered but broke the handshake: the report shows the findings (exit 1).
+    Broken(String),
+}
 
 /// The id of the checker's `initialize` request.
 pub const INITIALIZE_ID: &str = "mcpwire-check-initialize";
@@ -80,7 +99,7 @@ pub const DISCOVER_ID: &str = "mcpwire-check-discover";
 
 /// The `_meta` every MCP 2026-07-28 request carries (the schema requires the protocol version
 /// and the client's capabilities).
-fn request_meta(version: &str) -> serde_json::Value {
+pub fn request_meta(version: &str) -> serde_json::Value {
     serde_json::json!({
         "io.modelcontextprotocol/protocolVersion": version,
         "io.modelcontextprotocol/clientCapabilities": {},

@@ -15,9 +15,9 @@ use tokio::runtime::Runtime;
 use super::cases::CheckCase;
 use super::exchange::{Exchange, Fault, HttpMeta, ReplyKey, Target, is_server_message, reply_key};
 use super::handshake::{self, INITIALIZED_FRAME};
+use super::handshake::{Setup, Startup};
 use super::ids::related;
 use super::sse::parse_events;
-use super::stdio::{Setup, Startup};
 
 const SESSION_HEADER: &str = "mcp-session-id";
 const VERSION_HEADER: &str = "mcp-protocol-version";
@@ -424,6 +424,10 @@ impl Target for HttpTarget {
 
     fn is_http(&self) -> bool {
         true
+    }
+
+    fn set_timeout(&mut self, timeout: Duration) {
+        self.timeout = timeout;
     }
 
     fn handshake(&mut self) -> Vec<(CheckCase, Exchange)> {

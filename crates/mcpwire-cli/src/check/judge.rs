@@ -1,122 +1,18 @@
 //! Judging one exchange: the wire rules (by `mcpwire-proptest`'s checker), the server's
 //! liveness and, over HTTP, the status codes of the Streamable HTTP transport.
 
-use std::fmt;
-
 use mcpwire_proptest::findings::{Oracles, judge_replies};
-use mcpwire_proptest::{Cause, Expected, Silence, Violation, ViolationKind, rules};
+use mcpwire_proptest::{Cause, Expected, Silence, Violation, ViolationKind};
 use mcpwire_types::ProfileFacts;
 
 use super::cases::CheckCase;
 use super::exchange::{Exchange, Fault};
 use super::exchange::{ReplyKey, reply_key};
 use super::http_client::is_media;
-use super::kinds::{Level, level_of};
+use super::kinds::level_of;
 use super::lenient::notification_or_response_shaped;
 
-/// A rule a case is checked against, as shown in the report.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum RuleId {
-    /// A rule of docs/wire-rules.md, by number and name.
-    Wire(u8, &'static str),
-    /// The server stays up and answers every input (invalid input never kills the loop).
-    Liveness,
-    /// The HTTP status and body of the Streamable HTTP transport.
-    Http,
-}
-
-impl RuleId {
-    /// The id of a rule of docs/wire-rules.md.
-    pub fn of_rule(rule: mcpwire_proptest::Rule) -> RuleId {
-        RuleId::of(rule)
-    }
-
-    fn of(rule: mcpwire_proptest::Rule) -> RuleId {
-        RuleId::Wire(rule.number, rule.name)
-    }
-}
-
-impl fmt::Display for RuleId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RuleId::Wire(number, name) => write!(f, "wire rule {number} ({name})"),
-            RuleId::Liveness => f.write_str("server liveness"),
-            RuleId::Http => f.write_str("HTTP transport"),
-        }
-    }
-}
-
-/// One broken rule in one exchange.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
-    /// A stable kebab-case name from [`super::kinds::KINDS`], e.g. `id-lost-although-recoverable`,
-    /// `server-exited`, `http-status`; the names `--expect-failures` lists.
-    pub kind: String,
-    /// Violation of a spec MUST, or mcpwire's stricter policy.
-    pub level: Level,
-    /// The rule broken.
-    pub rule: RuleId,
-    /// What is wrong and what to fix.
-    pub message: String,
-    /// Within a kind, higher is worse (a valid request unanswered before dropped bad input);
-    /// reports show the most severe example first.
-    pub severity: u8,
-}
-
-impl Finding {
-    /// A finding of kind `kind` (its level from the kinds table).
-    pub fn new(kind: &str, rule: RuleId, message: impl Into<String>) -> Finding {
-        Finding {
-            kind: kind.to_owned(),
-            level: level_of(kind),
-            rule,
-            message: message.into(),
-            severity: 0,
-        }
-    }
-}
-
-impl RuleId {
-    /// The short name `--expect-failures` uses: `rule-4`, `liveness`, `http`.
-    ///
-    /// ```
-    /// use mcpwire_cli::check::judge::RuleId;
-    /// assert_eq!(RuleId::Wire(4, "id recovery").slug(), "rule-4");
-    /// assert_eq!(RuleId::Http.slug(), "http");
-    /// ```
-    pub fn slug(&self) -> String {
-        match self {
-            RuleId::Wire(number, _) => format!("rule-{number}"),
-            RuleId::Liveness => "liveness".into(),
-            RuleId::Http => "http".into(),
-        }
-    }
-
-    /// The rule with slug `slug`, if any.
-    pub fn from_slug(slug: &str) -> Option<RuleId> {
-        match slug {
-            "liveness" => return Some(RuleId::Liveness),
-            "http" => return Some(RuleId::Http),
-            _ => {}
-        }
-        let number: u8 = slug.strip_prefix("rule-")?.parse().ok()?;
-        let rule = [
-            rules::FRAMING,
-            rules::PARSE,
-            rules::TOP_LEVEL,
-            rules::ID_RECOVERY,
-            rules::CLASSIFICATION,
-            rules::CALL_VALIDITY,
-            rules::REQUEST_DISPATCH,
-            rules::RESPONSES,
-            rules::BATCH,
-            rules::REPLY_SHAPE,
-        ]
-        .into_iter()
-        .find(|r| r.number == number)?;
-        Some(RuleId::of(rule))
-    }
-}
+pub use super::finding::{Finding, RuleId};
 
 /// The kebab-case name of a checker violation, e.g. `reply-to-notification`.
 ///
@@ -144,7 +40,7 @@ pub fn kind_name(kind: ViolationKind) -> String {
 /// ([`mcpwire_proptest::findings::kind_of`]).
 /// Over HTTP, the stdio wording ("line") is replaced.
 fn finding(violation: &Violation, http: bool) -> Finding {
-    let rule = RuleId::of(violation.rule());
+    let rule = RuleId::of_rule(violation.rule());
     let kind = mcpwire_proptest::findings::kind_of(violation).to_owned();
     let message = match (http, violation) {
         (true, Violation::MoreThanOneReply { count }) => format!(
@@ -188,7 +84,7 @@ fn cause_rule(cause: Cause) -> RuleId {
 /// The rule a violation breaks (rules are named through the checker's own violations, so the
 /// table follows its rule numbering).
 fn rule_of(violation: &Violation) -> RuleId {
-    RuleId::of(violation.rule())
+    RuleId::of_rule(violation.rule())
 }
 
 /// The rules an input exercises, given its oracle: the rule that decides its outcome, and for

@@ -11,7 +11,7 @@ pub use mcpwire_proptest::findings::{
     readings, relevel, run_as_batch,
 };
 
-use super::judge::{Finding, RuleId};
+use super::finding::{Finding, RuleId};
 use super::kinds::Level;
 
 impl mcpwire_proptest::findings::Judged for Finding {
@@ -51,7 +51,7 @@ impl mcpwire_proptest::findings::Judged for Finding {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::judge::RuleId;
+    use crate::check::finding::RuleId;
     use mcpwire_proptest::{
         Cause, Expected, ExpectedReply, Methods, Outcome, ReplyId, codes, derive_expected,
     };

@@ -36,11 +36,14 @@ pub mod cases;
 pub mod describe;
 pub mod exchange;
 pub mod expect;
+pub mod finding;
 pub mod handshake;
 pub mod http_client;
 pub mod ids;
 pub mod judge;
 pub mod kinds;
+#[cfg(test)]
+mod layering_tests;
 pub mod lenient;
 pub mod lines;
 pub mod progress;
@@ -52,6 +55,8 @@ pub mod schema;
 pub mod shrink;
 pub mod sse;
 pub mod stdio;
+pub mod tool_args;
+pub mod tools;
 
 pub use args::{CheckArgs, Format};
 pub use report::Report;

@@ -75,6 +75,16 @@ pub fn table(report: &Report, style: Style, verbose: bool) -> String {
             style.yellow(&format!("replies not validated against a schema: {why}"))
         ),
     };
+    if let Some(tools) = &report.tools {
+        let _ = writeln!(
+            out,
+            "--tools: {} tool(s) listed on {} page(s), {} call(s) of a budget of {}",
+            tools.listed, tools.pages, tools.calls, tools.budget
+        );
+        for line in &tools.lines {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
     if report.attributed_by_order > 0 || report.attributed_late > 0 {
         let _ = writeln!(
             out,
@@ -333,6 +343,13 @@ pub fn json(report: &Report) -> String {
             SchemaCheck::Checked(path) => json!({ "checked": true, "file": path.display().to_string() }),
             SchemaCheck::NotChecked(why) => json!({ "checked": false, "why": why }),
         },
+        "tools": report.tools.as_ref().map(|t| json!({
+            "listed": t.listed,
+            "pages": t.pages,
+            "calls": t.calls,
+            "budget": t.budget,
+            "notes": t.lines,
+        })),
         "aborted": report.aborted,
         "error": null,
         "passed": report.passes(),

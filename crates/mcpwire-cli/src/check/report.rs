@@ -193,6 +193,8 @@ pub struct Report {
     pub aborted: Option<String>,
     /// Whether replies were validated against the version's MCP schema.
     pub schema_check: super::schema::SchemaCheck,
+    /// What `--tools` did (`None` without `--tools`).
+    pub tools: Option<super::tools::ToolSummary>,
 }
 
 impl Report {

@@ -10,8 +10,9 @@ use mcpwire_types::facts::JSONRPC_2_0;
 use super::args::{CheckArgs, Format};
 use super::cases::{CheckCase, Oracle, fixed_cases, generate};
 use super::describe::show_frame;
-use super::exchange::{Exchange, Fault, Leftovers, ReplyKey, Target, reply_key};
+use super::exchange::{Exchange, Fault, Leftovers, Target, attribute_late};
 use super::expect::{ExpectedFailures, Found, Verdict};
+use super::handshake::Setup;
 use super::handshake::{default_version, has_handshake, has_ping, mcp_facts};
 use super::http_client::HttpTarget;
 use super::judge::{Finding, RuleId, judge};
@@ -21,7 +22,8 @@ use super::render::{self, Style};
 use super::report::{Example, Report, Tally};
 use super::schema::{ReplySchemas, schema_dir};
 use super::shrink::{ShrinkBudget, shrink};
-use super::stdio::{Setup, StdioTarget};
+use super::stdio::StdioTarget;
+use super::tools::{ToolFindings, ToolOptions, run_tools};
 
 /// Consecutive transport failures (restart failed, connection refused) that stop a run.
 const MAX_TRANSPORT_FAILURES: usize = 3;
@@ -163,6 +165,7 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     let started = Instant::now();
     let timeout = seconds("--timeout", args.timeout)?;
     let startup = seconds("--startup-timeout", args.startup_timeout)?;
+    let tool_timeout = seconds("--tool-timeout", args.tool_timeout)?;
     let expectations = args
         .expect_failures
         .as_deref()
@@ -246,6 +249,21 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
         }
     }
     progress.finish();
+    let mut tool_findings = ToolFindings::new();
+    let mut tools = None;
+    if args.tools && aborted.is_none() {
+        let options = ToolOptions {
+            only: args.tool.clone(),
+            skip: args.skip_tool.clone(),
+            budget: args.tool_calls,
+            timeout: tool_timeout,
+            case_timeout: timeout,
+            seed: args.seed,
+        };
+        let (found, summary) = run_tools(target.as_mut(), facts, &mut results, &options);
+        tool_findings = found;
+        tools = Some(summary);
+    }
     let leftovers = target.finish();
     attribute_late(&mut results, &leftovers.late);
     let generated_run = results
@@ -256,7 +274,7 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     let mut attributed_by_order = 0;
     let mut attributed_late = 0;
     let mut server_messages = 0;
-    for (case, exchange) in &mut results {
+    for (index, (case, exchange)) in results.iter_mut().enumerate() {
         // Several frames for one input are kept in one fixed order (by their bytes), not in
         // the order they came: the report must not change with timing.
         exchange.replies.sort_unstable();
@@ -267,6 +285,7 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
         if let Some(schemas) = &schemas {
             schema_findings(schemas, case, exchange, &mut findings);
         }
+        findings.extend(tool_findings.remove(&index).unwrap_or_default());
         tally.add(facts, case, exchange, &findings, http);
     }
     add_leftovers(&mut tally, &leftovers);
@@ -306,6 +325,7 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
         strict: args.strict,
         aborted,
         schema_check,
+        tools,
     })
 }
 
@@ -341,21 +361,6 @@ fn schema_findings(
             RuleId::of_rule(mcpwire_proptest::rules::REPLY_SHAPE),
             message,
         ));
-    }
-}
-
-/// Appends replies that arrived after their case's window to that case: by id, or (without a
-/// usable id, between windows) by arrival order, which the case's note then says.
-fn attribute_late(results: &mut [(CheckCase, Exchange)], late: &[(usize, Vec<u8>)]) {
-    for (index, reply) in late {
-        if let Some((_, exchange)) = results.get_mut(*index) {
-            exchange.replies.push(reply.clone());
-            if reply_key(reply) == ReplyKey::NoId {
-                exchange.by_order += 1;
-            } else {
-                exchange.arrived_late += 1;
-            }
-        }
     }
 }
 

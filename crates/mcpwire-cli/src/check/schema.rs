@@ -42,9 +42,29 @@ fn result_definition(method: &str) -> Option<&'static str> {
         "initialize" => Some("InitializeResult"),
         "ping" => Some("EmptyResult"),
         "server/discover" => Some("DiscoverResult"),
+        "tools/list" => Some("ListToolsResult"),
+        "tools/call" => Some("CallToolResult"),
+        "prompts/list" => Some("ListPromptsResult"),
+        "prompts/get" => Some("GetPromptResult"),
+        "resources/list" => Some("ListResourcesResult"),
+        "resources/templates/list" => Some("ListResourceTemplatesResult"),
         _ => None,
     }
 }
+
+/// The methods whose results are validated against their own result type (any other
+/// method's result against `Result`).
+const TYPED_METHODS: [&str; 9] = [
+    "initialize",
+    "ping",
+    "server/discover",
+    "tools/list",
+    "tools/call",
+    "prompts/list",
+    "prompts/get",
+    "resources/list",
+    "resources/templates/list",
+];
 
 /// A validator for `schema` with its root pointed at definition `name`.
 fn validator_for(schema: &Value, name: &str) -> Result<jsonschema::Validator, String> {
@@ -138,7 +158,7 @@ impl ReplySchemas {
             ("JSONRPCResponse", "JSONRPCError")
         };
         let mut results = Vec::new();
-        for method in ["initialize", "ping", "server/discover"] {
+        for method in TYPED_METHODS {
             if let Some(name) = result_definition(method).filter(|n| definition_exists(&schema, n))
             {
                 results.push((method, validator_for(&schema, name)?));

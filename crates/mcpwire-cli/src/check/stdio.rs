@@ -25,7 +25,9 @@ use super::cases::CheckCase;
 use super::exchange::{
     Exchange, Fault, Leftovers, ReplyKey, Target, is_server_message, reply_key, trim_line_end,
 };
-use super::handshake::{self, DISCOVER_ID, INITIALIZE_ID, INITIALIZED_FRAME, SENTINEL_PREFIX};
+use super::handshake::{
+    self, DISCOVER_ID, INITIALIZE_ID, INITIALIZED_FRAME, SENTINEL_PREFIX, Setup, Startup,
+};
 use super::ids::related;
 use super::lenient::is_malformed_response;
 use super::lines::{Assembler, Piece};
@@ -45,26 +47,6 @@ const OUTSTANDING: usize = 256;
 const FINAL_GRACE: Duration = Duration::from_secs(1);
 /// How long a pretty-printed value may pause before its lines are judged as they are.
 const PENDING_WAIT: Duration = Duration::from_millis(200);
-
-/// How the session's profile is chosen.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Setup {
-    /// No handshake: the profile is fixed (`jsonrpc-2.0`).
-    Fixed(&'static ProfileFacts),
-    /// `initialize` asking for this MCP version; the server's answer selects the profile.
-    Negotiate(String),
-    /// `server/discover` (MCP versions without `initialize`): the server must list the version.
-    Discover(&'static ProfileFacts),
-}
-
-/// Why a check cannot go on after starting the server.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Startup {
-    /// The checker could not run at all (exit 2); the message names what to change.
-    CouldNotRun(String),
-    /// The server answered but broke the handshake: the report shows the findings (exit 1).
-    Broken(String),
-}
 
 enum Line {
     Frame(Vec<u8>),
@@ -825,6 +807,10 @@ impl Target for StdioTarget {
 
     fn restarts(&self) -> usize {
         self.restarts
+    }
+
+    fn set_timeout(&mut self, timeout: Duration) {
+        self.timeout = timeout;
     }
 
     fn handshake(&mut self) -> Vec<(CheckCase, Exchange)> {

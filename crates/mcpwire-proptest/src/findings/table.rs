@@ -147,7 +147,7 @@ pub const KINDS: &[KindInfo] = &[
     ),
     v(
         "reply-schema-invalid",
-        "MCP schema of the negotiated version: a response is a JSONRPCResultResponse or JSONRPCErrorResponse (JSONRPCResponse or JSONRPCError to 2025-06-18), and a result is its method's result type (InitializeResult, EmptyResult, DiscoverResult)",
+        "MCP schema of the negotiated version: a response is a JSONRPCResultResponse or JSONRPCErrorResponse (JSONRPCResponse or JSONRPCError to 2025-06-18), and a result is its method's result type (InitializeResult, EmptyResult, DiscoverResult, ListToolsResult, CallToolResult, …)",
     ),
     v(
         "server-exited",
@@ -172,6 +172,14 @@ pub const KINDS: &[KindInfo] = &[
     v(
         "http-content-type",
         "MCP Streamable HTTP: \"the server MUST either return Content-Type: text/event-stream ... or Content-Type: application/json\"",
+    ),
+    v(
+        "tool-accepted-invalid-arguments",
+        "MCP tools, Security Considerations: \"Servers MUST: Validate all tool inputs\"; arguments the tool's own inputSchema refuses (a wrong type, a missing required member, a value out of range) got a successful result",
+    ),
+    v(
+        "tool-structured-content-invalid",
+        "MCP tools, Output Schema (2025-06-18 on): \"If an output schema is provided: Servers MUST provide structured results that conform to this schema\"; a successful result's structuredContent is missing or breaks the tool's outputSchema",
     ),
     s(
         "id-spelling-changed",
@@ -248,6 +256,22 @@ pub const KINDS: &[KindInfo] = &[
     s(
         "reply-too-long",
         "policy: the checker reads at most 4 MiB per reply (docs/check.md, Limits) so a server cannot grow its memory",
+    ),
+    s(
+        "tool-accepted-undeclared-argument",
+        "policy: a member the inputSchema does not declare (additionalProperties false) is refused. Servers \"MUST validate all tool inputs\", but a server that ignores a member it never reads acts on nothing invalid",
+    ),
+    s(
+        "tool-refusal-form",
+        "policy: invalid arguments are refused in the form the version names. Up to 2025-06-18 \"Invalid arguments\" are listed as a protocol error (-32602), from 2025-11-25 \"Input validation errors\" as a tool execution error (isError); both lists are examples, not MUSTs",
+    ),
+    s(
+        "invalid-cursor-not-refused",
+        "policy: a cursor the server never issued gets -32602. MCP pagination: \"Invalid cursors SHOULD result in an error with code -32602 (Invalid params)\"",
+    ),
+    s(
+        "tool-error-on-valid-arguments",
+        "policy: arguments the inputSchema accepts get a result. CallToolResult.isError: errors that originate from the tool \"SHOULD be reported inside the result object, with isError set to true, not as an MCP protocol-level error response\"",
     ),
 ];
 

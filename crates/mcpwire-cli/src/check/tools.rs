@@ -1,0 +1,700 @@
+//! `mcpwire check --tools`: every page of `tools/list`, then each tool property-tested from its
+//! own `inputSchema`. Arguments the schema accepts must get a result whose `structuredContent`
+//! matches the tool's `outputSchema` (where declared); arguments it refuses must be refused,
+//! never answered with a success. Failing valid arguments are shrunk; the arguments of a tool
+//! are drawn from `--seed` and the tool's name, so `--tool NAME --seed S` replays them.
+//!
+//! Every call is also a case like any other: its reply is judged by the envelope rules and
+//! validated against the version's `CallToolResult` (a content block invalid for the version
+//! is `reply-schema-invalid`).
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use serde_json::{Map, Value, json};
+
+use super::cases::CheckCase;
+use super::exchange::{Exchange, Target, attribute_late};
+use super::finding::{Finding, RuleId};
+use super::handshake::{handshake_case, has_handshake, request_meta};
+use super::tool_args::{Defect, InputSchema, InvalidArguments};
+use mcpwire_types::ProfileFacts;
+
+/// The most `tools/list` pages read.
+const MAX_PAGES: usize = 50;
+/// A cursor no server issues.
+const FOREIGN_CURSOR: &str = "mcpwire-check-foreign-cursor";
+/// Candidates drawn per valid call before the tool is reported as ungeneratable.
+const DRAWS: usize = 64;
+/// The most calls spent shrinking one failing valid call.
+const SHRINK_CALLS: usize = 16;
+
+/// What `--tools` was asked to do.
+#[derive(Debug, Clone)]
+pub struct ToolOptions {
+    /// Only these tools (`--tool`); empty: every tool.
+    pub only: Vec<String>,
+    /// Not these tools (`--skip-tool`).
+    pub skip: Vec<String>,
+    /// The most `tools/call` requests in the whole run, shrinking included (`--tool-calls`).
+    pub budget: usize,
+    /// How long one call's reply is awaited (`--tool-timeout`).
+    pub timeout: Duration,
+    /// How long the envelope cases' replies are awaited (restored after the tools).
+    pub case_timeout: Duration,
+    /// The seed the arguments are drawn from (`--seed`).
+    pub seed: u64,
+}
+
+/// What `--tools` did, for the report.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ToolSummary {
+    /// Tools the server listed (every page).
+    pub listed: usize,
+    /// `tools/list` pages read.
+    pub pages: usize,
+    /// `tools/call` requests sent (shrinking included).
+    pub calls: usize,
+    /// The call budget.
+    pub budget: usize,
+    /// One line per tool (and per note): what was called, what was skipped and why.
+    pub lines: Vec<String>,
+}
+
+/// The findings of the tool calls, by their index in the run's results.
+pub type ToolFindings = BTreeMap<usize, Vec<Finding>>;
+
+/// One listed tool.
+struct Tool {
+    name: String,
+    input: Value,
+    output: Option<Value>,
+}
+
+/// Whether arguments were meant to satisfy the schema, or to break it.
+enum Intent<'a> {
+    Valid,
+    Invalid(&'a InvalidArguments),
+}
+
+/// Runs the tool tests: the calls are appended to `results` (so the envelope rules and the
+/// schema judge them like any case), their tool findings returned by index.
+pub fn run_tools(
+    target: &mut dyn Target,
+    facts: &'static ProfileFacts,
+    results: &mut Vec<(CheckCase, Exchange)>,
+    options: &ToolOptions,
+) -> (ToolFindings, ToolSummary) {
+    let mut run = ToolRun {
+        target,
+        facts,
+        results,
+        findings: ToolFindings::new(),
+        summary: ToolSummary {
+            budget: options.budget,
+            ..ToolSummary::default()
+        },
+        next_id: 0,
+        shrink_index: usize::MAX / 2,
+    };
+    if !declares_tools(run.results) {
+        run.summary.lines.push(
+            "the server declares no tools capability in its handshake: no tool was listed or called"
+                .into(),
+        );
+        return (run.findings, run.summary);
+    }
+    run.target.set_timeout(options.timeout);
+    let tools = run.list();
+    run.summary.listed = tools.len();
+    for name in &options.only {
+        if !tools.iter().any(|t| &t.name == name) {
+            run.summary
+                .lines
+                .push(format!("--tool {name}: the server lists no such tool"));
+        }
+    }
+    let chosen: Vec<&Tool> = tools
+        .iter()
+        .filter(|t| options.only.is_empty() || options.only.contains(&t.name))
+        .filter(|t| !options.skip.contains(&t.name))
+        .collect();
+    for (position, tool) in chosen.iter().enumerate() {
+        let left = options.budget.saturating_sub(run.summary.calls);
+        let quota = left / (chosen.len() - position);
+        if quota == 0 {
+            run.summary.lines.push(format!(
+                "{}: not called, the call budget (--tool-calls {}) is spent",
+                tool.name, options.budget
+            ));
+            continue;
+        }
+        run.test_tool(tool, quota, options.seed);
+    }
+    run.target.set_timeout(options.case_timeout);
+    (run.findings, run.summary)
+}
+
+/// Whether the handshake's reply (`initialize` or `server/discover`) declares `tools`.
+fn declares_tools(results: &[(CheckCase, Exchange)]) -> bool {
+    results.iter().flat_map(|(_, e)| &e.replies).any(|reply| {
+        serde_json::from_slice::<Value>(reply)
+            .ok()
+            .and_then(|v| v.pointer("/result/capabilities/tools").cloned())
+            .is_some_and(|tools| tools.is_object())
+    })
+}
+
+struct ToolRun<'a> {
+    target: &'a mut dyn Target,
+    facts: &'static ProfileFacts,
+    results: &'a mut Vec<(CheckCase, Exchange)>,
+    findings: ToolFindings,
+    summary: ToolSummary,
+    next_id: usize,
+    shrink_index: usize,
+}
+
+impl ToolRun<'_> {
+    /// A request of `method` with `params` (and the `_meta` a version without `initialize`
+    /// requires), as a check case with a fresh id.
+    fn request(
+        &mut self,
+        label: String,
+        method: &str,
+        mut params: Map<String, Value>,
+    ) -> CheckCase {
+        self.next_id += 1;
+        let id = format!("mcpwire-tools-{}", self.next_id);
+        if !has_handshake(self.facts)
+            && let Some(version) = self.facts.protocol_version
+        {
+            params.insert("_meta".into(), request_meta(version));
+        }
+        let mut call = json!({ "jsonrpc": "2.0", "id": id, "method": method });
+        if !params.is_empty() {
+            call["params"] = Value::Object(params);
+        }
+        handshake_case(&label, &id, call.to_string().into_bytes())
+    }
+
+    /// Sends `case` as the next result of the run and returns the index and exchange.
+    fn send(&mut self, case: CheckCase) -> usize {
+        let index = self.results.len();
+        let exchange = self.target.exchange(index, &case);
+        attribute_late(self.results, &exchange.late);
+        self.results.push((case, exchange));
+        index
+    }
+
+    /// Every page of `tools/list` (stops at a repeated cursor or after [`MAX_PAGES`]).
+    fn list(&mut self) -> Vec<Tool> {
+        let mut tools = Vec::new();
+        let mut cursor: Option<Value> = None;
+        let mut seen = Vec::new();
+        for page in 1..=MAX_PAGES {
+            let mut params = Map::new();
+            if let Some(cursor) = &cursor {
+                params.insert("cursor".into(), cursor.clone());
+            }
+            let case = self.request(format!("tools/list page {page}"), "tools/list", params);
+            let id = request_id(&case);
+            let index = self.send(case);
+            self.summary.pages += 1;
+            let Some(result) = result_of(&self.results[index].1, &id) else {
+                self.summary.lines.push(format!(
+                    "tools/list page {page} got no result: no tool was called"
+                ));
+                break;
+            };
+            for tool in result
+                .get("tools")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let Some(name) = tool.get("name").and_then(Value::as_str) else {
+                    continue;
+                };
+                tools.push(Tool {
+                    name: name.to_owned(),
+                    input: tool.get("inputSchema").cloned().unwrap_or(Value::Null),
+                    output: tool.get("outputSchema").cloned(),
+                });
+            }
+            match result.get("nextCursor") {
+                Some(next) if !next.is_null() => {
+                    if seen.contains(next) {
+                        self.summary.lines.push(format!(
+                            "tools/list page {page} repeats the cursor {next}: listing stopped"
+                        ));
+                        break;
+                    }
+                    seen.push(next.clone());
+                    cursor = Some(next.clone());
+                }
+                _ => break,
+            }
+        }
+        if self.summary.pages > 0 && !tools.is_empty() {
+            self.foreign_cursor();
+        }
+        tools
+    }
+
+    /// `tools/list` with a cursor the server never issued: MCP pagination, "Invalid cursors
+    /// SHOULD result in an error with code -32602 (Invalid params)".
+    fn foreign_cursor(&mut self) {
+        let mut params = Map::new();
+        params.insert("cursor".into(), json!(FOREIGN_CURSOR));
+        let case = self.request(
+            "tools/list with a foreign cursor".into(),
+            "tools/list",
+            params,
+        );
+        let id = request_id(&case);
+        let index = self.send(case);
+        let Some(reply) = reply_to(&self.results[index].1, &id) else {
+            return;
+        };
+        let code = reply.pointer("/error/code").and_then(Value::as_i64);
+        if code == Some(-32602) {
+            return;
+        }
+        let got = match code {
+            Some(code) => format!("the error {code}"),
+            None => "a result".to_owned(),
+        };
+        self.findings.insert(
+            index,
+            vec![Finding::new(
+                "invalid-cursor-not-refused",
+                RuleId::Tools,
+                format!(
+                    "tools/list with the cursor {FOREIGN_CURSOR:?}, never issued by the server, got {got}; invalid cursors SHOULD get the error -32602"
+                ),
+            )],
+        );
+    }
+
+    /// A `tools/call` of `tool` with `arguments`.
+    fn call_case(&mut self, tool: &Tool, label: String, arguments: &Value) -> CheckCase {
+        let mut params = Map::new();
+        params.insert("name".into(), Value::String(tool.name.clone()));
+        params.insert("arguments".into(), arguments.clone());
+        self.request(label, "tools/call", params)
+    }
+
+    fn test_tool(&mut self, tool: &Tool, quota: usize, seed: u64) {
+        let input = match InputSchema::new(&tool.input) {
+            Ok(input) => input,
+            Err(why) => {
+                self.summary
+                    .lines
+                    .push(format!("{}: not called, {why}", tool.name));
+                return;
+            }
+        };
+        let output = match &tool.output {
+            Some(schema) => match jsonschema::validator_for(schema) {
+                Ok(validator) => Some(validator),
+                Err(error) => {
+                    self.summary.lines.push(format!(
+                        "{}: its outputSchema does not compile ({error}); structuredContent not checked",
+                        tool.name
+                    ));
+                    None
+                }
+            },
+            None => None,
+        };
+        let mut runner = runner(seed, &tool.name);
+        let strategy = input.candidates();
+        // The smallest valid arguments: the base every invalid case breaks in one place.
+        let Some(base) = draw(&strategy, &mut runner, &input).map(|mut tree| {
+            minimise(tree.as_mut(), 256, |v| input.accepts(v)).unwrap_or_else(|| tree.current())
+        }) else {
+            self.summary.lines.push(format!(
+                "{}: not called, no arguments satisfying its inputSchema could be drawn in {DRAWS} tries",
+                tool.name
+            ));
+            return;
+        };
+        let invalid = one_of_each_first(input.invalid_from(&base));
+        let invalid_quota = if invalid.is_empty() {
+            0
+        } else {
+            (quota / 2).max(1).min(invalid.len())
+        };
+        let valid_quota = quota - invalid_quota;
+        let before = self.summary.calls;
+        let mut valid_sent = 0;
+        for n in 1..=valid_quota {
+            if self.summary.calls - before >= quota {
+                break;
+            }
+            let Some(mut tree) = draw(&strategy, &mut runner, &input) else {
+                break;
+            };
+            let arguments = tree.current();
+            let label = format!("tool {}: valid arguments #{n} (seed {seed})", tool.name);
+            let (index, findings) = self.call(
+                tool,
+                label.clone(),
+                &arguments,
+                &Intent::Valid,
+                output.as_ref(),
+            );
+            valid_sent += 1;
+            if let Some(kind) = findings.first().map(|f| f.kind.clone()) {
+                self.shrink(
+                    tool,
+                    &label,
+                    index,
+                    &kind,
+                    tree.as_mut(),
+                    &input,
+                    output.as_ref(),
+                );
+            }
+        }
+        let mut invalid_sent = 0;
+        for case in invalid.iter().take(invalid_quota) {
+            let label = format!(
+                "tool {}: {} {} (schema {})",
+                tool.name,
+                case.defect.name(),
+                case.member,
+                case.schema_path
+            );
+            self.call(
+                tool,
+                label,
+                &case.arguments,
+                &Intent::Invalid(case),
+                output.as_ref(),
+            );
+            invalid_sent += 1;
+        }
+        self.summary.lines.push(format!(
+            "{}: {valid_sent} call(s) with valid arguments, {invalid_sent} with invalid ones ({} derivable){}",
+            tool.name,
+            invalid.len(),
+            if output.is_some() {
+                ", structuredContent checked against its outputSchema"
+            } else {
+                ""
+            }
+        ));
+    }
+
+    /// Calls `tool` with `arguments` as the next case and judges the reply.
+    fn call(
+        &mut self,
+        tool: &Tool,
+        label: String,
+        arguments: &Value,
+        intent: &Intent<'_>,
+        output: Option<&jsonschema::Validator>,
+    ) -> (usize, Vec<Finding>) {
+        let case = self.call_case(tool, label, arguments);
+        let id = request_id(&case);
+        let index = self.send(case);
+        self.summary.calls += 1;
+        let findings = judge_call(
+            self.facts,
+            &tool.name,
+            &self.results[index].1,
+            &id,
+            intent,
+            output,
+        );
+        if !findings.is_empty() {
+            self.findings.insert(index, findings.clone());
+        }
+        (index, findings)
+    }
+
+    /// Shrinks the valid arguments of the call at `index` while the same kind of finding
+    /// remains (at most [`SHRINK_CALLS`] calls, within the budget); the smallest replaces it.
+    #[allow(clippy::too_many_arguments)]
+    fn shrink(
+        &mut self,
+        tool: &Tool,
+        label: &str,
+        index: usize,
+        kind: &str,
+        tree: &mut dyn ValueTree<Value = Value>,
+        input: &InputSchema,
+        output: Option<&jsonschema::Validator>,
+    ) {
+        let original = self.results[index].0.frame.len();
+        let mut smallest: Option<(CheckCase, Exchange, Vec<Finding>)> = None;
+        let calls = SHRINK_CALLS.min(self.summary.budget.saturating_sub(self.summary.calls));
+        let mut spent = 0;
+        minimise(tree, calls * 4, |arguments| {
+            if !input.accepts(arguments) || spent >= calls {
+                return false;
+            }
+            spent += 1;
+            let case = self.call_case(tool, label.to_owned(), arguments);
+            let id = request_id(&case);
+            self.shrink_index += 1;
+            let exchange = self.target.exchange(self.shrink_index, &case);
+            let findings = judge_call(
+                self.facts,
+                &tool.name,
+                &exchange,
+                &id,
+                &Intent::Valid,
+                output,
+            );
+            let same = findings.iter().any(|f| f.kind == kind);
+            if same {
+                smallest = Some((case, exchange, findings));
+            }
+            same
+        });
+        self.summary.calls += spent;
+        if let Some((mut case, exchange, findings)) = smallest
+            && case.frame.len() < original
+        {
+            case.label = format!("{label}, shrunk from {original} bytes");
+            self.results[index] = (case, exchange);
+            self.findings.insert(index, findings);
+        }
+    }
+}
+
+/// The invalid cases with the first of each defect in front (so a small quota still tries
+/// every defect).
+fn one_of_each_first(cases: Vec<InvalidArguments>) -> Vec<InvalidArguments> {
+    let mut seen = Vec::new();
+    let (mut first, rest): (Vec<_>, Vec<_>) = cases.into_iter().partition(|case| {
+        let new = !seen.contains(&case.defect);
+        if new {
+            seen.push(case.defect);
+        }
+        new
+    });
+    first.extend(rest);
+    first
+}
+
+/// A runner whose values depend only on `seed` and the tool's name.
+fn runner(seed: u64, name: &str) -> TestRunner {
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    // FNV-1a of the name: stable across runs and platforms.
+    let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    bytes[8..16].copy_from_slice(&hash.to_le_bytes());
+    TestRunner::new_with_rng(
+        Config::default(),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &bytes),
+    )
+}
+
+/// The first tree (of up to [`DRAWS`]) whose value the schema accepts.
+fn draw(
+    strategy: &proptest::strategy::BoxedStrategy<Value>,
+    runner: &mut TestRunner,
+    input: &InputSchema,
+) -> Option<Box<dyn ValueTree<Value = Value>>> {
+    (0..DRAWS).find_map(|_| {
+        let tree = strategy.new_tree(runner).ok()?;
+        input
+            .accepts(&tree.current())
+            .then(|| Box::new(tree) as Box<dyn ValueTree<Value = Value>>)
+    })
+}
+
+/// proptest's shrinking loop over `tree` while `keep` holds (at most `steps` steps); the last
+/// value kept, if any simpler one was.
+fn minimise(
+    tree: &mut dyn ValueTree<Value = Value>,
+    steps: usize,
+    mut keep: impl FnMut(&Value) -> bool,
+) -> Option<Value> {
+    let mut kept = None;
+    if !tree.simplify() {
+        return kept;
+    }
+    for _ in 0..steps {
+        let value = tree.current();
+        if keep(&value) {
+            kept = Some(value);
+            if !tree.simplify() {
+                break;
+            }
+        } else if !tree.complicate() {
+            break;
+        }
+    }
+    kept
+}
+
+/// The id (a string) of a check case's request.
+fn request_id(case: &CheckCase) -> String {
+    serde_json::from_slice::<Value>(&case.frame)
+        .ok()
+        .and_then(|v| v.get("id").and_then(Value::as_str).map(str::to_owned))
+        .unwrap_or_default()
+}
+
+/// The reply to request `id` among the exchange's replies, as JSON.
+fn reply_to(exchange: &Exchange, id: &str) -> Option<Value> {
+    exchange.replies.iter().find_map(|frame| {
+        let value: Value = serde_json::from_slice(frame).ok()?;
+        (value.get("id").and_then(Value::as_str) == Some(id)).then_some(value)
+    })
+}
+
+fn result_of(exchange: &Exchange, id: &str) -> Option<Value> {
+    reply_to(exchange, id)?.get("result").cloned()
+}
+
+/// Whether the version names invalid arguments a tool execution error (from 2025-11-25) rather
+/// than a protocol error.
+fn refuses_in_result(facts: &ProfileFacts) -> bool {
+    facts.protocol_version.is_some_and(|v| v >= "2025-11-25")
+}
+
+/// The tool findings of one call's reply (the envelope and the schema judge the rest).
+fn judge_call(
+    facts: &ProfileFacts,
+    tool: &str,
+    exchange: &Exchange,
+    id: &str,
+    intent: &Intent<'_>,
+    output: Option<&jsonschema::Validator>,
+) -> Vec<Finding> {
+    let Some(reply) = reply_to(exchange, id) else {
+        return Vec::new();
+    };
+    let finding = |kind: &str, message: String| vec![Finding::new(kind, RuleId::Tools, message)];
+    let in_result = refuses_in_result(facts);
+    let version = facts.protocol_version.unwrap_or("?");
+    match (reply.get("result"), reply.get("error"), intent) {
+        (Some(result), _, Intent::Valid) => {
+            let failed = result.get("isError") == Some(&Value::Bool(true));
+            match output {
+                Some(validator) if !failed => structured_findings(tool, result, validator),
+                _ => Vec::new(),
+            }
+        }
+        (None, Some(error), Intent::Valid) => finding(
+            "tool-error-on-valid-arguments",
+            format!(
+                "tool {tool}: arguments its inputSchema accepts got the protocol error {}; an error of the tool itself belongs in a result with isError true",
+                short(error)
+            ),
+        ),
+        (Some(result), _, Intent::Invalid(case)) => {
+            if result.get("isError") == Some(&Value::Bool(true)) {
+                if in_result {
+                    return Vec::new();
+                }
+                return finding(
+                    "tool-refusal-form",
+                    format!(
+                        "tool {tool}: arguments its inputSchema refuses ({} {}, schema path {}) got a result with isError; MCP {version} lists invalid arguments as a protocol error (-32602)",
+                        case.defect.name(),
+                        case.member,
+                        case.schema_path
+                    ),
+                );
+            }
+            let kind = if case.defect == Defect::Undeclared {
+                "tool-accepted-undeclared-argument"
+            } else {
+                "tool-accepted-invalid-arguments"
+            };
+            finding(
+                kind,
+                format!(
+                    "tool {tool}: arguments its inputSchema refuses ({} {}: schema path {}, {}) got a successful result; {}",
+                    case.defect.name(),
+                    case.member,
+                    case.schema_path,
+                    case.why,
+                    if in_result {
+                        "refuse them with a result whose isError is true"
+                    } else {
+                        "refuse them with the error -32602"
+                    }
+                ),
+            )
+        }
+        (None, Some(error), Intent::Invalid(case)) => {
+            let code = error.get("code").and_then(Value::as_i64);
+            if code == Some(-32602) && !in_result {
+                return Vec::new();
+            }
+            finding(
+                "tool-refusal-form",
+                format!(
+                    "tool {tool}: arguments its inputSchema refuses ({} {}, schema path {}) got the protocol error {}; MCP {version} lists {}",
+                    case.defect.name(),
+                    case.member,
+                    case.schema_path,
+                    short(error),
+                    if in_result {
+                        "input validation errors as tool execution errors (a result with isError true)"
+                    } else {
+                        "invalid arguments as the protocol error -32602"
+                    }
+                ),
+            )
+        }
+        (None, None, _) => Vec::new(),
+    }
+}
+
+/// A successful result against the tool's `outputSchema`: `structuredContent` must be there
+/// and conform.
+fn structured_findings(tool: &str, result: &Value, output: &jsonschema::Validator) -> Vec<Finding> {
+    let message = match result.get("structuredContent") {
+        None => format!(
+            "tool {tool} declares an outputSchema but its successful result has no structuredContent (at /result)"
+        ),
+        Some(structured) => {
+            let errors: Vec<String> = output
+                .iter_errors(structured)
+                .take(3)
+                .map(|error| {
+                    format!(
+                        "at /result/structuredContent{} (outputSchema {}): {error}",
+                        error.instance_path(),
+                        error.schema_path()
+                    )
+                })
+                .collect();
+            if errors.is_empty() {
+                return Vec::new();
+            }
+            format!(
+                "tool {tool}: structuredContent breaks its outputSchema: {}",
+                errors.join("; ")
+            )
+        }
+    };
+    vec![Finding::new(
+        "tool-structured-content-invalid",
+        RuleId::Tools,
+        message,
+    )]
+}
+
+/// An error object, short.
+fn short(error: &Value) -> String {
+    let text = error.to_string();
+    if text.chars().count() > 200 {
+        format!("{}…", text.chars().take(200).collect::<String>())
+    } else {
+        text
+    }
+}

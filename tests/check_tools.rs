@@ -1,0 +1,212 @@
+//! `mcpwire check --tools` against the tool fixture server (tests/fixtures/servers/
+//! tool_server.py): a correct server gets no finding, one that accepts invalid arguments, one
+//! whose structuredContent breaks its outputSchema and one with a content block no version
+//! defines each get theirs, naming the tool and the schema path; seeds replay.
+
+#[path = "check_support/mod.rs"]
+mod check_support;
+
+use check_support::{HttpServer, Run, assert_clean, check, fixture};
+use serde_json::Value;
+
+/// Runs only the handshake and the tool tests against the fixture with `defect` (JSON report).
+fn tools(defect: &str, extra: &[&str]) -> Run {
+    tools_as("json", defect, extra)
+}
+
+/// [`tools`] with the report in `format`.
+fn tools_as(format: &str, defect: &str, extra: &[&str]) -> Run {
+    let script = fixture("tool_server.py");
+    let mut args = vec![
+        "--stdio",
+        "--no-fixed",
+        "--cases",
+        "0",
+        "--tools",
+        "--tool-calls",
+        "24",
+        "--timeout",
+        "2",
+        "--format",
+        format,
+    ];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["--", "python3", &script, defect]);
+    check(&args)
+}
+
+/// The failure group of `kind`, if the report has one.
+fn group(run: &Run, kind: &str) -> Option<Value> {
+    run.json()["failures"]
+        .as_array()?
+        .iter()
+        .find(|g| g["kind"] == kind)
+        .cloned()
+}
+
+#[test]
+fn a_correct_tool_server_gets_no_finding_under_either_refusal_form() {
+    for version in ["2025-11-25", "2025-06-18"] {
+        let run = tools("correct", &["--mcp-version", version]);
+        assert_clean(&run, &format!("correct tools, {version}"));
+        let report = run.json();
+        let summary = &report["tools"];
+        assert_eq!(summary["listed"], 2, "both pages listed: {summary}");
+        assert_eq!(summary["pages"], 2, "{summary}");
+        let calls = summary["calls"].as_u64().unwrap();
+        assert!((4..=24).contains(&calls), "within the budget: {summary}");
+        let notes = summary["notes"].to_string();
+        assert!(notes.contains("add: "), "{notes}");
+        // Every case sent is a JUnit test case named by its label.
+        let junit = tools_as("junit", "correct", &["--mcp-version", version]);
+        assert_eq!(junit.code, 0, "{}", junit.stdout);
+        let sent = junit.stdout;
+        for needle in [
+            "tool add: valid arguments",
+            "tool add: wrong type a (schema /properties/a/type)",
+            "tool add: missing required member",
+            "tool add: undeclared member mcpwire_undeclared (schema /additionalProperties)",
+            "tool echo: valid arguments",
+            "tools/list with a foreign cursor",
+        ] {
+            assert!(sent.contains(needle), "{needle} was sent: {sent}");
+        }
+    }
+}
+
+#[test]
+fn accepting_invalid_arguments_is_a_violation_naming_tool_and_schema_path() {
+    let run = tools("accepts-invalid", &[]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let accepted = group(&run, "tool-accepted-invalid-arguments").expect("the finding");
+    assert_eq!(accepted["level"], "violation");
+    assert_eq!(accepted["rule_id"], "tools");
+    let text = accepted.to_string();
+    assert!(text.contains("tool add"), "{text}");
+    assert!(text.contains("/properties/a/type"), "{text}");
+    let undeclared = group(&run, "tool-accepted-undeclared-argument").expect("strict finding");
+    assert_eq!(undeclared["level"], "strict");
+    assert!(undeclared.to_string().contains("/additionalProperties"));
+}
+
+#[test]
+fn structured_content_against_the_output_schema() {
+    let run = tools("bad-structured", &[]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let found = group(&run, "tool-structured-content-invalid").expect("the finding");
+    assert_eq!(found["level"], "violation");
+    let text = found.to_string();
+    assert!(text.contains("tool add"), "{text}");
+    assert!(text.contains("/result/structuredContent/sum"), "{text}");
+    assert!(
+        text.contains("shrunk from"),
+        "the failing call is shrunk: {text}"
+    );
+    // echo declares no outputSchema: its results are not judged by it.
+    assert!(!text.contains("tool echo"), "{text}");
+}
+
+#[test]
+fn a_content_block_invalid_for_the_version_breaks_the_call_tool_result() {
+    let run = tools("bad-content", &[]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let found = group(&run, "reply-schema-invalid").expect("the finding");
+    let text = found.to_string();
+    assert!(text.contains("CallToolResult"), "{text}");
+    assert!(text.contains("/result/content/0"), "{text}");
+}
+
+#[test]
+fn a_protocol_error_for_valid_arguments_is_strict() {
+    let run = tools("refuses-valid", &[]);
+    assert_eq!(run.code, 0, "strict only: {}", run.stdout);
+    let found = group(&run, "tool-error-on-valid-arguments").expect("the finding");
+    assert_eq!(found["level"], "strict");
+    // -32603 for invalid arguments is a refusal, in another form than the version names.
+    let form = group(&run, "tool-refusal-form").expect("the refusal form");
+    assert_eq!(form["level"], "strict");
+    assert_eq!(tools("refuses-valid", &["--strict"]).code, 1);
+}
+
+#[test]
+fn the_seed_replays_the_arguments_and_tool_filters_apply() {
+    let inputs = |run: &Run| -> Vec<String> {
+        run.json()["case_findings"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c["input"].as_str().map(str::to_owned))
+            .collect()
+    };
+    let first = tools("accepts-invalid", &["--seed", "7", "--tool", "add"]);
+    let again = tools("accepts-invalid", &["--seed", "7", "--tool", "add"]);
+    assert!(!inputs(&first).is_empty(), "{}", first.stdout);
+    assert_eq!(inputs(&first), inputs(&again), "same seed, same calls");
+    assert!(
+        !first.stdout.contains("tool echo"),
+        "--tool add calls only add: {}",
+        first.stdout
+    );
+    let skipped = tools("accepts-invalid", &["--skip-tool", "add"]);
+    assert!(!skipped.stdout.contains("tool add:"), "{}", skipped.stdout);
+    assert!(skipped.stdout.contains("tool echo"), "{}", skipped.stdout);
+}
+
+/// The tool tests alone (no envelope cases) against `target` args, within `calls` calls.
+fn tools_on(target: &[&str], calls: &str) -> Run {
+    let mut args = vec![
+        "--no-fixed",
+        "--cases",
+        "0",
+        "--tools",
+        "--tool-calls",
+        calls,
+        "--tool-timeout",
+        "10",
+        "--timeout",
+        "3",
+        "--format",
+        "json",
+    ];
+    args.extend_from_slice(target);
+    check(&args)
+}
+
+#[test]
+fn the_example_server_passes_its_tool_tests() {
+    let run = tools_on(
+        &["--stdio", "--", env!("CARGO_BIN_EXE_mcp-server-example")],
+        "30",
+    );
+    assert_clean(&run, "--tools on the example server");
+    let report = run.json();
+    assert_eq!(report["tools"]["listed"], 3, "{}", run.stdout);
+    assert_eq!(report["tools"]["calls"], 30, "{}", run.stdout);
+}
+
+#[test]
+fn the_conformance_server_passes_its_tool_tests() {
+    let server = HttpServer::start(
+        env!("CARGO_BIN_EXE_conformance-server"),
+        &["--http", "127.0.0.1:0"],
+    );
+    let run = tools_on(&["--http", server.url.as_str()], "60");
+    assert_clean(&run, "--tools on the conformance server");
+    let report = run.json();
+    assert!(
+        report["tools"]["listed"].as_u64().unwrap() >= 10,
+        "{}",
+        run.stdout
+    );
+    assert_eq!(report["tools"]["calls"], 60, "{}", run.stdout);
+}
+
+#[test]
+fn a_foreign_cursor_answered_with_a_page_is_strict() {
+    let run = tools("accepts-foreign-cursor", &[]);
+    assert_eq!(run.code, 0, "strict only: {}", run.stdout);
+    let found = group(&run, "invalid-cursor-not-refused").expect("the finding");
+    assert_eq!(found["level"], "strict");
+    assert!(found.to_string().contains("mcpwire-check-foreign-cursor"));
+    assert_eq!(tools("accepts-foreign-cursor", &["--strict"]).code, 1);
+}
