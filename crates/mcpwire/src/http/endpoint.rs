@@ -15,6 +15,7 @@ use super::body::{self, BodyBudget};
 use super::classify::BodyKind;
 use super::config::HttpConfig;
 use super::cors;
+use super::deadline;
 use super::exchange::{self, Outcome, WhenClientLeaves};
 use super::handler::{HttpService, Outbound, SessionContext};
 use super::headers::{self, METHOD_HEADER, PROTOCOL_VERSION_HEADER, SESSION_HEADER, SessionHeader};
@@ -257,10 +258,17 @@ impl<S: HttpService> Endpoint<S> {
             unsolicited: None,
             ended: Some(ended_signal),
         }));
-        let outcome = exchange::run(handler, frame, capacity, WhenClientLeaves::Abort).await;
-        let mut response = answer(outcome, kind);
-        response.body_mut().keep(vec![Box::new(ended)]);
-        response
+        let exchange = async {
+            let outcome =
+                exchange::run(handler, frame.clone(), capacity, WhenClientLeaves::Abort).await;
+            let mut response = answer(outcome, kind);
+            response.body_mut().keep(vec![Box::new(ended)]);
+            response
+        };
+        match self.config.effective_request_timeout() {
+            Some(limit) => deadline::limit(limit, frame.clone(), exchange).await,
+            None => exchange.await,
+        }
     }
 
     /// Runs an `initialize` without a session and opens one when it succeeds. The handler
@@ -503,6 +511,10 @@ fn method_mismatch(headers: &hyper::HeaderMap, kind: &BodyKind) -> Option<HttpRe
 /// (invalid request).
 const REJECTED_INPUT_CODES: [i64; 2] = [-32700, -32600];
 
+/// The longest reply [`rejects_input`] looks into: the transport's and the server's rejection
+/// replies are far shorter (their `data`, if any, is small).
+const REJECTION_REPLY_MAX: usize = 64 * 1024;
+
 /// Whether a reply is one error response saying the input itself was rejected (a batch's
 /// array reply is not: its elements stand on their own).
 fn rejects_input(reply: &[u8]) -> bool {
@@ -514,7 +526,9 @@ fn rejects_input(reply: &[u8]) -> bool {
     struct ErrorCode {
         code: i64,
     }
+    // Such replies are short; a long reply (a large result) is not parsed again.
     reply.first() == Some(&b'{')
+        && reply.len() <= REJECTION_REPLY_MAX
         && serde_json::from_slice::<Reply>(reply)
             .ok()
             .and_then(|reply| reply.error)

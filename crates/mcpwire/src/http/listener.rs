@@ -1,6 +1,7 @@
-//! The listener: binding (loopback unless allowed otherwise), the accept loop with a connection
-//! cap, a per-client share of it and back-off on errors, and each connection with its header
-//! and idle timeouts.
+//! The listener: binding (loopback unless allowed otherwise, with a listen backlog of its own),
+//! the accept loop with a connection cap (reached, the longest idle connection is closed to
+//! make room), a per-client share of it and back-off on errors, and each connection with its
+//! header and idle timeouts.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -8,7 +9,7 @@ use std::future::{Future, poll_fn};
 use std::io;
 use std::net::SocketAddr;
 use std::pin::pin;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::Poll;
 use std::time::{Duration, Instant};
@@ -17,14 +18,15 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 
 use super::config::HttpConfig;
 use super::endpoint::Endpoint;
 use super::handler::HttpService;
 use super::race::{First, race};
+use super::response_budget::{self, ResponseBudget, Unsent};
 use super::sessions::PeerKey;
-use super::write_timeout::WriteTimeout;
+use super::write_timeout::{WriteLimits, WriteTimeout};
 
 /// The read buffer of a connection, which bounds a request head.
 const MAX_HEAD_BUFFER: usize = 64 * 1024;
@@ -81,8 +83,7 @@ impl<S: HttpService> HttpServer<S> {
                 ),
             ));
         }
-        let listener = std::net::TcpListener::bind(addr)?;
-        listener.set_nonblocking(true)?;
+        let listener = listen(addr, config.listen_backlog)?;
         let local = listener.local_addr()?;
         Ok(HttpServer {
             listener,
@@ -116,41 +117,60 @@ impl<S: HttpService> HttpServer<S> {
             held: Mutex::new(HashMap::new()),
             max: config.max_connections_per_peer,
         });
+        let open = Arc::new(Open::default());
+        let response_budget = ResponseBudget::new(config.response_budget_bytes);
         let mut shutdown = pin!(shutdown);
         let mut backoff = Duration::ZERO;
         let endpoint = Arc::clone(&self.endpoint);
         // Aborted when this function returns.
         let _sweeper = AbortOnDrop(tokio::spawn(async move { endpoint.sweep_sessions().await }));
         loop {
-            let permit =
-                match race(Arc::clone(&connections).acquire_owned(), shutdown.as_mut()).await {
-                    First::Left(Ok(permit)) => permit,
-                    First::Left(Err(_)) | First::Right(()) => return Ok(()),
-                };
             let accepted = match race(listener.accept(), shutdown.as_mut()).await {
                 First::Left(accepted) => accepted,
                 First::Right(()) => return Ok(()),
             };
-            match accepted {
-                Ok((stream, peer)) => {
-                    backoff = Duration::ZERO;
-                    let Some(share) = shares.take(PeerKey::of(peer.ip())) else {
-                        // Best effort: a client that cannot take these few bytes at once
-                        // just sees the connection close.
-                        let _ = stream.try_write(OVER_SHARE);
-                        continue;
-                    };
-                    let endpoint = Arc::clone(&self.endpoint);
-                    tokio::spawn(serve_connection(stream, peer, endpoint, (permit, share)));
-                }
+            let (stream, peer) = match accepted {
+                Ok(accepted) => accepted,
                 Err(_) => {
                     // Out of descriptors and the like: wait before trying again, longer each
                     // time, rather than spin.
-                    drop(permit);
                     backoff = (backoff * 2).clamp(Duration::from_millis(5), MAX_ACCEPT_BACKOFF);
                     tokio::time::sleep(backoff).await;
+                    continue;
                 }
-            }
+            };
+            backoff = Duration::ZERO;
+            let Some(share) = shares.take(PeerKey::of(peer.ip())) else {
+                // Best effort: a client that cannot take these few bytes at once just sees
+                // the connection close.
+                let _ = stream.try_write(OVER_SHARE);
+                continue;
+            };
+            let permit = match Arc::clone(&connections).try_acquire_owned() {
+                Ok(permit) => permit,
+                Err(_) => {
+                    // Every slot is taken: the connection idle the longest (kept alive, or
+                    // silent since it connected) is closed to make room; with none idle this
+                    // one waits, and the rest in the backlog, until a connection ends.
+                    open.close_most_idle();
+                    let waited =
+                        race(Arc::clone(&connections).acquire_owned(), shutdown.as_mut()).await;
+                    match waited {
+                        First::Left(Ok(permit)) => permit,
+                        First::Left(Err(_)) | First::Right(()) => return Ok(()),
+                    }
+                }
+            };
+            let endpoint = Arc::clone(&self.endpoint);
+            let open = Arc::clone(&open);
+            let unsent = Unsent::new(response_budget.clone());
+            tokio::spawn(serve_connection(
+                stream,
+                peer,
+                endpoint,
+                (open, unsent),
+                (permit, share),
+            ));
         }
     }
 
@@ -163,6 +183,19 @@ impl<S: HttpService> HttpServer<S> {
             .build()?
             .block_on(self.run())
     }
+}
+
+/// Binds `addr` with a listen backlog of `backlog` connections (std's `TcpListener::bind` fixes
+/// it at 128), non-blocking, for tokio.
+fn listen(addr: SocketAddr, backlog: u32) -> io::Result<std::net::TcpListener> {
+    use socket2::{Domain, Protocol, Socket, Type};
+    let socket = Socket::new(Domain::for_address(addr), Type::STREAM, Some(Protocol::TCP))?;
+    #[cfg(unix)]
+    socket.set_reuse_address(true)?; // as std does: a restarted server binds at once
+    socket.bind(&addr.into())?;
+    socket.listen(i32::try_from(backlog).unwrap_or(i32::MAX))?;
+    socket.set_nonblocking(true)?;
+    Ok(socket.into())
 }
 
 /// The answer to a connection beyond its client's share, before it is closed.
@@ -221,10 +254,67 @@ impl Drop for AbortOnDrop {
     }
 }
 
+/// The open connections, so that the one idle the longest can be asked to close when every
+/// connection slot is taken.
+#[derive(Default)]
+struct Open {
+    connections: Mutex<HashMap<u64, Arc<Activity>>>,
+    next: AtomicU64,
+}
+
+/// A connection's place in [`Open`]; removed when dropped.
+struct Registered {
+    open: Arc<Open>,
+    key: u64,
+}
+
+impl Open {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Activity>>> {
+        self.connections
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn register(self: &Arc<Self>, activity: &Arc<Activity>) -> Registered {
+        let key = self.next.fetch_add(1, Ordering::Relaxed);
+        self.lock().insert(key, Arc::clone(activity));
+        Registered {
+            open: Arc::clone(self),
+            key,
+        }
+    }
+
+    /// Asks the connection without a request in progress that has been idle the longest to
+    /// close; `false` when every connection is busy.
+    fn close_most_idle(&self) -> bool {
+        let connections = self.lock();
+        let idlest = connections
+            .values()
+            .filter(|activity| !activity.asked_to_close.load(Ordering::SeqCst))
+            .filter_map(|activity| Some((activity.idle_since()?, activity)))
+            .min_by_key(|(since, _)| *since);
+        let Some((_, activity)) = idlest else {
+            return false;
+        };
+        activity.asked_to_close.store(true, Ordering::SeqCst);
+        activity.close.notify_one();
+        true
+    }
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        self.open.lock().remove(&self.key);
+    }
+}
+
 /// Whether a connection has a request in progress, and since when it has not.
 struct Activity {
     in_flight: AtomicUsize,
     last: Mutex<Instant>,
+    /// Notified when the connection is to close to make room for another.
+    close: Notify,
+    asked_to_close: AtomicBool,
 }
 
 /// One request in progress; dropped with its response body.
@@ -254,22 +344,33 @@ async fn serve_connection<S: HttpService>(
     stream: TcpStream,
     peer: SocketAddr,
     endpoint: Arc<Endpoint<S>>,
+    (open, unsent): (Arc<Open>, Arc<Unsent>),
     _slots: (OwnedSemaphorePermit, Share),
 ) {
     let activity = Arc::new(Activity {
         in_flight: AtomicUsize::new(0),
         last: Mutex::new(Instant::now()),
+        close: Notify::new(),
+        asked_to_close: AtomicBool::new(false),
     });
+    let _registered = open.register(&activity);
     let idle = endpoint.config.idle_timeout;
     let header_timeout = endpoint.config.header_timeout;
-    let write_timeout = endpoint.config.write_timeout;
+    let limits = WriteLimits {
+        timeout: endpoint.config.write_timeout,
+        min_rate: endpoint.config.min_write_rate,
+    };
     let service = {
         let activity = Arc::clone(&activity);
+        let unsent = Arc::clone(&unsent);
         service_fn(move |request| {
             let endpoint = Arc::clone(&endpoint);
+            let unsent = Arc::clone(&unsent);
             let mark = activity.begin();
             async move {
-                let mut response = endpoint.respond(request, peer).await;
+                let response = endpoint.respond(request, peer).await;
+                // The answer's bytes count against the response budget until written.
+                let mut response = response_budget::admit(response, &unsent, limits.timeout);
                 response.body_mut().keep(vec![Box::new(mark)]);
                 Ok::<_, Infallible>(response)
             }
@@ -281,14 +382,21 @@ async fn serve_connection<S: HttpService>(
         .header_read_timeout(header_timeout)
         .max_buf_size(MAX_HEAD_BUFFER);
     let mut connection = pin!(builder.serve_connection(
-        TokioIo::new(WriteTimeout::new(stream, write_timeout)),
+        TokioIo::new(WriteTimeout::new(stream, limits, unsent)),
         service
     ));
     let mut watchdog = Box::pin(tokio::time::sleep(idle));
+    let mut asked_to_close = pin!(activity.close.notified());
     let mut closing = false;
     poll_fn(|cx| {
         if connection.as_mut().poll(cx).is_ready() {
             return Poll::Ready(());
+        }
+        if !closing && asked_to_close.as_mut().poll(cx).is_ready() {
+            // Idle: closed at once; a request that started meanwhile is answered first.
+            connection.as_mut().graceful_shutdown();
+            closing = true;
+            cx.waker().wake_by_ref();
         }
         while !closing && watchdog.as_mut().poll(cx).is_ready() {
             match activity.idle_since() {
