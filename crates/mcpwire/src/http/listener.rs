@@ -28,8 +28,12 @@ use super::response_budget::{self, ResponseBudget, Unsent};
 use super::sessions::PeerKey;
 use super::write_timeout::{WriteLimits, WriteTimeout};
 
-/// The read buffer of a connection, which bounds a request head.
+/// The largest request head: hyper's read buffer, and what [`HeadLimit`] lets a connection
+/// read while no request is in progress.
 const MAX_HEAD_BUFFER: usize = 64 * 1024;
+
+/// The most bytes one read takes while a request head is on its way.
+const HEAD_READ_CHUNK: usize = 8 * 1024;
 
 /// The longest pause of the accept loop after errors (e.g. out of file descriptors).
 const MAX_ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
@@ -315,6 +319,8 @@ struct Activity {
     /// Notified when the connection is to close to make room for another.
     close: Notify,
     asked_to_close: AtomicBool,
+    /// Bytes read since the last request began or ended: the next request head, so far.
+    head_bytes: AtomicUsize,
 }
 
 /// One request in progress; dropped with its response body.
@@ -323,6 +329,7 @@ struct InFlight(Arc<Activity>);
 impl Activity {
     fn begin(self: &Arc<Self>) -> InFlight {
         self.in_flight.fetch_add(1, Ordering::SeqCst);
+        self.head_bytes.store(0, Ordering::SeqCst);
         InFlight(Arc::clone(self))
     }
 
@@ -336,7 +343,84 @@ impl Activity {
 impl Drop for InFlight {
     fn drop(&mut self) {
         *self.0.last.lock().unwrap_or_else(PoisonError::into_inner) = Instant::now();
+        self.0.head_bytes.store(0, Ordering::SeqCst);
         self.0.in_flight.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// A connection's reads, capped so that while no request is in progress (a request head is
+/// on its way) at most [`MAX_HEAD_BUFFER`] bytes are read: hyper answers 431 when its buffer
+/// holds that much without a complete head. Its own check comes only after a read, which can
+/// carry a head well past the limit (about 112 KiB were accepted).
+struct HeadLimit {
+    io: WriteTimeout,
+    activity: Arc<Activity>,
+}
+
+impl tokio::io::AsyncRead for HeadLimit {
+    fn poll_read(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let activity = &this.activity;
+        if activity.in_flight.load(Ordering::SeqCst) > 0 {
+            return std::pin::Pin::new(&mut this.io).poll_read(cx, buf);
+        }
+        let room = MAX_HEAD_BUFFER.saturating_sub(activity.head_bytes.load(Ordering::SeqCst));
+        if room == 0 {
+            return Poll::Ready(Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "the request head is larger than 64 KiB",
+            )));
+        }
+        let mut chunk = [0u8; HEAD_READ_CHUNK];
+        let want = room.min(buf.remaining()).min(HEAD_READ_CHUNK);
+        let mut limited = tokio::io::ReadBuf::new(&mut chunk[..want]);
+        let polled = std::pin::Pin::new(&mut this.io).poll_read(cx, &mut limited);
+        if let Poll::Ready(Ok(())) = polled {
+            let read = limited.filled();
+            activity.head_bytes.fetch_add(read.len(), Ordering::SeqCst);
+            buf.put_slice(read);
+        }
+        polled
+    }
+}
+
+impl tokio::io::AsyncWrite for HeadLimit {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        std::pin::Pin::new(&mut self.get_mut().io).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        std::pin::Pin::new(&mut self.get_mut().io).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.io.is_write_vectored()
+    }
+
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> Poll<io::Result<()>> {
+        std::pin::Pin::new(&mut self.get_mut().io).poll_flush(cx)
+    }
+
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> Poll<io::Result<()>> {
+        std::pin::Pin::new(&mut self.get_mut().io).poll_shutdown(cx)
     }
 }
 
@@ -352,6 +436,7 @@ async fn serve_connection<S: HttpService>(
         last: Mutex::new(Instant::now()),
         close: Notify::new(),
         asked_to_close: AtomicBool::new(false),
+        head_bytes: AtomicUsize::new(0),
     });
     let _registered = open.register(&activity);
     let idle = endpoint.config.idle_timeout;
@@ -382,7 +467,10 @@ async fn serve_connection<S: HttpService>(
         .header_read_timeout(header_timeout)
         .max_buf_size(MAX_HEAD_BUFFER);
     let mut connection = pin!(builder.serve_connection(
-        TokioIo::new(WriteTimeout::new(stream, limits, unsent)),
+        TokioIo::new(HeadLimit {
+            io: WriteTimeout::new(stream, limits, unsent),
+            activity: Arc::clone(&activity),
+        }),
         service
     ));
     let mut watchdog = Box::pin(tokio::time::sleep(idle));
