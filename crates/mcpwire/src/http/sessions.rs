@@ -348,8 +348,10 @@ mod tests {
     #[test]
     fn loopback_addresses_share_one_clients_cap() {
         let sessions = Arc::new(Sessions::new(100, 2, Duration::from_secs(60)));
-        open(&sessions, PeerKey::of(ip("127.0.0.1"))).unwrap();
-        open(&sessions, PeerKey::of(ip("127.0.0.19"))).unwrap();
+        let a = open(&sessions, PeerKey::of(ip("127.0.0.1"))).unwrap();
+        let b = open(&sessions, PeerKey::of(ip("127.0.0.19"))).unwrap();
+        // Both in use, so the client has no idle session of its own to give up.
+        let _held = (sessions.lease(&a).unwrap(), sessions.lease(&b).unwrap());
         let third = open(&sessions, PeerKey::of(ip("::1")));
         assert_eq!(third, Err(Refusal::PeerLimit(2)));
     }
