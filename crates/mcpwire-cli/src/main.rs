@@ -13,6 +13,8 @@ struct Cli {
     command: Command,
 }
 
+// Parsed once per process: the serve flags' size costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// Run the reference server over stdio (one JSON-RPC message per line).

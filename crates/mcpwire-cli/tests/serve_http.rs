@@ -176,3 +176,32 @@ fn out_of_file_descriptors_the_accept_loop_backs_off_and_recovers() {
     }
     assert!(served, "serves again once descriptors are free");
 }
+
+/// Issue 33, item 4: `--max-connections-per-peer` takes effect: with a share of one, a second
+/// connection from this machine is answered 429 at once while the first is open.
+#[test]
+fn the_per_client_connection_share_flag_takes_effect() {
+    let serving = serve(&[
+        "--profile",
+        "jsonrpc-2.0",
+        "--http",
+        "127.0.0.1:0",
+        "--max-connections-per-peer",
+        "1",
+        "--listen-backlog",
+        "16",
+    ]);
+    let authority = serving.url["http://".len()..].split('/').next().unwrap();
+    let first = TcpStream::connect(authority).expect("connect");
+    std::thread::sleep(Duration::from_millis(200));
+    let mut second = TcpStream::connect(authority).expect("connect");
+    second
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut answer = String::new();
+    second.read_to_string(&mut answer).expect("read");
+    assert!(answer.starts_with("HTTP/1.1 429"), "{answer}");
+    drop(first);
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(post(&serving, "/mcp", &[], PING).0, 200);
+}

@@ -55,9 +55,29 @@ pub struct HttpArgs {
     /// Default: 30.
     #[arg(long, value_name = "SECS")]
     pub write_timeout: Option<u64>,
-    /// Most connections served at once. Default: 256.
+    /// Slowest rate, in bytes per second, at which a client behind on its answer may read it
+    /// (judged over at least the write timeout; 0: off). Default: 1024.
+    #[arg(long, value_name = "BYTES")]
+    pub min_write_rate: Option<u64>,
+    /// Bytes of answers not yet read by their clients, all connections together (a JSON
+    /// answer beyond it is 503). Default: 64 MiB.
+    #[arg(long, value_name = "BYTES")]
+    pub response_budget_bytes: Option<usize>,
+    /// Seconds a stateless request may take before it is cancelled (0: no limit; not used
+    /// with sessions). Default: 300.
+    #[arg(long, value_name = "SECS")]
+    pub request_timeout: Option<u64>,
+    /// Most connections served at once; at the cap the longest idle one is closed. Default:
+    /// 256.
     #[arg(long, value_name = "N")]
     pub max_connections: Option<usize>,
+    /// Most open connections per client address (IPv6: per /64; loopback is one client);
+    /// 429 beyond. Default: 64.
+    #[arg(long, value_name = "N")]
+    pub max_connections_per_peer: Option<usize>,
+    /// Connections the system queues before they are accepted. Default: 1024.
+    #[arg(long, value_name = "N")]
+    pub listen_backlog: Option<u32>,
     /// Most sessions kept at once. Default: 1024.
     #[arg(long, value_name = "N")]
     pub max_sessions: Option<usize>,
@@ -105,8 +125,23 @@ impl HttpArgs {
         if let Some(s) = self.write_timeout {
             config = config.write_timeout(secs(s));
         }
+        if let Some(rate) = self.min_write_rate {
+            config = config.min_write_rate(rate);
+        }
+        if let Some(bytes) = self.response_budget_bytes {
+            config = config.response_budget_bytes(bytes);
+        }
+        if let Some(s) = self.request_timeout {
+            config = config.request_timeout((s > 0).then(|| secs(s)));
+        }
         if let Some(n) = self.max_connections {
             config = config.max_connections(n);
+        }
+        if let Some(n) = self.max_connections_per_peer {
+            config = config.max_connections_per_peer(n);
+        }
+        if let Some(n) = self.listen_backlog {
+            config = config.listen_backlog(n);
         }
         if let Some(n) = self.max_sessions {
             config = config.max_sessions(n);

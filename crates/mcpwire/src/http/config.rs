@@ -21,7 +21,11 @@ use super::origin::AllowList;
 /// | [`body_timeout`](Self::body_timeout) | 30 s to send the body |
 /// | [`idle_timeout`](Self::idle_timeout) | 60 s without a request in progress closes a kept-alive connection |
 /// | [`write_timeout`](Self::write_timeout) | 30 s in which a client reads nothing of its answer closes the connection |
-/// | [`max_connections`](Self::max_connections) | 256 open connections (further ones wait in the listen backlog) |
+/// | [`min_write_rate`](Self::min_write_rate) | 1 KiB/s: a client reading its answer slower than this, measured over at least the write timeout, loses its connection |
+/// | [`response_budget_bytes`](Self::response_budget_bytes) | 64 MiB of answers not yet taken by their clients, all connections together; a JSON answer beyond it is 503 |
+/// | [`request_timeout`](Self::request_timeout) | stateless mode: 5 min for a request's answer to be complete (then cancelled); with sessions: none |
+/// | [`max_connections`](Self::max_connections) | 256 open connections (reached: the longest idle one is closed; further ones wait in the listen backlog) |
+/// | [`listen_backlog`](Self::listen_backlog) | 1,024 connections waiting to be accepted |
 /// | [`max_connections_per_peer`](Self::max_connections_per_peer) | 64 of them from one client address (IPv6: per /64; all loopback addresses are one client); beyond, 429 and the connection closes |
 /// | [`max_sessions`](Self::max_sessions) | 1,024 |
 /// | [`session_idle_timeout`](Self::session_idle_timeout) | 30 min unused ends a session |
@@ -54,6 +58,11 @@ pub struct HttpConfig {
     pub(crate) body_timeout: Duration,
     pub(crate) idle_timeout: Duration,
     pub(crate) write_timeout: Duration,
+    pub(crate) min_write_rate: u64,
+    pub(crate) response_budget_bytes: usize,
+    /// `None`: the mode's default (see [`HttpConfig::effective_request_timeout`]).
+    pub(crate) request_timeout: Option<Option<Duration>>,
+    pub(crate) listen_backlog: u32,
     pub(crate) max_connections: usize,
     pub(crate) max_connections_per_peer: usize,
     pub(crate) max_sessions: usize,
@@ -79,6 +88,10 @@ impl Default for HttpConfig {
             body_timeout: Duration::from_secs(30),
             idle_timeout: Duration::from_secs(60),
             write_timeout: Duration::from_secs(30),
+            min_write_rate: 1024,
+            response_budget_bytes: 64 * 1024 * 1024,
+            request_timeout: None,
+            listen_backlog: 1024,
             max_connections: 256,
             max_connections_per_peer: 64,
             max_sessions: 1024,
@@ -192,9 +205,63 @@ impl HttpConfig {
         self
     }
 
-    /// The most connections served at once; further ones wait in the listen backlog.
+    /// The slowest a client may read an answer it is behind on, in bytes per second: while
+    /// the server has bytes the client has not taken, the bytes it took since it fell behind
+    /// must average at least this rate once [`write_timeout`](Self::write_timeout) has
+    /// passed, or the connection is closed (a client trickling a few bytes now and then
+    /// cannot hold its connection and its answer). `0` turns the rate check off; the write
+    /// timeout still applies.
+    pub fn min_write_rate(mut self, bytes_per_second: u64) -> Self {
+        self.min_write_rate = bytes_per_second;
+        self
+    }
+
+    /// The bytes of answers the server holds for clients that have not taken them yet, over
+    /// all connections: a JSON answer is counted from when its handler returns until its
+    /// client has read it; one that does not fit is answered 503 with `Retry-After` instead
+    /// (its reply is dropped); an SSE event waits for room (its stream and handler wait with
+    /// it, at most the write timeout).
+    pub fn response_budget_bytes(mut self, bytes: usize) -> Self {
+        self.response_budget_bytes = bytes.max(1);
+        self
+    }
+
+    /// How long a request may take until its answer is complete (`None`: no limit). When it
+    /// passes, the request is cancelled as if its client had left (the handler's future is
+    /// dropped, [`AsyncServer`](super::AsyncServer) handlers see their token fire) and the
+    /// client gets a JSON-RPC error carrying the request's id (503 when nothing was sent yet;
+    /// on an SSE stream, its last event). Applies in stateless mode, where nothing else can
+    /// end a request whose client stays; default 5 minutes there. With sessions (default
+    /// none) clients cancel with `notifications/cancelled` or DELETE, and this setting is not
+    /// used.
+    pub fn request_timeout(mut self, timeout: Option<Duration>) -> Self {
+        self.request_timeout = Some(timeout);
+        self
+    }
+
+    /// The request time limit in force: [`request_timeout`](Self::request_timeout) when set,
+    /// else 5 minutes in stateless mode and none with sessions.
+    pub fn effective_request_timeout(&self) -> Option<Duration> {
+        match self.request_timeout {
+            Some(explicit) => explicit,
+            None if self.stateless => Some(Duration::from_secs(5 * 60)),
+            None => None,
+        }
+    }
+
+    /// The most connections served at once. When all are taken, the connection without a
+    /// request in progress that has been idle the longest (kept alive, or silent since it
+    /// connected) is closed to make room; with none idle, further connections wait in the
+    /// listen backlog.
     pub fn max_connections(mut self, max: usize) -> Self {
         self.max_connections = max.max(1);
+        self
+    }
+
+    /// How many connections the system queues before the server accepts them (the `listen`
+    /// backlog; Linux caps it at `net.core.somaxconn`).
+    pub fn listen_backlog(mut self, connections: u32) -> Self {
+        self.listen_backlog = connections.max(1);
         self
     }
 

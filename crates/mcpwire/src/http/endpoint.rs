@@ -15,6 +15,7 @@ use super::body::{self, BodyBudget};
 use super::classify::BodyKind;
 use super::config::HttpConfig;
 use super::cors;
+use super::deadline;
 use super::exchange::{self, Outcome, WhenClientLeaves};
 use super::handler::{HttpService, Outbound, SessionContext};
 use super::headers::{self, PROTOCOL_VERSION_HEADER, SESSION_HEADER, SessionHeader};
@@ -302,11 +303,18 @@ impl<S: HttpService> Endpoint<S> {
             ended: Some(ended_signal),
             request_headers: Some(request_headers),
         }));
-        let outcome = exchange::run(handler, frame, capacity, WhenClientLeaves::Abort).await;
         let missing_id = missing_id(&hyper::HeaderMap::new(), None, true);
-        let mut response = answer(outcome, kind, statuses, missing_id);
-        response.body_mut().keep(vec![Box::new(ended)]);
-        response
+        let exchange = async {
+            let outcome =
+                exchange::run(handler, frame.clone(), capacity, WhenClientLeaves::Abort).await;
+            let mut response = answer(outcome, kind, statuses, missing_id);
+            response.body_mut().keep(vec![Box::new(ended)]);
+            response
+        };
+        match self.config.effective_request_timeout() {
+            Some(limit) => deadline::limit(limit, frame.clone(), missing_id, exchange).await,
+            None => exchange.await,
+        }
     }
 
     /// Runs an `initialize` without a session and opens one when it succeeds. The handler
@@ -628,8 +636,12 @@ fn missing_id(headers: &hyper::HeaderMap, agreed: Option<&str>, stateless: bool)
 /// -32601, Method not found.
 const METHOD_NOT_FOUND: i64 = -32601;
 
+/// The longest reply [`single_error_code`] looks into: the transport's and the server's
+/// error replies are far shorter (their `data`, if any, is small).
+const ERROR_REPLY_MAX: usize = 64 * 1024;
+
 /// The error code of a reply that is one error response (a batch's array reply is not: its
-/// elements stand on their own).
+/// elements stand on their own). A long reply (a large result) is not parsed again.
 fn single_error_code(reply: &[u8]) -> Option<i64> {
     #[derive(serde::Deserialize)]
     struct Reply {
@@ -639,7 +651,7 @@ fn single_error_code(reply: &[u8]) -> Option<i64> {
     struct ErrorCode {
         code: i64,
     }
-    if reply.first() != Some(&b'{') {
+    if reply.first() != Some(&b'{') || reply.len() > ERROR_REPLY_MAX {
         return None;
     }
     serde_json::from_slice::<Reply>(reply)

@@ -1,6 +1,7 @@
-//! The listener: binding (loopback unless allowed otherwise), the accept loop with a connection
-//! cap, a per-client share of it and back-off on errors, and each connection with its header
-//! and idle timeouts.
+//! The listener: binding (loopback unless allowed otherwise, with a listen backlog of its own),
+//! the accept loop with a connection cap (reached, the longest idle connection is closed to
+//! make room), a per-client share of it and back-off on errors, and each connection with its
+//! header and idle timeouts.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -8,7 +9,7 @@ use std::future::{Future, poll_fn};
 use std::io;
 use std::net::SocketAddr;
 use std::pin::pin;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::Poll;
 use std::time::{Duration, Instant};
@@ -17,17 +18,22 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 
 use super::config::HttpConfig;
 use super::endpoint::Endpoint;
 use super::handler::HttpService;
 use super::race::{First, race};
+use super::response_budget::{self, ResponseBudget, Unsent};
 use super::sessions::PeerKey;
-use super::write_timeout::WriteTimeout;
+use super::write_timeout::{WriteLimits, WriteTimeout};
 
-/// The read buffer of a connection, which bounds a request head.
+/// The largest request head: hyper's read buffer, and what [`HeadLimit`] lets a connection
+/// read while no request is in progress.
 const MAX_HEAD_BUFFER: usize = 64 * 1024;
+
+/// The most bytes one read takes while a request head is on its way.
+const HEAD_READ_CHUNK: usize = 8 * 1024;
 
 /// The longest pause of the accept loop after errors (e.g. out of file descriptors).
 const MAX_ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
@@ -81,8 +87,7 @@ impl<S: HttpService> HttpServer<S> {
                 ),
             ));
         }
-        let listener = std::net::TcpListener::bind(addr)?;
-        listener.set_nonblocking(true)?;
+        let listener = listen(addr, config.listen_backlog)?;
         let local = listener.local_addr()?;
         Ok(HttpServer {
             listener,
@@ -116,41 +121,60 @@ impl<S: HttpService> HttpServer<S> {
             held: Mutex::new(HashMap::new()),
             max: config.max_connections_per_peer,
         });
+        let open = Arc::new(Open::default());
+        let response_budget = ResponseBudget::new(config.response_budget_bytes);
         let mut shutdown = pin!(shutdown);
         let mut backoff = Duration::ZERO;
         let endpoint = Arc::clone(&self.endpoint);
         // Aborted when this function returns.
         let _sweeper = AbortOnDrop(tokio::spawn(async move { endpoint.sweep_sessions().await }));
         loop {
-            let permit =
-                match race(Arc::clone(&connections).acquire_owned(), shutdown.as_mut()).await {
-                    First::Left(Ok(permit)) => permit,
-                    First::Left(Err(_)) | First::Right(()) => return Ok(()),
-                };
             let accepted = match race(listener.accept(), shutdown.as_mut()).await {
                 First::Left(accepted) => accepted,
                 First::Right(()) => return Ok(()),
             };
-            match accepted {
-                Ok((stream, peer)) => {
-                    backoff = Duration::ZERO;
-                    let Some(share) = shares.take(PeerKey::of(peer.ip())) else {
-                        // Best effort: a client that cannot take these few bytes at once
-                        // just sees the connection close.
-                        let _ = stream.try_write(OVER_SHARE);
-                        continue;
-                    };
-                    let endpoint = Arc::clone(&self.endpoint);
-                    tokio::spawn(serve_connection(stream, peer, endpoint, (permit, share)));
-                }
+            let (stream, peer) = match accepted {
+                Ok(accepted) => accepted,
                 Err(_) => {
                     // Out of descriptors and the like: wait before trying again, longer each
                     // time, rather than spin.
-                    drop(permit);
                     backoff = (backoff * 2).clamp(Duration::from_millis(5), MAX_ACCEPT_BACKOFF);
                     tokio::time::sleep(backoff).await;
+                    continue;
                 }
-            }
+            };
+            backoff = Duration::ZERO;
+            let Some(share) = shares.take(PeerKey::of(peer.ip())) else {
+                // Best effort: a client that cannot take these few bytes at once just sees
+                // the connection close.
+                let _ = stream.try_write(OVER_SHARE);
+                continue;
+            };
+            let permit = match Arc::clone(&connections).try_acquire_owned() {
+                Ok(permit) => permit,
+                Err(_) => {
+                    // Every slot is taken: the connection idle the longest (kept alive, or
+                    // silent since it connected) is closed to make room; with none idle this
+                    // one waits, and the rest in the backlog, until a connection ends.
+                    open.close_most_idle();
+                    let waited =
+                        race(Arc::clone(&connections).acquire_owned(), shutdown.as_mut()).await;
+                    match waited {
+                        First::Left(Ok(permit)) => permit,
+                        First::Left(Err(_)) | First::Right(()) => return Ok(()),
+                    }
+                }
+            };
+            let endpoint = Arc::clone(&self.endpoint);
+            let open = Arc::clone(&open);
+            let unsent = Unsent::new(response_budget.clone());
+            tokio::spawn(serve_connection(
+                stream,
+                peer,
+                endpoint,
+                (open, unsent),
+                (permit, share),
+            ));
         }
     }
 
@@ -163,6 +187,19 @@ impl<S: HttpService> HttpServer<S> {
             .build()?
             .block_on(self.run())
     }
+}
+
+/// Binds `addr` with a listen backlog of `backlog` connections (std's `TcpListener::bind` fixes
+/// it at 128), non-blocking, for tokio.
+fn listen(addr: SocketAddr, backlog: u32) -> io::Result<std::net::TcpListener> {
+    use socket2::{Domain, Protocol, Socket, Type};
+    let socket = Socket::new(Domain::for_address(addr), Type::STREAM, Some(Protocol::TCP))?;
+    #[cfg(unix)]
+    socket.set_reuse_address(true)?; // as std does: a restarted server binds at once
+    socket.bind(&addr.into())?;
+    socket.listen(i32::try_from(backlog).unwrap_or(i32::MAX))?;
+    socket.set_nonblocking(true)?;
+    Ok(socket.into())
 }
 
 /// The answer to a connection beyond its client's share, before it is closed.
@@ -221,10 +258,69 @@ impl Drop for AbortOnDrop {
     }
 }
 
+/// The open connections, so that the one idle the longest can be asked to close when every
+/// connection slot is taken.
+#[derive(Default)]
+struct Open {
+    connections: Mutex<HashMap<u64, Arc<Activity>>>,
+    next: AtomicU64,
+}
+
+/// A connection's place in [`Open`]; removed when dropped.
+struct Registered {
+    open: Arc<Open>,
+    key: u64,
+}
+
+impl Open {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Activity>>> {
+        self.connections
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn register(self: &Arc<Self>, activity: &Arc<Activity>) -> Registered {
+        let key = self.next.fetch_add(1, Ordering::Relaxed);
+        self.lock().insert(key, Arc::clone(activity));
+        Registered {
+            open: Arc::clone(self),
+            key,
+        }
+    }
+
+    /// Asks the connection without a request in progress that has been idle the longest to
+    /// close; `false` when every connection is busy.
+    fn close_most_idle(&self) -> bool {
+        let connections = self.lock();
+        let idlest = connections
+            .values()
+            .filter(|activity| !activity.asked_to_close.load(Ordering::SeqCst))
+            .filter_map(|activity| Some((activity.idle_since()?, activity)))
+            .min_by_key(|(since, _)| *since);
+        let Some((_, activity)) = idlest else {
+            return false;
+        };
+        activity.asked_to_close.store(true, Ordering::SeqCst);
+        activity.close.notify_one();
+        true
+    }
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        self.open.lock().remove(&self.key);
+    }
+}
+
 /// Whether a connection has a request in progress, and since when it has not.
 struct Activity {
     in_flight: AtomicUsize,
     last: Mutex<Instant>,
+    /// Notified when the connection is to close to make room for another.
+    close: Notify,
+    asked_to_close: AtomicBool,
+    /// Bytes read since the last request began or ended: the next request head, so far.
+    head_bytes: AtomicUsize,
 }
 
 /// One request in progress; dropped with its response body.
@@ -233,6 +329,7 @@ struct InFlight(Arc<Activity>);
 impl Activity {
     fn begin(self: &Arc<Self>) -> InFlight {
         self.in_flight.fetch_add(1, Ordering::SeqCst);
+        self.head_bytes.store(0, Ordering::SeqCst);
         InFlight(Arc::clone(self))
     }
 
@@ -246,7 +343,84 @@ impl Activity {
 impl Drop for InFlight {
     fn drop(&mut self) {
         *self.0.last.lock().unwrap_or_else(PoisonError::into_inner) = Instant::now();
+        self.0.head_bytes.store(0, Ordering::SeqCst);
         self.0.in_flight.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// A connection's reads, capped so that while no request is in progress (a request head is
+/// on its way) at most [`MAX_HEAD_BUFFER`] bytes are read: hyper answers 431 when its buffer
+/// holds that much without a complete head. Its own check comes only after a read, which can
+/// carry a head well past the limit (about 112 KiB were accepted).
+struct HeadLimit {
+    io: WriteTimeout,
+    activity: Arc<Activity>,
+}
+
+impl tokio::io::AsyncRead for HeadLimit {
+    fn poll_read(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let activity = &this.activity;
+        if activity.in_flight.load(Ordering::SeqCst) > 0 {
+            return std::pin::Pin::new(&mut this.io).poll_read(cx, buf);
+        }
+        let room = MAX_HEAD_BUFFER.saturating_sub(activity.head_bytes.load(Ordering::SeqCst));
+        if room == 0 {
+            return Poll::Ready(Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "the request head is larger than 64 KiB",
+            )));
+        }
+        let mut chunk = [0u8; HEAD_READ_CHUNK];
+        let want = room.min(buf.remaining()).min(HEAD_READ_CHUNK);
+        let mut limited = tokio::io::ReadBuf::new(&mut chunk[..want]);
+        let polled = std::pin::Pin::new(&mut this.io).poll_read(cx, &mut limited);
+        if let Poll::Ready(Ok(())) = polled {
+            let read = limited.filled();
+            activity.head_bytes.fetch_add(read.len(), Ordering::SeqCst);
+            buf.put_slice(read);
+        }
+        polled
+    }
+}
+
+impl tokio::io::AsyncWrite for HeadLimit {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        std::pin::Pin::new(&mut self.get_mut().io).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        std::pin::Pin::new(&mut self.get_mut().io).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.io.is_write_vectored()
+    }
+
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> Poll<io::Result<()>> {
+        std::pin::Pin::new(&mut self.get_mut().io).poll_flush(cx)
+    }
+
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> Poll<io::Result<()>> {
+        std::pin::Pin::new(&mut self.get_mut().io).poll_shutdown(cx)
     }
 }
 
@@ -254,22 +428,34 @@ async fn serve_connection<S: HttpService>(
     stream: TcpStream,
     peer: SocketAddr,
     endpoint: Arc<Endpoint<S>>,
+    (open, unsent): (Arc<Open>, Arc<Unsent>),
     _slots: (OwnedSemaphorePermit, Share),
 ) {
     let activity = Arc::new(Activity {
         in_flight: AtomicUsize::new(0),
         last: Mutex::new(Instant::now()),
+        close: Notify::new(),
+        asked_to_close: AtomicBool::new(false),
+        head_bytes: AtomicUsize::new(0),
     });
+    let _registered = open.register(&activity);
     let idle = endpoint.config.idle_timeout;
     let header_timeout = endpoint.config.header_timeout;
-    let write_timeout = endpoint.config.write_timeout;
+    let limits = WriteLimits {
+        timeout: endpoint.config.write_timeout,
+        min_rate: endpoint.config.min_write_rate,
+    };
     let service = {
         let activity = Arc::clone(&activity);
+        let unsent = Arc::clone(&unsent);
         service_fn(move |request| {
             let endpoint = Arc::clone(&endpoint);
+            let unsent = Arc::clone(&unsent);
             let mark = activity.begin();
             async move {
-                let mut response = endpoint.respond(request, peer).await;
+                let response = endpoint.respond(request, peer).await;
+                // The answer's bytes count against the response budget until written.
+                let mut response = response_budget::admit(response, &unsent, limits.timeout);
                 response.body_mut().keep(vec![Box::new(mark)]);
                 Ok::<_, Infallible>(response)
             }
@@ -281,14 +467,24 @@ async fn serve_connection<S: HttpService>(
         .header_read_timeout(header_timeout)
         .max_buf_size(MAX_HEAD_BUFFER);
     let mut connection = pin!(builder.serve_connection(
-        TokioIo::new(WriteTimeout::new(stream, write_timeout)),
+        TokioIo::new(HeadLimit {
+            io: WriteTimeout::new(stream, limits, unsent),
+            activity: Arc::clone(&activity),
+        }),
         service
     ));
     let mut watchdog = Box::pin(tokio::time::sleep(idle));
+    let mut asked_to_close = pin!(activity.close.notified());
     let mut closing = false;
     poll_fn(|cx| {
         if connection.as_mut().poll(cx).is_ready() {
             return Poll::Ready(());
+        }
+        if !closing && asked_to_close.as_mut().poll(cx).is_ready() {
+            // Idle: closed at once; a request that started meanwhile is answered first.
+            connection.as_mut().graceful_shutdown();
+            closing = true;
+            cx.waker().wake_by_ref();
         }
         while !closing && watchdog.as_mut().poll(cx).is_ready() {
             match activity.idle_since() {

@@ -80,10 +80,12 @@
 //!   memory at once share [`HttpConfig::body_budget_bytes`]: a body holds the bytes that have
 //!   arrived (a declared `Content-Length` reserves nothing) until it has been decoded, never
 //!   while its handler runs; a chunk beyond the budget gets 503 with `Retry-After`.
-//! - Connections: at most [`HttpConfig::max_connections`], of which one client (as for
-//!   sessions below) holds at most [`HttpConfig::max_connections_per_peer`] (beyond: 429 and
-//!   the connection closes); a request head must arrive within
-//!   [`HttpConfig::header_timeout`] (hyper's timer; the connection is closed), at most 64 KiB;
+//! - Connections: at most [`HttpConfig::max_connections`] (reached: the longest idle one is
+//!   closed to make room; with none idle the rest wait in a listen backlog of
+//!   [`HttpConfig::listen_backlog`]), of which one client (as for sessions below) holds at
+//!   most [`HttpConfig::max_connections_per_peer`] (beyond: 429 and the connection closes); a
+//!   request head must arrive within [`HttpConfig::header_timeout`] (hyper's timer; the
+//!   connection is closed), at most 64 KiB (431);
 //!   a kept-alive connection without a request in progress closes after
 //!   [`HttpConfig::idle_timeout`]. Accept errors (such as running out of file descriptors) back
 //!   off up to one second instead of spinning.
@@ -91,11 +93,18 @@
 //!   [`HttpConfig::session_idle_timeout`] (swept on a timer); when the table is full an idle
 //!   session of the client holding the most sessions is evicted, its least recently used one
 //!   (none idle: 503); one client (an IPv4 address, an IPv6 /64, all loopback addresses
-//!   together) holds at most [`HttpConfig::max_sessions_per_peer`] (beyond: 429), so one
-//!   client cannot push out the others' sessions.
-//! - A client that reads nothing of its answer for [`HttpConfig::write_timeout`] loses its
-//!   connection. Not bounded: how long a GET stream stays open while it is read (it counts
-//!   against [`HttpConfig::max_connections`] and keeps its session in use).
+//!   together) holds at most [`HttpConfig::max_sessions_per_peer`] (at its share a new
+//!   session ends its own least recently used idle one; none idle: 429), so one client cannot
+//!   push out the others' sessions nor lock itself out by never sending DELETE.
+//! - Answers: a client that reads nothing of its answer for [`HttpConfig::write_timeout`], or
+//!   reads it slower than [`HttpConfig::min_write_rate`] once behind, loses its connection;
+//!   answers not yet taken by their clients share [`HttpConfig::response_budget_bytes`] (a
+//!   JSON answer that does not fit: 503). Not bounded: how long a GET stream stays open while
+//!   it is read (it counts against [`HttpConfig::max_connections`] and keeps its session in
+//!   use).
+//! - Time: in stateless mode a request whose answer is not complete within
+//!   [`HttpConfig::request_timeout`] (default 5 minutes) is cancelled and answered -32001
+//!   with its id.
 //! - Handling: every connection is its own task on a multi-threaded runtime; [`SyncServer`]
 //!   runs frames on the blocking pool behind a per-session lock, so one session's long batch
 //!   delays neither the accept loop nor another session.
@@ -105,6 +114,7 @@ mod body;
 mod classify;
 mod config;
 mod cors;
+mod deadline;
 mod endpoint;
 mod exchange;
 mod handler;
@@ -113,6 +123,7 @@ mod listener;
 mod origin;
 mod race;
 mod response;
+mod response_budget;
 mod routing;
 mod session_adapter;
 mod session_id;

@@ -54,6 +54,14 @@ impl ResponseBody {
         }
     }
 
+    /// The bytes of a complete body (`None` for a stream or an empty body).
+    pub(crate) fn full_bytes(&self) -> Option<&Bytes> {
+        match &self.kind {
+            Kind::Full(bytes) => bytes.as_ref(),
+            Kind::Stream(_) => None,
+        }
+    }
+
     /// Keeps `value` alive until the body has been sent or dropped.
     pub(crate) fn keep(&mut self, value: Keep) {
         self._keep.extend(value);

@@ -1,5 +1,6 @@
 //! The session table: bounded, with idle expiry (swept on a timer), least-recently-used
-//! eviction of idle sessions and a cap on the sessions one client address holds.
+//! eviction of idle sessions and a cap on the sessions one client address holds (at which it
+//! ends its own oldest idle session first).
 //!
 //! The lock only guards lookups and bookkeeping; no handler ever runs under it.
 
@@ -125,24 +126,37 @@ impl<H> Sessions<H> {
         self.table.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Whether `peer` may open one more session (checked before `initialize` runs).
+    /// Whether `peer` may open one more session (checked before `initialize` runs): it holds
+    /// fewer than its share, or one of its sessions is idle and can make room.
     pub(crate) fn admit(&self, peer: PeerKey) -> Result<(), Refusal> {
         let mut table = self.lock();
         self.sweep(&mut table);
-        self.peer_has_room(&table, peer)
-    }
-
-    fn peer_has_room(&self, table: &Table<H>, peer: PeerKey) -> Result<(), Refusal> {
-        if table.per_peer.get(&peer).copied().unwrap_or(0) >= self.per_peer_max {
+        if self.at_peer_limit(&table, peer) && Self::oldest_idle_of(&table, peer).is_none() {
             return Err(Refusal::PeerLimit(self.per_peer_max));
         }
         Ok(())
     }
 
-    /// Registers a session after its `initialize` succeeded. When the table is full an idle
-    /// session is evicted from the client holding the most sessions (the least recently used
-    /// of its idle ones), so a client flooding the table evicts its own sessions before anyone
-    /// else's.
+    fn at_peer_limit(&self, table: &Table<H>, peer: PeerKey) -> bool {
+        table.per_peer.get(&peer).copied().unwrap_or(0) >= self.per_peer_max
+    }
+
+    /// The least recently used idle session of `peer`.
+    fn oldest_idle_of(table: &Table<H>, peer: PeerKey) -> Option<SessionId> {
+        table
+            .map
+            .iter()
+            .filter(|(_, entry)| entry.peer == peer && entry.busy == 0)
+            .min_by_key(|(_, entry)| entry.last_used)
+            .map(|(id, _)| id.clone())
+    }
+
+    /// Registers a session after its `initialize` succeeded. A client at its share of
+    /// sessions makes room by ending its own least recently used idle session (a client that
+    /// never sends DELETE does not lock itself out); with none idle it is refused. When the
+    /// table is full an idle session is evicted from the client holding the most sessions (the
+    /// least recently used of its idle ones), so a client flooding the table evicts its own
+    /// sessions before anyone else's.
     pub(crate) fn insert(&self, id: SessionId, opened: Opened<H>) -> Result<(), Refusal> {
         let Opened {
             handler,
@@ -153,7 +167,12 @@ impl<H> Sessions<H> {
         } = opened;
         let mut table = self.lock();
         self.sweep(&mut table);
-        self.peer_has_room(&table, peer)?;
+        if self.at_peer_limit(&table, peer) {
+            let Some(own) = Self::oldest_idle_of(&table, peer) else {
+                return Err(Refusal::PeerLimit(self.per_peer_max));
+            };
+            Self::remove_locked(&mut table, &own);
+        }
         if table.map.len() >= self.max {
             let held = |peer: &PeerKey| table.per_peer.get(peer).copied().unwrap_or(0);
             // Counting the newcomer's session too: it is the flood's, if anyone's.
@@ -329,8 +348,10 @@ mod tests {
     #[test]
     fn loopback_addresses_share_one_clients_cap() {
         let sessions = Arc::new(Sessions::new(100, 2, Duration::from_secs(60)));
-        open(&sessions, PeerKey::of(ip("127.0.0.1"))).unwrap();
-        open(&sessions, PeerKey::of(ip("127.0.0.19"))).unwrap();
+        let a = open(&sessions, PeerKey::of(ip("127.0.0.1"))).unwrap();
+        let b = open(&sessions, PeerKey::of(ip("127.0.0.19"))).unwrap();
+        // Both in use, so the client has no idle session of its own to give up.
+        let _held = (sessions.lease(&a).unwrap(), sessions.lease(&b).unwrap());
         let third = open(&sessions, PeerKey::of(ip("::1")));
         assert_eq!(third, Err(Refusal::PeerLimit(2)));
     }
@@ -349,12 +370,41 @@ mod tests {
     fn one_peer_holds_at_most_its_share_and_gets_it_back_when_sessions_end() {
         let sessions = Arc::new(Sessions::new(100, 2, Duration::from_secs(60)));
         let a = open(&sessions, peer(1)).unwrap();
-        open(&sessions, peer(1)).unwrap();
+        let b = open(&sessions, peer(1)).unwrap();
+        // Both in use: nothing of its own to give up.
+        let (held_a, held_b) = (sessions.lease(&a).unwrap(), sessions.lease(&b).unwrap());
         assert_eq!(sessions.admit(peer(1)), Err(Refusal::PeerLimit(2)));
         assert_eq!(open(&sessions, peer(1)), Err(Refusal::PeerLimit(2)));
         assert!(sessions.admit(peer(2)).is_ok());
+        drop((held_a, held_b));
         assert!(sessions.remove(&a));
         assert!(open(&sessions, peer(1)).is_ok());
+        assert_eq!(sessions.len(), 2);
+    }
+
+    /// Issue 28, item 7: a client at its share whose sessions are idle (it never sent DELETE)
+    /// ends its own least recently used one instead of being refused; nobody else's goes.
+    #[test]
+    fn a_client_at_its_share_ends_its_own_oldest_idle_session() {
+        let sessions = Arc::new(Sessions::new(100, 3, Duration::from_secs(60)));
+        let other = open(&sessions, peer(2)).unwrap();
+        let own: Vec<SessionId> = (0..3).map(|_| open(&sessions, peer(1)).unwrap()).collect();
+        drop(sessions.lease(&own[0])); // own[1] is now its least recently used
+        let busy = sessions.lease(&own[2]).unwrap();
+        assert!(sessions.admit(peer(1)).is_ok());
+        let fourth = open(&sessions, peer(1)).unwrap();
+        assert!(
+            sessions.lease(&own[1]).is_none(),
+            "its oldest idle one went"
+        );
+        assert!(sessions.lease(&own[0]).is_some());
+        assert!(sessions.lease(&fourth).is_some());
+        assert!(sessions.lease(&other).is_some(), "another client's stays");
+        // Again: own[2] is in use, so the oldest idle one is now own[0].
+        open(&sessions, peer(1)).unwrap();
+        assert!(sessions.lease(&own[0]).is_none());
+        drop(busy);
+        assert_eq!(sessions.len(), 4);
     }
 
     #[test]

@@ -63,5 +63,5 @@ pub use context::AsyncContext;
 pub use handle::{PeerHandle, RequestError};
 pub use io::{serve, serve_stdio, spawn};
 pub use router::AsyncRouter;
-pub use session::{MAX_CONCURRENCY, Options, Session};
+pub use session::{MAX_CONCURRENCY, Options, SESSION_BUSY, Session};
 pub use sink::{Closed, Outgoing, Sink, SinkReceiver};

@@ -2,6 +2,7 @@
 //! to the sink of the frame that caused it.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -23,6 +24,10 @@ use crate::reply::RpcError;
 /// The largest [`Options::max_concurrency`] honoured.
 pub const MAX_CONCURRENCY: u32 = 1 << 20;
 
+/// The JSON-RPC error code of a request refused because [`Options::max_queued`] calls already
+/// wait for a handler slot (in the range JSON-RPC 2.0 reserves for server errors).
+pub const SESSION_BUSY: i64 = -32004;
+
 /// How a [`Session`] runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
@@ -34,6 +39,13 @@ pub struct Options {
     /// limit above the number of handlers that may wait at once, or their responses queue
     /// behind calls that cannot start (the request timeout ends such a wait).
     pub max_concurrency: usize,
+    /// Calls that may wait for a handler slot while [`max_concurrency`](Self::max_concurrency)
+    /// handlers run. A transport that hands frames over concurrently (Streamable HTTP: every
+    /// POST at once) could otherwise queue calls without bound; beyond this a request is
+    /// answered at once with error [`SESSION_BUSY`] carrying its id, and a notification is
+    /// dropped. Over a byte stream the transport stops reading instead, so at most one call
+    /// waits. Default 256.
+    pub max_queued: usize,
     /// How long a request to the other side waits for its response. Default 60 s.
     pub request_timeout: Option<Duration>,
     /// Messages queued for the session-wide [`Sink`] before senders wait. Default 64.
@@ -50,6 +62,7 @@ impl Default for Options {
     fn default() -> Self {
         Self {
             max_concurrency: 64,
+            max_queued: 256,
             request_timeout: Some(Duration::from_secs(60)),
             sink_capacity: 64,
             max_pending: crate::peer::DEFAULT_MAX_PENDING,
@@ -63,6 +76,8 @@ struct Shared<S> {
     router: AsyncRouter<S>,
     state: Arc<S>,
     limit: Arc<Semaphore>,
+    /// Calls waiting for a permit of `limit`.
+    queued: AtomicUsize,
     /// `options.max_concurrency`, at least 1 and at most [`MAX_CONCURRENCY`].
     concurrency: u32,
     options: Options,
@@ -121,6 +136,7 @@ impl<S: Send + Sync + 'static> Session<S> {
                 router,
                 state,
                 limit: Arc::new(Semaphore::new(concurrency as usize)),
+                queued: AtomicUsize::new(0),
                 concurrency,
                 options,
                 session_sink,
@@ -211,7 +227,14 @@ impl<S: Send + Sync + 'static> Session<S> {
                 params,
                 ..
             } => {
-                let permit = self.permit().await;
+                let Some(permit) = self.permit().await else {
+                    let busy = self.busy_error();
+                    let line = self.shared.core.lock().peer.reply(call, Err(&busy));
+                    if let Some(line) = line {
+                        let _ = sink.send(Outgoing::Reply(line)).await;
+                    }
+                    return;
+                };
                 let token = self.track(&call);
                 let ctx = self.context(Some(call.id().clone()), &method, params, sink, token);
                 let max_depth = self.max_params_depth();
@@ -230,7 +253,9 @@ impl<S: Send + Sync + 'static> Session<S> {
                 }
             }
             Event::Notification { method, params } => {
-                let permit = self.permit().await;
+                let Some(permit) = self.permit().await else {
+                    return; // the queue is full: dropped, as no reply can say so
+                };
                 let ctx = self.context(None, &method, params, sink, CancellationToken::new());
                 let max_depth = self.max_params_depth();
                 let started = catch_unwind(AssertUnwindSafe(|| {
@@ -279,11 +304,43 @@ impl<S: Send + Sync + 'static> Session<S> {
         }
     }
 
-    async fn permit(&self) -> OwnedSemaphorePermit {
-        Arc::clone(&self.shared.limit)
-            .acquire_owned()
-            .await
-            .expect("the semaphore is never closed")
+    /// A handler slot, waiting in the queue for one while every slot is busy; `None` when
+    /// [`Options::max_queued`] calls wait already.
+    async fn permit(&self) -> Option<OwnedSemaphorePermit> {
+        let limit = &self.shared.limit;
+        if let Ok(permit) = Arc::clone(limit).try_acquire_owned() {
+            return Some(permit);
+        }
+        let queued = &self.shared.queued;
+        let max = self.shared.options.max_queued;
+        if queued
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < max).then_some(n + 1)
+            })
+            .is_err()
+        {
+            return None;
+        }
+        /// Leaves the queue however the wait ends (the caller's future may be dropped).
+        struct Waiting<'a>(&'a AtomicUsize);
+        impl Drop for Waiting<'_> {
+            fn drop(&mut self) {
+                self.0.fetch_sub(1, Ordering::SeqCst);
+            }
+        }
+        let _waiting = Waiting(queued);
+        let permit = Arc::clone(limit).acquire_owned().await;
+        Some(permit.expect("the semaphore is never closed"))
+    }
+
+    fn busy_error(&self) -> RpcError {
+        RpcError::new(
+            SESSION_BUSY,
+            format!(
+                "server busy: {} calls already wait for one of this session's {} handler slots; retry later",
+                self.shared.options.max_queued, self.shared.concurrency
+            ),
+        )
     }
 
     /// Registers the call's cancellation token (fired already if a cancellation read in
