@@ -106,6 +106,7 @@ mod classify;
 mod config;
 mod cors;
 mod endpoint;
+mod event_store;
 mod exchange;
 mod handler;
 mod headers;
@@ -113,6 +114,7 @@ mod listener;
 mod origin;
 mod race;
 mod response;
+mod resumable;
 mod session_adapter;
 mod session_id;
 mod sessions;
@@ -120,6 +122,9 @@ mod write_timeout;
 
 pub use blocking_adapter::{SyncServer, SyncSession};
 pub use config::HttpConfig;
+pub use event_store::{
+    EventId, EventStore, MemoryEventStore, StoreError, StoreFuture, StoredEvents, StreamId,
+};
 pub use handler::{HttpService, Outbound, SessionContext, SessionHandler};
 pub use headers::{METHOD_HEADER, PROTOCOL_VERSION_HEADER, SESSION_HEADER};
 /// The byte buffer frames travel in (re-exported from hyper).
