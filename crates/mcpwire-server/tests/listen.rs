@@ -345,3 +345,35 @@ async fn a_slow_listener_is_disconnected_not_buffered() {
     receiving.await.unwrap();
     wait_for("the listener to go", || events.listeners() == 0);
 }
+
+/// Over a byte stream (stdio), the end of the client's input ends the subscription and the
+/// serving returns: no listener outlives its client.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_end_of_stdin_ends_the_subscription() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let events = InProcessEvents::default();
+    let server = server(events.clone());
+    let (client, served) = tokio::io::duplex(1 << 16);
+    let (server_in, server_out) = tokio::io::split(served);
+    let serving = {
+        let server = server.clone();
+        tokio::spawn(async move { server.serve(server_in, server_out).await })
+    };
+    let (from_server, mut to_server) = tokio::io::split(client);
+    let listen = json!({
+        "jsonrpc": "2.0", "id": "s", "method": "subscriptions/listen",
+        "params": { "_meta": meta(), "notifications": { "toolsListChanged": true } },
+    });
+    to_server
+        .write_all(format!("{listen}\n").as_bytes())
+        .await
+        .unwrap();
+    let mut lines = BufReader::new(from_server).lines();
+    let ack = tokio::time::timeout(WAIT, lines.next_line()).await.unwrap().unwrap().unwrap();
+    assert!(ack.contains("notifications/subscriptions/acknowledged"), "{ack}");
+    assert_eq!(events.listeners(), 1);
+    to_server.shutdown().await.unwrap();
+    drop(to_server);
+    tokio::time::timeout(WAIT, serving).await.expect("serving ends").unwrap().unwrap();
+    assert_eq!(events.listeners(), 0);
+}
