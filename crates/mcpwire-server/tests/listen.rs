@@ -369,11 +369,22 @@ async fn the_end_of_stdin_ends_the_subscription() {
         .await
         .unwrap();
     let mut lines = BufReader::new(from_server).lines();
-    let ack = tokio::time::timeout(WAIT, lines.next_line()).await.unwrap().unwrap().unwrap();
-    assert!(ack.contains("notifications/subscriptions/acknowledged"), "{ack}");
+    let ack = tokio::time::timeout(WAIT, lines.next_line())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert!(
+        ack.contains("notifications/subscriptions/acknowledged"),
+        "{ack}"
+    );
     assert_eq!(events.listeners(), 1);
     to_server.shutdown().await.unwrap();
     drop(to_server);
-    tokio::time::timeout(WAIT, serving).await.expect("serving ends").unwrap().unwrap();
+    tokio::time::timeout(WAIT, serving)
+        .await
+        .expect("serving ends")
+        .unwrap()
+        .unwrap();
     assert_eq!(events.listeners(), 0);
 }
