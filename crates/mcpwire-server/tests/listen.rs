@@ -140,11 +140,17 @@ fn stateless(server: &McpServer) -> http_support::Running {
     )
 }
 
-#[test]
-fn the_acknowledgement_comes_first_and_every_notification_carries_the_subscription_id() {
+/// The test server over stateless HTTP, with the events it publishes to.
+fn served() -> (InProcessEvents, McpServer, http_support::Running) {
     let events = InProcessEvents::default();
     let server = server(events.clone());
     let running = stateless(&server);
+    (events, server, running)
+}
+
+#[test]
+fn the_acknowledgement_comes_first_and_every_notification_carries_the_subscription_id() {
+    let (events, server, running) = served();
     let addr = running.addr;
     // A string id, and a number beyond 2^53: echoed exactly.
     let mut stream = listen(
@@ -215,9 +221,7 @@ fn the_acknowledgement_comes_first_and_every_notification_carries_the_subscripti
 
 #[test]
 fn a_listener_gets_only_what_its_filter_names_and_what_the_server_offers() {
-    let events = InProcessEvents::default();
-    let server = server(events.clone());
-    let running = stateless(&server);
+    let (events, server, running) = served();
     let addr = running.addr;
     let mut stream = listen(
         addr,
@@ -229,6 +233,7 @@ fn a_listener_gets_only_what_its_filter_names_and_what_the_server_offers() {
         ack[0]["params"]["notifications"],
         json!({ "promptsListChanged": true })
     );
+    assert_eq!(events.listeners(), 1);
     call(addr, "change_tools"); // not asked for
     server.notify_resource_updated("file:///log.txt"); // not asked for
     call(addr, "change_prompts");
