@@ -128,6 +128,13 @@ fn a_stream_closed_mid_call_resumes_with_last_event_id_and_nothing_twice() {
         Some(format!("{stream}-1").as_str())
     );
     assert_eq!(json_of(&posted[1])["params"]["progress"], 1.0);
+    // The bytes: the priming event, the event with its id before the usual lines, and the
+    // `retry` before the connection closes.
+    let expected = format!(
+        "id: {stream}-0\nretry: 1500\ndata: \n\nid: {stream}-1\nevent: message\ndata: {progress}\n\nretry: 1500\n\n",
+        progress = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":1.0}}"#,
+    );
+    assert_eq!(reply.text(), expected);
     // Before the connection closes the client is told when to come back; no result yet.
     assert!(posted[2..].iter().all(|e| e.data.is_none()), "{posted:?}");
     assert_eq!(posted.last().unwrap().retry.as_deref(), Some("1500"));
