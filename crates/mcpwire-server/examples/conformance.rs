@@ -150,108 +150,105 @@ async fn complete_arg(request: CompletionRequest) -> Vec<String> {
 }
 
 fn server() -> McpServer {
-    streams::register(McpServer::builder(
-        "mcpwire-conformance",
-        env!("CARGO_PKG_VERSION"),
-    ))
-    .tool("test_simple_text", "Returns simple text", simple_text)
-    .tool("test_image_content", "Returns an image", image)
-    .tool("test_audio_content", "Returns audio", audio)
-    .tool(
-        "test_embedded_resource",
-        "Returns an embedded resource",
-        embedded_resource,
-    )
-    .tool(
-        "test_multiple_content_types",
-        "Returns several kinds of content",
-        mixed,
-    )
-    .tool("test_tool_with_logging", "Logs while it runs", logging)
-    .tool("test_tool_with_progress", "Reports progress", progress)
-    .tool("test_error_handling", "Always fails", error)
-    .tool("test_sampling", "Asks the client's model", sampling)
-    .tool("test_elicitation", "Asks the user", elicitation)
-    .resource(
-        Resource::new("test://static-text", "static-text", |_: Context| async {
-            ResourceContents::text("This is the content of the static text resource.")
-        })
-        .mime_type("text/plain")
-        .description("A static text resource"),
-    )
-    .resource(
-        Resource::new(
-            "test://static-binary",
-            "static-binary",
-            |_: Context| async { ResourceContents::Blob(PNG.into()) },
+    McpServer::builder("mcpwire-conformance", env!("CARGO_PKG_VERSION"))
+        .tool("test_simple_text", "Returns simple text", simple_text)
+        .tool("test_image_content", "Returns an image", image)
+        .tool("test_audio_content", "Returns audio", audio)
+        .tool(
+            "test_embedded_resource",
+            "Returns an embedded resource",
+            embedded_resource,
         )
-        .mime_type("image/png")
-        .description("A static binary resource"),
-    )
-    .resource(
-        Resource::new(
-            "test://watched-resource",
-            "watched-resource",
-            |_: Context| async { ResourceContents::text("Watched resource content") },
+        .tool(
+            "test_multiple_content_types",
+            "Returns several kinds of content",
+            mixed,
         )
-        .mime_type("text/plain"),
-    )
-    .resource_template(
-        ResourceTemplate::new(
-            "test://template/{id}/data",
-            "template",
-            |vars: TemplateVars, _: Context| async move {
-                ResourceContents::text(format!(
-                    "{{\"id\":\"{}\",\"templateTest\":true,\"data\":\"Data for ID: {}\"}}",
-                    vars.id, vars.id
-                ))
+        .tool("test_tool_with_logging", "Logs while it runs", logging)
+        .tool("test_tool_with_progress", "Reports progress", progress)
+        .tool("test_error_handling", "Always fails", error)
+        .tool("test_sampling", "Asks the client's model", sampling)
+        .tool("test_elicitation", "Asks the user", elicitation)
+        .resource(
+            Resource::new("test://static-text", "static-text", |_: Context| async {
+                ResourceContents::text("This is the content of the static text resource.")
+            })
+            .mime_type("text/plain")
+            .description("A static text resource"),
+        )
+        .resource(
+            Resource::new(
+                "test://static-binary",
+                "static-binary",
+                |_: Context| async { ResourceContents::Blob(PNG.into()) },
+            )
+            .mime_type("image/png")
+            .description("A static binary resource"),
+        )
+        .resource(
+            Resource::new(
+                "test://watched-resource",
+                "watched-resource",
+                |_: Context| async { ResourceContents::text("Watched resource content") },
+            )
+            .mime_type("text/plain"),
+        )
+        .resource_template(
+            ResourceTemplate::new(
+                "test://template/{id}/data",
+                "template",
+                |vars: TemplateVars, _: Context| async move {
+                    ResourceContents::text(format!(
+                        "{{\"id\":\"{}\",\"templateTest\":true,\"data\":\"Data for ID: {}\"}}",
+                        vars.id, vars.id
+                    ))
+                },
+            )
+            .mime_type("application/json")
+            .complete("id", complete_arg),
+        )
+        .prompt(Prompt::new(
+            "test_simple_prompt",
+            "A prompt without arguments",
+            |_: NoArguments, _: Context| async {
+                vec![PromptMessage::user("This is a simple prompt for testing.")]
             },
+        ))
+        .prompt(
+            Prompt::new(
+                "test_prompt_with_arguments",
+                "A prompt with two arguments",
+                |args: PromptArgs, _: Context| async move {
+                    vec![PromptMessage::user(format!(
+                        "Prompt with arguments: arg1='{}', arg2='{}'",
+                        args.arg1, args.arg2
+                    ))]
+                },
+            )
+            .complete("arg1", complete_arg),
         )
-        .mime_type("application/json")
-        .complete("id", complete_arg),
-    )
-    .prompt(Prompt::new(
-        "test_simple_prompt",
-        "A prompt without arguments",
-        |_: NoArguments, _: Context| async {
-            vec![PromptMessage::user("This is a simple prompt for testing.")]
-        },
-    ))
-    .prompt(
-        Prompt::new(
-            "test_prompt_with_arguments",
-            "A prompt with two arguments",
-            |args: PromptArgs, _: Context| async move {
-                vec![PromptMessage::user(format!(
-                    "Prompt with arguments: arg1='{}', arg2='{}'",
-                    args.arg1, args.arg2
-                ))]
+        .prompt(Prompt::new(
+            "test_prompt_with_image",
+            "A prompt with an image",
+            |_: NoArguments, _: Context| async {
+                vec![
+                    PromptMessage::new(Role::User, Content::image(PNG, "image/png")),
+                    PromptMessage::user("Please analyze the image above."),
+                ]
             },
-        )
-        .complete("arg1", complete_arg),
-    )
-    .prompt(Prompt::new(
-        "test_prompt_with_image",
-        "A prompt with an image",
-        |_: NoArguments, _: Context| async {
-            vec![
-                PromptMessage::new(Role::User, Content::image(PNG, "image/png")),
-                PromptMessage::user("Please analyze the image above."),
-            ]
-        },
-    ))
-    .prompt(Prompt::new(
-        "test_prompt_with_embedded_resource",
-        "A prompt naming a resource",
-        |args: EmbeddedArgs, _: Context| async move {
-            vec![
-                PromptMessage::new(Role::User, embedded(&args.resource_uri)),
-                PromptMessage::user("Please process the embedded resource above."),
-            ]
-        },
-    ))
-    .build()
-    .expect("the conformance server's schemas fit MCP")
+        ))
+        .prompt(Prompt::new(
+            "test_prompt_with_embedded_resource",
+            "A prompt naming a resource",
+            |args: EmbeddedArgs, _: Context| async move {
+                vec![
+                    PromptMessage::new(Role::User, embedded(&args.resource_uri)),
+                    PromptMessage::user("Please process the embedded resource above."),
+                ]
+            },
+        ))
+        .build()
+        .expect("the conformance server's schemas fit MCP")
 }
 
 #[tokio::main(flavor = "current_thread")]
@@ -274,7 +271,10 @@ async fn main() -> ExitCode {
         .stateless(stateless)
         .event_store(MemoryEventStore::default());
     let server = server();
-    let _ = streams::SERVER.set(server.clone());
+    if let Err(error) = streams::register(&server).await {
+        eprintln!("conformance: {error}");
+        return ExitCode::FAILURE;
+    }
     let served = match server.http_server(config) {
         Ok(http) => {
             eprintln!("conformance: listening on {}", http.url());

@@ -6,36 +6,41 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use mcpwire_server::{
-    Context, LogLevel, McpServer, McpServerBuilder, NoArguments, Prompt, PromptMessage, Tool,
-    ToolResult,
+    BuildError, Context, LogLevel, McpServer, NoArguments, Prompt, PromptMessage, Tool, ToolResult,
 };
 
 /// The server, for the tools that change its lists while it serves.
 pub static SERVER: OnceLock<McpServer> = OnceLock::new();
 
-/// Adds the tools of this file to `builder`.
-pub fn register(builder: McpServerBuilder) -> McpServerBuilder {
-    builder
-        .tool(
+/// Adds the tools of this file to `server` (before it serves: nobody is told).
+pub async fn register(server: &McpServer) -> Result<(), BuildError> {
+    let _ = SERVER.set(server.clone());
+    let tools = [
+        Tool::new(
             "test_trigger_tool_change",
             "Changes the tool list (notifications/tools/list_changed)",
             trigger_tool_change,
-        )
-        .tool(
+        ),
+        Tool::new(
             "test_trigger_prompt_change",
             "Changes the prompt list (notifications/prompts/list_changed)",
             trigger_prompt_change,
-        )
-        .tool(
+        ),
+        Tool::new(
             "test_logging_tool",
             "Logs at info level: nothing is sent unless the request names a log level",
             logging_tool,
-        )
-        .tool(
+        ),
+        Tool::new(
             "test_reconnection",
             "Closes its SSE stream mid-call; the result comes after the client reconnects",
             reconnection,
-        )
+        ),
+    ];
+    for tool in tools {
+        server.add_tool(tool).await?;
+    }
+    Ok(())
 }
 
 async fn trigger_tool_change(_: NoArguments, _: Context) -> ToolResult {
