@@ -6,6 +6,10 @@ use std::borrow::Cow;
 use std::process::ExitCode;
 use std::time::Duration;
 
+#[path = "conformance_tools/streams.rs"]
+mod streams;
+
+use mcpwire::http::MemoryEventStore;
 use mcpwire_server::{
     CompletionRequest, Content, Context, Elicitation, EmbeddedResource, HttpConfig, LogLevel,
     McpServer, NoArguments, Prompt, PromptMessage, Resource, ResourceContents, ResourceTemplate,
@@ -700,8 +704,16 @@ async fn main() -> ExitCode {
         eprintln!("conformance: --http takes IP:PORT, not {addr:?}");
         return ExitCode::from(2);
     };
-    let config = HttpConfig::default().bind(addr).stateless(stateless);
-    let served = match server().http_server(config) {
+    let config = HttpConfig::default()
+        .bind(addr)
+        .stateless(stateless)
+        .event_store(MemoryEventStore::default());
+    let server = server();
+    if let Err(error) = streams::register(&server).await {
+        eprintln!("conformance: {error}");
+        return ExitCode::FAILURE;
+    }
+    let served = match server.http_server(config) {
         Ok(http) => {
             eprintln!("conformance: listening on {}", http.url());
             http.run().await

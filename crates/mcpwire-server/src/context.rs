@@ -365,6 +365,15 @@ impl Context {
         Ok(reply.roots)
     }
 
+    /// Closes the client's connection of this call's SSE stream early, the stream staying
+    /// resumable: what the handler sent before is delivered first; what it sends from now on, and its result, reach the client when
+    /// it reconnects with `Last-Event-ID` (MCP 2025-11-25 SSE polling; Streamable HTTP
+    /// sessions with an event store, see `mcpwire::http::HttpConfig::event_store`). Returns
+    /// whether the transport could; otherwise nothing happens.
+    pub async fn close_sse_stream(&self) -> bool {
+        self.request.close_sse_stream().await
+    }
+
     /// The async layer's context of this call, for what this type does not wrap.
     pub fn request(&self) -> &AsyncContext {
         &self.request

@@ -64,6 +64,9 @@ struct Params {
     input_responses: Option<Map<String, Value>>,
     #[serde(rename = "requestState", default)]
     request_state: Option<String>,
+    /// The filter of `subscriptions/listen`.
+    #[serde(default)]
+    notifications: Option<mcpwire_types::mcp::v2026_07_28::SubscriptionFilter>,
 }
 
 /// `_meta` of a 2026-07-28 request.
@@ -135,6 +138,10 @@ fn offers(shared: &Shared, method: &str) -> bool {
         | "resources/unsubscribe" => shared.offers.resources,
         "prompts/list" | "prompts/get" => shared.offers.prompts,
         "completion/complete" => shared.offers.completions,
+        // Something to listen to: a list that can change, or resources to watch.
+        "subscriptions/listen" => {
+            shared.offers.tools || shared.offers.prompts || shared.offers.resources
+        }
         _ => false,
     }
 }
@@ -302,6 +309,10 @@ async fn serve(
             p.definition(version)
         }),
         "tools/call" => call_tool(shared, fields, ctx, state.param_headers()).await,
+        "subscriptions/listen" => {
+            let filter = fields.notifications.unwrap_or_default();
+            crate::listen::listen(shared.offers, &*shared.events, filter, ctx.request()).await
+        }
         "completion/complete" => complete(shared, fields, version).await,
         "resources/subscribe" | "resources/unsubscribe" => {
             let uri = fields.uri.unwrap_or_default();

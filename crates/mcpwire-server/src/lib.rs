@@ -62,7 +62,7 @@
 //! | arguments that do not decode | -32602, `data.pointer` | -32602 | -32602 | tool result `isError`, text names the pointer | `isError` |
 //! | `elicit`, `sample` | sampling | sampling | both | both | both, through input-required results (`tools/call`, `prompts/get`, `resources/read`) |
 //! | `completion/complete` (a completer registered) | served, no capability to declare | `completions` declared | `completions` | `completions`, `context.arguments` | `completions` |
-//! | `resources/subscribe`, `notifications/resources/updated` | yes | yes | yes | yes | -32601 (`subscriptions/listen` not implemented) |
+//! | `resources/subscribe`, `notifications/resources/updated` | yes | yes | yes | yes | -32601; `subscriptions/listen` instead |
 //! | results | | | | | `resultType`, `ttlMs: 0`, `cacheScope: "public"` |
 //!
 //! Tool results and prompt messages carry [`Content`] blocks (text, image, audio, embedded
@@ -92,8 +92,15 @@
 //! With resources, `resources/subscribe` is declared (`subscribe: true`) where the version
 //! has it, and [`McpServer::notify_resource_updated`] sends `notifications/resources/updated`
 //! to the sessions subscribed to a URI (a resource's, or one a template matches). MCP
-//! 2026-07-28 replaces subscribing with a long-lived `subscriptions/listen` request, which
-//! this layer does not serve yet.
+//! 2026-07-28 replaces subscribing with a long-lived `subscriptions/listen` request: its
+//! stream opens with `notifications/subscriptions/acknowledged` (the filter agreed: what the
+//! client asked for, of what the server offers), then carries the list_changed and
+//! `resources/updated` notifications the filter admits, each tagged with
+//! `_meta["io.modelcontextprotocol/subscriptionId"]` (the listen request's id). The client
+//! ends the subscription by closing the stream. Changes reach the streams through an
+//! [`EventSource`] ([`McpServerBuilder::event_source`]; by default a bounded in-process
+//! broadcast, [`InProcessEvents`], whose slow listeners are disconnected, never buffered
+//! without bound).
 //!
 //! [`Prompt::complete`] and [`ResourceTemplate::complete`] register a completer for one
 //! argument or template variable (`completion/complete`, at most [`MAX_COMPLETIONS`] values
@@ -161,11 +168,13 @@ mod content_wire;
 mod context;
 mod describe;
 mod dispatch;
+mod events;
 mod form;
 mod form_derive;
 mod form_wire;
 mod hex;
 mod input_round;
+mod listen;
 mod logging;
 mod param_headers;
 mod prompt;
@@ -195,6 +204,7 @@ pub use content::{
     ResourceLink, Role,
 };
 pub use context::Context;
+pub use events::{EventReceiver, EventSource, InProcessEvents, ReceiveError, ServerEvent};
 pub use form::{Choice, FieldKind, Form, FormError, FormField, TextFormat};
 pub use logging::LogLevel;
 pub use prompt::{Prompt, PromptMessage};

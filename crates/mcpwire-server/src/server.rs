@@ -8,6 +8,7 @@ use mcpwire::service::{self, AsyncRouter, Options, PeerHandle, Session};
 use serde_json::{Value, json};
 
 use crate::catalog::Catalog;
+use crate::events::{EventSource, InProcessEvents, ServerEvent};
 use crate::prompt::Prompt;
 use crate::request_state::StateKey;
 use crate::resource::Resource;
@@ -140,6 +141,7 @@ pub struct McpServerBuilder {
     prompts: Vec<Prompt>,
     state_key: Option<StateKey>,
     profile: Profile,
+    events: Option<Arc<dyn EventSource>>,
 }
 
 impl McpServer {
@@ -158,6 +160,7 @@ impl McpServer {
             prompts: Vec::new(),
             state_key: None,
             profile: Profile::latest_mcp(),
+            events: None,
         }
     }
 
@@ -338,12 +341,20 @@ impl McpServer {
     /// Tells every session that agreed a version in `initialize` (the capability says
     /// `listChanged: true` to them) that a list changed.
     async fn list_changed(&self, method: &str) {
+        let event = match method {
+            TOOLS_CHANGED => ServerEvent::ToolsListChanged,
+            PROMPTS_CHANGED => ServerEvent::PromptsListChanged,
+            _ => ServerEvent::ResourcesListChanged,
+        };
+        self.shared.events.publish(event);
         self.notify_sessions(method, Value::Null, |_| true);
     }
 
     /// Sends `notifications/resources/updated` for `uri` to every session subscribed to it
-    /// (`resources/subscribe`, 2024-11-05 to 2025-11-25); returns how many sessions were
-    /// told. Call it when the contents of a resource change.
+    /// (`resources/subscribe`, 2024-11-05 to 2025-11-25), and publishes it to the
+    /// `subscriptions/listen` streams (2026-07-28) whose filter names it; returns how many
+    /// sessions were told (listen streams not counted). Call it when the contents of a
+    /// resource change.
     ///
     /// ```no_run
     /// # async fn demo(server: mcpwire_server::McpServer) {
@@ -352,6 +363,9 @@ impl McpServer {
     /// # }
     /// ```
     pub fn notify_resource_updated(&self, uri: &str) -> usize {
+        self.shared.events.publish(ServerEvent::ResourceUpdated {
+            uri: uri.to_owned(),
+        });
         self.notify_sessions(
             "notifications/resources/updated",
             json!({ "uri": uri }),
@@ -515,6 +529,15 @@ impl McpServerBuilder {
         self
     }
 
+    /// Sets where changes travel to the `subscriptions/listen` streams of MCP 2026-07-28
+    /// (default: an [`InProcessEvents`] of [`InProcessEvents::DEFAULT_CAPACITY`], reaching the
+    /// streams of this process). Give every process behind one endpoint a source they share
+    /// (a message bus) so that a change made at one reaches the listeners of all.
+    pub fn event_source(mut self, events: impl EventSource) -> Self {
+        self.events = Some(Arc::new(events));
+        self
+    }
+
     /// The server; fails when a schema does not fit MCP or a name is registered twice.
     pub fn build(self) -> Result<McpServer, BuildError> {
         let offers = Offers {
@@ -572,6 +595,9 @@ impl McpServerBuilder {
                 resource_templates: RwLock::new(resource_templates),
                 prompts: RwLock::new(prompts),
                 state_key,
+                events: self
+                    .events
+                    .unwrap_or_else(|| Arc::new(InProcessEvents::default())),
             }),
             sessions: Arc::new(Mutex::new(Vec::new())),
             profile: self.profile,

@@ -3,11 +3,12 @@
 //! Depends on no other part of the server, so the server, its sessions and the dispatch of
 //! their requests all point here and never at each other.
 
-use std::sync::RwLock;
+use std::sync::{Arc, RwLock};
 
 use serde_json::{Map, Value, json};
 
 use crate::catalog::Catalog;
+use crate::events::EventSource;
 use crate::prompt::Prompt;
 use crate::request_state::StateKey;
 use crate::resource::Resource;
@@ -45,6 +46,8 @@ pub(crate) struct Shared {
     pub(crate) prompts: RwLock<Catalog<Prompt>>,
     /// Seals the `requestState` of 2026-07-28 input-required results.
     pub(crate) state_key: StateKey,
+    /// Carries changes to the `subscriptions/listen` streams (2026-07-28).
+    pub(crate) events: Arc<dyn EventSource>,
 }
 
 impl Shared {

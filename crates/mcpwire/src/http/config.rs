@@ -32,6 +32,8 @@ use super::origin::AllowList;
 /// | [`max_sessions_per_peer`](Self::max_sessions_per_peer) | 64 open sessions per client address (IPv6: per /64; all loopback addresses are one client) |
 /// | [`stateless`](Self::stateless) | `false` (sessions at `initialize`); `true` for MCP 2026-07-28 |
 /// | [`outbound_capacity`](Self::outbound_capacity) | 32 frames queued per stream before a sender waits |
+/// | [`event_store`](Self::event_store) | none: SSE events carry no ids and a stream cannot be resumed |
+/// | [`sse_retry`](Self::sse_retry) | 1 s, the `retry` of a resumable stream's priming event |
 ///
 /// ```
 /// use std::time::Duration;
@@ -71,6 +73,8 @@ pub struct HttpConfig {
     pub(crate) stateless: bool,
     pub(crate) outbound_capacity: usize,
     pub(crate) protocol_versions: Vec<String>,
+    pub(crate) event_store: Option<std::sync::Arc<dyn super::EventStore>>,
+    pub(crate) sse_retry: Duration,
 }
 
 impl Default for HttpConfig {
@@ -104,6 +108,8 @@ impl Default for HttpConfig {
                 .filter_map(|facts| facts.protocol_version)
                 .map(str::to_owned)
                 .collect(),
+            event_store: None,
+            sse_retry: Duration::from_secs(1),
         }
     }
 }
@@ -303,6 +309,26 @@ impl HttpConfig {
     /// Frames a handler may queue on one stream before its sends wait for the client.
     pub fn outbound_capacity(mut self, frames: usize) -> Self {
         self.outbound_capacity = frames.max(1);
+        self
+    }
+
+    /// Makes the SSE streams of sessions resumable, keeping their events in `store` (e.g. a
+    /// [`MemoryEventStore`](super::MemoryEventStore)): every event of a POST's stream carries
+    /// an id; under 2025-11-25 the stream opens with a priming event (an id, a `retry` of
+    /// [`sse_retry`](Self::sse_retry), empty data); a handler may close the connection early
+    /// ([`Outbound::close_connection`](super::Outbound::close_connection)); and a GET with
+    /// `Last-Event-ID` gets what followed that event on its stream, then the rest of the
+    /// stream. An id of another session's stream, or one whose successors were dropped, is
+    /// 400. Stateless mode has no resumable streams (MCP 2026-07-28 removed them).
+    pub fn event_store(mut self, store: impl super::EventStore) -> Self {
+        self.event_store = Some(std::sync::Arc::new(store));
+        self
+    }
+
+    /// The `retry` (how long a client waits before reconnecting) that a resumable stream's
+    /// priming event carries, and that precedes a connection the server closes early.
+    pub fn sse_retry(mut self, retry: Duration) -> Self {
+        self.sse_retry = retry;
         self
     }
 

@@ -21,10 +21,17 @@ use super::handler::{HttpService, Outbound, SessionContext};
 use super::headers::{self, PROTOCOL_VERSION_HEADER, SESSION_HEADER, SessionHeader};
 use super::race::{First, race};
 use super::response::{HttpResponse, empty, error_to, event_stream, json, sse_event};
+use super::resumable::{self, Resume};
 use super::routing::{self, HEADER_MISMATCH};
 use super::session_id::SessionId;
 use super::sessions::{Found, Opened, PeerKey, Refusal, Sessions, Unsolicited};
 use crate::profile::{MissingId, Profile};
+
+/// The first version whose SSE streams open with a priming event (an id and empty data).
+const PRIMING_FROM: &str = "2025-11-25";
+
+/// The header a reconnecting SSE client names the last event it received with.
+const LAST_EVENT_ID: &str = "last-event-id";
 
 /// Everything a request needs: the settings, the user's service, the sessions, the budget.
 pub(crate) struct Endpoint<S: HttpService> {
@@ -83,7 +90,7 @@ impl<S: HttpService> Endpoint<S> {
         let origin = request.headers().get(ORIGIN).cloned();
         let mut response = match *request.method() {
             Method::POST => self.post(request, peer).await,
-            Method::GET => self.get(&request),
+            Method::GET => self.get(&request).await,
             Method::DELETE => self.delete(&request),
             Method::OPTIONS if origin.is_some() => cors::preflight(self.allow()),
             _ => self.method_not_allowed(),
@@ -257,8 +264,15 @@ impl<S: HttpService> Endpoint<S> {
                 .await;
         }
         if let Some(found) = session {
-            let outcome =
-                exchange::run(found.handler, read.bytes, capacity, WhenClientLeaves::RunOn).await;
+            let resume = self.resume(&parts.headers, found.protocol_version.as_deref());
+            let outcome = exchange::run(
+                found.handler,
+                read.bytes,
+                capacity,
+                WhenClientLeaves::RunOn,
+                resume,
+            )
+            .await;
             let mut response = answer(outcome, &kind, Statuses::Session, refuse.missing_id);
             response.body_mut().keep(vec![Box::new(found.lease)]);
             response
@@ -306,7 +320,14 @@ impl<S: HttpService> Endpoint<S> {
         let missing_id = missing_id(&hyper::HeaderMap::new(), None, true);
         let exchange = async {
             let outcome =
-                exchange::run(handler, frame.clone(), capacity, WhenClientLeaves::Abort).await;
+                exchange::run(
+                handler,
+                frame.clone(),
+                capacity,
+                WhenClientLeaves::Abort,
+                None,
+            )
+            .await;
             let mut response = answer(outcome, kind, statuses, missing_id);
             response.body_mut().keep(vec![Box::new(ended)]);
             response
@@ -357,8 +378,14 @@ impl<S: HttpService> Endpoint<S> {
             ended: Some(ended_signal),
             request_headers: None,
         }));
-        let outcome =
-            exchange::run(Arc::clone(&handler), frame, None, WhenClientLeaves::RunOn).await;
+        let outcome = exchange::run(
+            Arc::clone(&handler),
+            frame,
+            None,
+            WhenClientLeaves::RunOn,
+            None,
+        )
+        .await;
         let Some(agreed) = (match &outcome {
             Outcome::Reply(Some(reply)) => initialized(reply),
             _ => None,
@@ -382,8 +409,26 @@ impl<S: HttpService> Endpoint<S> {
         response
     }
 
-    /// GET: the session's stream of unsolicited messages, or 405 when there is none.
-    fn get(&self, request: &Request<Incoming>) -> HttpResponse {
+    /// What makes the streams of the session `headers` name resumable, when an event store
+    /// is configured; `agreed` is the version it agreed (a priming event from 2025-11-25).
+    fn resume(&self, headers: &hyper::HeaderMap, agreed: Option<&str>) -> Option<Resume> {
+        let store = self.config.event_store.clone()?;
+        let SessionHeader::Id(session) = headers::session(headers) else {
+            return None;
+        };
+        let priming = agreed
+            .is_some_and(|version| version >= PRIMING_FROM)
+            .then_some(self.config.sse_retry);
+        Some(Resume {
+            store,
+            session,
+            priming,
+        })
+    }
+
+    /// GET: the session's stream of unsolicited messages, or 405 when there is none; with
+    /// `Last-Event-ID` (and an event store), the rest of the stream that event belongs to.
+    async fn get(&self, request: &Request<Incoming>) -> HttpResponse {
         if self.config.stateless || !self.service.unsolicited_messages() {
             return self.method_not_allowed();
         }
@@ -420,6 +465,19 @@ impl<S: HttpService> Endpoint<S> {
         };
         if let Some(why) = version_differs(request.headers(), agreed) {
             return refuse.error(StatusCode::BAD_REQUEST, &why);
+        }
+        if let Some(last_event_id) = request.headers().get(LAST_EVENT_ID)
+            && let Some(resume) = self.resume(request.headers(), None)
+        {
+            // A reconnection to a stream of this session, not the session's own GET stream.
+            let last_event_id = String::from_utf8_lossy(last_event_id.as_bytes());
+            let mut response =
+                match resumable::resume(resume.store, resume.session, &last_event_id).await {
+                    Ok(response) => response,
+                    Err(why) => return refuse.error(StatusCode::BAD_REQUEST, &why),
+                };
+            response.body_mut().keep(vec![Box::new(found.lease)]);
+            return response;
         }
         let Some(slot) = found.unsolicited.clone() else {
             return self.method_not_allowed();

@@ -16,6 +16,7 @@ use tokio::task::JoinHandle;
 use super::handler::{Outbound, SessionHandler};
 use super::race::{First, race};
 use super::response::{HttpResponse, event_stream, sse_event};
+use super::resumable::{self, Resume};
 
 /// How an exchange ended up.
 pub(crate) enum Outcome {
@@ -28,7 +29,7 @@ pub(crate) enum Outcome {
 }
 
 /// SSE events queued between the forwarder and the connection.
-const EVENT_QUEUE: usize = 4;
+pub(crate) const EVENT_QUEUE: usize = 4;
 
 /// What becomes of the handler when the client leaves before its answer is complete.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,7 +43,7 @@ pub(crate) enum WhenClientLeaves {
 }
 
 /// The handler's task; aborted when dropped unfinished under [`WhenClientLeaves::Abort`].
-struct HandlerTask {
+pub(crate) struct HandlerTask {
     task: JoinHandle<Option<Bytes>>,
     when_client_leaves: WhenClientLeaves,
 }
@@ -66,17 +67,22 @@ impl Drop for HandlerTask {
 /// Runs `handler` on `frame`. `stream_capacity` is the outbound queue length, `None` when the
 /// client cannot take a stream (its outbound is closed from the start). When this future is
 /// dropped before the handler returns (the client hung up), or the client leaves the SSE
-/// stream, `when_client_leaves` decides whether the handler runs on.
+/// stream, `when_client_leaves` decides whether the handler runs on. With `resume` the stream
+/// is resumable (see [`resumable`]), and the handler may close its connection early.
 pub(crate) async fn run<H: SessionHandler>(
     handler: Arc<H>,
     frame: Bytes,
     stream_capacity: Option<usize>,
     when_client_leaves: WhenClientLeaves,
+    resume: Option<Resume>,
 ) -> Outcome {
+    let close = resume
+        .as_ref()
+        .map(|_| Arc::new(tokio::sync::Notify::new()));
     let (outbound, frames) = match stream_capacity {
         Some(capacity) => {
             let (outbound, frames) = Outbound::channel(capacity);
-            (outbound, Some(frames))
+            (outbound.closable(close.clone()), Some(frames))
         }
         None => (Outbound::closed(), None),
     };
@@ -87,6 +93,9 @@ pub(crate) async fn run<H: SessionHandler>(
     let Some(mut frames) = frames else {
         return finished(task.await);
     };
+    if let (Some(resume), Some(close)) = (resume, close) {
+        return resumable::run(resume, frames, task, close).await;
+    }
     let first = race(frames.recv(), &mut task).await;
     match first {
         First::Left(Some(frame)) => Outcome::Streaming(stream(frame, frames, task)),
@@ -106,7 +115,7 @@ pub(crate) async fn run<H: SessionHandler>(
     }
 }
 
-fn finished(done: Result<Option<Bytes>, tokio::task::JoinError>) -> Outcome {
+pub(crate) fn finished(done: Result<Option<Bytes>, tokio::task::JoinError>) -> Outcome {
     match done {
         Ok(reply) => Outcome::Reply(reply),
         Err(_) => Outcome::Failed,

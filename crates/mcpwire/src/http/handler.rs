@@ -73,13 +73,28 @@ pub trait SessionHandler: Send + Sync + 'static {
 #[derive(Debug, Clone)]
 pub struct Outbound {
     sender: mpsc::Sender<Bytes>,
+    /// Set on the stream of a POST that can be resumed: told to close the connection early.
+    pub(crate) close: Option<std::sync::Arc<tokio::sync::Notify>>,
 }
 
 impl Outbound {
     /// A sender and the receiver the transport drains, holding up to `capacity` frames.
     pub(crate) fn channel(capacity: usize) -> (Outbound, mpsc::Receiver<Bytes>) {
         let (sender, receiver) = mpsc::channel(capacity);
-        (Outbound { sender }, receiver)
+        (
+            Outbound {
+                sender,
+                close: None,
+            },
+            receiver,
+        )
+    }
+
+    /// This sender, whose stream's connection [`close_connection`](Self::close_connection)
+    /// closes through `close` (a resumable stream).
+    pub(crate) fn closable(mut self, close: Option<std::sync::Arc<tokio::sync::Notify>>) -> Self {
+        self.close = close;
+        self
     }
 
     /// A sender whose stream is already closed (the client cannot take more than one frame).
@@ -92,6 +107,17 @@ impl Outbound {
     /// stream.
     pub async fn send(&self, frame: impl Into<Bytes>) -> Result<(), Closed> {
         self.sender.send(frame.into()).await.map_err(|_| Closed)
+    }
+
+    /// Closes the client's connection of this stream early without ending the stream (MCP
+    /// 2025-11-25 SSE polling): the frames sent before are delivered first; what is sent
+    /// from now on is kept in the [`EventStore`](super::EventStore), and the client resumes
+    /// with `Last-Event-ID` (a GET) after the `retry` delay. Returns whether the stream is
+    /// resumable (an event store is configured and this is a POST's stream of a session);
+    /// otherwise nothing happens.
+    pub async fn close_connection(&self) -> bool {
+        // An empty frame, which no JSON-RPC message is, marks the point among the frames.
+        self.close.is_some() && self.sender.send(Bytes::new()).await.is_ok()
     }
 
     /// Whether the stream is closed (sends would fail).

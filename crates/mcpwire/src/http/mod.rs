@@ -64,9 +64,10 @@
 //! | stateless mode: an `Mcp-Method` header that differs from the body's method: 400 with error -32020 | "Servers that process the request body MUST reject requests where the values specified in the headers do not match the corresponding values in the request body." |
 //! | a page on an allowed origin gets CORS headers (`Access-Control-Allow-Origin`: its origin, `Mcp-Session-Id` exposed) and an answer to its preflight `OPTIONS`; no other origin gets past the 403 | (browsers need CORS to read a cross-origin answer; the allow-list above is what admits an origin) |
 //! | SSE responses carry `X-Accel-Buffering: no` and `Cache-Control: no-cache` | "When initiating an SSE stream, servers SHOULD include the `X-Accel-Buffering: no` header in the HTTP response." |
+//! | with [`HttpConfig::event_store`]: every event of a session's POST stream has an id (`{stream}-{n}`), kept in the [`EventStore`]; from 2025-11-25 a priming event (id, `retry`, empty data) opens the stream; [`Outbound::close_connection`] ends the connection early, after a `retry` field | "Servers MAY attach an `id` field to their SSE events … If present, the ID MUST be globally unique across all streams within that session" and "The server SHOULD immediately send an SSE event consisting of an event ID and an empty data field in order to prime the client to reconnect" and "If the server does close the connection prior to terminating the SSE stream, it SHOULD send an SSE event with a standard `retry` field before closing the connection." (2025-11-25) |
+//! | GET with `Last-Event-ID`: the events after it on its stream, then the rest of that stream; an id of another session's stream (indistinguishable from an unknown one), a malformed one, or one whose successors the store dropped: 400 | "The server MAY use this header to replay messages that would have been sent after the last event ID, on the stream that was disconnected … The server MUST NOT replay messages that would have been delivered on a different stream." |
 //!
-//! Not implemented: resumable streams (`Last-Event-ID`; SSE events carry no `id`, which the
-//! transport allows: "Servers MAY attach an `id` field"); the 2026-07-28 `Mcp-Name` and
+//! Not implemented: resumable GET streams (the session's own stream carries no ids); the 2026-07-28 `Mcp-Name` and
 //! `Mcp-Param-*` header checks; 2026-07-28's requirement that `MCP-Protocol-Version` and
 //! `Mcp-Method` be present (a missing one is accepted, as for older clients) and that a
 //! -32601 reply be sent with status 404 (it is sent with 200, which `mcpwire check` expects
@@ -116,6 +117,7 @@ mod config;
 mod cors;
 mod deadline;
 mod endpoint;
+mod event_store;
 mod exchange;
 mod handler;
 mod headers;
@@ -125,6 +127,7 @@ mod race;
 mod response;
 mod response_budget;
 mod routing;
+mod resumable;
 mod session_adapter;
 mod session_id;
 mod sessions;
@@ -132,6 +135,9 @@ mod write_timeout;
 
 pub use blocking_adapter::{SyncServer, SyncSession};
 pub use config::HttpConfig;
+pub use event_store::{
+    EventId, EventStore, MemoryEventStore, StoreError, StoreFuture, StoredEvents, StreamId,
+};
 pub use handler::{HttpService, Outbound, SessionContext, SessionHandler};
 pub use headers::{METHOD_HEADER, PROTOCOL_VERSION_HEADER, SESSION_HEADER};
 /// The byte buffer frames travel in (re-exported from hyper).

@@ -105,6 +105,7 @@ where
 impl<S: Send + Sync + 'static> SessionHandler for AsyncSession<S> {
     async fn handle(&self, frame: Bytes, outbound: Outbound) -> Option<Bytes> {
         let (sink, mut items) = Sink::channel(FRAME_SINK_CAPACITY);
+        let sink = sink.closable(outbound.close.is_some());
         let (read, has_request) = oneshot::channel();
         // On a task of its own: the batch's reply may come before its last notification has
         // started, and returning here must not stop the rest of the batch.
@@ -129,6 +130,7 @@ impl<S: Send + Sync + 'static> SessionHandler for AsyncSession<S> {
                     _ = &mut receiving => break,
                     item = items.recv() => match item {
                         Some(Outgoing::Reply(bytes)) => reply = Some(bytes),
+                        Some(message) if message.bytes().is_empty() => {}
                         Some(message) => { let _ = to_session.send(message).await; }
                         None => break,
                     },
@@ -137,6 +139,7 @@ impl<S: Send + Sync + 'static> SessionHandler for AsyncSession<S> {
             while let Ok(item) = items.try_recv() {
                 match item {
                     Outgoing::Reply(bytes) => reply = Some(bytes),
+                    message if message.bytes().is_empty() => {}
                     message => {
                         let _ = to_session.send(message).await;
                     }
@@ -184,6 +187,9 @@ async fn forward(mut items: SinkReceiver, stream: Outbound) {
 /// Moves a body's late messages to the session-wide sink (so to the GET stream).
 async fn forward_to_session(mut items: SinkReceiver, session: Sink) {
     while let Some(item) = items.recv().await {
+        if item.bytes().is_empty() {
+            continue; // a request to close the POST's connection, answered already
+        }
         if session.send(item).await.is_err() {
             return;
         }

@@ -139,6 +139,16 @@ impl AsyncContext {
         self.peer.request::<R>(params).await
     }
 
+    /// Closes the client's connection of this call's stream early, without ending the stream
+    /// (MCP 2025-11-25 SSE polling): what it sent before is delivered first; what it sends
+    /// from now on, and its reply, are kept until the client reconnects with
+    /// `Last-Event-ID`. Returns whether the transport
+    /// can (Streamable HTTP with an event store, `http::EventStore`); otherwise
+    /// nothing happens.
+    pub async fn close_sse_stream(&self) -> bool {
+        self.peer.sink.close_connection().await
+    }
+
     /// The handle this context sends through (the call's sink); clone it to keep talking to
     /// the other side from a task that outlives the handler.
     pub fn peer(&self) -> &PeerHandle {

@@ -48,6 +48,8 @@ impl Outgoing {
 #[derive(Debug, Clone)]
 pub struct Sink {
     sender: mpsc::Sender<Outgoing>,
+    /// Set by a transport whose stream for this sink can be closed early and resumed.
+    closable: bool,
 }
 
 /// The sink's receiving end.
@@ -57,7 +59,13 @@ impl Sink {
     /// A sink holding at most `capacity` messages not yet taken by the transport.
     pub fn channel(capacity: usize) -> (Sink, SinkReceiver) {
         let (sender, receiver) = mpsc::channel(capacity.max(1));
-        (Sink { sender }, receiver)
+        (
+            Sink {
+                sender,
+                closable: false,
+            },
+            receiver,
+        )
     }
 
     /// Queues a message; fails when the receiver is gone (the transport closed).
@@ -68,6 +76,29 @@ impl Sink {
     /// Queues a message without waiting; fails when the sink is full or closed.
     pub(crate) fn try_send(&self, message: Outgoing) -> bool {
         self.sender.try_send(message).is_ok()
+    }
+
+    /// This sink, whose [`close_connection`](Self::close_connection) the transport honours.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn closable(mut self, closable: bool) -> Self {
+        self.closable = closable;
+        self
+    }
+
+    /// Asks the transport to close the client's connection of this sink's stream early, the
+    /// stream staying resumable (Streamable HTTP with an event store: the client reconnects
+    /// with `Last-Event-ID` and gets what was sent meanwhile). What was sent before is
+    /// delivered first. Returns whether the transport can; otherwise (stdio, no event store)
+    /// nothing happens.
+    pub async fn close_connection(&self) -> bool {
+        // In order with the messages: an empty message, which no JSON-RPC message is, marks
+        // the point (the transport that made this sink closable takes it out).
+        self.closable
+            && self
+                .sender
+                .send(Outgoing::Message(Vec::new()))
+                .await
+                .is_ok()
     }
 }
 

@@ -1,0 +1,158 @@
+//! `subscriptions/listen` (MCP 2026-07-28): one long-lived request whose response stream
+//! carries the notifications the client opted in to.
+//!
+//! 1. The filter agreed is what the client asked for and this server offers (no prompts: no
+//!    `promptsListChanged`); the listener subscribes to the [`EventSource`] before anything
+//!    is sent, so no change after the acknowledgement is missed.
+//! 2. `notifications/subscriptions/acknowledged` goes first, with the agreed filter.
+//! 3. Each event the filter admits goes out as its notification; every notification carries
+//!    `_meta["io.modelcontextprotocol/subscriptionId"]`, the listen request's id as sent.
+//! 4. The stream's end is the subscription's end: the client cancels (over HTTP, closes the
+//!    response), and the handler returns, dropping its receiver. A listener that falls behind
+//!    the source's bound is ended with an error; one whose source closes gets the result
+//!    (`_meta` with the subscription id) that ends a subscription gracefully.
+
+use mcpwire::RpcError;
+use mcpwire::service::AsyncContext;
+use mcpwire_types::mcp::v2026_07_28::{
+    NotificationMetaObject, RequestId, SubscriptionFilter,
+    SubscriptionsAcknowledgedNotificationParams,
+};
+use serde_json::{Value, json};
+
+use crate::events::{EventSource, ReceiveError, ServerEvent};
+use crate::shared::Offers;
+
+/// The `_meta` key naming the subscription a notification belongs to.
+const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+
+/// The acknowledgement's method.
+const ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
+
+/// Serves one `subscriptions/listen` request until the client leaves or the source ends.
+pub(crate) async fn listen(
+    offers: Offers,
+    events: &dyn EventSource,
+    requested: SubscriptionFilter,
+    request: &AsyncContext,
+) -> Result<Value, RpcError> {
+    let id = request
+        .id()
+        .map(|id| serde_json::from_str::<RequestId>(id.raw()))
+        .and_then(Result::ok)
+        .ok_or_else(|| {
+            RpcError::invalid_request().with_data(&"subscriptions/listen needs an id")
+        })?;
+    let agreed = agreed(offers, requested);
+    let mut receiver = events.subscribe();
+    let meta =
+        NotificationMetaObject::new().with_io_modelcontextprotocol_subscription_id(id.clone());
+    let ack = SubscriptionsAcknowledgedNotificationParams::new(agreed.clone()).with_meta(meta);
+    if !send(request, ACKNOWLEDGED, &ack).await {
+        return Ok(ended(&id));
+    }
+    loop {
+        let next = tokio::select! {
+            () = request.cancelled() => return Ok(ended(&id)),
+            next = receiver.next() => next,
+        };
+        match next {
+            Ok(event) if admits(&agreed, &event) => {
+                if !send(request, event.method(), &params(&event, &id)).await {
+                    return Ok(ended(&id));
+                }
+            }
+            Ok(_) => {}
+            Err(ReceiveError::Closed) => return Ok(ended(&id)),
+            Err(lagged @ ReceiveError::Lagged(_)) => {
+                return Err(RpcError::internal_error().with_data(&lagged.to_string()));
+            }
+        }
+    }
+}
+
+/// Sends one notification of the stream; `false` when the client is gone (cancelled, or its
+/// stream closed).
+async fn send<P: serde::Serialize>(request: &AsyncContext, method: &str, params: &P) -> bool {
+    tokio::select! {
+        () = request.cancelled() => false,
+        sent = request.notify_raw(method, params) => sent.is_ok(),
+    }
+}
+
+/// The filter this server honours: what the client asked for, of what it offers. Types not
+/// agreed are left out (never `false`).
+fn agreed(offers: Offers, requested: SubscriptionFilter) -> SubscriptionFilter {
+    let wanted =
+        |asked: Option<bool>, offered: bool| (asked == Some(true) && offered).then_some(true);
+    let mut agreed = SubscriptionFilter::new();
+    agreed.tools_list_changed = wanted(requested.tools_list_changed, offers.tools);
+    agreed.prompts_list_changed = wanted(requested.prompts_list_changed, offers.prompts);
+    agreed.resources_list_changed = wanted(requested.resources_list_changed, offers.resources);
+    agreed.resource_subscriptions = requested
+        .resource_subscriptions
+        .filter(|uris| offers.resources && !uris.is_empty());
+    agreed
+}
+
+/// Whether the agreed filter lets `event` through.
+fn admits(agreed: &SubscriptionFilter, event: &ServerEvent) -> bool {
+    match event {
+        ServerEvent::ToolsListChanged => agreed.tools_list_changed == Some(true),
+        ServerEvent::PromptsListChanged => agreed.prompts_list_changed == Some(true),
+        ServerEvent::ResourcesListChanged => agreed.resources_list_changed == Some(true),
+        ServerEvent::ResourceUpdated { uri } => agreed
+            .resource_subscriptions
+            .as_ref()
+            .is_some_and(|uris| uris.iter().any(|u| u == uri)),
+    }
+}
+
+/// The params of the notification announcing `event` on subscription `id`.
+fn params(event: &ServerEvent, id: &RequestId) -> Value {
+    let mut params = json!({ "_meta": { SUBSCRIPTION_ID: id } });
+    if let ServerEvent::ResourceUpdated { uri } = event {
+        params["uri"] = uri.clone().into();
+    }
+    params
+}
+
+/// The result that ends subscription `id` (`resultType` is added with every result).
+fn ended(id: &RequestId) -> Value {
+    json!({ "_meta": { SUBSCRIPTION_ID: id } })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn filter(text: &str) -> SubscriptionFilter {
+        serde_json::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn only_what_is_asked_for_and_offered_is_agreed() {
+        let offers = Offers {
+            tools: true,
+            resources: false,
+            prompts: true,
+            completions: false,
+        };
+        let asked = filter(
+            r#"{"toolsListChanged":true,"promptsListChanged":false,"resourcesListChanged":true,"resourceSubscriptions":["a://b"]}"#,
+        );
+        let agreed = agreed(offers, asked);
+        assert_eq!(
+            serde_json::to_value(&agreed).unwrap(),
+            json!({ "toolsListChanged": true })
+        );
+        assert!(admits(&agreed, &ServerEvent::ToolsListChanged));
+        assert!(!admits(&agreed, &ServerEvent::PromptsListChanged));
+        assert!(!admits(
+            &agreed,
+            &ServerEvent::ResourceUpdated {
+                uri: "a://b".into()
+            }
+        ));
+    }
+}
