@@ -1047,12 +1047,27 @@ impl Lowerer<'_> {
             Value::Object(n) => n,
             _ => return Err(CodegenError::at(not_ptr, "`not` must be a schema")),
         };
-        let keys: Vec<&str> = n
-            .keys()
-            .map(String::as_str)
-            .filter(|k| !ANNOTATIONS.contains(k))
-            .collect();
+        // Beside `required`, members that admit anything and `type: object` (the schema's
+        // own type) change nothing.
+        let trivial = |k: &str| match k {
+            "properties" => n["properties"].as_object().is_some_and(|p| {
+                p.values().all(|v| {
+                    *v == Value::Bool(true)
+                        || v.as_object()
+                            .is_some_and(|o| o.keys().all(|k| ANNOTATIONS.contains(&k.as_str())))
+                })
+            }),
+            "type" => n.contains_key("required") && n["type"] == "object",
+            _ => ANNOTATIONS.contains(&k),
+        };
+        let keys: Vec<&str> = n.keys().map(String::as_str).filter(|k| !trivial(k)).collect();
         let reduced = match keys.as_slice() {
+            [] => {
+                return Err(CodegenError::at(
+                    not_ptr,
+                    "`not` of a schema that admits everything admits no value",
+                ));
+            }
             ["type"] => Some(self.not_types(rest, n, &not_ptr)?),
             ["const"] => not_values(&mut rest, std::slice::from_ref(&n["const"]), &not_ptr)?
                 .then_some(rest),

@@ -114,7 +114,7 @@ fn files_named_by_relative_refs_are_joined_in() {
     );
     assert!(
         out.source
-            .contains("pub next: ::core::option::Option<::std::boxed::Box<Point>>")
+            .contains("pub next: Option<Box<Point>>")
     );
     let bytes = std::fs::read(corpus().join("refs_across_files.schema.json")).unwrap();
     assert!(out.source.lines().next().unwrap().ends_with(&format!(
@@ -187,7 +187,7 @@ fn the_root_is_named_by_option_title_or_file() {
     assert!(
         by_title
             .source
-            .contains("pub type ShopOrder = ::std::string::String")
+            .contains("pub type ShopOrder = String")
     );
     let named = GenOptions {
         root_name: Some("Chosen".into()),
