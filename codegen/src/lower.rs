@@ -1060,7 +1060,11 @@ impl Lowerer<'_> {
             "type" => n.contains_key("required") && n["type"] == "object",
             _ => ANNOTATIONS.contains(&k),
         };
-        let keys: Vec<&str> = n.keys().map(String::as_str).filter(|k| !trivial(k)).collect();
+        let keys: Vec<&str> = n
+            .keys()
+            .map(String::as_str)
+            .filter(|k| !trivial(k))
+            .collect();
         let reduced = match keys.as_slice() {
             [] => {
                 return Err(CodegenError::at(
@@ -1069,15 +1073,19 @@ impl Lowerer<'_> {
                 ));
             }
             ["type"] => Some(self.not_types(rest, n, &not_ptr)?),
-            ["const"] => not_values(&mut rest, std::slice::from_ref(&n["const"]), &not_ptr)?
-                .then_some(rest),
+            ["const"] => {
+                not_values(&mut rest, std::slice::from_ref(&n["const"]), &not_ptr)?.then_some(rest)
+            }
             ["enum"] => match &n["enum"] {
                 Value::Array(values) => not_values(&mut rest, values, &not_ptr)?.then_some(rest),
                 _ => return Err(CodegenError::at(not_ptr, "`enum` must be an array")),
             },
             ["required"] if describes_object(&rest) => {
                 let names = n["required"].clone();
-                if !names.as_array().is_some_and(|a| a.iter().all(Value::is_string)) {
+                if !names
+                    .as_array()
+                    .is_some_and(|a| a.iter().all(Value::is_string))
+                {
                     return Err(CodegenError::at(
                         format!("{not_ptr}/required"),
                         "must be an array of strings",
@@ -1105,7 +1113,9 @@ impl Lowerer<'_> {
         let mut current = not.clone();
         for _ in 0..32 {
             let Some(reference) = current.as_object().and_then(|n| {
-                let lone = n.keys().all(|k| k == "$ref" || ANNOTATIONS.contains(&k.as_str()));
+                let lone = n
+                    .keys()
+                    .all(|k| k == "$ref" || ANNOTATIONS.contains(&k.as_str()));
                 n.get("$ref").and_then(Value::as_str).filter(|_| lone)
             }) else {
                 return Ok(current);
@@ -1113,7 +1123,10 @@ impl Lowerer<'_> {
             let target = self.doc.ref_target(reference, &format!("{ptr}/$ref"))?;
             current = self.doc.definition(&target).expect("resolved").clone();
         }
-        Err(CodegenError::at(ptr, "`not` references nest too deep (a cycle?)"))
+        Err(CodegenError::at(
+            ptr,
+            "`not` references nest too deep (a cycle?)",
+        ))
     }
 
     /// `not: {"type": …}`: the schema's own types without those.
@@ -1251,7 +1264,9 @@ fn json_equal(a: &Value, b: &Value) -> bool {
             x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_equal(a, b))
         }
         (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
         }
         _ => a == b,
     }

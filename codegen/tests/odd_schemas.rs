@@ -14,7 +14,10 @@ fn an_undecidable_not_is_a_warning_naming_its_pointer() {
     use serde_json::json;
     for (schema, pointer) in [
         // `required` where the value need not be an object.
-        (json!({"$defs": {"A": {"not": {"required": ["a"]}}}}), "#/$defs/A/not"),
+        (
+            json!({"$defs": {"A": {"not": {"required": ["a"]}}}}),
+            "#/$defs/A/not",
+        ),
         (
             json!({"$defs": {"A": {"type": "string", "not": {"pattern": "^x"}}}}),
             "#/$defs/A/not",

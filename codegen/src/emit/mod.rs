@@ -146,15 +146,13 @@ pub fn emit_items(ctx: &Context<'_>) -> Result<Emitted> {
     let mut strategies_file = None;
     if let Some(feature) = &ctx.flavor.strategies_feature {
         match strategies::emit(ctx, feature)? {
-            Ok(strategies::Strategies { declaration, body }) => {
-                match &ctx.flavor.strategies_file {
-                    Some(path) => {
-                        out.extend(quote! { #declaration #[path = #path] pub mod strategies; });
-                        strategies_file = Some(body);
-                    }
-                    None => out.extend(quote! { #declaration pub mod strategies { #body } }),
+            Ok(strategies::Strategies { declaration, body }) => match &ctx.flavor.strategies_file {
+                Some(path) => {
+                    out.extend(quote! { #declaration #[path = #path] pub mod strategies; });
+                    strategies_file = Some(body);
                 }
-            }
+                None => out.extend(quote! { #declaration pub mod strategies { #body } }),
+            },
             Err(warning) => warnings.push(warning),
         }
     }

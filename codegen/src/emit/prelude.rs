@@ -70,7 +70,8 @@ fn rewrite(tokens: TokenStream, usable: &[(Vec<&str>, &str, String)]) -> TokenSt
                 let mut rewritten = text.clone();
                 if text.starts_with('"') {
                     for (_, short, full) in usable {
-                        rewritten = rewritten.replace(&format!("\"{full}::"), &format!("\"{short}::"));
+                        rewritten =
+                            rewritten.replace(&format!("\"{full}::"), &format!("\"{short}::"));
                     }
                 }
                 if rewritten == text {
@@ -118,10 +119,16 @@ mod tests {
         };
         let short = shorten(tokens.clone(), &|name| name == "Result").to_string();
         assert!(short.contains("\"Option::is_none\""), "{short}");
-        assert!(short.contains("x : Option < Vec < :: core :: result :: Result"), "{short}");
+        assert!(
+            short.contains("x : Option < Vec < :: core :: result :: Result"),
+            "{short}"
+        );
         assert!(short.contains("y : None"), "{short}");
         let kept = shorten(tokens, &|name| name == "Option").to_string();
-        assert!(kept.contains(":: core :: option :: Option :: None"), "{kept}");
+        assert!(
+            kept.contains(":: core :: option :: Option :: None"),
+            "{kept}"
+        );
         assert!(kept.contains("Vec < Result < u8"), "{kept}");
     }
 }

@@ -269,13 +269,20 @@ fn deserialize_impl(def: &TypeDef, s: &Struct) -> TokenStream {
     let definition = &def.name;
     let names: Vec<&String> = s.fields.iter().map(|f| &f.json_name).collect();
     let slots: Vec<TokenStream> = s.fields.iter().map(slot_type).collect();
-    let empty = s.fields.iter().map(|_| quote! { ::core::option::Option::None });
+    let empty = s
+        .fields
+        .iter()
+        .map(|_| quote! { ::core::option::Option::None });
     let last = s.fields.len().saturating_sub(1);
     let arms = s.fields.iter().enumerate().map(|(i, f)| {
         let json = &f.json_name;
         let slot = proc_macro2::Literal::usize_unsuffixed(i);
         // The last index is the catch-all, so the match is exhaustive without dead code.
-        let pattern = if i == last { quote! { _ } } else { quote! { #i } };
+        let pattern = if i == last {
+            quote! { _ }
+        } else {
+            quote! { #i }
+        };
         quote! { #pattern => #support::read_member(&mut slots.#slot, map, #json), }
     });
     let inits = s.fields.iter().enumerate().map(|(i, f)| {
@@ -291,7 +298,12 @@ fn deserialize_impl(def: &TypeDef, s: &Struct) -> TokenStream {
     let (keeps, extra_ty, extra_init) = match s.kept() {
         Some(extra) => {
             let field = ident(&s.extra_field());
-            (quote! { true }, ty_tokens(extra), Some(quote! { #field: extra }))
+            let init = if s.extra_field() == "extra" {
+                quote! { extra }
+            } else {
+                quote! { #field: extra }
+            };
+            (quote! { true }, ty_tokens(extra), Some(init))
         }
         None => (quote! { false }, quote! { ::serde::de::IgnoredAny }, None),
     };
@@ -341,14 +353,16 @@ fn deserialize_impl(def: &TypeDef, s: &Struct) -> TokenStream {
     let presence: Vec<TokenStream> = s
         .not_all_present
         .iter()
-        .map(|member| match s.fields.iter().position(|f| &f.json_name == member) {
-            Some(i) => {
-                let slot = proc_macro2::Literal::usize_unsuffixed(i);
-                quote! { slots.#slot.is_some() }
-            }
-            None if s.kept().is_some() => quote! { extra.contains_key(#member) },
-            None => quote! { false },
-        })
+        .map(
+            |member| match s.fields.iter().position(|f| &f.json_name == member) {
+                Some(i) => {
+                    let slot = proc_macro2::Literal::usize_unsuffixed(i);
+                    quote! { slots.#slot.is_some() }
+                }
+                None if s.kept().is_some() => quote! { extra.contains_key(#member) },
+                None => quote! { false },
+            },
+        )
         .collect();
     let not_check = (!presence.is_empty()).then(|| {
         let listed = &s.not_all_present;

@@ -34,8 +34,7 @@ pub use integer::{Integer, NotAnInteger, is_whole_number_text};
 
 mod object;
 pub use object::{
-    Member, MemberName, ObjectTable, all_present_error, decode_object, read_member,
-    required_member,
+    Member, MemberName, ObjectTable, all_present_error, decode_object, read_member, required_member,
 };
 
 mod schema_decode;

@@ -178,7 +178,10 @@ pub fn read_member<'de, V: Deserialize<'de>, A: MapAccess<'de>>(
 
 /// The value of required member `name`, or ``missing field `name` ``.
 #[inline]
-pub fn required_member<V, E: serde::de::Error>(slot: Option<V>, name: &'static str) -> Result<V, E> {
+pub fn required_member<V, E: serde::de::Error>(
+    slot: Option<V>,
+    name: &'static str,
+) -> Result<V, E> {
     slot.ok_or_else(|| E::missing_field(name))
 }
 

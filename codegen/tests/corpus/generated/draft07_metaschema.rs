@@ -1033,7 +1033,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for CoreSchemaMetaSchemaObject {
             title: slots.42,
             r#type: slots.43,
             unique_items: slots.44,
-            extra: extra,
+            extra,
         })
     }
 }

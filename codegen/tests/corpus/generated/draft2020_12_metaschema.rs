@@ -529,7 +529,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for ApplicatorVocabularyMetaSchema
             properties: slots.12,
             property_names: slots.13,
             then: slots.14,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -791,7 +791,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for ContentVocabularyMetaSchemaObj
             content_encoding: slots.0,
             content_media_type: slots.1,
             content_schema: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2237,7 +2237,7 @@ for CoreAndValidationSpecificationsMetaSchemaObject {
             unevaluated_properties: slots.58,
             unique_items: slots.59,
             write_only: slots.60,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2890,7 +2890,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for CoreVocabularyMetaSchemaObject
             r#ref: slots.6,
             schema: slots.7,
             vocabulary: slots.8,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3116,10 +3116,7 @@ for FormatVocabularyMetaSchemaForAnnotationResultsObject {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> Result<Self, E> {
-        Ok(Self {
-            format: slots.0,
-            extra: extra,
-        })
+        Ok(Self { format: slots.0, extra })
     }
 }
 /// `MetaDataVocabularyMetaSchema` (JSON Schema).
@@ -3425,7 +3422,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for MetaDataVocabularyMetaSchemaOb
             read_only: slots.4,
             title: slots.5,
             write_only: slots.6,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3742,7 +3739,7 @@ for UnevaluatedApplicatorVocabularyMetaSchemaObject {
         Ok(Self {
             unevaluated_items: slots.0,
             unevaluated_properties: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4323,7 +4320,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for ValidationVocabularyMetaSchema
             required: slots.17,
             r#type: slots.18,
             unique_items: slots.19,
-            extra: extra,
+            extra,
         })
     }
 }

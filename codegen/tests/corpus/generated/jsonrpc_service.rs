@@ -93,7 +93,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for Add {
             jsonrpc: ::mcpwire_support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_support::required_member(slots.2, "method")?,
             params: ::mcpwire_support::required_member(slots.3, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -531,7 +531,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for Neg {
             jsonrpc: ::mcpwire_support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_support::required_member(slots.2, "method")?,
             params: ::mcpwire_support::required_member(slots.3, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -602,7 +602,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for NegParams {
     ) -> Result<Self, E> {
         Ok(Self {
             x: ::mcpwire_support::required_member(slots.0, "x")?,
-            extra: extra,
+            extra,
         })
     }
 }

@@ -77,7 +77,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for Node {
         Ok(Self {
             next: ::mcpwire_support::required_member(slots.0, "next")?,
             value: ::mcpwire_support::required_member(slots.1, "value")?,
-            extra: extra,
+            extra,
         })
     }
 }

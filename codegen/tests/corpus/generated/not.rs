@@ -76,7 +76,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for Both {
         Ok(Self {
             left: ::mcpwire_support::required_member(slots.0, "left")?,
             right: ::mcpwire_support::required_member(slots.1, "right")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -156,10 +156,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for Either {
         if slots.0.is_some() && extra.contains_key("right") {
             return Err(::mcpwire_support::all_present_error(&["left", "right"]));
         }
-        Ok(Self {
-            left: slots.0,
-            extra: extra,
-        })
+        Ok(Self { left: slots.0, extra })
     }
 }
 /// `FlagFalse` (JSON Schema).
@@ -377,7 +374,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for Guarded {
             name: slots.6,
             pair: slots.7,
             value: ::mcpwire_support::required_member(slots.8, "value")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -629,7 +626,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for GuardedPair {
         Ok(Self {
             x: slots.0,
             y: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }

@@ -86,7 +86,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for Samples {
         Ok(Self {
             tags: slots.0,
             values: ::mcpwire_support::required_member(slots.1, "values")?,
-            extra: extra,
+            extra,
         })
     }
 }

@@ -101,7 +101,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for ContactObject {
             email: slots.0,
             name: slots.1,
             url: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -244,7 +244,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for ContentDescriptorObject {
             required: slots.3,
             schema: ::mcpwire_support::required_member(slots.4, "schema")?,
             summary: slots.5,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -443,7 +443,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for ExampleObject {
             name: ::mcpwire_support::required_member(slots.1, "name")?,
             summary: slots.2,
             value: ::mcpwire_support::required_member(slots.3, "value")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -559,7 +559,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for ExamplePairingObject {
             name: ::mcpwire_support::required_member(slots.1, "name")?,
             params: ::mcpwire_support::required_member(slots.2, "params")?,
             result: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -913,7 +913,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for ExternalDocumentationObject {
         Ok(Self {
             description: slots.0,
             url: ::mcpwire_support::required_member(slots.1, "url")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1056,7 +1056,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for InfoObject {
             terms_of_service: slots.3,
             title: ::mcpwire_support::required_member(slots.4, "title")?,
             version: ::mcpwire_support::required_member(slots.5, "version")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1152,7 +1152,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for LicenseObject {
         Ok(Self {
             name: slots.0,
             url: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1310,7 +1310,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for LinkObject {
             params: slots.3,
             server: slots.4,
             summary: slots.5,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1573,7 +1573,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for MethodObject {
             servers: slots.10,
             summary: slots.11,
             tags: slots.12,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2548,7 +2548,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for OpenrpcDocument {
             methods: ::mcpwire_support::required_member(slots.4, "methods")?,
             openrpc: ::mcpwire_support::required_member(slots.5, "openrpc")?,
             servers: slots.6,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2762,7 +2762,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for OpenrpcDocumentComponents {
             links: slots.4,
             schemas: slots.5,
             tags: slots.6,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3213,7 +3213,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for ServerObject {
             summary: slots.2,
             url: ::mcpwire_support::required_member(slots.3, "url")?,
             variables: slots.4,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3310,7 +3310,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for ServerObjectVariablesValue {
             default: ::mcpwire_support::required_member(slots.0, "default")?,
             description: slots.1,
             r#enum: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3414,7 +3414,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for TagObject {
             description: slots.0,
             external_docs: slots.1,
             name: ::mcpwire_support::required_member(slots.2, "name")?,
-            extra: extra,
+            extra,
         })
     }
 }

@@ -67,7 +67,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for Base {
     ) -> Result<Self, E> {
         Ok(Self {
             name: ::mcpwire_support::required_member(slots.0, "name")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -144,7 +144,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for Labeled {
         Ok(Self {
             label: ::mcpwire_support::required_member(slots.0, "label")?,
             name: ::mcpwire_support::required_member(slots.1, "name")?,
-            extra: extra,
+            extra,
         })
     }
 }

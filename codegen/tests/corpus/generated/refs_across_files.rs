@@ -86,7 +86,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for Envelope {
             id: ::mcpwire_support::required_member(slots.0, "id")?,
             point: ::mcpwire_support::required_member(slots.1, "point")?,
             tags: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -304,7 +304,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for Point {
             next: slots.0,
             x: ::mcpwire_support::required_member(slots.1, "x")?,
             y: ::mcpwire_support::required_member(slots.2, "y")?,
-            extra: extra,
+            extra,
         })
     }
 }

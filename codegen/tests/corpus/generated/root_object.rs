@@ -76,7 +76,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for Line {
         Ok(Self {
             qty: ::mcpwire_support::required_member(slots.0, "qty")?,
             sku: ::mcpwire_support::required_member(slots.1, "sku")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -166,7 +166,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for Order {
             id: ::mcpwire_support::required_member(slots.0, "id")?,
             lines: ::mcpwire_support::required_member(slots.1, "lines")?,
             note: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }

@@ -75,7 +75,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for Tree {
         Ok(Self {
             children: ::mcpwire_support::required_member(slots.0, "children")?,
             value: ::mcpwire_support::required_member(slots.1, "value")?,
-            extra: extra,
+            extra,
         })
     }
 }

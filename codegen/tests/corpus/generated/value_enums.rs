@@ -279,7 +279,7 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for Settings {
             mixed: slots.1,
             ratio: slots.2,
             strict: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }

@@ -136,7 +136,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Ignored {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> Result<Self, E> {
-        Ok(Self { id: slots.0, extra: extra })
+        Ok(Self { id: slots.0, extra })
     }
 }
 /// `Labels` (test schema).
@@ -211,7 +211,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Open {
     ) -> Result<Self, E> {
         Ok(Self {
             id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            extra: extra,
+            extra,
         })
     }
 }

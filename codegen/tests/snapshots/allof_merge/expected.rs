@@ -126,7 +126,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitationRequired {
             code: ::mcpwire_types::support::required_member(slots.0, "code")?,
             data: ::mcpwire_types::support::required_member(slots.1, "data")?,
             message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -198,7 +198,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitationRequiredData
     ) -> Result<Self, E> {
         Ok(Self {
             url: ::mcpwire_types::support::required_member(slots.0, "url")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -296,7 +296,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Error {
             code: ::mcpwire_types::support::required_member(slots.0, "code")?,
             data: slots.1,
             message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra: extra,
+            extra,
         })
     }
 }

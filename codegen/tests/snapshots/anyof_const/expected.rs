@@ -244,7 +244,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ImageContent {
         Ok(Self {
             data: ::mcpwire_types::support::required_member(slots.0, "data")?,
             r#type: ::mcpwire_types::support::required_member(slots.1, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -322,7 +322,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TextContent {
         Ok(Self {
             text: ::mcpwire_types::support::required_member(slots.0, "text")?,
             r#type: ::mcpwire_types::support::required_member(slots.1, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }

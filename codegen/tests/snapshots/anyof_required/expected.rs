@@ -239,7 +239,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CountResult {
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             total: ::mcpwire_types::support::required_member(slots.0, "total")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -324,7 +324,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResult {
         ::core::result::Result::Ok(Self {
             items: ::mcpwire_types::support::required_member(slots.0, "items")?,
             next: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -571,10 +571,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Result {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.

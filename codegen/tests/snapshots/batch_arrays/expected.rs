@@ -81,7 +81,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Call {
         Ok(Self {
             id: slots.0,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -383,7 +383,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Reply {
         Ok(Self {
             id: ::mcpwire_types::support::required_member(slots.0, "id")?,
             result: ::mcpwire_types::support::required_member(slots.1, "result")?,
-            extra: extra,
+            extra,
         })
     }
 }

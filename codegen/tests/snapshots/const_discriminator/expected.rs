@@ -205,7 +205,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequest {
             code: slots.0,
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            extra: extra,
+            extra,
         })
     }
 }

@@ -261,7 +261,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsRequest {
         Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -339,10 +339,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsRequestParams 
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> Result<Self, E> {
-        Ok(Self {
-            cursor: slots.0,
-            extra: extra,
-        })
+        Ok(Self { cursor: slots.0, extra })
     }
 }
 /// `MethodPing` (test schema).
@@ -492,7 +489,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequest {
     ) -> Result<Self, E> {
         Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            extra: extra,
+            extra,
         })
     }
 }

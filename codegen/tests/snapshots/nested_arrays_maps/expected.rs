@@ -121,7 +121,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Grid {
             origin: slots.1,
             rows: ::mcpwire_types::support::required_member(slots.2, "rows")?,
             tags: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -193,7 +193,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GridTagsItem {
     ) -> Result<Self, E> {
         Ok(Self {
             key: ::mcpwire_types::support::required_member(slots.0, "key")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -274,7 +274,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Point {
         Ok(Self {
             x: ::mcpwire_types::support::required_member(slots.0, "x")?,
             y: ::mcpwire_types::support::required_member(slots.1, "y")?,
-            extra: extra,
+            extra,
         })
     }
 }

@@ -74,7 +74,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for MyType {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> Result<Self, E> {
-        Ok(Self { x: slots.0, extra: extra })
+        Ok(Self { x: slots.0, extra })
     }
 }
 /// `MyType2` (test schema).

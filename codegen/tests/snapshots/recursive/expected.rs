@@ -294,7 +294,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Node {
         Ok(Self {
             label: ::mcpwire_types::support::required_member(slots.0, "label")?,
             next: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }

@@ -215,7 +215,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Item {
             size: slots.8,
             ttl: ::mcpwire_types::support::required_member(slots.9, "ttl")?,
             r#type: slots.10,
-            extra: extra,
+            extra,
         })
     }
 }

@@ -230,7 +230,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Item {
             score: ::mcpwire_types::support::required_member(slots.5, "score")?,
             shape: slots.6,
             tags: ::mcpwire_types::support::required_member(slots.7, "tags")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -555,7 +555,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ShapeVariant0 {
         Ok(Self {
             kind: ::mcpwire_types::support::required_member(slots.0, "kind")?,
             radius: ::mcpwire_types::support::required_member(slots.1, "radius")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -644,7 +644,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ShapeVariant1 {
         Ok(Self {
             kind: ::mcpwire_types::support::required_member(slots.0, "kind")?,
             side: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }

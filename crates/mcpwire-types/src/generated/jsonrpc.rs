@@ -447,7 +447,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Error {
             code: ::mcpwire_types::support::required_member(slots.0, "code")?,
             data: slots.1,
             message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -531,7 +531,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ErrorResponse {
             error: ::mcpwire_types::support::required_member(slots.0, "error")?,
             id: ::mcpwire_types::support::required_member(slots.1, "id")?,
             jsonrpc: ::mcpwire_types::support::required_member(slots.2, "jsonrpc")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -622,7 +622,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InternalError {
             code: ::mcpwire_types::support::required_member(slots.0, "code")?,
             data: slots.1,
             message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -713,7 +713,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InvalidParamsError {
             code: ::mcpwire_types::support::required_member(slots.0, "code")?,
             data: slots.1,
             message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -804,7 +804,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InvalidRequestError {
             code: ::mcpwire_types::support::required_member(slots.0, "code")?,
             data: slots.1,
             message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1183,7 +1183,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for MethodNotFoundError {
             code: ::mcpwire_types::support::required_member(slots.0, "code")?,
             data: slots.1,
             message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1274,7 +1274,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Notification {
             jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
             params: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1502,7 +1502,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ParseError {
             code: ::mcpwire_types::support::required_member(slots.0, "code")?,
             data: slots.1,
             message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1599,7 +1599,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Request {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2007,7 +2007,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResultResponse {
             id: ::mcpwire_types::support::required_member(slots.0, "id")?,
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra: extra,
+            extra,
         })
     }
 }

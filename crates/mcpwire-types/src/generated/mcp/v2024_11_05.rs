@@ -82,7 +82,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Annotated {
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             annotations: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -178,7 +178,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for AnnotatedAnnotations {
         ::core::result::Result::Ok(Self {
             audience: slots.0,
             priority: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -272,7 +272,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for BlobResourceContents {
             blob: ::mcpwire_types::support::required_member(slots.0, "blob")?,
             mime_type: slots.1,
             uri: ::mcpwire_types::support::required_member(slots.2, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -351,7 +351,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -442,7 +442,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolRequestParams {
         ::core::result::Result::Ok(Self {
             arguments: slots.0,
             name: ::mcpwire_types::support::required_member(slots.1, "name")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -545,7 +545,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolResult {
             meta: slots.0,
             content: ::mcpwire_types::support::required_member(slots.1, "content")?,
             is_error: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -825,7 +825,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CancelledNotification {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -912,7 +912,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CancelledNotificationPa
         ::core::result::Result::Ok(Self {
             reason: slots.0,
             request_id: ::mcpwire_types::support::required_member(slots.1, "requestId")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1031,7 +1031,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilities {
             experimental: slots.0,
             roots: slots.1,
             sampling: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1112,7 +1112,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilitiesRoots
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             list_changed: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2128,7 +2128,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2215,7 +2215,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParams {
         ::core::result::Result::Ok(Self {
             argument: ::mcpwire_types::support::required_member(slots.0, "argument")?,
             r#ref: ::mcpwire_types::support::required_member(slots.1, "ref")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2294,7 +2294,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParamsAr
         ::core::result::Result::Ok(Self {
             name: ::mcpwire_types::support::required_member(slots.0, "name")?,
             value: ::mcpwire_types::support::required_member(slots.1, "value")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2554,7 +2554,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteResult {
                 slots.1,
                 "completion",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2660,7 +2660,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteResultCompletio
             has_more: slots.0,
             total: slots.1,
             values: ::mcpwire_types::support::required_member(slots.2, "values")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2742,7 +2742,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2962,7 +2962,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageRequestPar
             stop_sequences: slots.5,
             system_prompt: slots.6,
             temperature: slots.7,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3117,7 +3117,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageResult {
             model: ::mcpwire_types::support::required_member(slots.2, "model")?,
             role: ::mcpwire_types::support::required_member(slots.3, "role")?,
             stop_reason: slots.4,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3400,7 +3400,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for EmbeddedResource {
             annotations: slots.0,
             resource: ::mcpwire_types::support::required_member(slots.1, "resource")?,
             r#type: ::mcpwire_types::support::required_member(slots.2, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3496,7 +3496,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for EmbeddedResourceAnnotat
         ::core::result::Result::Ok(Self {
             audience: slots.0,
             priority: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3743,7 +3743,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3834,7 +3834,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptRequestParams 
         ::core::result::Result::Ok(Self {
             arguments: slots.0,
             name: ::mcpwire_types::support::required_member(slots.1, "name")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3939,7 +3939,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptResult {
             meta: slots.0,
             description: slots.1,
             messages: ::mcpwire_types::support::required_member(slots.2, "messages")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4055,7 +4055,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ImageContent {
             data: ::mcpwire_types::support::required_member(slots.1, "data")?,
             mime_type: ::mcpwire_types::support::required_member(slots.2, "mimeType")?,
             r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4151,7 +4151,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ImageContentAnnotations
         ::core::result::Result::Ok(Self {
             audience: slots.0,
             priority: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4230,7 +4230,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Implementation {
         ::core::result::Result::Ok(Self {
             name: ::mcpwire_types::support::required_member(slots.0, "name")?,
             version: ::mcpwire_types::support::required_member(slots.1, "version")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4309,7 +4309,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializeRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4423,7 +4423,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializeRequestParams
                 slots.2,
                 "protocolVersion",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4571,7 +4571,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializeResult {
                 slots.4,
                 "serverInfo",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4664,7 +4664,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializedNotification
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4743,10 +4743,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializedNotification
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `JSONRPCError` (MCP 2024-11-05).
@@ -4830,7 +4827,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCError {
             error: ::mcpwire_types::support::required_member(slots.0, "error")?,
             id: ::mcpwire_types::support::required_member(slots.1, "id")?,
             jsonrpc: ::mcpwire_types::support::required_member(slots.2, "jsonrpc")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4929,7 +4926,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCErrorError {
             code: ::mcpwire_types::support::required_member(slots.0, "code")?,
             data: slots.1,
             message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5236,7 +5233,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCNotification {
             jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
             params: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5315,10 +5312,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCNotificationPara
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `JSONRPCRequest` (MCP 2024-11-05).
@@ -5420,7 +5414,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5499,10 +5493,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCRequestParams {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `JSONRPCRequestParamsMeta` (MCP 2024-11-05).
@@ -5587,7 +5578,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCRequestParamsMet
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5672,7 +5663,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCResponse {
             id: ::mcpwire_types::support::required_member(slots.0, "id")?,
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5799,7 +5790,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListPromptsRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5878,10 +5869,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListPromptsRequestParam
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            cursor: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { cursor: slots.0, extra })
     }
 }
 /// `ListPromptsResult` (MCP 2024-11-05).
@@ -5985,7 +5973,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListPromptsResult {
             meta: slots.0,
             next_cursor: slots.1,
             prompts: ::mcpwire_types::support::required_member(slots.2, "prompts")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6078,7 +6066,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourceTemplatesRe
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6158,10 +6146,7 @@ for ListResourceTemplatesRequestParams {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            cursor: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { cursor: slots.0, extra })
     }
 }
 /// `ListResourceTemplatesResult` (MCP 2024-11-05).
@@ -6279,7 +6264,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourceTemplatesRe
                 slots.2,
                 "resourceTemplates",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6366,7 +6351,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourcesRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6445,10 +6430,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourcesRequestPar
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            cursor: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { cursor: slots.0, extra })
     }
 }
 /// `ListResourcesResult` (MCP 2024-11-05).
@@ -6552,7 +6534,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourcesResult {
             meta: slots.0,
             next_cursor: slots.1,
             resources: ::mcpwire_types::support::required_member(slots.2, "resources")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6639,7 +6621,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6718,10 +6700,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsRequestParams 
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `ListRootsRequestParamsMeta` (MCP 2024-11-05).
@@ -6806,7 +6785,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsRequestParamsM
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6892,7 +6871,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsResult {
         ::core::result::Result::Ok(Self {
             meta: slots.0,
             roots: ::mcpwire_types::support::required_member(slots.1, "roots")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6979,7 +6958,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7058,10 +7037,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsRequestParams 
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            cursor: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { cursor: slots.0, extra })
     }
 }
 /// `ListToolsResult` (MCP 2024-11-05).
@@ -7165,7 +7141,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsResult {
             meta: slots.0,
             next_cursor: slots.1,
             tools: ::mcpwire_types::support::required_member(slots.2, "tools")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7295,7 +7271,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for LoggingMessageNotificat
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7391,7 +7367,7 @@ for LoggingMessageNotificationParams {
             data: ::mcpwire_types::support::required_member(slots.0, "data")?,
             level: ::mcpwire_types::support::required_member(slots.1, "level")?,
             logger: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -8452,10 +8428,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ModelHint {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            name: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { name: slots.0, extra })
     }
 }
 /// `ModelPreferences` (MCP 2024-11-05).
@@ -8607,7 +8580,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ModelPreferences {
             hints: slots.1,
             intelligence_priority: slots.2,
             speed_priority: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -8693,7 +8666,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Notification {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -8772,10 +8745,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for NotificationParams {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `PaginatedRequest` (MCP 2024-11-05).
@@ -8860,7 +8830,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -8939,10 +8909,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedRequestParams 
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            cursor: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { cursor: slots.0, extra })
     }
 }
 /// `PaginatedResult` (MCP 2024-11-05).
@@ -9035,7 +9002,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedResult {
         ::core::result::Result::Ok(Self {
             meta: slots.0,
             next_cursor: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9122,7 +9089,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9201,10 +9168,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequestParams {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `PingRequestParamsMeta` (MCP 2024-11-05).
@@ -9289,7 +9253,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequestParamsMeta {
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9371,7 +9335,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ProgressNotification {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9478,7 +9442,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ProgressNotificationPar
                 "progressToken",
             )?,
             total: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9719,7 +9683,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Prompt {
             arguments: slots.0,
             description: slots.1,
             name: ::mcpwire_types::support::required_member(slots.2, "name")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9820,7 +9784,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptArgument {
             description: slots.0,
             name: ::mcpwire_types::support::required_member(slots.1, "name")?,
             required: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9913,7 +9877,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptListChangedNotifi
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9993,10 +9957,7 @@ for PromptListChangedNotificationParams {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `PromptMessage` (MCP 2024-11-05).
@@ -10074,7 +10035,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptMessage {
         ::core::result::Result::Ok(Self {
             content: ::mcpwire_types::support::required_member(slots.0, "content")?,
             role: ::mcpwire_types::support::required_member(slots.1, "role")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10351,7 +10312,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptReference {
         ::core::result::Result::Ok(Self {
             name: ::mcpwire_types::support::required_member(slots.0, "name")?,
             r#type: ::mcpwire_types::support::required_member(slots.1, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10430,7 +10391,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10503,7 +10464,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceRequestPara
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             uri: ::mcpwire_types::support::required_member(slots.0, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10592,7 +10553,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceResult {
         ::core::result::Result::Ok(Self {
             meta: slots.0,
             contents: ::mcpwire_types::support::required_member(slots.1, "contents")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10848,7 +10809,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Request {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11065,10 +11026,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RequestParams {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `RequestParamsMeta` (MCP 2024-11-05).
@@ -11153,7 +11111,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RequestParamsMeta {
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11310,7 +11268,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Resource {
             name: ::mcpwire_types::support::required_member(slots.3, "name")?,
             size: slots.4,
             uri: ::mcpwire_types::support::required_member(slots.5, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11406,7 +11364,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceAnnotations {
         ::core::result::Result::Ok(Self {
             audience: slots.0,
             priority: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11494,7 +11452,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceContents {
         ::core::result::Result::Ok(Self {
             mime_type: slots.0,
             uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11588,7 +11546,7 @@ for ResourceListChangedNotification {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11668,10 +11626,7 @@ for ResourceListChangedNotificationParams {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `ResourceReference` (MCP 2024-11-05).
@@ -11749,7 +11704,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceReference {
         ::core::result::Result::Ok(Self {
             r#type: ::mcpwire_types::support::required_member(slots.0, "type")?,
             uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11892,7 +11847,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceTemplate {
                 slots.4,
                 "uriTemplate",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11988,7 +11943,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceTemplateAnnotat
         ::core::result::Result::Ok(Self {
             audience: slots.0,
             priority: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -12070,7 +12025,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceUpdatedNotifica
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -12144,7 +12099,7 @@ for ResourceUpdatedNotificationParams {
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             uri: ::mcpwire_types::support::required_member(slots.0, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -12223,10 +12178,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Result {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `Role` (MCP 2024-11-05).
@@ -12335,7 +12287,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Root {
         ::core::result::Result::Ok(Self {
             name: slots.0,
             uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -12428,7 +12380,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RootsListChangedNotific
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -12508,10 +12460,7 @@ for RootsListChangedNotificationParams {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `SamplingMessage` (MCP 2024-11-05).
@@ -12592,7 +12541,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SamplingMessage {
         ::core::result::Result::Ok(Self {
             content: ::mcpwire_types::support::required_member(slots.0, "content")?,
             role: ::mcpwire_types::support::required_member(slots.1, "role")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -12924,7 +12873,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilities {
             prompts: slots.2,
             resources: slots.3,
             tools: slots.4,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -13005,7 +12954,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesPromp
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             list_changed: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -13101,7 +13050,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesResou
         ::core::result::Result::Ok(Self {
             list_changed: slots.0,
             subscribe: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -13182,7 +13131,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesTools
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             list_changed: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14238,7 +14187,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SetLevelRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14311,7 +14260,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SetLevelRequestParams {
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             level: ::mcpwire_types::support::required_member(slots.0, "level")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14390,7 +14339,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SubscribeRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14463,7 +14412,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SubscribeRequestParams 
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             uri: ::mcpwire_types::support::required_member(slots.0, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14560,7 +14509,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TextContent {
             annotations: slots.0,
             text: ::mcpwire_types::support::required_member(slots.1, "text")?,
             r#type: ::mcpwire_types::support::required_member(slots.2, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14656,7 +14605,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TextContentAnnotations 
         ::core::result::Result::Ok(Self {
             audience: slots.0,
             priority: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14750,7 +14699,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TextResourceContents {
             mime_type: slots.0,
             text: ::mcpwire_types::support::required_member(slots.1, "text")?,
             uri: ::mcpwire_types::support::required_member(slots.2, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14853,7 +14802,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Tool {
                 "inputSchema",
             )?,
             name: ::mcpwire_types::support::required_member(slots.2, "name")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14964,7 +14913,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolInputSchema {
             properties: slots.0,
             required: slots.1,
             r#type: ::mcpwire_types::support::required_member(slots.2, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -15057,7 +15006,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolListChangedNotifica
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -15137,10 +15086,7 @@ for ToolListChangedNotificationParams {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `TypeImage` (MCP 2024-11-05).
@@ -15458,7 +15404,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for UnsubscribeRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -15531,7 +15477,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for UnsubscribeRequestParam
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             uri: ::mcpwire_types::support::required_member(slots.0, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }

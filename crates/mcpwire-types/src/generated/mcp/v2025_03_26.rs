@@ -94,7 +94,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Annotations {
         ::core::result::Result::Ok(Self {
             audience: slots.0,
             priority: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -207,7 +207,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for AudioContent {
             data: ::mcpwire_types::support::required_member(slots.1, "data")?,
             mime_type: ::mcpwire_types::support::required_member(slots.2, "mimeType")?,
             r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -301,7 +301,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for BlobResourceContents {
             blob: ::mcpwire_types::support::required_member(slots.0, "blob")?,
             mime_type: slots.1,
             uri: ::mcpwire_types::support::required_member(slots.2, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -380,7 +380,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -471,7 +471,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolRequestParams {
         ::core::result::Result::Ok(Self {
             arguments: slots.0,
             name: ::mcpwire_types::support::required_member(slots.1, "name")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -574,7 +574,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolResult {
             meta: slots.0,
             content: ::mcpwire_types::support::required_member(slots.1, "content")?,
             is_error: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -887,7 +887,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CancelledNotification {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -974,7 +974,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CancelledNotificationPa
         ::core::result::Result::Ok(Self {
             reason: slots.0,
             request_id: ::mcpwire_types::support::required_member(slots.1, "requestId")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1093,7 +1093,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilities {
             experimental: slots.0,
             roots: slots.1,
             sampling: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1174,7 +1174,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilitiesRoots
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             list_changed: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2190,7 +2190,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2277,7 +2277,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParams {
         ::core::result::Result::Ok(Self {
             argument: ::mcpwire_types::support::required_member(slots.0, "argument")?,
             r#ref: ::mcpwire_types::support::required_member(slots.1, "ref")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2356,7 +2356,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParamsAr
         ::core::result::Result::Ok(Self {
             name: ::mcpwire_types::support::required_member(slots.0, "name")?,
             value: ::mcpwire_types::support::required_member(slots.1, "value")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2616,7 +2616,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteResult {
                 slots.1,
                 "completion",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2722,7 +2722,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteResultCompletio
             has_more: slots.0,
             total: slots.1,
             values: ::mcpwire_types::support::required_member(slots.2, "values")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2804,7 +2804,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3024,7 +3024,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageRequestPar
             stop_sequences: slots.5,
             system_prompt: slots.6,
             temperature: slots.7,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3179,7 +3179,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageResult {
             model: ::mcpwire_types::support::required_member(slots.2, "model")?,
             role: ::mcpwire_types::support::required_member(slots.3, "role")?,
             stop_reason: slots.4,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3486,7 +3486,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for EmbeddedResource {
             annotations: slots.0,
             resource: ::mcpwire_types::support::required_member(slots.1, "resource")?,
             r#type: ::mcpwire_types::support::required_member(slots.2, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3733,7 +3733,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3824,7 +3824,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptRequestParams 
         ::core::result::Result::Ok(Self {
             arguments: slots.0,
             name: ::mcpwire_types::support::required_member(slots.1, "name")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3929,7 +3929,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptResult {
             meta: slots.0,
             description: slots.1,
             messages: ::mcpwire_types::support::required_member(slots.2, "messages")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4042,7 +4042,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ImageContent {
             data: ::mcpwire_types::support::required_member(slots.1, "data")?,
             mime_type: ::mcpwire_types::support::required_member(slots.2, "mimeType")?,
             r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4121,7 +4121,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Implementation {
         ::core::result::Result::Ok(Self {
             name: ::mcpwire_types::support::required_member(slots.0, "name")?,
             version: ::mcpwire_types::support::required_member(slots.1, "version")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4200,7 +4200,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializeRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4314,7 +4314,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializeRequestParams
                 slots.2,
                 "protocolVersion",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4462,7 +4462,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializeResult {
                 slots.4,
                 "serverInfo",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4555,7 +4555,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializedNotification
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4634,10 +4634,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializedNotification
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `JSONRPCBatchRequest` (MCP 2025-03-26).
@@ -5048,7 +5045,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCError {
             error: ::mcpwire_types::support::required_member(slots.0, "error")?,
             id: ::mcpwire_types::support::required_member(slots.1, "id")?,
             jsonrpc: ::mcpwire_types::support::required_member(slots.2, "jsonrpc")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5147,7 +5144,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCErrorError {
             code: ::mcpwire_types::support::required_member(slots.0, "code")?,
             data: slots.1,
             message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5518,7 +5515,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCNotification {
             jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
             params: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5597,10 +5594,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCNotificationPara
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `JSONRPCRequest` (MCP 2025-03-26).
@@ -5702,7 +5696,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5781,10 +5775,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCRequestParams {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `JSONRPCRequestParamsMeta` (MCP 2025-03-26).
@@ -5869,7 +5860,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCRequestParamsMet
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5954,7 +5945,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCResponse {
             id: ::mcpwire_types::support::required_member(slots.0, "id")?,
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6081,7 +6072,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListPromptsRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6160,10 +6151,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListPromptsRequestParam
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            cursor: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { cursor: slots.0, extra })
     }
 }
 /// `ListPromptsResult` (MCP 2025-03-26).
@@ -6267,7 +6255,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListPromptsResult {
             meta: slots.0,
             next_cursor: slots.1,
             prompts: ::mcpwire_types::support::required_member(slots.2, "prompts")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6360,7 +6348,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourceTemplatesRe
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6440,10 +6428,7 @@ for ListResourceTemplatesRequestParams {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            cursor: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { cursor: slots.0, extra })
     }
 }
 /// `ListResourceTemplatesResult` (MCP 2025-03-26).
@@ -6561,7 +6546,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourceTemplatesRe
                 slots.2,
                 "resourceTemplates",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6648,7 +6633,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourcesRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6727,10 +6712,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourcesRequestPar
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            cursor: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { cursor: slots.0, extra })
     }
 }
 /// `ListResourcesResult` (MCP 2025-03-26).
@@ -6834,7 +6816,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourcesResult {
             meta: slots.0,
             next_cursor: slots.1,
             resources: ::mcpwire_types::support::required_member(slots.2, "resources")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6921,7 +6903,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7000,10 +6982,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsRequestParams 
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `ListRootsRequestParamsMeta` (MCP 2025-03-26).
@@ -7088,7 +7067,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsRequestParamsM
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7174,7 +7153,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsResult {
         ::core::result::Result::Ok(Self {
             meta: slots.0,
             roots: ::mcpwire_types::support::required_member(slots.1, "roots")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7261,7 +7240,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7340,10 +7319,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsRequestParams 
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            cursor: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { cursor: slots.0, extra })
     }
 }
 /// `ListToolsResult` (MCP 2025-03-26).
@@ -7447,7 +7423,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsResult {
             meta: slots.0,
             next_cursor: slots.1,
             tools: ::mcpwire_types::support::required_member(slots.2, "tools")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7577,7 +7553,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for LoggingMessageNotificat
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7673,7 +7649,7 @@ for LoggingMessageNotificationParams {
             data: ::mcpwire_types::support::required_member(slots.0, "data")?,
             level: ::mcpwire_types::support::required_member(slots.1, "level")?,
             logger: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -8734,10 +8710,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ModelHint {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            name: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { name: slots.0, extra })
     }
 }
 /// `ModelPreferences` (MCP 2025-03-26).
@@ -8889,7 +8862,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ModelPreferences {
             hints: slots.1,
             intelligence_priority: slots.2,
             speed_priority: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -8975,7 +8948,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Notification {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9054,10 +9027,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for NotificationParams {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `PaginatedRequest` (MCP 2025-03-26).
@@ -9142,7 +9112,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9221,10 +9191,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedRequestParams 
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            cursor: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { cursor: slots.0, extra })
     }
 }
 /// `PaginatedResult` (MCP 2025-03-26).
@@ -9317,7 +9284,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedResult {
         ::core::result::Result::Ok(Self {
             meta: slots.0,
             next_cursor: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9404,7 +9371,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9483,10 +9450,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequestParams {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `PingRequestParamsMeta` (MCP 2025-03-26).
@@ -9571,7 +9535,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequestParamsMeta {
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9653,7 +9617,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ProgressNotification {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9779,7 +9743,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ProgressNotificationPar
                 "progressToken",
             )?,
             total: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10020,7 +9984,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Prompt {
             arguments: slots.0,
             description: slots.1,
             name: ::mcpwire_types::support::required_member(slots.2, "name")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10121,7 +10085,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptArgument {
             description: slots.0,
             name: ::mcpwire_types::support::required_member(slots.1, "name")?,
             required: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10214,7 +10178,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptListChangedNotifi
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10294,10 +10258,7 @@ for PromptListChangedNotificationParams {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `PromptMessage` (MCP 2025-03-26).
@@ -10375,7 +10336,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptMessage {
         ::core::result::Result::Ok(Self {
             content: ::mcpwire_types::support::required_member(slots.0, "content")?,
             role: ::mcpwire_types::support::required_member(slots.1, "role")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10685,7 +10646,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptReference {
         ::core::result::Result::Ok(Self {
             name: ::mcpwire_types::support::required_member(slots.0, "name")?,
             r#type: ::mcpwire_types::support::required_member(slots.1, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10764,7 +10725,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10837,7 +10798,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceRequestPara
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             uri: ::mcpwire_types::support::required_member(slots.0, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10926,7 +10887,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceResult {
         ::core::result::Result::Ok(Self {
             meta: slots.0,
             contents: ::mcpwire_types::support::required_member(slots.1, "contents")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11182,7 +11143,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Request {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11399,10 +11360,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RequestParams {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `RequestParamsMeta` (MCP 2025-03-26).
@@ -11487,7 +11445,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RequestParamsMeta {
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11641,7 +11599,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Resource {
             name: ::mcpwire_types::support::required_member(slots.3, "name")?,
             size: slots.4,
             uri: ::mcpwire_types::support::required_member(slots.5, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11729,7 +11687,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceContents {
         ::core::result::Result::Ok(Self {
             mime_type: slots.0,
             uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11823,7 +11781,7 @@ for ResourceListChangedNotification {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11903,10 +11861,7 @@ for ResourceListChangedNotificationParams {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `ResourceReference` (MCP 2025-03-26).
@@ -11984,7 +11939,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceReference {
         ::core::result::Result::Ok(Self {
             r#type: ::mcpwire_types::support::required_member(slots.0, "type")?,
             uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -12124,7 +12079,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceTemplate {
                 slots.4,
                 "uriTemplate",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -12206,7 +12161,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceUpdatedNotifica
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -12280,7 +12235,7 @@ for ResourceUpdatedNotificationParams {
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             uri: ::mcpwire_types::support::required_member(slots.0, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -12359,10 +12314,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Result {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `Role` (MCP 2025-03-26).
@@ -12471,7 +12423,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Root {
         ::core::result::Result::Ok(Self {
             name: slots.0,
             uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -12564,7 +12516,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RootsListChangedNotific
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -12644,10 +12596,7 @@ for RootsListChangedNotificationParams {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `SamplingMessage` (MCP 2025-03-26).
@@ -12728,7 +12677,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SamplingMessage {
         ::core::result::Result::Ok(Self {
             content: ::mcpwire_types::support::required_member(slots.0, "content")?,
             role: ::mcpwire_types::support::required_member(slots.1, "role")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -13107,7 +13056,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilities {
             prompts: slots.3,
             resources: slots.4,
             tools: slots.5,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -13188,7 +13137,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesPromp
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             list_changed: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -13284,7 +13233,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesResou
         ::core::result::Result::Ok(Self {
             list_changed: slots.0,
             subscribe: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -13365,7 +13314,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesTools
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             list_changed: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14421,7 +14370,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SetLevelRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14494,7 +14443,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SetLevelRequestParams {
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             level: ::mcpwire_types::support::required_member(slots.0, "level")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14573,7 +14522,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SubscribeRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14646,7 +14595,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SubscribeRequestParams 
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             uri: ::mcpwire_types::support::required_member(slots.0, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14740,7 +14689,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TextContent {
             annotations: slots.0,
             text: ::mcpwire_types::support::required_member(slots.1, "text")?,
             r#type: ::mcpwire_types::support::required_member(slots.2, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14834,7 +14783,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TextResourceContents {
             mime_type: slots.0,
             text: ::mcpwire_types::support::required_member(slots.1, "text")?,
             uri: ::mcpwire_types::support::required_member(slots.2, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14962,7 +14911,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Tool {
                 "inputSchema",
             )?,
             name: ::mcpwire_types::support::required_member(slots.3, "name")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -15127,7 +15076,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolAnnotations {
             open_world_hint: slots.2,
             read_only_hint: slots.3,
             title: slots.4,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -15238,7 +15187,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolInputSchema {
             properties: slots.0,
             required: slots.1,
             r#type: ::mcpwire_types::support::required_member(slots.2, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -15331,7 +15280,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolListChangedNotifica
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -15411,10 +15360,7 @@ for ToolListChangedNotificationParams {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `TypeAudio` (MCP 2025-03-26).
@@ -15772,7 +15718,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for UnsubscribeRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -15845,7 +15791,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for UnsubscribeRequestParam
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             uri: ::mcpwire_types::support::required_member(slots.0, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }

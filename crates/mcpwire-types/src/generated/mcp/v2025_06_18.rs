@@ -109,7 +109,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Annotations {
             audience: slots.0,
             last_modified: slots.1,
             priority: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -237,7 +237,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for AudioContent {
             data: ::mcpwire_types::support::required_member(slots.2, "data")?,
             mime_type: ::mcpwire_types::support::required_member(slots.3, "mimeType")?,
             r#type: ::mcpwire_types::support::required_member(slots.4, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -323,7 +323,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for BaseMetadata {
         ::core::result::Result::Ok(Self {
             name: ::mcpwire_types::support::required_member(slots.0, "name")?,
             title: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -435,7 +435,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for BlobResourceContents {
             blob: ::mcpwire_types::support::required_member(slots.1, "blob")?,
             mime_type: slots.2,
             uri: ::mcpwire_types::support::required_member(slots.3, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -555,7 +555,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for BooleanSchema {
             description: slots.1,
             title: slots.2,
             r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -634,7 +634,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -725,7 +725,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolRequestParams {
         ::core::result::Result::Ok(Self {
             arguments: slots.0,
             name: ::mcpwire_types::support::required_member(slots.1, "name")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -860,7 +860,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolResult {
             content: ::mcpwire_types::support::required_member(slots.1, "content")?,
             is_error: slots.2,
             structured_content: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -942,7 +942,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CancelledNotification {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1029,7 +1029,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CancelledNotificationPa
         ::core::result::Result::Ok(Self {
             reason: slots.0,
             request_id: ::mcpwire_types::support::required_member(slots.1, "requestId")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1172,7 +1172,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilities {
             experimental: slots.1,
             roots: slots.2,
             sampling: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1253,7 +1253,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilitiesRoots
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             list_changed: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2298,7 +2298,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2402,7 +2402,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParams {
             argument: ::mcpwire_types::support::required_member(slots.0, "argument")?,
             context: slots.1,
             r#ref: ::mcpwire_types::support::required_member(slots.2, "ref")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2481,7 +2481,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParamsAr
         ::core::result::Result::Ok(Self {
             name: ::mcpwire_types::support::required_member(slots.0, "name")?,
             value: ::mcpwire_types::support::required_member(slots.1, "value")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2563,10 +2563,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParamsCo
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            arguments: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { arguments: slots.0, extra })
     }
 }
 /// `CompleteRequestParamsRef` (MCP 2025-06-18).
@@ -2830,7 +2827,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteResult {
                 slots.1,
                 "completion",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2936,7 +2933,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteResultCompletio
             has_more: slots.0,
             total: slots.1,
             values: ::mcpwire_types::support::required_member(slots.2, "values")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3288,7 +3285,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3508,7 +3505,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageRequestPar
             stop_sequences: slots.5,
             system_prompt: slots.6,
             temperature: slots.7,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3663,7 +3660,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageResult {
             model: ::mcpwire_types::support::required_member(slots.2, "model")?,
             role: ::mcpwire_types::support::required_member(slots.3, "role")?,
             stop_reason: slots.4,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3949,7 +3946,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4041,7 +4038,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitRequestParams {
                 slots.1,
                 "requestedSchema",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4149,7 +4146,7 @@ for ElicitRequestParamsRequestedSchema {
             )?,
             required: slots.1,
             r#type: ::mcpwire_types::support::required_member(slots.2, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4257,7 +4254,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitResult {
             meta: slots.0,
             action: ::mcpwire_types::support::required_member(slots.1, "action")?,
             content: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4568,7 +4565,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for EmbeddedResource {
             annotations: slots.1,
             resource: ::mcpwire_types::support::required_member(slots.2, "resource")?,
             r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4870,7 +4867,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for EnumSchema {
             enum_names: slots.2,
             title: slots.3,
             r#type: ::mcpwire_types::support::required_member(slots.4, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4949,7 +4946,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5040,7 +5037,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptRequestParams 
         ::core::result::Result::Ok(Self {
             arguments: slots.0,
             name: ::mcpwire_types::support::required_member(slots.1, "name")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5145,7 +5142,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptResult {
             meta: slots.0,
             description: slots.1,
             messages: ::mcpwire_types::support::required_member(slots.2, "messages")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5273,7 +5270,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ImageContent {
             data: ::mcpwire_types::support::required_member(slots.2, "data")?,
             mime_type: ::mcpwire_types::support::required_member(slots.3, "mimeType")?,
             r#type: ::mcpwire_types::support::required_member(slots.4, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5365,7 +5362,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Implementation {
             name: ::mcpwire_types::support::required_member(slots.0, "name")?,
             title: slots.1,
             version: ::mcpwire_types::support::required_member(slots.2, "version")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5444,7 +5441,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializeRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5558,7 +5555,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializeRequestParams
                 slots.2,
                 "protocolVersion",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5706,7 +5703,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializeResult {
                 slots.4,
                 "serverInfo",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5793,7 +5790,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializedNotification
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5878,7 +5875,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCError {
             error: ::mcpwire_types::support::required_member(slots.0, "error")?,
             id: ::mcpwire_types::support::required_member(slots.1, "id")?,
             jsonrpc: ::mcpwire_types::support::required_member(slots.2, "jsonrpc")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5977,7 +5974,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCErrorError {
             code: ::mcpwire_types::support::required_member(slots.0, "code")?,
             data: slots.1,
             message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6284,7 +6281,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCNotification {
             jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
             params: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6387,7 +6384,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6466,10 +6463,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCRequestParams {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `JSONRPCRequestParamsMeta` (MCP 2025-06-18).
@@ -6554,7 +6548,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCRequestParamsMet
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6639,7 +6633,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCResponse {
             id: ::mcpwire_types::support::required_member(slots.0, "id")?,
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6766,7 +6760,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListPromptsRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6845,10 +6839,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListPromptsRequestParam
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            cursor: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { cursor: slots.0, extra })
     }
 }
 /// `ListPromptsResult` (MCP 2025-06-18).
@@ -6952,7 +6943,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListPromptsResult {
             meta: slots.0,
             next_cursor: slots.1,
             prompts: ::mcpwire_types::support::required_member(slots.2, "prompts")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7045,7 +7036,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourceTemplatesRe
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7125,10 +7116,7 @@ for ListResourceTemplatesRequestParams {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            cursor: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { cursor: slots.0, extra })
     }
 }
 /// `ListResourceTemplatesResult` (MCP 2025-06-18).
@@ -7246,7 +7234,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourceTemplatesRe
                 slots.2,
                 "resourceTemplates",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7333,7 +7321,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourcesRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7412,10 +7400,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourcesRequestPar
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            cursor: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { cursor: slots.0, extra })
     }
 }
 /// `ListResourcesResult` (MCP 2025-06-18).
@@ -7519,7 +7504,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourcesResult {
             meta: slots.0,
             next_cursor: slots.1,
             resources: ::mcpwire_types::support::required_member(slots.2, "resources")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7606,7 +7591,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7685,10 +7670,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsRequestParams 
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `ListRootsRequestParamsMeta` (MCP 2025-06-18).
@@ -7773,7 +7755,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsRequestParamsM
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7859,7 +7841,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsResult {
         ::core::result::Result::Ok(Self {
             meta: slots.0,
             roots: ::mcpwire_types::support::required_member(slots.1, "roots")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7946,7 +7928,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -8025,10 +8007,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsRequestParams 
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            cursor: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { cursor: slots.0, extra })
     }
 }
 /// `ListToolsResult` (MCP 2025-06-18).
@@ -8132,7 +8111,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsResult {
             meta: slots.0,
             next_cursor: slots.1,
             tools: ::mcpwire_types::support::required_member(slots.2, "tools")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -8262,7 +8241,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for LoggingMessageNotificat
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -8358,7 +8337,7 @@ for LoggingMessageNotificationParams {
             data: ::mcpwire_types::support::required_member(slots.0, "data")?,
             level: ::mcpwire_types::support::required_member(slots.1, "level")?,
             logger: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9459,10 +9438,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ModelHint {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            name: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { name: slots.0, extra })
     }
 }
 /// `ModelPreferences` (MCP 2025-06-18).
@@ -9614,7 +9590,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ModelPreferences {
             hints: slots.1,
             intelligence_priority: slots.2,
             speed_priority: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9700,7 +9676,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Notification {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9839,7 +9815,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for NumberSchema {
             minimum: slots.2,
             title: slots.3,
             r#type: ::mcpwire_types::support::required_member(slots.4, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9949,7 +9925,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10028,10 +10004,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedRequestParams 
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            cursor: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { cursor: slots.0, extra })
     }
 }
 /// `PaginatedResult` (MCP 2025-06-18).
@@ -10124,7 +10097,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedResult {
         ::core::result::Result::Ok(Self {
             meta: slots.0,
             next_cursor: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10211,7 +10184,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10290,10 +10263,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequestParams {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `PingRequestParamsMeta` (MCP 2025-06-18).
@@ -10378,7 +10348,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequestParamsMeta {
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10699,7 +10669,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ProgressNotification {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10825,7 +10795,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ProgressNotificationPar
                 "progressToken",
             )?,
             total: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11104,7 +11074,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Prompt {
             description: slots.2,
             name: ::mcpwire_types::support::required_member(slots.3, "name")?,
             title: slots.4,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11225,7 +11195,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptArgument {
             name: ::mcpwire_types::support::required_member(slots.1, "name")?,
             required: slots.2,
             title: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11312,7 +11282,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptListChangedNotifi
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11391,7 +11361,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptMessage {
         ::core::result::Result::Ok(Self {
             content: ::mcpwire_types::support::required_member(slots.0, "content")?,
             role: ::mcpwire_types::support::required_member(slots.1, "role")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11483,7 +11453,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptReference {
             name: ::mcpwire_types::support::required_member(slots.0, "name")?,
             title: slots.1,
             r#type: ::mcpwire_types::support::required_member(slots.2, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11562,7 +11532,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11635,7 +11605,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceRequestPara
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             uri: ::mcpwire_types::support::required_member(slots.0, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11724,7 +11694,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceResult {
         ::core::result::Result::Ok(Self {
             meta: slots.0,
             contents: ::mcpwire_types::support::required_member(slots.1, "contents")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11980,7 +11950,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Request {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -12197,10 +12167,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RequestParams {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `RequestParamsMeta` (MCP 2025-06-18).
@@ -12285,7 +12252,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RequestParamsMeta {
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -12469,7 +12436,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Resource {
             size: slots.5,
             title: slots.6,
             uri: ::mcpwire_types::support::required_member(slots.7, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -12570,7 +12537,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceContents {
             meta: slots.0,
             mime_type: slots.1,
             uri: ::mcpwire_types::support::required_member(slots.2, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -12762,7 +12729,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceLink {
             title: slots.6,
             r#type: ::mcpwire_types::support::required_member(slots.7, "type")?,
             uri: ::mcpwire_types::support::required_member(slots.8, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -12850,7 +12817,7 @@ for ResourceListChangedNotification {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -13020,7 +12987,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceTemplate {
                 slots.6,
                 "uriTemplate",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -13099,7 +13066,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceTemplateReferen
         ::core::result::Result::Ok(Self {
             r#type: ::mcpwire_types::support::required_member(slots.0, "type")?,
             uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -13181,7 +13148,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceUpdatedNotifica
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -13255,7 +13222,7 @@ for ResourceUpdatedNotificationParams {
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             uri: ::mcpwire_types::support::required_member(slots.0, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -13334,10 +13301,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Result {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `Role` (MCP 2025-06-18).
@@ -13459,7 +13423,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Root {
             meta: slots.0,
             name: slots.1,
             uri: ::mcpwire_types::support::required_member(slots.2, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -13546,7 +13510,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RootsListChangedNotific
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -13628,7 +13592,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SamplingMessage {
         ::core::result::Result::Ok(Self {
             content: ::mcpwire_types::support::required_member(slots.0, "content")?,
             role: ::mcpwire_types::support::required_member(slots.1, "role")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14007,7 +13971,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilities {
             prompts: slots.3,
             resources: slots.4,
             tools: slots.5,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14088,7 +14052,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesPromp
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             list_changed: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14184,7 +14148,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesResou
         ::core::result::Result::Ok(Self {
             list_changed: slots.0,
             subscribe: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14265,7 +14229,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesTools
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             list_changed: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -15355,7 +15319,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SetLevelRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -15428,7 +15392,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SetLevelRequestParams {
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             level: ::mcpwire_types::support::required_member(slots.0, "level")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -15593,7 +15557,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for StringSchema {
             min_length: slots.3,
             title: slots.4,
             r#type: ::mcpwire_types::support::required_member(slots.5, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -15704,7 +15668,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SubscribeRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -15777,7 +15741,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SubscribeRequestParams 
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             uri: ::mcpwire_types::support::required_member(slots.0, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -15889,7 +15853,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TextContent {
             annotations: slots.1,
             text: ::mcpwire_types::support::required_member(slots.2, "text")?,
             r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -16001,7 +15965,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TextResourceContents {
             mime_type: slots.1,
             text: ::mcpwire_types::support::required_member(slots.2, "text")?,
             uri: ::mcpwire_types::support::required_member(slots.3, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -16179,7 +16143,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Tool {
             name: ::mcpwire_types::support::required_member(slots.4, "name")?,
             output_schema: slots.5,
             title: slots.6,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -16344,7 +16308,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolAnnotations {
             open_world_hint: slots.2,
             read_only_hint: slots.3,
             title: slots.4,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -16455,7 +16419,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolInputSchema {
             properties: slots.0,
             required: slots.1,
             r#type: ::mcpwire_types::support::required_member(slots.2, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -16542,7 +16506,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolListChangedNotifica
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -16653,7 +16617,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolOutputSchema {
             properties: slots.0,
             required: slots.1,
             r#type: ::mcpwire_types::support::required_member(slots.2, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -17132,7 +17096,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for UnsubscribeRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -17205,7 +17169,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for UnsubscribeRequestParam
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             uri: ::mcpwire_types::support::required_member(slots.0, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }

@@ -109,7 +109,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Annotations {
             audience: slots.0,
             last_modified: slots.1,
             priority: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -237,7 +237,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for AudioContent {
             data: ::mcpwire_types::support::required_member(slots.2, "data")?,
             mime_type: ::mcpwire_types::support::required_member(slots.3, "mimeType")?,
             r#type: ::mcpwire_types::support::required_member(slots.4, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -323,7 +323,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for BaseMetadata {
         ::core::result::Result::Ok(Self {
             name: ::mcpwire_types::support::required_member(slots.0, "name")?,
             title: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -435,7 +435,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for BlobResourceContents {
             blob: ::mcpwire_types::support::required_member(slots.1, "blob")?,
             mime_type: slots.2,
             uri: ::mcpwire_types::support::required_member(slots.3, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -555,7 +555,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for BooleanSchema {
             description: slots.1,
             title: slots.2,
             r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -654,7 +654,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -776,7 +776,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolRequestParams {
             arguments: slots.1,
             name: ::mcpwire_types::support::required_member(slots.2, "name")?,
             task: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -862,7 +862,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolRequestParamsMe
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -997,7 +997,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolResult {
             content: ::mcpwire_types::support::required_member(slots.1, "content")?,
             is_error: slots.2,
             structured_content: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1096,7 +1096,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CancelTaskRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1170,7 +1170,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CancelTaskRequestParams
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             task_id: ::mcpwire_types::support::required_member(slots.0, "taskId")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1347,7 +1347,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CancelTaskResult {
             status_message: slots.5,
             task_id: ::mcpwire_types::support::required_member(slots.6, "taskId")?,
             ttl: ::mcpwire_types::support::required_member(slots.7, "ttl")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1436,7 +1436,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CancelledNotification {
             jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
             params: ::mcpwire_types::support::required_member(slots.2, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1547,7 +1547,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CancelledNotificationPa
             meta: slots.0,
             reason: slots.1,
             request_id: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1707,7 +1707,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilities {
             roots: slots.2,
             sampling: slots.3,
             tasks: slots.4,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1804,7 +1804,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilitiesElici
         ::core::result::Result::Ok(Self {
             form: slots.0,
             url: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1885,7 +1885,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilitiesRoots
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             list_changed: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1985,7 +1985,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilitiesSampl
         ::core::result::Result::Ok(Self {
             context: slots.0,
             tools: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2102,7 +2102,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilitiesTasks
             cancel: slots.0,
             list: slots.1,
             requests: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2208,7 +2208,7 @@ for ClientCapabilitiesTasksRequests {
         ::core::result::Result::Ok(Self {
             elicitation: slots.0,
             sampling: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2291,10 +2291,7 @@ for ClientCapabilitiesTasksRequestsElicitation {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            create: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { create: slots.0, extra })
     }
 }
 /// `ClientCapabilitiesTasksRequestsSampling` (MCP 2025-11-25).
@@ -2380,7 +2377,7 @@ for ClientCapabilitiesTasksRequestsSampling {
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             create_message: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3824,7 +3821,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3942,7 +3939,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParams {
             argument: ::mcpwire_types::support::required_member(slots.1, "argument")?,
             context: slots.2,
             r#ref: ::mcpwire_types::support::required_member(slots.3, "ref")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4021,7 +4018,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParamsAr
         ::core::result::Result::Ok(Self {
             name: ::mcpwire_types::support::required_member(slots.0, "name")?,
             value: ::mcpwire_types::support::required_member(slots.1, "value")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4103,10 +4100,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParamsCo
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            arguments: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { arguments: slots.0, extra })
     }
 }
 /// `CompleteRequestParamsMeta` (MCP 2025-11-25).
@@ -4191,7 +4185,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParamsMe
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4456,7 +4450,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteResult {
                 slots.1,
                 "completion",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4562,7 +4556,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteResultCompletio
             has_more: slots.0,
             total: slots.1,
             values: ::mcpwire_types::support::required_member(slots.2, "values")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4931,7 +4925,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5215,7 +5209,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageRequestPar
             temperature: slots.9,
             tool_choice: slots.10,
             tools: slots.11,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5329,7 +5323,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageRequestPar
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5456,7 +5450,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageResult {
             model: ::mcpwire_types::support::required_member(slots.2, "model")?,
             role: ::mcpwire_types::support::required_member(slots.3, "role")?,
             stop_reason: slots.4,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5841,7 +5835,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateTaskResult {
         ::core::result::Result::Ok(Self {
             meta: slots.0,
             task: ::mcpwire_types::support::required_member(slots.1, "task")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5945,7 +5939,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6088,7 +6082,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitRequestFormParams
                 "requestedSchema",
             )?,
             task: slots.4,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6174,7 +6168,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitRequestFormParams
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6301,7 +6295,7 @@ for ElicitRequestFormParamsRequestedSchema {
             )?,
             required: slots.2,
             r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6609,7 +6603,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitRequestURLParams 
             mode: ::mcpwire_types::support::required_member(slots.3, "mode")?,
             task: slots.4,
             url: ::mcpwire_types::support::required_member(slots.5, "url")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6695,7 +6689,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitRequestURLParamsM
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6803,7 +6797,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitResult {
             meta: slots.0,
             action: ::mcpwire_types::support::required_member(slots.1, "action")?,
             content: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7109,7 +7103,7 @@ for ElicitationCompleteNotification {
             jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
             params: ::mcpwire_types::support::required_member(slots.2, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7189,7 +7183,7 @@ for ElicitationCompleteNotificationParams {
                 slots.0,
                 "elicitationId",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7308,7 +7302,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for EmbeddedResource {
             annotations: slots.1,
             resource: ::mcpwire_types::support::required_member(slots.2, "resource")?,
             r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7845,7 +7839,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Error {
             code: ::mcpwire_types::support::required_member(slots.0, "code")?,
             data: slots.1,
             message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7944,7 +7938,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -8052,7 +8046,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptRequestParams 
             meta: slots.0,
             arguments: slots.1,
             name: ::mcpwire_types::support::required_member(slots.2, "name")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -8138,7 +8132,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptRequestParamsM
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -8243,7 +8237,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptResult {
             meta: slots.0,
             description: slots.1,
             messages: ::mcpwire_types::support::required_member(slots.2, "messages")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -8342,7 +8336,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetTaskPayloadRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -8416,7 +8410,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetTaskPayloadRequestPa
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             task_id: ::mcpwire_types::support::required_member(slots.0, "taskId")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -8495,10 +8489,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetTaskPayloadResult {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `GetTaskRequest` (MCP 2025-11-25).
@@ -8596,7 +8587,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetTaskRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -8670,7 +8661,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetTaskRequestParams {
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             task_id: ::mcpwire_types::support::required_member(slots.0, "taskId")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -8847,7 +8838,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetTaskResult {
             status_message: slots.5,
             task_id: ::mcpwire_types::support::required_member(slots.6, "taskId")?,
             ttl: ::mcpwire_types::support::required_member(slots.7, "ttl")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -8966,7 +8957,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Icon {
             sizes: slots.1,
             src: ::mcpwire_types::support::required_member(slots.2, "src")?,
             theme: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9069,10 +9060,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Icons {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            icons: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { icons: slots.0, extra })
     }
 }
 /// `ImageContent` (MCP 2025-11-25).
@@ -9199,7 +9187,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ImageContent {
             data: ::mcpwire_types::support::required_member(slots.2, "data")?,
             mime_type: ::mcpwire_types::support::required_member(slots.3, "mimeType")?,
             r#type: ::mcpwire_types::support::required_member(slots.4, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9346,7 +9334,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Implementation {
             title: slots.3,
             version: ::mcpwire_types::support::required_member(slots.4, "version")?,
             website_url: slots.5,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9445,7 +9433,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializeRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9578,7 +9566,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializeRequestParams
                 slots.3,
                 "protocolVersion",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9664,7 +9652,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializeRequestParams
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9812,7 +9800,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializeResult {
                 slots.4,
                 "serverInfo",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9909,7 +9897,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializedNotification
             jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
             params: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10001,7 +9989,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCErrorResponse {
             error: ::mcpwire_types::support::required_member(slots.0, "error")?,
             id: slots.1,
             jsonrpc: ::mcpwire_types::support::required_member(slots.2, "jsonrpc")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10316,7 +10304,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCNotification {
             jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
             params: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10422,7 +10410,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10668,7 +10656,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCResultResponse {
             id: ::mcpwire_types::support::required_member(slots.0, "id")?,
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10857,7 +10845,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for LegacyTitledEnumSchema 
             enum_names: slots.3,
             title: slots.4,
             r#type: ::mcpwire_types::support::required_member(slots.5, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10960,7 +10948,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListPromptsRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11065,7 +11053,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListPromptsResult {
             meta: slots.0,
             next_cursor: slots.1,
             prompts: ::mcpwire_types::support::required_member(slots.2, "prompts")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11168,7 +11156,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourceTemplatesRe
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11287,7 +11275,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourceTemplatesRe
                 slots.2,
                 "resourceTemplates",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11390,7 +11378,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourcesRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11495,7 +11483,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourcesResult {
             meta: slots.0,
             next_cursor: slots.1,
             resources: ::mcpwire_types::support::required_member(slots.2, "resources")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11598,7 +11586,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11684,7 +11672,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsResult {
         ::core::result::Result::Ok(Self {
             meta: slots.0,
             roots: ::mcpwire_types::support::required_member(slots.1, "roots")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11787,7 +11775,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListTasksRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11892,7 +11880,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListTasksResult {
             meta: slots.0,
             next_cursor: slots.1,
             tasks: ::mcpwire_types::support::required_member(slots.2, "tasks")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11995,7 +11983,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -12100,7 +12088,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsResult {
             meta: slots.0,
             next_cursor: slots.1,
             tools: ::mcpwire_types::support::required_member(slots.2, "tools")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -12237,7 +12225,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for LoggingMessageNotificat
             jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
             params: ::mcpwire_types::support::required_member(slots.2, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -12351,7 +12339,7 @@ for LoggingMessageNotificationParams {
             data: ::mcpwire_types::support::required_member(slots.1, "data")?,
             level: ::mcpwire_types::support::required_member(slots.2, "level")?,
             logger: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -13776,10 +13764,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ModelHint {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            name: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { name: slots.0, extra })
     }
 }
 /// `ModelPreferences` (MCP 2025-11-25).
@@ -13931,7 +13916,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ModelPreferences {
             hints: slots.1,
             intelligence_priority: slots.2,
             speed_priority: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14190,7 +14175,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Notification {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14269,10 +14254,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for NotificationParams {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `NumberSchema` (MCP 2025-11-25).
@@ -14425,7 +14407,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for NumberSchema {
             minimum: slots.3,
             title: slots.4,
             r#type: ::mcpwire_types::support::required_member(slots.5, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14552,7 +14534,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14646,7 +14628,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedRequestParams 
         ::core::result::Result::Ok(Self {
             meta: slots.0,
             cursor: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14732,7 +14714,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedRequestParamsM
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14826,7 +14808,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedResult {
         ::core::result::Result::Ok(Self {
             meta: slots.0,
             next_cursor: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14929,7 +14911,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -15412,7 +15394,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ProgressNotification {
             jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
             params: ::mcpwire_types::support::required_member(slots.2, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -15553,7 +15535,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ProgressNotificationPar
                 "progressToken",
             )?,
             total: slots.4,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -15847,7 +15829,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Prompt {
             icons: slots.3,
             name: ::mcpwire_types::support::required_member(slots.4, "name")?,
             title: slots.5,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -15968,7 +15950,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptArgument {
             name: ::mcpwire_types::support::required_member(slots.1, "name")?,
             required: slots.2,
             title: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -16065,7 +16047,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptListChangedNotifi
             jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
             params: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -16144,7 +16126,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptMessage {
         ::core::result::Result::Ok(Self {
             content: ::mcpwire_types::support::required_member(slots.0, "content")?,
             role: ::mcpwire_types::support::required_member(slots.1, "role")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -16236,7 +16218,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptReference {
             name: ::mcpwire_types::support::required_member(slots.0, "name")?,
             title: slots.1,
             r#type: ::mcpwire_types::support::required_member(slots.2, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -16335,7 +16317,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -16421,7 +16403,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceRequestPara
         ::core::result::Result::Ok(Self {
             meta: slots.0,
             uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -16507,7 +16489,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceRequestPara
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -16596,7 +16578,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceResult {
         ::core::result::Result::Ok(Self {
             meta: slots.0,
             contents: ::mcpwire_types::support::required_member(slots.1, "contents")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -16840,7 +16822,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RelatedTaskMetadata {
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             task_id: ::mcpwire_types::support::required_member(slots.0, "taskId")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -16929,7 +16911,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Request {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -17146,10 +17128,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RequestParams {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `RequestParamsMeta` (MCP 2025-11-25).
@@ -17234,7 +17213,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RequestParamsMeta {
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -17433,7 +17412,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Resource {
             size: slots.6,
             title: slots.7,
             uri: ::mcpwire_types::support::required_member(slots.8, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -17534,7 +17513,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceContents {
             meta: slots.0,
             mime_type: slots.1,
             uri: ::mcpwire_types::support::required_member(slots.2, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -17741,7 +17720,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceLink {
             title: slots.7,
             r#type: ::mcpwire_types::support::required_member(slots.8, "type")?,
             uri: ::mcpwire_types::support::required_member(slots.9, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -17839,7 +17818,7 @@ for ResourceListChangedNotification {
             jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
             params: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -17925,7 +17904,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceRequestParams {
         ::core::result::Result::Ok(Self {
             meta: slots.0,
             uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -18011,7 +17990,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceRequestParamsMe
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -18196,7 +18175,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceTemplate {
                 slots.7,
                 "uriTemplate",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -18275,7 +18254,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceTemplateReferen
         ::core::result::Result::Ok(Self {
             r#type: ::mcpwire_types::support::required_member(slots.0, "type")?,
             uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -18364,7 +18343,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceUpdatedNotifica
             jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
             params: ::mcpwire_types::support::required_member(slots.2, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -18451,7 +18430,7 @@ for ResourceUpdatedNotificationParams {
         ::core::result::Result::Ok(Self {
             meta: slots.0,
             uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -18530,10 +18509,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Result {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `Role` (MCP 2025-11-25).
@@ -18655,7 +18631,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Root {
             meta: slots.0,
             name: slots.1,
             uri: ::mcpwire_types::support::required_member(slots.2, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -18752,7 +18728,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RootsListChangedNotific
             jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
             params: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -18851,7 +18827,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SamplingMessage {
             meta: slots.0,
             content: ::mcpwire_types::support::required_member(slots.1, "content")?,
             role: ::mcpwire_types::support::required_member(slots.2, "role")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -19607,7 +19583,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilities {
             resources: slots.4,
             tasks: slots.5,
             tools: slots.6,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -19688,7 +19664,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesPromp
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             list_changed: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -19784,7 +19760,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesResou
         ::core::result::Result::Ok(Self {
             list_changed: slots.0,
             subscribe: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -19901,7 +19877,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesTasks
             cancel: slots.0,
             list: slots.1,
             requests: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -19984,10 +19960,7 @@ for ServerCapabilitiesTasksRequests {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            tools: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { tools: slots.0, extra })
     }
 }
 /// `ServerCapabilitiesTasksRequestsTools` (MCP 2025-11-25).
@@ -20066,10 +20039,7 @@ for ServerCapabilitiesTasksRequestsTools {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            call: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { call: slots.0, extra })
     }
 }
 /// `ServerCapabilitiesTools` (MCP 2025-11-25).
@@ -20149,7 +20119,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesTools
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             list_changed: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -21629,7 +21599,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SetLevelRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -21715,7 +21685,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SetLevelRequestParams {
         ::core::result::Result::Ok(Self {
             meta: slots.0,
             level: ::mcpwire_types::support::required_member(slots.1, "level")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -21801,7 +21771,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SetLevelRequestParamsMe
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -22149,7 +22119,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for StringSchema {
             min_length: slots.4,
             title: slots.5,
             r#type: ::mcpwire_types::support::required_member(slots.6, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -22280,7 +22250,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SubscribeRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -22366,7 +22336,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SubscribeRequestParams 
         ::core::result::Result::Ok(Self {
             meta: slots.0,
             uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -22452,7 +22422,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SubscribeRequestParamsM
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -22614,7 +22584,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Task {
             status_message: slots.4,
             task_id: ::mcpwire_types::support::required_member(slots.5, "taskId")?,
             ttl: ::mcpwire_types::support::required_member(slots.6, "ttl")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -22708,7 +22678,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TaskAugmentedRequestPar
         ::core::result::Result::Ok(Self {
             meta: slots.0,
             task: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -22794,7 +22764,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TaskAugmentedRequestPar
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -22876,7 +22846,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TaskMetadata {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { ttl: slots.0, extra: extra })
+        ::core::result::Result::Ok(Self { ttl: slots.0, extra })
     }
 }
 /// `TaskStatus` (MCP 2025-11-25).
@@ -23000,7 +22970,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TaskStatusNotification 
             jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
             params: ::mcpwire_types::support::required_member(slots.2, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -23177,7 +23147,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TaskStatusNotificationP
             status_message: slots.5,
             task_id: ::mcpwire_types::support::required_member(slots.6, "taskId")?,
             ttl: ::mcpwire_types::support::required_member(slots.7, "ttl")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -23289,7 +23259,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TextContent {
             annotations: slots.1,
             text: ::mcpwire_types::support::required_member(slots.2, "text")?,
             r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -23401,7 +23371,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TextResourceContents {
             mime_type: slots.1,
             text: ::mcpwire_types::support::required_member(slots.2, "text")?,
             uri: ::mcpwire_types::support::required_member(slots.3, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -23573,7 +23543,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TitledMultiSelectEnumSc
             min_items: slots.4,
             title: slots.5,
             r#type: ::mcpwire_types::support::required_member(slots.6, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -23650,7 +23620,7 @@ for TitledMultiSelectEnumSchemaItems {
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             any_of: ::mcpwire_types::support::required_member(slots.0, "anyOf")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -23730,7 +23700,7 @@ for TitledMultiSelectEnumSchemaItemsAnyOfItem {
         ::core::result::Result::Ok(Self {
             r#const: ::mcpwire_types::support::required_member(slots.0, "const")?,
             title: ::mcpwire_types::support::required_member(slots.1, "title")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -23863,7 +23833,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TitledSingleSelectEnumS
             one_of: ::mcpwire_types::support::required_member(slots.2, "oneOf")?,
             title: slots.3,
             r#type: ::mcpwire_types::support::required_member(slots.4, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -23943,7 +23913,7 @@ for TitledSingleSelectEnumSchemaOneOfItem {
         ::core::result::Result::Ok(Self {
             r#const: ::mcpwire_types::support::required_member(slots.0, "const")?,
             title: ::mcpwire_types::support::required_member(slots.1, "title")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -24153,7 +24123,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Tool {
             name: ::mcpwire_types::support::required_member(slots.6, "name")?,
             output_schema: slots.7,
             title: slots.8,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -24318,7 +24288,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolAnnotations {
             open_world_hint: slots.2,
             read_only_hint: slots.3,
             title: slots.4,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -24397,10 +24367,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolChoice {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            mode: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { mode: slots.0, extra })
     }
 }
 /// `ToolChoiceMode` (MCP 2025-11-25).
@@ -24511,7 +24478,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolExecution {
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             task_support: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -24669,7 +24636,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolInputSchema {
             properties: slots.1,
             required: slots.2,
             r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -24766,7 +24733,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolListChangedNotifica
             jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
             params: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -24896,7 +24863,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolOutputSchema {
             properties: slots.1,
             required: slots.2,
             r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -25056,7 +25023,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolResultContent {
                 "toolUseId",
             )?,
             r#type: ::mcpwire_types::support::required_member(slots.5, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -25170,7 +25137,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolUseContent {
             input: ::mcpwire_types::support::required_member(slots.2, "input")?,
             name: ::mcpwire_types::support::required_member(slots.3, "name")?,
             r#type: ::mcpwire_types::support::required_member(slots.4, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -25786,7 +25753,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for URLElicitationRequiredE
             error: ::mcpwire_types::support::required_member(slots.0, "error")?,
             id: slots.1,
             jsonrpc: ::mcpwire_types::support::required_member(slots.2, "jsonrpc")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -25879,7 +25846,7 @@ for URLElicitationRequiredErrorError {
             code: ::mcpwire_types::support::required_member(slots.0, "code")?,
             data: ::mcpwire_types::support::required_member(slots.1, "data")?,
             message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -25956,7 +25923,7 @@ for URLElicitationRequiredErrorErrorData {
                 slots.0,
                 "elicitations",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -26055,7 +26022,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for UnsubscribeRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -26141,7 +26108,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for UnsubscribeRequestParam
         ::core::result::Result::Ok(Self {
             meta: slots.0,
             uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -26227,7 +26194,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for UnsubscribeRequestParam
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             progress_token: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -26399,7 +26366,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for UntitledMultiSelectEnum
             min_items: slots.4,
             title: slots.5,
             r#type: ::mcpwire_types::support::required_member(slots.6, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -26479,7 +26446,7 @@ for UntitledMultiSelectEnumSchemaItems {
         ::core::result::Result::Ok(Self {
             r#enum: ::mcpwire_types::support::required_member(slots.0, "enum")?,
             r#type: ::mcpwire_types::support::required_member(slots.1, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -26611,7 +26578,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for UntitledSingleSelectEnu
             r#enum: ::mcpwire_types::support::required_member(slots.2, "enum")?,
             title: slots.3,
             r#type: ::mcpwire_types::support::required_member(slots.4, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }

@@ -109,7 +109,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Annotations {
             audience: slots.0,
             last_modified: slots.1,
             priority: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -237,7 +237,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for AudioContent {
             data: ::mcpwire_types::support::required_member(slots.2, "data")?,
             mime_type: ::mcpwire_types::support::required_member(slots.3, "mimeType")?,
             r#type: ::mcpwire_types::support::required_member(slots.4, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -323,7 +323,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for BaseMetadata {
         ::core::result::Result::Ok(Self {
             name: ::mcpwire_types::support::required_member(slots.0, "name")?,
             title: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -430,7 +430,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for BlobResourceContents {
             blob: ::mcpwire_types::support::required_member(slots.1, "blob")?,
             mime_type: slots.2,
             uri: ::mcpwire_types::support::required_member(slots.3, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -550,7 +550,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for BooleanSchema {
             description: slots.1,
             title: slots.2,
             r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -675,7 +675,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CacheableResult {
                 "resultType",
             )?,
             ttl_ms: ::mcpwire_types::support::required_member(slots.3, "ttlMs")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -798,7 +798,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -943,7 +943,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolRequestParams {
             input_responses: slots.2,
             name: ::mcpwire_types::support::required_member(slots.3, "name")?,
             request_state: slots.4,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1095,7 +1095,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolResult {
                 "resultType",
             )?,
             structured_content: slots.4,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1187,7 +1187,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolResultResponse 
             id: ::mcpwire_types::support::required_member(slots.0, "id")?,
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1438,7 +1438,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CancelledNotification {
             jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
             params: ::mcpwire_types::support::required_member(slots.2, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1538,7 +1538,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CancelledNotificationPa
             meta: slots.0,
             reason: slots.1,
             request_id: ::mcpwire_types::support::required_member(slots.2, "requestId")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1701,7 +1701,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilities {
             extensions: slots.2,
             roots: slots.3,
             sampling: slots.4,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1795,7 +1795,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilitiesElici
         ::core::result::Result::Ok(Self {
             form: slots.0,
             url: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1889,7 +1889,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilitiesSampl
         ::core::result::Result::Ok(Self {
             context: slots.0,
             tools: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -1978,7 +1978,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientNotification {
             jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
             params: ::mcpwire_types::support::required_member(slots.2, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2853,7 +2853,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -2966,7 +2966,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParams {
             argument: ::mcpwire_types::support::required_member(slots.1, "argument")?,
             context: slots.2,
             r#ref: ::mcpwire_types::support::required_member(slots.3, "ref")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3045,7 +3045,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParamsAr
         ::core::result::Result::Ok(Self {
             name: ::mcpwire_types::support::required_member(slots.0, "name")?,
             value: ::mcpwire_types::support::required_member(slots.1, "value")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3127,10 +3127,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParamsCo
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            arguments: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { arguments: slots.0, extra })
     }
 }
 /// `CompleteRequestParamsRef` (MCP 2026-07-28).
@@ -3413,7 +3410,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteResult {
                 slots.2,
                 "resultType",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3519,7 +3516,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteResultCompletio
             has_more: slots.0,
             total: slots.1,
             values: ::mcpwire_types::support::required_member(slots.2, "values")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3604,7 +3601,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteResultResponse 
             id: ::mcpwire_types::support::required_member(slots.0, "id")?,
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -3956,7 +3953,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4207,7 +4204,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageRequestPar
             temperature: slots.7,
             tool_choice: slots.8,
             tools: slots.9,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4362,7 +4359,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageResult {
             model: ::mcpwire_types::support::required_member(slots.2, "model")?,
             role: ::mcpwire_types::support::required_member(slots.3, "role")?,
             stop_reason: slots.4,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4762,7 +4759,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for DiscoverRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -4937,7 +4934,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for DiscoverResult {
                 "supportedVersions",
             )?,
             ttl_ms: ::mcpwire_types::support::required_member(slots.6, "ttlMs")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5046,7 +5043,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for DiscoverResultResponse 
             id: ::mcpwire_types::support::required_member(slots.0, "id")?,
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5125,7 +5122,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5234,7 +5231,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitRequestFormParams
                 slots.2,
                 "requestedSchema",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5361,7 +5358,7 @@ for ElicitRequestFormParamsRequestedSchema {
             )?,
             required: slots.2,
             r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5612,7 +5609,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitRequestURLParams 
             message: ::mcpwire_types::support::required_member(slots.0, "message")?,
             mode: ::mcpwire_types::support::required_member(slots.1, "mode")?,
             url: ::mcpwire_types::support::required_member(slots.2, "url")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -5706,7 +5703,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitResult {
         ::core::result::Result::Ok(Self {
             action: ::mcpwire_types::support::required_member(slots.0, "action")?,
             content: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6041,7 +6038,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for EmbeddedResource {
             annotations: slots.1,
             resource: ::mcpwire_types::support::required_member(slots.2, "resource")?,
             r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6578,7 +6575,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Error {
             code: ::mcpwire_types::support::required_member(slots.0, "code")?,
             data: slots.1,
             message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6677,7 +6674,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6822,7 +6819,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptRequestParams 
             input_responses: slots.2,
             name: ::mcpwire_types::support::required_member(slots.3, "name")?,
             request_state: slots.4,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -6948,7 +6945,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptResult {
                 slots.3,
                 "resultType",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7040,7 +7037,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptResultResponse
             id: ::mcpwire_types::support::required_member(slots.0, "id")?,
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7298,7 +7295,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for HeaderMismatchError {
             error: ::mcpwire_types::support::required_member(slots.0, "error")?,
             id: slots.1,
             jsonrpc: ::mcpwire_types::support::required_member(slots.2, "jsonrpc")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7390,7 +7387,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for HeaderMismatchErrorErro
             code: ::mcpwire_types::support::required_member(slots.0, "code")?,
             data: slots.1,
             message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7509,7 +7506,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Icon {
             sizes: slots.1,
             src: ::mcpwire_types::support::required_member(slots.2, "src")?,
             theme: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7612,10 +7609,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Icons {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            icons: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { icons: slots.0, extra })
     }
 }
 /// `ImageContent` (MCP 2026-07-28).
@@ -7742,7 +7736,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ImageContent {
             data: ::mcpwire_types::support::required_member(slots.2, "data")?,
             mime_type: ::mcpwire_types::support::required_member(slots.3, "mimeType")?,
             r#type: ::mcpwire_types::support::required_member(slots.4, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -7889,7 +7883,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Implementation {
             title: slots.3,
             version: ::mcpwire_types::support::required_member(slots.4, "version")?,
             website_url: slots.5,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -8238,7 +8232,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InputRequiredResult {
                 slots.3,
                 "resultType",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -8533,7 +8527,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InputResponseRequestPar
             meta: ::mcpwire_types::support::required_member(slots.0, "_meta")?,
             input_responses: slots.1,
             request_state: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -8630,7 +8624,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InternalError {
             code: ::mcpwire_types::support::required_member(slots.0, "code")?,
             data: slots.1,
             message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -8722,7 +8716,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InvalidParamsError {
             code: ::mcpwire_types::support::required_member(slots.0, "code")?,
             data: slots.1,
             message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -8814,7 +8808,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InvalidRequestError {
             code: ::mcpwire_types::support::required_member(slots.0, "code")?,
             data: slots.1,
             message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -8916,7 +8910,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCErrorResponse {
             error: ::mcpwire_types::support::required_member(slots.0, "error")?,
             id: slots.1,
             jsonrpc: ::mcpwire_types::support::required_member(slots.2, "jsonrpc")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9234,7 +9228,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCNotification {
             jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
             params: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9340,7 +9334,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9589,7 +9583,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCResultResponse {
             id: ::mcpwire_types::support::required_member(slots.0, "id")?,
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -9988,7 +9982,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for LegacyTitledEnumSchema 
             enum_names: slots.3,
             title: slots.4,
             r#type: ::mcpwire_types::support::required_member(slots.5, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10087,7 +10081,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListPromptsRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10238,7 +10232,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListPromptsResult {
                 "resultType",
             )?,
             ttl_ms: ::mcpwire_types::support::required_member(slots.5, "ttlMs")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10347,7 +10341,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListPromptsResultRespon
             id: ::mcpwire_types::support::required_member(slots.0, "id")?,
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10446,7 +10440,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourceTemplatesRe
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10607,7 +10601,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourceTemplatesRe
                 "resultType",
             )?,
             ttl_ms: ::mcpwire_types::support::required_member(slots.5, "ttlMs")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10724,7 +10718,7 @@ for ListResourceTemplatesResultResponse {
             id: ::mcpwire_types::support::required_member(slots.0, "id")?,
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10823,7 +10817,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourcesRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -10976,7 +10970,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourcesResult {
                 "resultType",
             )?,
             ttl_ms: ::mcpwire_types::support::required_member(slots.5, "ttlMs")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11088,7 +11082,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourcesResultResp
             id: ::mcpwire_types::support::required_member(slots.0, "id")?,
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11175,7 +11169,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsRequest {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11254,10 +11248,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsRequestParams 
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `ListRootsResult` (MCP 2026-07-28).
@@ -11329,7 +11320,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsResult {
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             roots: ::mcpwire_types::support::required_member(slots.0, "roots")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11428,7 +11419,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11579,7 +11570,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsResult {
             )?,
             tools: ::mcpwire_types::support::required_member(slots.4, "tools")?,
             ttl_ms: ::mcpwire_types::support::required_member(slots.5, "ttlMs")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11688,7 +11679,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsResultResponse
             id: ::mcpwire_types::support::required_member(slots.0, "id")?,
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11825,7 +11816,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for LoggingMessageNotificat
             jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
             params: ::mcpwire_types::support::required_member(slots.2, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -11939,7 +11930,7 @@ for LoggingMessageNotificationParams {
             data: ::mcpwire_types::support::required_member(slots.1, "data")?,
             level: ::mcpwire_types::support::required_member(slots.2, "level")?,
             logger: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -12116,7 +12107,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for MethodNotFoundError {
             code: ::mcpwire_types::support::required_member(slots.0, "code")?,
             data: slots.1,
             message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -12993,7 +12984,7 @@ for MissingRequiredClientCapabilityError {
             error: ::mcpwire_types::support::required_member(slots.0, "error")?,
             id: slots.1,
             jsonrpc: ::mcpwire_types::support::required_member(slots.2, "jsonrpc")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -13086,7 +13077,7 @@ for MissingRequiredClientCapabilityErrorError {
             code: ::mcpwire_types::support::required_member(slots.0, "code")?,
             data: ::mcpwire_types::support::required_member(slots.1, "data")?,
             message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -13170,7 +13161,7 @@ for MissingRequiredClientCapabilityErrorErrorData {
                 slots.0,
                 "requiredCapabilities",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -13329,10 +13320,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ModelHint {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            name: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { name: slots.0, extra })
     }
 }
 /// `ModelPreferences` (MCP 2026-07-28).
@@ -13484,7 +13472,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ModelPreferences {
             hints: slots.1,
             intelligence_priority: slots.2,
             speed_priority: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -13743,7 +13731,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Notification {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -13839,7 +13827,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for NotificationMetaObject 
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             io_modelcontextprotocol_subscription_id: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -13918,10 +13906,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for NotificationParams {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// `NumberSchema` (MCP 2026-07-28).
@@ -14074,7 +14059,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for NumberSchema {
             minimum: slots.3,
             title: slots.4,
             r#type: ::mcpwire_types::support::required_member(slots.5, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14198,7 +14183,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14285,7 +14270,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedRequestParams 
         ::core::result::Result::Ok(Self {
             meta: ::mcpwire_types::support::required_member(slots.0, "_meta")?,
             cursor: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14390,7 +14375,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedResult {
                 slots.2,
                 "resultType",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14482,7 +14467,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ParseError {
             code: ::mcpwire_types::support::required_member(slots.0, "code")?,
             data: slots.1,
             message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -14965,7 +14950,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ProgressNotification {
             jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
             params: ::mcpwire_types::support::required_member(slots.2, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -15106,7 +15091,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ProgressNotificationPar
                 "progressToken",
             )?,
             total: slots.4,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -15400,7 +15385,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Prompt {
             icons: slots.3,
             name: ::mcpwire_types::support::required_member(slots.4, "name")?,
             title: slots.5,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -15521,7 +15506,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptArgument {
             name: ::mcpwire_types::support::required_member(slots.1, "name")?,
             required: slots.2,
             title: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -15618,7 +15603,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptListChangedNotifi
             jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
             params: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -15697,7 +15682,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptMessage {
         ::core::result::Result::Ok(Self {
             content: ::mcpwire_types::support::required_member(slots.0, "content")?,
             role: ::mcpwire_types::support::required_member(slots.1, "role")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -15789,7 +15774,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptReference {
             name: ::mcpwire_types::support::required_member(slots.0, "name")?,
             title: slots.1,
             r#type: ::mcpwire_types::support::required_member(slots.2, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -15888,7 +15873,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceRequest {
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -16015,7 +16000,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceRequestPara
             input_responses: slots.1,
             request_state: slots.2,
             uri: ::mcpwire_types::support::required_member(slots.3, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -16151,7 +16136,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceResult {
                 "resultType",
             )?,
             ttl_ms: ::mcpwire_types::support::required_member(slots.4, "ttlMs")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -16437,7 +16422,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceResultRespo
             id: ::mcpwire_types::support::required_member(slots.0, "id")?,
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -16696,7 +16681,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Request {
         ::core::result::Result::Ok(Self {
             method: ::mcpwire_types::support::required_member(slots.0, "method")?,
             params: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -17024,7 +17009,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RequestMetaObject {
                 "io.modelcontextprotocol/protocolVersion",
             )?,
             progress_token: slots.4,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -17098,7 +17083,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RequestParams {
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             meta: ::mcpwire_types::support::required_member(slots.0, "_meta")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -17297,7 +17282,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Resource {
             size: slots.6,
             title: slots.7,
             uri: ::mcpwire_types::support::required_member(slots.8, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -17398,7 +17383,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceContents {
             meta: slots.0,
             mime_type: slots.1,
             uri: ::mcpwire_types::support::required_member(slots.2, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -17605,7 +17590,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceLink {
             title: slots.7,
             r#type: ::mcpwire_types::support::required_member(slots.8, "type")?,
             uri: ::mcpwire_types::support::required_member(slots.9, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -17703,7 +17688,7 @@ for ResourceListChangedNotification {
             jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
             params: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -17783,7 +17768,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceRequestParams {
         ::core::result::Result::Ok(Self {
             meta: ::mcpwire_types::support::required_member(slots.0, "_meta")?,
             uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -17968,7 +17953,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceTemplate {
                 slots.7,
                 "uriTemplate",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -18047,7 +18032,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceTemplateReferen
         ::core::result::Result::Ok(Self {
             r#type: ::mcpwire_types::support::required_member(slots.0, "type")?,
             uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -18136,7 +18121,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceUpdatedNotifica
             jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
             params: ::mcpwire_types::support::required_member(slots.2, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -18223,7 +18208,7 @@ for ResourceUpdatedNotificationParams {
         ::core::result::Result::Ok(Self {
             meta: slots.0,
             uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -18313,7 +18298,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Result {
                 slots.1,
                 "resultType",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -18409,7 +18394,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResultMetaObject {
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             io_modelcontextprotocol_server_info: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -18537,7 +18522,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Root {
             meta: slots.0,
             name: slots.1,
             uri: ::mcpwire_types::support::required_member(slots.2, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -18632,7 +18617,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SamplingMessage {
             meta: slots.0,
             content: ::mcpwire_types::support::required_member(slots.1, "content")?,
             role: ::mcpwire_types::support::required_member(slots.2, "role")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -19387,7 +19372,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilities {
             prompts: slots.4,
             resources: slots.5,
             tools: slots.6,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -19468,7 +19453,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesPromp
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             list_changed: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -19564,7 +19549,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesResou
         ::core::result::Result::Ok(Self {
             list_changed: slots.0,
             subscribe: slots.1,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -19645,7 +19630,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesTools
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             list_changed: slots.0,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -20910,7 +20895,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for StringSchema {
             min_length: slots.4,
             title: slots.5,
             r#type: ::mcpwire_types::support::required_member(slots.6, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -21119,7 +21104,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SubscriptionFilter {
             resource_subscriptions: slots.1,
             resources_list_changed: slots.2,
             tools_list_changed: slots.3,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -21209,7 +21194,7 @@ for SubscriptionsAcknowledgedNotification {
             jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
             params: ::mcpwire_types::support::required_member(slots.2, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -21301,7 +21286,7 @@ for SubscriptionsAcknowledgedNotificationParams {
                 slots.1,
                 "notifications",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -21400,7 +21385,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SubscriptionsListenRequ
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.2, "method")?,
             params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -21489,7 +21474,7 @@ for SubscriptionsListenRequestParams {
                 slots.1,
                 "notifications",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -21576,7 +21561,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SubscriptionsListenResu
                 slots.1,
                 "resultType",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -21692,7 +21677,7 @@ for SubscriptionsListenResultMetaObject {
                 slots.1,
                 "io.modelcontextprotocol/subscriptionId",
             )?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -21785,7 +21770,7 @@ for SubscriptionsListenResultResponse {
             id: ::mcpwire_types::support::required_member(slots.0, "id")?,
             jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
             result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -21897,7 +21882,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TextContent {
             annotations: slots.1,
             text: ::mcpwire_types::support::required_member(slots.2, "text")?,
             r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -22004,7 +21989,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TextResourceContents {
             mime_type: slots.1,
             text: ::mcpwire_types::support::required_member(slots.2, "text")?,
             uri: ::mcpwire_types::support::required_member(slots.3, "uri")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -22176,7 +22161,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TitledMultiSelectEnumSc
             min_items: slots.4,
             title: slots.5,
             r#type: ::mcpwire_types::support::required_member(slots.6, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -22253,7 +22238,7 @@ for TitledMultiSelectEnumSchemaItems {
     ) -> ::core::result::Result<Self, E> {
         ::core::result::Result::Ok(Self {
             any_of: ::mcpwire_types::support::required_member(slots.0, "anyOf")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -22333,7 +22318,7 @@ for TitledMultiSelectEnumSchemaItemsAnyOfItem {
         ::core::result::Result::Ok(Self {
             r#const: ::mcpwire_types::support::required_member(slots.0, "const")?,
             title: ::mcpwire_types::support::required_member(slots.1, "title")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -22466,7 +22451,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TitledSingleSelectEnumS
             one_of: ::mcpwire_types::support::required_member(slots.2, "oneOf")?,
             title: slots.3,
             r#type: ::mcpwire_types::support::required_member(slots.4, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -22546,7 +22531,7 @@ for TitledSingleSelectEnumSchemaOneOfItem {
         ::core::result::Result::Ok(Self {
             r#const: ::mcpwire_types::support::required_member(slots.0, "const")?,
             title: ::mcpwire_types::support::required_member(slots.1, "title")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -22739,7 +22724,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Tool {
             name: ::mcpwire_types::support::required_member(slots.5, "name")?,
             output_schema: slots.6,
             title: slots.7,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -22904,7 +22889,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolAnnotations {
             open_world_hint: slots.2,
             read_only_hint: slots.3,
             title: slots.4,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -22983,10 +22968,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolChoice {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            mode: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { mode: slots.0, extra })
     }
 }
 /// `ToolChoiceMode` (MCP 2026-07-28).
@@ -23100,7 +23082,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolInputSchema {
         ::core::result::Result::Ok(Self {
             schema: slots.0,
             r#type: ::mcpwire_types::support::required_member(slots.1, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -23197,7 +23179,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolListChangedNotifica
             jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
             method: ::mcpwire_types::support::required_member(slots.1, "method")?,
             params: slots.2,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -23276,10 +23258,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolOutputSchema {
         slots: Self::Slots,
         extra: ::std::collections::BTreeMap<String, Self::Extra>,
     ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            schema: slots.0,
-            extra: extra,
-        })
+        ::core::result::Result::Ok(Self { schema: slots.0, extra })
     }
 }
 /// `ToolResultContent` (MCP 2026-07-28).
@@ -23438,7 +23417,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolResultContent {
                 "toolUseId",
             )?,
             r#type: ::mcpwire_types::support::required_member(slots.5, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -23552,7 +23531,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolUseContent {
             input: ::mcpwire_types::support::required_member(slots.2, "input")?,
             name: ::mcpwire_types::support::required_member(slots.3, "name")?,
             r#type: ::mcpwire_types::support::required_member(slots.4, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -24169,7 +24148,7 @@ for UnsupportedProtocolVersionError {
             error: ::mcpwire_types::support::required_member(slots.0, "error")?,
             id: slots.1,
             jsonrpc: ::mcpwire_types::support::required_member(slots.2, "jsonrpc")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -24262,7 +24241,7 @@ for UnsupportedProtocolVersionErrorError {
             code: ::mcpwire_types::support::required_member(slots.0, "code")?,
             data: ::mcpwire_types::support::required_member(slots.1, "data")?,
             message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -24344,7 +24323,7 @@ for UnsupportedProtocolVersionErrorErrorData {
         ::core::result::Result::Ok(Self {
             requested: ::mcpwire_types::support::required_member(slots.0, "requested")?,
             supported: ::mcpwire_types::support::required_member(slots.1, "supported")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -24516,7 +24495,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for UntitledMultiSelectEnum
             min_items: slots.4,
             title: slots.5,
             r#type: ::mcpwire_types::support::required_member(slots.6, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -24596,7 +24575,7 @@ for UntitledMultiSelectEnumSchemaItems {
         ::core::result::Result::Ok(Self {
             r#enum: ::mcpwire_types::support::required_member(slots.0, "enum")?,
             r#type: ::mcpwire_types::support::required_member(slots.1, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
@@ -24728,7 +24707,7 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for UntitledSingleSelectEnu
             r#enum: ::mcpwire_types::support::required_member(slots.2, "enum")?,
             title: slots.3,
             r#type: ::mcpwire_types::support::required_member(slots.4, "type")?,
-            extra: extra,
+            extra,
         })
     }
 }
