@@ -42,7 +42,7 @@ fn an_undecidable_not_is_a_warning_naming_its_pointer() {
             },
             mcpwire_codegen::Options::default(),
         )
-        .expect(&schema.to_string());
+        .unwrap_or_else(|e| panic!("{schema}: {e}"));
         let named: Vec<&String> = warnings
             .iter()
             .filter(|w| w.contains("`not` not enforced") && w.contains(pointer))

@@ -312,15 +312,18 @@ fn deserialize_impl(def: &TypeDef, s: &Struct) -> TokenStream {
     } else {
         quote! { _extra }
     };
-    let read = if s.fields.is_empty() {
-        quote! { ::core::result::Result::Ok(()) }
-    } else {
-        quote! { match index { #(#arms)* } }
+    let read = match s.fields.as_slice() {
+        [] => quote! { ::core::result::Result::Ok(()) },
+        [only] => {
+            let json = &only.json_name;
+            quote! { #support::read_member(&mut slots.0, map, #json) }
+        }
+        _ => quote! { match index { #(#arms)* } },
     };
-    let read_params = if s.fields.is_empty() {
-        quote! { _slots: &mut Self::Slots, _index: usize, _map: &mut A }
-    } else {
-        quote! { slots: &mut Self::Slots, index: usize, map: &mut A }
+    let read_params = match s.fields.len() {
+        0 => quote! { _slots: &mut Self::Slots, _index: usize, _map: &mut A },
+        1 => quote! { slots: &mut Self::Slots, _index: usize, map: &mut A },
+        _ => quote! { slots: &mut Self::Slots, index: usize, map: &mut A },
     };
     let build_slots = if s.fields.is_empty() {
         quote! { _slots }

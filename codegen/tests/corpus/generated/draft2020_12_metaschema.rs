@@ -3105,12 +3105,10 @@ for FormatVocabularyMetaSchemaForAnnotationResultsObject {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_support::read_member(&mut slots.0, map, "format"),
-        }
+        ::mcpwire_support::read_member(&mut slots.0, map, "format")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,

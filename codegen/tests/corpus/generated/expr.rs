@@ -172,12 +172,10 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for ExprVariant0 {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_support::read_member(&mut slots.0, map, "num"),
-        }
+        ::mcpwire_support::read_member(&mut slots.0, map, "num")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,

@@ -589,12 +589,10 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for NegParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_support::read_member(&mut slots.0, map, "x"),
-        }
+        ::mcpwire_support::read_member(&mut slots.0, map, "x")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,

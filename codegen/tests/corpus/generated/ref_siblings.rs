@@ -54,12 +54,10 @@ impl<'de> ::mcpwire_support::ObjectTable<'de> for Base {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_support::read_member(&mut slots.0, map, "name"),
-        }
+        ::mcpwire_support::read_member(&mut slots.0, map, "name")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,

@@ -48,12 +48,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Closed {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "id")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -125,12 +123,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Ignored {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "id")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -198,12 +194,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Open {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "id")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,

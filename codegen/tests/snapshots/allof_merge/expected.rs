@@ -185,12 +185,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitationRequiredData
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "url"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "url")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,

@@ -226,12 +226,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CountResult {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "total"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "total")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -560,12 +558,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Result {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,

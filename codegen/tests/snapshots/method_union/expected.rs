@@ -328,12 +328,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsRequestParams 
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -476,12 +474,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequest {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "method")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,

@@ -180,12 +180,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GridTagsItem {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "key"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "key")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,

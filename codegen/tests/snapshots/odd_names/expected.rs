@@ -63,12 +63,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for MyType {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "x"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "x")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,

@@ -69,12 +69,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Annotated {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "annotations"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "annotations")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -1099,12 +1097,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilitiesRoots
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -4732,12 +4728,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializedNotification
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -5301,12 +5295,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCNotificationPara
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -5482,12 +5474,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCRequestParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -5563,14 +5553,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCRequestParamsMet
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -5858,12 +5844,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListPromptsRequestParam
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -6135,12 +6119,10 @@ for ListResourceTemplatesRequestParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -6419,12 +6401,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourcesRequestPar
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -6689,12 +6669,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsRequestParams 
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -6770,14 +6748,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsRequestParamsM
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -7026,12 +7000,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsRequestParams 
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -8417,12 +8389,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ModelHint {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "name"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "name")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -8734,12 +8704,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for NotificationParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -8898,12 +8866,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedRequestParams 
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -9157,12 +9123,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequestParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -9238,14 +9202,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequestParamsMeta {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -9946,12 +9906,10 @@ for PromptListChangedNotificationParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -10451,12 +10409,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceRequestPara
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "uri"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "uri")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -11015,12 +10971,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RequestParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -11096,14 +11050,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RequestParamsMeta {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -11615,12 +11565,10 @@ for ResourceListChangedNotificationParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -12086,12 +12034,10 @@ for ResourceUpdatedNotificationParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "uri"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "uri")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -12167,12 +12113,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Result {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -12449,12 +12393,10 @@ for RootsListChangedNotificationParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -12941,12 +12883,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesPromp
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -13118,12 +13058,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesTools
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -14247,12 +14185,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SetLevelRequestParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "level"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "level")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -14399,12 +14335,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SubscribeRequestParams 
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "uri"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "uri")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -15075,12 +15009,10 @@ for ToolListChangedNotificationParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -15464,12 +15396,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for UnsubscribeRequestParam
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "uri"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "uri")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,

@@ -1161,12 +1161,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilitiesRoots
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -4623,12 +4621,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializedNotification
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -5583,12 +5579,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCNotificationPara
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -5764,12 +5758,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCRequestParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -5845,14 +5837,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCRequestParamsMet
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -6140,12 +6128,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListPromptsRequestParam
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -6417,12 +6403,10 @@ for ListResourceTemplatesRequestParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -6701,12 +6685,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourcesRequestPar
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -6971,12 +6953,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsRequestParams 
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -7052,14 +7032,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsRequestParamsM
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -7308,12 +7284,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsRequestParams 
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -8699,12 +8673,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ModelHint {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "name"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "name")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -9016,12 +8988,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for NotificationParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -9180,12 +9150,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedRequestParams 
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -9439,12 +9407,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequestParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -9520,14 +9486,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequestParamsMeta {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -10247,12 +10209,10 @@ for PromptListChangedNotificationParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -10785,12 +10745,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceRequestPara
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "uri"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "uri")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -11349,12 +11307,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RequestParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -11430,14 +11386,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RequestParamsMeta {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -11850,12 +11802,10 @@ for ResourceListChangedNotificationParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -12222,12 +12172,10 @@ for ResourceUpdatedNotificationParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "uri"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "uri")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -12303,12 +12251,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Result {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -12585,12 +12531,10 @@ for RootsListChangedNotificationParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -13124,12 +13068,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesPromp
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -13301,12 +13243,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesTools
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -14430,12 +14370,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SetLevelRequestParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "level"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "level")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -14582,12 +14520,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SubscribeRequestParams 
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "uri"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "uri")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -15349,12 +15285,10 @@ for ToolListChangedNotificationParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -15778,12 +15712,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for UnsubscribeRequestParam
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "uri"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "uri")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,

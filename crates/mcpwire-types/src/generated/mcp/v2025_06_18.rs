@@ -1240,12 +1240,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilitiesRoots
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -2552,12 +2550,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParamsCo
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "arguments"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "arguments")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -6452,12 +6448,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCRequestParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -6533,14 +6527,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCRequestParamsMet
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -6828,12 +6818,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListPromptsRequestParam
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -7105,12 +7093,10 @@ for ListResourceTemplatesRequestParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -7389,12 +7375,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourcesRequestPar
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -7659,12 +7643,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsRequestParams 
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -7740,14 +7722,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsRequestParamsM
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -7996,12 +7974,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsRequestParams 
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -9427,12 +9403,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ModelHint {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "name"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "name")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -9993,12 +9967,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedRequestParams 
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -10252,12 +10224,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequestParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -10333,14 +10303,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequestParamsMeta {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -11592,12 +11558,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceRequestPara
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "uri"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "uri")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -12156,12 +12120,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RequestParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -12237,14 +12199,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RequestParamsMeta {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -13209,12 +13167,10 @@ for ResourceUpdatedNotificationParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "uri"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "uri")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -13290,12 +13246,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Result {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -14039,12 +13993,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesPromp
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -14216,12 +14168,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesTools
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -15379,12 +15329,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SetLevelRequestParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "level"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "level")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -15728,12 +15676,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SubscribeRequestParams 
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "uri"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "uri")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -17156,12 +17102,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for UnsubscribeRequestParam
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "uri"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "uri")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,

@@ -847,14 +847,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolRequestParamsMe
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -1157,12 +1153,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CancelTaskRequestParams
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "taskId"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "taskId")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -1872,12 +1866,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilitiesRoots
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -2280,12 +2272,10 @@ for ClientCapabilitiesTasksRequestsElicitation {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "create"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "create")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -2362,14 +2352,10 @@ for ClientCapabilitiesTasksRequestsSampling {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "createMessage")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "createMessage")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -4089,12 +4075,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParamsCo
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "arguments"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "arguments")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -4170,14 +4154,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParamsMe
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -5308,14 +5288,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageRequestPar
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -6153,14 +6129,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitRequestFormParams
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -6674,14 +6646,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitRequestURLParamsM
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -7165,14 +7133,10 @@ for ElicitationCompleteNotificationParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "elicitationId")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "elicitationId")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -8117,14 +8081,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptRequestParamsM
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -8397,12 +8357,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetTaskPayloadRequestPa
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "taskId"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "taskId")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -8478,12 +8436,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetTaskPayloadResult {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -8648,12 +8604,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetTaskRequestParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "taskId"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "taskId")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -9049,12 +9003,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Icons {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "icons"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "icons")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -9637,14 +9589,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializeRequestParams
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -13753,12 +13701,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ModelHint {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "name"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "name")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -14243,12 +14189,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for NotificationParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -14699,14 +14643,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedRequestParamsM
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -16474,14 +16414,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceRequestPara
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -16809,12 +16745,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RelatedTaskMetadata {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "taskId"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "taskId")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -17117,12 +17051,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RequestParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -17198,14 +17130,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RequestParamsMeta {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -17975,14 +17903,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceRequestParamsMe
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -18498,12 +18422,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Result {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -19651,12 +19573,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesPromp
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -19949,12 +19869,10 @@ for ServerCapabilitiesTasksRequests {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "tools"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "tools")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -20028,12 +19946,10 @@ for ServerCapabilitiesTasksRequestsTools {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "call"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "call")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -20106,12 +20022,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesTools
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -21756,14 +21670,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SetLevelRequestParamsMe
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -22407,14 +22317,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SubscribeRequestParamsM
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -22749,14 +22655,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TaskAugmentedRequestPar
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -22835,12 +22737,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TaskMetadata {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "ttl"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "ttl")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -23607,12 +23507,10 @@ for TitledMultiSelectEnumSchemaItems {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "anyOf"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "anyOf")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -24356,12 +24254,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolChoice {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "mode"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "mode")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -24465,12 +24361,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolExecution {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "taskSupport"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "taskSupport")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -25907,12 +25801,10 @@ for URLElicitationRequiredErrorErrorData {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "elicitations"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "elicitations")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -26179,14 +26071,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for UnsubscribeRequestParam
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,

@@ -3116,12 +3116,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParamsCo
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "arguments"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "arguments")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -7598,12 +7596,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Icons {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "icons"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "icons")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -11237,12 +11233,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsRequestParams 
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -11307,12 +11301,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsResult {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "roots"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "roots")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -13139,18 +13131,10 @@ for MissingRequiredClientCapabilityErrorErrorData {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.0,
-                    map,
-                    "requiredCapabilities",
-                )
-            }
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "requiredCapabilities")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -13309,12 +13293,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ModelHint {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "name"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "name")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -13808,18 +13790,14 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for NotificationMetaObject 
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.0,
-                    map,
-                    "io.modelcontextprotocol/subscriptionId",
-                )
-            }
-        }
+        ::mcpwire_types::support::read_member(
+            &mut slots.0,
+            map,
+            "io.modelcontextprotocol/subscriptionId",
+        )
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -13895,12 +13873,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for NotificationParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -17070,12 +17046,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RequestParams {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -18375,18 +18349,14 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResultMetaObject {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.0,
-                    map,
-                    "io.modelcontextprotocol/serverInfo",
-                )
-            }
-        }
+        ::mcpwire_types::support::read_member(
+            &mut slots.0,
+            map,
+            "io.modelcontextprotocol/serverInfo",
+        )
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -19440,12 +19410,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesPromp
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -19617,12 +19585,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesTools
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -22225,12 +22191,10 @@ for TitledMultiSelectEnumSchemaItems {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "anyOf"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "anyOf")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -22957,12 +22921,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolChoice {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "mode"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "mode")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
@@ -23247,12 +23209,10 @@ impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolOutputSchema {
     }
     fn read<A: ::serde::de::MapAccess<'de>>(
         slots: &mut Self::Slots,
-        index: usize,
+        _index: usize,
         map: &mut A,
     ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            _ => ::mcpwire_types::support::read_member(&mut slots.0, map, "$schema"),
-        }
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "$schema")
     }
     fn build<E: ::serde::de::Error>(
         slots: Self::Slots,
