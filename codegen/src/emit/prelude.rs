@@ -26,7 +26,7 @@ fn segments(path: &str) -> Vec<&str> {
     path.trim_start_matches("::").split("::").collect()
 }
 
-/// `tokens` with every full std path of [`PATHS`] shortened, except those whose short name
+/// `tokens` with every full std path listed in this module shortened, except those whose short name
 /// is in `taken` (a type of the module), also inside string literals (serde's
 /// `skip_serializing_if = "::core::option::Option::is_none"`).
 pub fn shorten(tokens: TokenStream, taken: &dyn Fn(&str) -> bool) -> TokenStream {
